@@ -1,0 +1,170 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir/ir.h"
+
+/* A module's arena may hold at most this much IR (bounds what any input can make us
+ * allocate; the largest conformance file needs well under 1% of it). */
+#define KILN_MODULE_ARENA_LIMIT ((size_t)8 << 30)
+
+kiln_module *kiln_module_create(const char *name) {
+  kiln_module *m = calloc(1, sizeof *m);
+  if (!m) return NULL;
+  m->arena = kiln_arena_create(KILN_MODULE_ARENA_LIMIT);
+  m->name = name ? name : "<input>";
+  kiln_block *body = NULL;
+  if (m->arena && (m->op = kiln_op_new(m, KILN_OP_MODULE, 0, 0, 0, 1)) &&
+      (body = kiln_block_new(m, 0)))
+    kiln_region_append(&m->op->regions[0], body);
+  if (!body) {
+    kiln_module_destroy(m);
+    return NULL;
+  }
+  return m;
+}
+
+void kiln_module_destroy(kiln_module *m) {
+  if (!m) return;
+  kiln_arena_destroy(m->arena);
+  free(m);
+}
+
+kiln_type *kiln_type_new(kiln_module *m, kiln_type_kind kind) {
+  kiln_type *t = kiln_arena_alloc(m->arena, sizeof *t);
+  if (t) t->kind = kind;
+  return t;
+}
+
+const kiln_type *kiln_type_scalar(kiln_module *m, kiln_elem e) {
+  kiln_type *t = kiln_type_new(m, KILN_TYPE_SCALAR);
+  if (t) t->elem = e;
+  return t;
+}
+
+const kiln_type *kiln_type_tensor(kiln_module *m, const kiln_type *element, int32_t rank,
+                                  const int64_t *dims, const int64_t *bounds) {
+  int64_t count = 1;
+  bool dynamic = false;
+  for (int32_t i = 0; i < rank; i++) {
+    if (dims[i] == KILN_DIM_DYNAMIC) dynamic = true;
+    else if (dims[i] < 0 || !kiln_mul_i64(count, dims[i], &count)) return NULL;
+  }
+  kiln_type *t = kiln_type_new(m, KILN_TYPE_TENSOR);
+  if (!t) return NULL;
+  t->tensor.element = element;
+  t->tensor.rank = rank;
+  t->tensor.num_elements = dynamic ? -1 : count;
+  t->tensor.dims = kiln_arena_alloc_array(m->arena, (size_t)rank, sizeof(int64_t));
+  if (!t->tensor.dims) return NULL;
+  memcpy(t->tensor.dims, dims, sizeof(int64_t) * (size_t)rank);
+  if (bounds) {
+    t->tensor.bounds = kiln_arena_alloc_array(m->arena, (size_t)rank, sizeof(int64_t));
+    if (!t->tensor.bounds) return NULL;
+    memcpy(t->tensor.bounds, bounds, sizeof(int64_t) * (size_t)rank);
+  }
+  return t;
+}
+
+kiln_attr *kiln_attr_new(kiln_module *m, kiln_attr_kind kind) {
+  kiln_attr *a = kiln_arena_alloc(m->arena, sizeof *a);
+  if (a) a->kind = kind;
+  return a;
+}
+
+const kiln_attr *kiln_attr_make_int(kiln_module *m, int64_t v, const kiln_type *type) {
+  kiln_attr *a = kiln_attr_new(m, KILN_ATTR_INT);
+  if (!a) return NULL;
+  a->type = type;
+  a->i.negative = v < 0;
+  a->i.magnitude = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+  return a;
+}
+
+const kiln_attr *kiln_attr_make_i64_array(kiln_module *m, const int64_t *v, int64_t n) {
+  kiln_attr *a = kiln_attr_new(m, KILN_ATTR_DENSE_ARRAY);
+  if (!a || !(a->type = kiln_type_scalar(m, KILN_ELEM_SI64))) return NULL;
+  a->dense_array.count = n;
+  a->dense_array.ints = kiln_arena_alloc_array(m->arena, (size_t)n, sizeof(int64_t));
+  if (!a->dense_array.ints) return NULL;
+  if (n) memcpy(a->dense_array.ints, v, sizeof(int64_t) * (size_t)n);
+  return a;
+}
+
+kiln_op *kiln_op_new(kiln_module *m, kiln_op_kind kind, int32_t num_operands,
+                     int32_t num_results, int32_t num_attrs, int32_t num_regions) {
+  kiln_op *op = kiln_arena_alloc(m->arena, sizeof *op);
+  if (!op) return NULL;
+  op->kind = kind;
+  op->num_operands = num_operands;
+  op->num_results = num_results;
+  op->num_attrs = num_attrs;
+  op->num_regions = num_regions;
+  op->operands = kiln_arena_alloc_array(m->arena, (size_t)num_operands, sizeof(kiln_value *));
+  op->results = kiln_arena_alloc_array(m->arena, (size_t)num_results, sizeof(kiln_value));
+  op->attrs = kiln_arena_alloc_array(m->arena, (size_t)num_attrs, sizeof(kiln_named_attr));
+  op->regions = kiln_arena_alloc_array(m->arena, (size_t)num_regions, sizeof(kiln_region));
+  if (!op->operands || !op->results || !op->attrs || !op->regions) return NULL;
+  for (int32_t i = 0; i < num_results; i++) {
+    op->results[i].def = op;
+    op->results[i].index = i;
+  }
+  for (int32_t i = 0; i < num_regions; i++) op->regions[i].parent = op;
+  return op;
+}
+
+kiln_block *kiln_block_new(kiln_module *m, int32_t num_args) {
+  kiln_block *b = kiln_arena_alloc(m->arena, sizeof *b);
+  if (!b) return NULL;
+  b->num_args = num_args;
+  b->args = kiln_arena_alloc_array(m->arena, (size_t)num_args, sizeof(kiln_value));
+  if (!b->args) return NULL;
+  for (int32_t i = 0; i < num_args; i++) {
+    b->args[i].block = b;
+    b->args[i].index = i;
+  }
+  return b;
+}
+
+void kiln_block_append(kiln_block *b, kiln_op *op) {
+  op->parent = b;
+  op->prev = b->last;
+  op->next = NULL;
+  if (b->last) b->last->next = op;
+  else b->first = op;
+  b->last = op;
+}
+
+void kiln_region_append(kiln_region *r, kiln_block *b) {
+  b->parent = r;
+  if (r->last) r->last->next = b;
+  else r->first = b;
+  r->last = b;
+}
+
+const kiln_attr *kiln_op_attr(const kiln_op *op, const char *name) {
+  for (int32_t i = 0; i < op->num_attrs; i++)
+    if (strcmp(op->attrs[i].name, name) == 0) return op->attrs[i].value;
+  return NULL;
+}
+
+kiln_block *kiln_op_block(const kiln_op *op, int32_t region) {
+  return region < op->num_regions ? op->regions[region].first : NULL;
+}
+
+kiln_op *kiln_block_terminator(const kiln_block *b) { return b ? b->last : NULL; }
+
+const char *kiln_func_name(const kiln_op *func) {
+  const kiln_attr *a = kiln_op_attr(func, "sym_name");
+  return a && a->kind == KILN_ATTR_STRING ? a->str.data : "";
+}
+
+const kiln_type *kiln_func_type(const kiln_op *func) {
+  const kiln_attr *a = kiln_op_attr(func, "function_type");
+  return a && a->kind == KILN_ATTR_TYPE ? a->type : NULL;
+}
+
+kiln_op *kiln_module_lookup_func(const kiln_module *m, const char *name) {
+  for (kiln_op *op = kiln_op_block(m->op, 0) ? kiln_op_block(m->op, 0)->first : NULL; op; op = op->next)
+    if (op->kind == KILN_OP_FUNC && strcmp(kiln_func_name(op), name) == 0) return op;
+  return NULL;
+}

@@ -1,0 +1,129 @@
+/* kiln: the command-line driver. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/source.h"
+#include "ir/ir.h"
+#include "parse/parse.h"
+
+typedef struct command {
+  const char *name;
+  const char *usage;
+  const char *help;
+  int (*run)(int argc, char **argv);
+} command;
+
+static int cmd_print(int argc, char **argv);
+static int cmd_later(int argc, char **argv);
+
+static const command k_commands[] = {
+    {"print", "kiln print [--no-verify] FILE...",
+     "Parses each FILE (MLIR text: StableHLO's pretty forms or the generic form), verifies it\n"
+     "and prints it back in the pretty form. A file with `// -----` lines is split there and\n"
+     "each piece is printed as its own module, separated by the same marker.\n\n"
+     "  --no-verify   print without running the verifier\n",
+     cmd_print},
+    {"run", "kiln run FILE.mlir [--device LIST] [--function NAME] [--input X.npy]... [--output-dir DIR]",
+     "Runs a function of a module on NumPy inputs. Not available yet: the interpreter comes\n"
+     "with the next milestone.\n",
+     cmd_later},
+    {"check", "kiln check [--device LIST] PATH...",
+     "Runs the check.* assertions of test files. Not available yet: needs the interpreter.\n", cmd_later},
+    {"devices", "kiln devices", "Lists backend plugins and whether they can run here. Not available yet.\n", cmd_later},
+    {"bench", "kiln bench FILE [--device D] [--iterations N] [--input X.npy]...",
+     "Compiles once and times runs. Not available yet.\n", cmd_later},
+};
+enum { NUM_COMMANDS = sizeof k_commands / sizeof k_commands[0] };
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "kiln: a compiler and runtime for StableHLO\n\n"
+          "usage: kiln COMMAND [ARGS]\n\ncommands:\n");
+  for (int i = 0; i < NUM_COMMANDS; i++) fprintf(f, "  %s\n", k_commands[i].usage);
+  fprintf(f, "\n`kiln COMMAND --help` describes one command.\n");
+}
+
+static bool wants_help(int argc, char **argv) {
+  for (int i = 1; i < argc; i++)
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return true;
+  return false;
+}
+
+typedef struct print_ctx {
+  bool verify;
+  int pieces;
+  kiln_status first_error;
+} print_ctx;
+
+static kiln_status print_piece(const kiln_source *piece, void *user) {
+  print_ctx *ctx = user;
+  kiln_module *m;
+  kiln_status st = kiln_parse_module(piece, &m);
+  if (!st && ctx->verify) st = kiln_verify_module(m, piece);
+  char *text = NULL;
+  if (!st) st = kiln_print_module(m, &text, NULL);
+  kiln_module_destroy(m);
+  if (st) return st;
+  if (ctx->pieces++) fputs("// -----\n", stdout);
+  fputs(text, stdout);
+  free(text);
+  return NULL;
+}
+
+static int cmd_print(int argc, char **argv) {
+  print_ctx ctx = {true, 0, NULL};
+  int files = 0, rc = 0;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--no-verify")) {
+      ctx.verify = false;
+      continue;
+    }
+    if (argv[i][0] == '-' && argv[i][1]) {
+      fprintf(stderr, "kiln print: unknown option '%s'\nusage: %s\n", argv[i], k_commands[0].usage);
+      return 1;
+    }
+    files++;
+    kiln_source src;
+    kiln_status st = kiln_source_read(argv[i], &src);
+    if (!st) st = kiln_source_split(&src, print_piece, &ctx);
+    if (st) {
+      fprintf(stderr, "%s\n", kiln_status_message(st));
+      kiln_status_free(st);
+      rc = 1;
+    }
+    kiln_source_free(&src);
+  }
+  if (!files) {
+    fprintf(stderr, "kiln print: no input file\nusage: %s\n", k_commands[0].usage);
+    return 1;
+  }
+  return rc;
+}
+
+static int cmd_later(int argc, char **argv) {
+  fprintf(stderr, "kiln %s: not available yet (this build has the front end only)\n", argv[0]);
+  return 1;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+    usage(argc < 2 ? stderr : stdout);
+    return argc < 2 ? 1 : 0;
+  }
+  if (!strcmp(argv[1], "--version")) {
+    printf("kiln 0.1.0\n");
+    return 0;
+  }
+  for (int i = 0; i < NUM_COMMANDS; i++) {
+    if (strcmp(argv[1], k_commands[i].name)) continue;
+    if (wants_help(argc - 1, argv + 1)) {
+      printf("usage: %s\n\n%s", k_commands[i].usage, k_commands[i].help);
+      return 0;
+    }
+    return k_commands[i].run(argc - 1, argv + 1);
+  }
+  fprintf(stderr, "kiln: unknown command '%s'\n\n", argv[1]);
+  usage(stderr);
+  return 1;
+}
