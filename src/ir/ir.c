@@ -56,11 +56,11 @@ const kiln_type *kiln_type_tensor(kiln_module *m, const kiln_type *element, int3
   t->tensor.num_elements = dynamic ? -1 : count;
   t->tensor.dims = kiln_arena_alloc_array(m->arena, (size_t)rank, sizeof(int64_t));
   if (!t->tensor.dims) return NULL;
-  memcpy(t->tensor.dims, dims, sizeof(int64_t) * (size_t)rank);
+  if (rank) memcpy(t->tensor.dims, dims, sizeof(int64_t) * (size_t)rank);
   if (bounds) {
     t->tensor.bounds = kiln_arena_alloc_array(m->arena, (size_t)rank, sizeof(int64_t));
     if (!t->tensor.bounds) return NULL;
-    memcpy(t->tensor.bounds, bounds, sizeof(int64_t) * (size_t)rank);
+    if (rank) memcpy(t->tensor.bounds, bounds, sizeof(int64_t) * (size_t)rank);
   }
   return t;
 }

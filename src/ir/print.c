@@ -1075,7 +1075,10 @@ static void print_pretty(printer *pr, const kiln_op *op) {
     case KILN_FMT_CALL: {
       const kiln_attr *c = kiln_op_attr(op, op->kind == KILN_OP_CALL ? "callee" : "call_target_name");
       skip[0] = op->kind == KILN_OP_CALL ? "callee" : "call_target_name";
-      putf(pr, " @%s(", op->kind == KILN_OP_CALL ? c->symbol : c->str.data);
+      puts_(pr, " ");
+      if (op->kind == KILN_OP_CALL) print_attr(pr, c, false);
+      else putf(pr, "@%s", c->str.data);
+      puts_(pr, "(");
       print_operands(pr, op->operands, op->num_operands);
       puts_(pr, ")");
       print_attr_dict(pr, op, skip, false);

@@ -105,7 +105,9 @@ static const char *tstr(const kiln_type *t, char *buf, size_t cap) {
   return kiln_verify_type_str(t, buf, cap);
 }
 
-/* ---------------------------------------------------------------- type comparisons */
+/* ---------------------------------------------------------------- type comparisons
+ *
+ * The kiln_verify_* comparisons are also used by verify_shape.c, which declares them. */
 
 static bool is_tensor(const kiln_type *t) { return t && t->kind == KILN_TYPE_TENSOR; }
 
@@ -136,8 +138,8 @@ bool kiln_verify_fits_bounds(const kiln_type *sized, const kiln_type *bounded) {
 static int64_t storage_min(const kiln_type *q) {
   if (q->quant.has_storage_range) return q->quant.storage_min;
   int bits = kiln_elem_bits(q->quant.storage);
-  if (kiln_elem_class_of(q->quant.storage) == KILN_ELEM_CLASS_U || bits >= 64) return 0;
-  return -((int64_t)1 << (bits - 1));
+  if (kiln_elem_class_of(q->quant.storage) == KILN_ELEM_CLASS_U) return 0;
+  return bits >= 64 ? INT64_MIN : -((int64_t)1 << (bits - 1));
 }
 
 static int64_t storage_max(const kiln_type *q) {
@@ -306,8 +308,7 @@ static kiln_status rule_add(const kiln_verify_ctx *ctx, const kiln_op *op, const
   bool operand_axis = e[0]->quant.axis >= 0 || e[1]->quant.axis >= 0;
   if (operand_axis != (e[2]->quant.axis >= 0))
     return kiln_verify_error(ctx, op,
-                             "result must be per-axis quantized exactly when an "
-                             "operand is");
+                             "result must be per-axis quantized exactly when an operand is");
   for (int s = 0; s < 2; s++)
     if (e[s]->quant.axis >= 0 && e[s]->quant.axis != e[2]->quant.axis)
       return mismatch(ctx, op, s, result_slot(op), "has a quantization_dimension different from");
@@ -468,16 +469,14 @@ static kiln_status rule_bitcast_convert(const kiln_verify_ctx *ctx, const kiln_o
   char t1[160], t2[160];
   if (narrow->tensor.rank != wide->tensor.rank + 1)
     return kiln_verify_error(ctx, op,
-                             "bitcast from %s to %s: the type with the narrower element must "
-                             "have rank one more than the other",
+                             "bitcast from %s to %s: the type with the narrower element must have "
+                             "rank one more than the other",
                              tstr(in, t1, sizeof t1), tstr(out, t2, sizeof t2));
   int64_t last = narrow->tensor.dims[narrow->tensor.rank - 1];
   if (last != KILN_DIM_DYNAMIC && last * narrow_bits != wide_bits)
-    return kiln_verify_error(ctx, op,
-                             "bitcast from %s to %s: last dimension %lld times %d bits "
-                             "must equal %d bits",
-                             tstr(in, t1, sizeof t1), tstr(out, t2, sizeof t2), (long long)last,
-                             narrow_bits, wide_bits);
+    return kiln_verify_error(
+        ctx, op, "bitcast from %s to %s: last dimension %lld times %d bits must equal %d bits",
+        tstr(in, t1, sizeof t1), tstr(out, t2, sizeof t2), (long long)last, narrow_bits, wide_bits);
   for (int32_t i = 0; i < wide->tensor.rank; i++)
     if (!kiln_verify_dims_compatible(narrow->tensor.dims[i], wide->tensor.dims[i]))
       return kiln_verify_error(ctx, op, "bitcast from %s to %s: dimension %d does not match",

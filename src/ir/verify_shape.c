@@ -73,8 +73,9 @@ static bool add_ok(int64_t a, int64_t b, int64_t *out) {
 }
 
 static bool mul_ok(int64_t a, int64_t b, int64_t *out) {
-  bool overflow = a > 0 ? (b > 0 ? a > INT64_MAX / b : b < INT64_MIN / a)
-                        : (b > 0 ? a < INT64_MIN / b : a != 0 && a < INT64_MAX / b);
+  bool overflow = a != 0 && b != 0 &&
+                  (a > 0 ? (b > 0 ? a > INT64_MAX / b : b < INT64_MIN / a)
+                         : (b > 0 ? a < INT64_MIN / b : a < INT64_MAX / b));
   if (overflow) return false;
   *out = a * b;
   return true;
@@ -134,8 +135,7 @@ static kiln_status check_shape_operand(const kiln_verify_ctx *ctx, const kiln_op
     return NULL;
   char ts[160];
   return kiln_verify_error(ctx, op,
-                           "%s must be a %s1-dimensional tensor of integer or index "
-                           "type, got %s",
+                           "%s must be a %s1-dimensional tensor of integer or index type, got %s",
                            what, allow_dynamic ? "" : "statically shaped ", tstr(t, ts, sizeof ts));
 }
 
@@ -148,15 +148,13 @@ static kiln_status check_start_indices(const kiln_verify_ctx *ctx, const kiln_op
     const kiln_type *t = operand_type(op, i);
     if (!is_tensor(t) || t->tensor.rank != 0 || !has_scalar_elem(t) ||
         !is_int_class(t->tensor.element->elem, false))
-      return kiln_verify_error(ctx, op,
-                               "start_indices operand #%d must be a 0-dimensional "
-                               "integer tensor, got %s",
-                               i, tstr(t, ts, sizeof ts));
+      return kiln_verify_error(
+          ctx, op, "start_indices operand #%d must be a 0-dimensional integer tensor, got %s", i,
+          tstr(t, ts, sizeof ts));
     const kiln_type *t0 = operand_type(op, first);
     if (t->tensor.element->elem != t0->tensor.element->elem)
       return kiln_verify_error(ctx, op,
-                               "start_indices operand #%d type %s differs from "
-                               "operand #%d type %s",
+                               "start_indices operand #%d type %s differs from operand #%d type %s",
                                i, tstr(t, ts, sizeof ts), first, tstr(t0, ts0, sizeof ts0));
   }
   return NULL;
@@ -164,7 +162,7 @@ static kiln_status check_start_indices(const kiln_verify_ctx *ctx, const kiln_op
 
 /* ---------------------------------------------------------------- element types */
 
-static kiln_status elem_error(const kiln_verify_ctx *ctx, const kiln_op *op, const char *what,
+static kiln_status type_error(const kiln_verify_ctx *ctx, const kiln_op *op, const char *what,
                               const kiln_type *t, const char *ref_what, const kiln_type *ref,
                               const char *rule) {
   char ts[160], rs[160];
@@ -176,7 +174,7 @@ static kiln_status elem_error(const kiln_verify_ctx *ctx, const kiln_op *op, con
 static kiln_status same_elem(const kiln_verify_ctx *ctx, const kiln_op *op, const char *what,
                              const kiln_type *t, const char *ref_what, const kiln_type *ref) {
   if (kiln_verify_elems_identical(t->tensor.element, ref->tensor.element)) return NULL;
-  return elem_error(ctx, op, what, t, ref_what, ref, "does not have the element type of");
+  return type_error(ctx, op, what, t, ref_what, ref, "does not have the element type of");
 }
 
 /* Element types that may differ in quantization parameters only; per-tensor quantized
@@ -184,11 +182,11 @@ static kiln_status same_elem(const kiln_verify_ctx *ctx, const kiln_op *op, cons
 static kiln_status compatible_elem(const kiln_verify_ctx *ctx, const kiln_op *op,
                                    const kiln_type *operand, const kiln_type *result) {
   if (!kiln_verify_elems_compatible(result->tensor.element, operand->tensor.element))
-    return elem_error(ctx, op, "result", result, "operand", operand,
+    return type_error(ctx, op, "result", result, "operand", operand,
                       "does not have the element type of");
   if (is_per_tensor_quant(operand) &&
       !kiln_verify_elems_identical(result->tensor.element, operand->tensor.element))
-    return elem_error(ctx, op, "result", result, "operand", operand,
+    return type_error(ctx, op, "result", result, "operand", operand,
                       "must have the quantization parameters of");
   return NULL;
 }
@@ -209,9 +207,7 @@ static kiln_status read_list(const kiln_verify_ctx *ctx, const kiln_op *op, cons
   int64_t n = kiln_attr_count(a);
   if (n < 0) return kiln_verify_error(ctx, op, "attribute '%s' must be a list of integers", name);
   if (n > MAX_DIMS)
-    return kiln_verify_error(ctx, op,
-                             "attribute '%s' has %lld entries, more than the %d "
-                             "supported",
+    return kiln_verify_error(ctx, op, "attribute '%s' has %lld entries, more than the %d supported",
                              name, (long long)n, MAX_DIMS);
   for (int64_t i = 0; i < n; i++) kiln_attr_i64_at(a, i, &out->v[i]);
   out->n = n;
@@ -289,8 +285,7 @@ static kiln_status check_result_dims(const kiln_verify_ctx *ctx, const kiln_op *
                                dim_str(dims[i], b, sizeof b));
     if (bounds && bounds[i] != KILN_DIM_DYNAMIC && d != KILN_DIM_DYNAMIC && d > bounds[i])
       return kiln_verify_error(ctx, op,
-                               "result type %s: dimension %d is %lld, more than its "
-                               "bound %lld",
+                               "result type %s: dimension %d is %lld, more than its bound %lld",
                                tstr(r, ts, sizeof ts), i, (long long)d, (long long)bounds[i]);
   }
   return NULL;
@@ -303,7 +298,7 @@ static kiln_status check_result_like(const kiln_verify_ctx *ctx, const kiln_op *
   if (kiln_verify_shapes_compatible(r, t) && kiln_verify_fits_bounds(r, t) &&
       kiln_verify_fits_bounds(t, r))
     return NULL;
-  return elem_error(ctx, op, "result", r, what, t, "does not have the shape of");
+  return type_error(ctx, op, "result", r, what, t, "does not have the shape of");
 }
 
 /* A constant shape operand agrees with the result type. */
@@ -336,12 +331,12 @@ static kiln_status check_reshape_quant(const kiln_verify_ctx *ctx, const kiln_op
   if (!is_per_axis(operand) || !is_per_axis(result)) return NULL;
   const kiln_type *qo = operand->tensor.element, *qr = result->tensor.element;
   if (!same_scales(qo, qr))
-    return elem_error(ctx, op, "result", result, "operand", operand,
+    return type_error(ctx, op, "result", result, "operand", operand,
                       "must have the quantization scales and zero points of");
   int32_t ao = qo->quant.axis, ar = qr->quant.axis;
   if (ao >= operand->tensor.rank || ar >= result->tensor.rank) return NULL;
   if (!kiln_verify_dims_compatible(operand->tensor.dims[ao], result->tensor.dims[ar]))
-    return elem_error(ctx, op, "result", result, "operand", operand,
+    return type_error(ctx, op, "result", result, "operand", operand,
                       "must keep the size of the quantization dimension of");
   if (operand->tensor.num_elements < 0 || result->tensor.num_elements < 0) return NULL;
   int64_t po = 1, pr = 1;
@@ -349,9 +344,9 @@ static kiln_status check_reshape_quant(const kiln_verify_ctx *ctx, const kiln_op
   for (int32_t i = 0; i < ao; i++) ok = mul_ok(po, operand->tensor.dims[i], &po) && ok;
   for (int32_t i = 0; i < ar; i++) ok = mul_ok(pr, result->tensor.dims[i], &pr) && ok;
   if (ok && po != pr)
-    return elem_error(ctx, op, "result", result, "operand", operand,
-                      "must keep the product of the dimensions before the quantization "
-                      "dimension of");
+    return type_error(
+        ctx, op, "result", result, "operand", operand,
+        "must keep the product of the dimensions before the quantization dimension of");
   return NULL;
 }
 
@@ -364,19 +359,18 @@ static kiln_status check_broadcast_quant(const kiln_verify_ctx *ctx, const kiln_
   int32_t ao = qo->quant.axis, ar = qr->quant.axis;
   if (ao >= dims->n || ar >= result->tensor.rank) return NULL;
   if (ar != dims->v[ao])
-    return kiln_verify_error(ctx, op,
-                             "result quantization_dimension %d must equal "
-                             "broadcast_dimensions[%d] = %lld",
-                             ar, ao, (long long)dims->v[ao]);
+    return kiln_verify_error(
+        ctx, op, "result quantization_dimension %d must equal broadcast_dimensions[%d] = %lld", ar,
+        ao, (long long)dims->v[ao]);
   if (operand->tensor.dims[ao] != 1 || qo->quant.count < 1) return NULL;
   int64_t n = result->tensor.dims[ar];
   for (int64_t i = 0; i < n && i < qr->quant.count; i++)
     if (qr->quant.scales[i] != qo->quant.scales[0] ||
         qr->quant.zero_points[i] != qo->quant.zero_points[0])
-      return kiln_verify_error(ctx, op,
-                               "result scale/zero point #%lld must repeat the "
-                               "operand's only scale and zero point",
-                               (long long)i);
+      return kiln_verify_error(
+          ctx, op,
+          "result scale/zero point #%lld must repeat the operand's only scale and zero point",
+          (long long)i);
   return NULL;
 }
 
@@ -395,8 +389,8 @@ static kiln_status check_broadcast_dims(const kiln_verify_ctx *ctx, const kiln_o
     int64_t d = operand->tensor.dims[i], r = result->tensor.dims[dims->v[i]];
     if (d != 1 && !kiln_verify_dims_compatible(d, r))
       return kiln_verify_error(ctx, op,
-                               "operand dimension %d (size %lld) is neither 1 nor "
-                               "the size of result dimension %lld (%s)",
+                               "operand dimension %d (size %lld) is neither 1 nor the size of "
+                               "result dimension %lld (%s)",
                                i, (long long)d, (long long)dims->v[i], dim_str(r, a, sizeof a));
   }
   return check_broadcast_quant(ctx, op, operand, result, dims);
@@ -457,11 +451,10 @@ static kiln_status verify_dynamic_broadcast_in_dim(const kiln_verify_ctx *ctx, c
     for (int32_t i = 0; i < operand->tensor.rank; i++) {
       int64_t d = operand->tensor.dims[i];
       if (d != KILN_DIM_DYNAMIC && d != 1 && dims.v[i] < shape.n && d != shape.v[dims.v[i]])
-        return kiln_verify_error(ctx, op,
-                                 "operand dimension %d (size %lld) is neither 1 nor "
-                                 "output_dimensions[%lld] = %lld",
-                                 i, (long long)d, (long long)dims.v[i],
-                                 (long long)shape.v[dims.v[i]]);
+        return kiln_verify_error(
+            ctx, op,
+            "operand dimension %d (size %lld) is neither 1 nor output_dimensions[%lld] = %lld", i,
+            (long long)d, (long long)dims.v[i], (long long)shape.v[dims.v[i]]);
     }
   }
   /* known_expanding_dimensions + known_nonexpanding_dimensions: distinct operand dims. */
@@ -524,7 +517,7 @@ static kiln_status verify_transpose(const kiln_verify_ctx *ctx, const kiln_op *o
   KILN_RETURN_IF_ERROR(compatible_elem(ctx, op, operand, result));
   if (is_per_axis(operand) && is_per_axis(result) &&
       !same_scales(operand->tensor.element, result->tensor.element))
-    return elem_error(ctx, op, "result", result, "operand", operand,
+    return type_error(ctx, op, "result", result, "operand", operand,
                       "must have the quantization scales and zero points of");
   int_list perm;
   KILN_RETURN_IF_ERROR(read_list(ctx, op, "permutation", true, &perm));
@@ -540,10 +533,9 @@ static kiln_status verify_transpose(const kiln_verify_ctx *ctx, const kiln_op *o
   if (is_per_axis(result) && is_per_axis(operand)) {
     int32_t ar = result->tensor.element->quant.axis, ao = operand->tensor.element->quant.axis;
     if (ar < rank && perm.v[ar] != ao)
-      return kiln_verify_error(ctx, op,
-                               "operand quantization_dimension %d must equal "
-                               "permutation[%d] = %lld",
-                               ao, ar, (long long)perm.v[ar]);
+      return kiln_verify_error(
+          ctx, op, "operand quantization_dimension %d must equal permutation[%d] = %lld", ao, ar,
+          (long long)perm.v[ar]);
   }
   return NULL;
 }
@@ -573,13 +565,11 @@ static kiln_status verify_slice(const kiln_verify_ctx *ctx, const kiln_op *op) {
       return kiln_verify_error(ctx, op, "start_indices[%d] = %lld is negative", i, (long long)s);
     if (size != KILN_DIM_DYNAMIC && l > size)
       return kiln_verify_error(ctx, op,
-                               "limit_indices[%d] = %lld exceeds operand dimension "
-                               "size %lld",
-                               i, (long long)l, (long long)size);
+                               "limit_indices[%d] = %lld exceeds operand dimension size %lld", i,
+                               (long long)l, (long long)size);
     if (s > l)
       return kiln_verify_error(ctx, op,
-                               "start_indices[%d] = %lld is greater than "
-                               "limit_indices[%d] = %lld",
+                               "start_indices[%d] = %lld is greater than limit_indices[%d] = %lld",
                                i, (long long)s, i, (long long)l);
     if (st <= 0)
       return kiln_verify_error(ctx, op, "strides[%d] = %lld must be positive", i, (long long)st);
@@ -609,9 +599,8 @@ static kiln_status verify_dynamic_slice(const kiln_verify_ctx *ctx, const kiln_o
                                (long long)sizes.v[i]);
     if (size != KILN_DIM_DYNAMIC && sizes.v[i] > size)
       return kiln_verify_error(ctx, op,
-                               "slice_sizes[%d] = %lld exceeds operand dimension "
-                               "size %lld",
-                               i, (long long)sizes.v[i], (long long)size);
+                               "slice_sizes[%d] = %lld exceeds operand dimension size %lld", i,
+                               (long long)sizes.v[i], (long long)size);
   }
   return check_result_dims(ctx, op, rank, sizes.v, NULL);
 }
@@ -635,10 +624,9 @@ static kiln_status verify_dynamic_update_slice(const kiln_verify_ctx *ctx, const
   for (int32_t i = 0; i < rank; i++) {
     int64_t u = update->tensor.dims[i], o = operand->tensor.dims[i];
     if (u != KILN_DIM_DYNAMIC && o != KILN_DIM_DYNAMIC && u > o)
-      return kiln_verify_error(ctx, op,
-                               "update dimension %d (size %lld) exceeds operand "
-                               "dimension size %lld",
-                               i, (long long)u, (long long)o);
+      return kiln_verify_error(
+          ctx, op, "update dimension %d (size %lld) exceeds operand dimension size %lld", i,
+          (long long)u, (long long)o);
   }
   return check_result_like(ctx, op, "operand", operand);
 }
@@ -655,7 +643,7 @@ static kiln_status verify_real_dynamic_slice(const kiln_verify_ctx *ctx, const k
     KILN_RETURN_IF_ERROR(check_shape_operand(ctx, op, i, names[i - 1], true));
     const kiln_type *t = operand_type(op, i);
     if (i > 1 && !kiln_verify_types_compatible(t, operand_type(op, 1)))
-      return elem_error(ctx, op, names[i - 1], t, names[0], operand_type(op, 1), "does not match");
+      return type_error(ctx, op, names[i - 1], t, names[0], operand_type(op, 1), "does not match");
     if (t->tensor.dims[0] != KILN_DIM_DYNAMIC)
       KILN_RETURN_IF_ERROR(check_list_size(ctx, op, names[i - 1], t->tensor.dims[0],
                                            operand->tensor.rank, "operand"));
@@ -687,10 +675,9 @@ static kiln_status verify_concatenate(const kiln_verify_ctx *ctx, const kiln_op 
     const kiln_type *t = operand_type(op, i);
     if (!kiln_verify_elems_identical(t->tensor.element, first->tensor.element) ||
         t->tensor.rank != rank)
-      return kiln_verify_error(ctx, op,
-                               "input #%d type %s does not match the element type "
-                               "and rank of input #0 type %s",
-                               i, tstr(t, ts, sizeof ts), tstr(first, fs, sizeof fs));
+      return kiln_verify_error(
+          ctx, op, "input #%d type %s does not match the element type and rank of input #0 type %s",
+          i, tstr(t, ts, sizeof ts), tstr(first, fs, sizeof fs));
     for (int32_t d = 0; d < rank; d++) {
       int64_t s = t->tensor.dims[d];
       if (d == dim) {
@@ -699,10 +686,9 @@ static kiln_status verify_concatenate(const kiln_verify_ctx *ctx, const kiln_op 
         else if (!add_ok(dims[d], s, &dims[d]))
           return kiln_verify_error(ctx, op, "concatenated dimension size overflows");
       } else if (!kiln_verify_dims_compatible(s, dims[d])) {
-        return kiln_verify_error(ctx, op,
-                                 "input #%d type %s does not match input #0 type %s "
-                                 "in dimension %d",
-                                 i, tstr(t, ts, sizeof ts), tstr(first, fs, sizeof fs), d);
+        return kiln_verify_error(
+            ctx, op, "input #%d type %s does not match input #0 type %s in dimension %d", i,
+            tstr(t, ts, sizeof ts), tstr(first, fs, sizeof fs), d);
       } else if (s != KILN_DIM_DYNAMIC) {
         dims[d] = s;
       }
@@ -771,7 +757,7 @@ static kiln_status verify_dynamic_pad(const kiln_verify_ctx *ctx, const kiln_op 
     KILN_RETURN_IF_ERROR(check_shape_operand(ctx, op, i, names[i - 2], false));
     const kiln_type *t = operand_type(op, i);
     if (i > 2 && !kiln_verify_types_compatible(t, operand_type(op, 2)))
-      return elem_error(ctx, op, names[i - 2], t, names[0], operand_type(op, 2), "does not match");
+      return type_error(ctx, op, names[i - 2], t, names[0], operand_type(op, 2), "does not match");
   }
   KILN_RETURN_IF_ERROR(
       check_list_size(ctx, op, names[0], operand_type(op, 2)->tensor.dims[0], rank, "operand"));
@@ -811,8 +797,8 @@ static kiln_status verify_iota(const kiln_verify_ctx *ctx, const kiln_op *op) {
                       kiln_elem_class_of(e->elem) != KILN_ELEM_CLASS_X;
   if (!ok)
     return kiln_verify_error(ctx, op,
-                             "result must be a tensor of integer, floating-point, "
-                             "complex or per-tensor quantized elements, got %s",
+                             "result must be a tensor of integer, floating-point, complex or "
+                             "per-tensor quantized elements, got %s",
                              tstr(r, ts, sizeof ts));
   if (!kiln_type_is_static(r))
     return kiln_verify_error(ctx, op, "result type %s must have a static shape",
@@ -887,7 +873,7 @@ static kiln_status verify_set_dimension_size(const kiln_verify_ctx *ctx, const k
   KILN_RETURN_IF_ERROR(read_int(ctx, op, "dimension", &dim));
   KILN_RETURN_IF_ERROR(check_dim_index(ctx, op, "dimension", dim, operand->tensor.rank, "operand"));
   if (!kiln_verify_elems_compatible(result->tensor.element, operand->tensor.element))
-    return elem_error(ctx, op, "result", result, "operand", operand,
+    return type_error(ctx, op, "result", result, "operand", operand,
                       "does not have the element type of");
   int64_t dims[MAX_DIMS], bounds[MAX_DIMS];
   for (int32_t i = 0; i < operand->tensor.rank; i++) {
@@ -923,11 +909,9 @@ static kiln_status verify_tuple(const kiln_verify_ctx *ctx, const kiln_op *op) {
                              tstr(r, ts, sizeof ts), op->num_operands);
   for (int32_t i = 0; i < op->num_operands; i++)
     if (!values_compatible(r->tuple.types[i], operand_type(op, i)))
-      return kiln_verify_error(ctx, op,
-                               "result tuple element #%d type %s does not match "
-                               "operand #%d type %s",
-                               i, tstr(r->tuple.types[i], ts, sizeof ts), i,
-                               tstr(operand_type(op, i), os, sizeof os));
+      return kiln_verify_error(
+          ctx, op, "result tuple element #%d type %s does not match operand #%d type %s", i,
+          tstr(r->tuple.types[i], ts, sizeof ts), i, tstr(operand_type(op, i), os, sizeof os));
   return NULL;
 }
 

@@ -334,12 +334,10 @@ static kiln_status op_int(vs_ctx *ctx, const kiln_op *op, const char *name, int6
   return read_int(ctx, op, kiln_op_attr(op, name), name, dflt, out);
 }
 
-/* A required integer field of a structured attribute. */
+/* An integer field of a structured attribute (absent: 0, as MLIR's parsers default it). */
 static kiln_status field_int(vs_ctx *ctx, const kiln_op *op, const kiln_attr *s,
-                             const char *sname, const char *name, int64_t *out) {
-  const kiln_attr *a = s ? kiln_attr_get(s, name) : NULL;
-  if (!a) return VS_ERR("attribute %s lacks the field %s", sname, name);
-  return read_int(ctx, op, a, name, 0, out);
+                             const char *name, int64_t *out) {
+  return read_int(ctx, op, s ? kiln_attr_get(s, name) : NULL, name, 0, out);
 }
 
 static bool op_bool(const kiln_op *op, const char *name, bool dflt) {
@@ -528,39 +526,96 @@ static kiln_status check_predicate_ret(vs_ctx *ctx, const kiln_op *op, const vs_
   return NULL;
 }
 
-/* A body (T0, ..., Tn-1, T0, ..., Tn-1) -> (T0, ..., Tn-1) of 0-d tensors over the
- * accumulator element types E_i it returns: the element type of operand in_base + i is
- * promotable to that of argument n + i, and that of operand init_base + i to E_i. */
-static kiln_status check_reducer(vs_ctx *ctx, const kiln_op *op, int32_t index,
-                                 const char *name, int32_t n, int32_t in_base,
-                                 int32_t init_base, const kiln_type **acc) {
+/* A reduction body and the operands it folds. */
+typedef struct vs_reducer {
+  int32_t region;
+  const char *name;
+  int32_t n;                /* number of accumulators */
+  int32_t in_base;          /* operands in_base + i: the values folded in */
+  int32_t init_base;        /* operands init_base + i: the initial values */
+  bool init_elem_only;      /* only the init operands' element types matter (scatter) */
+  const int64_t *allowed;   /* dimensions a value argument may keep (reduce, reduce_window) */
+  int32_t num_allowed;
+} vs_reducer;
+
+/* A block argument or returned value of a region, which must be a ranked tensor. */
+static kiln_status region_value(vs_ctx *ctx, const kiln_op *op, const vs_region *r, bool ret,
+                                int32_t i, const kiln_type **out) {
+  char what[96];
+  snprintf(what, sizeof what, "%s region %s #%d", r->name, ret ? "return value" : "argument",
+           (int)i);
+  *out = ret ? r->ret->operands[i]->type : r->block->args[i].type;
+  return need_tensor(ctx, op, *out, what);
+}
+
+/* The dimensions of b are a subsequence (up to `?`) of allowed[0..n). */
+static bool fits_allowed(const kiln_type *b, const int64_t *allowed, int32_t n) {
+  int32_t k = 0;
+  for (int32_t j = 0; j < n && k < trank(b); j++)
+    if (dims_compat(allowed[j], tdim(b, k))) k++;
+  return k == trank(b);
+}
+
+/* Argument #(index) of the body has the type ret of the accumulator it stands for. */
+static kiln_status check_acc_arg(vs_ctx *ctx, const kiln_op *op, const vs_region *r,
+                                 int32_t index, int32_t acc, bool ignore_fp) {
+  const kiln_type *a, *ret;
+  KILN_RETURN_IF_ERROR(region_value(ctx, op, r, false, index, &a));
+  KILN_RETURN_IF_ERROR(region_value(ctx, op, r, true, acc, &ret));
+  bool same_elem = ignore_fp ? elem_compat_fp(telem(a), telem(ret))
+                             : elem_compat(telem(a), telem(ret));
+  if (shapes_compat(a, ret) && same_elem) return NULL;
+  vs_tbuf t1, t2;
+  return VS_ERR("%s region argument #%d has type %s, but the region returns %s as value #%d",
+                r->name, (int)index, ts(a, &t1), ts(ret, &t2), (int)acc);
+}
+
+/* Operand k's element type (from) is promotable to to, a region value named what. */
+static kiln_status check_promotable(vs_ctx *ctx, const kiln_op *op, int32_t k,
+                                    const kiln_type *to, const char *what) {
+  const kiln_type *from = telem(otype(op, k));
+  if (elem_promotable(from, telem(to))) return NULL;
+  vs_tbuf t1, t2;
+  return VS_ERR("operand #%d has element type %s, which is not promotable to %s, the element "
+                "type of %s",
+                (int)k, ts(from, &t1), ts(telem(to), &t2), what);
+}
+
+/* Accumulator i: init value -> return value i <- arguments i and n + i <- input value. */
+static kiln_status check_reducer_acc(vs_ctx *ctx, const kiln_op *op, const vs_reducer *rd,
+                                     const vs_region *r, int32_t i) {
+  const kiln_type *ret, *b, *init = otype(op, rd->init_base + i);
+  KILN_RETURN_IF_ERROR(region_value(ctx, op, r, true, i, &ret));
+  KILN_RETURN_IF_ERROR(check_acc_arg(ctx, op, r, i, i, false));
+  KILN_RETURN_IF_ERROR(check_acc_arg(ctx, op, r, rd->n + i, i, true));
+  b = r->block->args[rd->n + i].type;
+  vs_tbuf t1, t2;
+  if (!rd->init_elem_only && !shapes_compat(init, ret))
+    return VS_ERR("operand #%d has type %s, whose shape differs from %s, the type the %s region "
+                  "returns as value #%d",
+                  (int)(rd->init_base + i), ts(init, &t1), ts(ret, &t2), rd->name, (int)i);
+  char what[96];
+  snprintf(what, sizeof what, "%s region return value #%d", rd->name, (int)i);
+  KILN_RETURN_IF_ERROR(check_promotable(ctx, op, rd->init_base + i, ret, what));
+  snprintf(what, sizeof what, "%s region argument #%d", rd->name, (int)(rd->n + i));
+  KILN_RETURN_IF_ERROR(check_promotable(ctx, op, rd->in_base + i, b, what));
+  if (!fits_allowed(b, rd->allowed, rd->num_allowed))
+    return VS_ERR("%s region argument #%d has type %s, but must be a 0-dimensional tensor%s",
+                  rd->name, (int)(rd->n + i), ts(b, &t1),
+                  rd->num_allowed ? " (or keep only result dimensions)" : "");
+  return NULL;
+}
+
+/* A body (T0, ..., Tn-1, T0, ..., Tn-1) -> (T0, ..., Tn-1); acc[i] gets the element type
+ * E_i of return value i. The spec's tensors are 0-d; like the reference, bodies over
+ * slices are accepted when the init values have the same shape. */
+static kiln_status check_reducer(vs_ctx *ctx, const kiln_op *op, const vs_reducer *rd,
+                                 const kiln_type **acc) {
   vs_region r;
-  KILN_RETURN_IF_ERROR(get_region(ctx, op, index, name, 2 * n, n, &r));
-  for (int32_t i = 0; i < n; i++) {
-    const kiln_type *e, *a, *b;
-    KILN_RETURN_IF_ERROR(region_ret(ctx, op, &r, i, &e));
-    KILN_RETURN_IF_ERROR(region_arg(ctx, op, &r, i, &a));
-    KILN_RETURN_IF_ERROR(region_arg(ctx, op, &r, n + i, &b));
-    vs_tbuf t1, t2;
-    if (!elem_compat(a, e))
-      return VS_ERR("%s region argument #%d has element type %s, but the region returns %s as "
-                    "value #%d",
-                    name, (int)i, ts(a, &t1), ts(e, &t2), (int)i);
-    if (!elem_compat_fp(b, e))
-      return VS_ERR("%s region argument #%d has element type %s, but the region returns %s as "
-                    "value #%d",
-                    name, (int)(n + i), ts(b, &t1), ts(e, &t2), (int)i);
-    const kiln_type *init = telem(otype(op, init_base + i));
-    if (!elem_promotable(init, e))
-      return VS_ERR("operand #%d has element type %s, which is not promotable to %s, the "
-                    "type of %s region return value #%d",
-                    (int)(init_base + i), ts(init, &t1), ts(e, &t2), name, (int)i);
-    const kiln_type *in = telem(otype(op, in_base + i));
-    if (!elem_promotable(in, b))
-      return VS_ERR("operand #%d has element type %s, which is not promotable to %s, the "
-                    "type of %s region argument #%d",
-                    (int)(in_base + i), ts(in, &t1), ts(b, &t2), name, (int)(n + i));
-    acc[i] = e;
+  KILN_RETURN_IF_ERROR(get_region(ctx, op, rd->region, rd->name, 2 * rd->n, rd->n, &r));
+  for (int32_t i = 0; i < rd->n; i++) {
+    KILN_RETURN_IF_ERROR(check_reducer_acc(ctx, op, rd, &r, i));
+    acc[i] = telem(r.ret->operands[i]->type);
   }
   return NULL;
 }
@@ -624,7 +679,7 @@ static kiln_status read_window_padding(vs_ctx *ctx, const kiln_op *op, const cha
                                        vs_window *w) {
   for (int32_t i = 0; i < w->n; i++) w->lo[i] = w->hi[i] = 0;
   w->padding_known = true;
-  const kiln_attr *a = name ? kiln_op_attr(op, name) : NULL;
+  const kiln_attr *a = kiln_op_attr(op, name);
   if (!a) return NULL;
   vs_list l;
   KILN_RETURN_IF_ERROR(read_list(ctx, op, a, name, &l));
@@ -645,7 +700,7 @@ static kiln_status read_window(vs_ctx *ctx, const kiln_op *op, const vs_window_a
   KILN_RETURN_IF_ERROR(read_window_factor(ctx, op, names->strides, w->n, w->stride));
   KILN_RETURN_IF_ERROR(read_window_factor(ctx, op, names->lhs_dil, w->n, w->lhs_dil));
   KILN_RETURN_IF_ERROR(read_window_factor(ctx, op, names->rhs_dil, w->n, w->rhs_dil));
-  KILN_RETURN_IF_ERROR(read_window_padding(ctx, op, names->padding, w));
+  if (names->padding) KILN_RETURN_IF_ERROR(read_window_padding(ctx, op, names->padding, w));
   if (names->reversal) {
     vs_list l;
     KILN_RETURN_IF_ERROR(op_list(ctx, op, names->reversal, &l));
@@ -713,7 +768,8 @@ static kiln_status read_window_dims(vs_ctx *ctx, const kiln_op *op, int32_t rank
 
 /* ================================================================ reduce */
 
-/* Operands: n inputs then n 0-d init values; n results. */
+/* Operands: n inputs then n init values (0-d in the spec; the reference also takes init
+ * values shaped like the body's slices); n results. */
 static kiln_status check_inputs_inits(vs_ctx *ctx, const kiln_op *op, int32_t *n_out) {
   int32_t n = op->num_operands / 2;
   if (op->num_operands % 2 != 0 || n == 0 || op->num_results != n)
@@ -724,7 +780,7 @@ static kiln_status check_inputs_inits(vs_ctx *ctx, const kiln_op *op, int32_t *n
   KILN_RETURN_IF_ERROR(need_operand_tensors(ctx, op, 0, n, "inputs"));
   for (int32_t i = 0; i < n; i++) {
     vs_name b;
-    KILN_RETURN_IF_ERROR(need_scalar_tensor(ctx, op, otype(op, n + i), nm(&b, "init_values", i)));
+    KILN_RETURN_IF_ERROR(need_tensor(ctx, op, otype(op, n + i), nm(&b, "init_values", i)));
     if (i > 0)
       KILN_RETURN_IF_ERROR(check_same_shape(ctx, op, nm(&b, "inputs", i), otype(op, i),
                                             "inputs[0]", otype(op, 0)));
@@ -741,12 +797,13 @@ static kiln_status verify_reduce(vs_ctx *ctx, const kiln_op *op) {
   KILN_RETURN_IF_ERROR(op_list(ctx, op, "dimensions", &dims));
   KILN_RETURN_IF_ERROR(check_in_range(ctx, op, "dimensions", &dims, trank(in), "input rank"));
   KILN_RETURN_IF_ERROR(check_unique(ctx, op, "dimensions", &dims, NULL, NULL));
-  const kiln_type *acc[VS_MAX_VARIADIC];
-  KILN_RETURN_IF_ERROR(check_reducer(ctx, op, 0, "body", n, 0, n, acc));
   int64_t shape[VS_MAX_RANK];
   int32_t r = 0;
   for (int32_t d = 0; d < trank(in); d++)
     if (!list_has(&dims, d)) shape[r++] = tdim(in, d);
+  const kiln_type *acc[VS_MAX_VARIADIC];
+  vs_reducer rd = {0, "body", n, 0, n, false, shape, r};
+  KILN_RETURN_IF_ERROR(check_reducer(ctx, op, &rd, acc));
   for (int32_t i = 0; i < n; i++) {
     vs_name b;
     KILN_RETURN_IF_ERROR(check_shape(ctx, op, nm(&b, "results", i), rtype(op, i), shape, r,
@@ -765,7 +822,8 @@ static kiln_status verify_reduce_window(vs_ctx *ctx, const kiln_op *op) {
                                         "padding", NULL};
   KILN_RETURN_IF_ERROR(read_window(ctx, op, &names, &w));
   const kiln_type *acc[VS_MAX_VARIADIC];
-  KILN_RETURN_IF_ERROR(check_reducer(ctx, op, 0, "body", n, 0, n, acc));
+  vs_reducer rd = {0, "body", n, 0, n, false, w.size, w.n};
+  KILN_RETURN_IF_ERROR(check_reducer(ctx, op, &rd, acc));
   int64_t shape[VS_MAX_RANK];
   KILN_RETURN_IF_ERROR(window_shape(ctx, op, &w, in->tensor.dims, shape));
   for (int32_t i = 0; i < n; i++) {
@@ -801,7 +859,8 @@ static kiln_status verify_select_and_scatter(vs_ctx *ctx, const kiln_op *op) {
   KILN_RETURN_IF_ERROR(need_tensor(ctx, op, rtype(op, 0), "result"));
   KILN_RETURN_IF_ERROR(check_select_region(ctx, op, telem(operand)));
   const kiln_type *acc[1];
-  KILN_RETURN_IF_ERROR(check_reducer(ctx, op, 1, "scatter", 1, 1, 2, acc));
+  vs_reducer rd = {1, "scatter", 1, 1, 2, false, NULL, 0};
+  KILN_RETURN_IF_ERROR(check_reducer(ctx, op, &rd, acc));
   vs_window w;
   KILN_RETURN_IF_ERROR(read_window_dims(ctx, op, trank(operand), "operand", &w));
   static const vs_window_attrs names = {"window_strides", NULL, NULL, "padding", NULL};
@@ -827,17 +886,16 @@ typedef struct vs_conv {
 } vs_conv;
 
 static kiln_status read_conv_dims(vs_ctx *ctx, const kiln_op *op, vs_conv *c) {
-  static const char *sn = "dimension_numbers";
-  const kiln_attr *s = kiln_op_attr(op, sn);
+  const kiln_attr *s = kiln_op_attr(op, "dimension_numbers");
   if (!s) return VS_ERR("attribute dimension_numbers is missing");
-  KILN_RETURN_IF_ERROR(field_int(ctx, op, s, sn, "input_batch_dimension", &c->in_b));
-  KILN_RETURN_IF_ERROR(field_int(ctx, op, s, sn, "input_feature_dimension", &c->in_f));
+  KILN_RETURN_IF_ERROR(field_int(ctx, op, s, "input_batch_dimension", &c->in_b));
+  KILN_RETURN_IF_ERROR(field_int(ctx, op, s, "input_feature_dimension", &c->in_f));
   KILN_RETURN_IF_ERROR(field_list(ctx, op, s, "input_spatial_dimensions", &c->in_s));
-  KILN_RETURN_IF_ERROR(field_int(ctx, op, s, sn, "kernel_input_feature_dimension", &c->k_in));
-  KILN_RETURN_IF_ERROR(field_int(ctx, op, s, sn, "kernel_output_feature_dimension", &c->k_out));
+  KILN_RETURN_IF_ERROR(field_int(ctx, op, s, "kernel_input_feature_dimension", &c->k_in));
+  KILN_RETURN_IF_ERROR(field_int(ctx, op, s, "kernel_output_feature_dimension", &c->k_out));
   KILN_RETURN_IF_ERROR(field_list(ctx, op, s, "kernel_spatial_dimensions", &c->k_s));
-  KILN_RETURN_IF_ERROR(field_int(ctx, op, s, sn, "output_batch_dimension", &c->out_b));
-  KILN_RETURN_IF_ERROR(field_int(ctx, op, s, sn, "output_feature_dimension", &c->out_f));
+  KILN_RETURN_IF_ERROR(field_int(ctx, op, s, "output_batch_dimension", &c->out_b));
+  KILN_RETURN_IF_ERROR(field_int(ctx, op, s, "output_feature_dimension", &c->out_f));
   KILN_RETURN_IF_ERROR(field_list(ctx, op, s, "output_spatial_dimensions", &c->out_s));
   KILN_RETURN_IF_ERROR(op_int(ctx, op, "feature_group_count", 1, &c->fgc));
   return op_int(ctx, op, "batch_group_count", 1, &c->bgc);
@@ -1006,8 +1064,11 @@ static kiln_status verify_conv_common(vs_ctx *ctx, const kiln_op *op, bool dynam
   for (int32_t i = 0; i < w.n; i++) w.size[i] = tdim(c.rhs, (int32_t)c.k_s.v[i]);
   vs_window_attrs names = {"window_strides", "lhs_dilation", "rhs_dilation",
                            dynamic ? NULL : "padding", "window_reversal"};
-  KILN_RETURN_IF_ERROR(read_window(ctx, op, &names, &w));
+  w.padding_known = true;
   if (dynamic) KILN_RETURN_IF_ERROR(read_dynamic_padding(ctx, op, &w));
+  /* As in the reference, dynamic_conv's window is only checked once its padding is known:
+   * before that the result's spatial sizes are unknown anyway. */
+  if (w.padding_known) KILN_RETURN_IF_ERROR(read_window(ctx, op, &names, &w));
   KILN_RETURN_IF_ERROR(check_conv_result(ctx, op, &c, &w));
   return check_conv_types(ctx, op, &c);
 }
@@ -1248,15 +1309,14 @@ typedef struct vs_gather {
 } vs_gather;
 
 static kiln_status read_gather_dims(vs_ctx *ctx, const kiln_op *op, vs_gather *g) {
-  static const char *sn = "dimension_numbers";
-  const kiln_attr *s = kiln_op_attr(op, sn);
+  const kiln_attr *s = kiln_op_attr(op, "dimension_numbers");
   if (!s) return VS_ERR("attribute dimension_numbers is missing");
   KILN_RETURN_IF_ERROR(field_list(ctx, op, s, "offset_dims", &g->offset));
   KILN_RETURN_IF_ERROR(field_list(ctx, op, s, "collapsed_slice_dims", &g->collapsed));
   KILN_RETURN_IF_ERROR(field_list(ctx, op, s, "operand_batching_dims", &g->obatch));
   KILN_RETURN_IF_ERROR(field_list(ctx, op, s, "start_indices_batching_dims", &g->ibatch));
   KILN_RETURN_IF_ERROR(field_list(ctx, op, s, "start_index_map", &g->start_map));
-  return field_int(ctx, op, s, sn, "index_vector_dim", &g->ivd);
+  return field_int(ctx, op, s, "index_vector_dim", &g->ivd);
 }
 
 /* index_vector_dim within [0, rank(indices)] and the index vector length. */
@@ -1424,15 +1484,14 @@ typedef struct vs_scatter {
 } vs_scatter;
 
 static kiln_status read_scatter_dims(vs_ctx *ctx, const kiln_op *op, vs_scatter *s) {
-  static const char *sn = "scatter_dimension_numbers";
-  const kiln_attr *a = kiln_op_attr(op, sn);
+  const kiln_attr *a = kiln_op_attr(op, "scatter_dimension_numbers");
   if (!a) return VS_ERR("attribute scatter_dimension_numbers is missing");
   KILN_RETURN_IF_ERROR(field_list(ctx, op, a, "update_window_dims", &s->uwd));
   KILN_RETURN_IF_ERROR(field_list(ctx, op, a, "inserted_window_dims", &s->iwd));
   KILN_RETURN_IF_ERROR(field_list(ctx, op, a, "input_batching_dims", &s->ib));
   KILN_RETURN_IF_ERROR(field_list(ctx, op, a, "scatter_indices_batching_dims", &s->sib));
   KILN_RETURN_IF_ERROR(field_list(ctx, op, a, "scatter_dims_to_operand_dims", &s->sdod));
-  return field_int(ctx, op, a, sn, "index_vector_dim", &s->ivd);
+  return field_int(ctx, op, a, "index_vector_dim", &s->ivd);
 }
 
 /* Dimension numbers against inputs[0] (C2, C7-C21). */
@@ -1545,7 +1604,8 @@ static kiln_status verify_scatter(vs_ctx *ctx, const kiln_op *op) {
   for (int32_t i = 0; i < s.idx_rank; i++) s.idx[i] = tdim(idx, i);
   if (s.ivd == s.idx_rank) s.idx[s.idx_rank++] = 1;
   const kiln_type *acc[VS_MAX_VARIADIC];
-  KILN_RETURN_IF_ERROR(check_reducer(ctx, op, 0, "update_computation", n, 0, n + 1, acc));
+  vs_reducer rd = {0, "update_computation", n, 0, n + 1, true, NULL, 0};
+  KILN_RETURN_IF_ERROR(check_reducer(ctx, op, &rd, acc));
   KILN_RETURN_IF_ERROR(check_updates_rank(ctx, op, upd, &s));
   KILN_RETURN_IF_ERROR(check_scatter_dims(ctx, op, in, upd, idx, &s));
   KILN_RETURN_IF_ERROR(check_updates_shape(ctx, op, in, upd, &s));
@@ -1616,7 +1676,7 @@ static kiln_status verify_map(vs_ctx *ctx, const kiln_op *op) {
   bool ok = dims.n == trank(otype(op, 0));
   for (int64_t i = 0; ok && i < dims.n; i++) ok = dims.v[i] == i;
   if (!ok)
-    return VS_ERR("dimensions must be [0, 1, ..., %d] (every dimension of the inputs in order)",
+    return VS_ERR("dimensions must list every dimension of the inputs in order (0 to %d)",
                   (int)trank(otype(op, 0)) - 1);
   vs_region reg;
   KILN_RETURN_IF_ERROR(get_region(ctx, op, 0, "computation", n, 1, &reg));

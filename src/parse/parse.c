@@ -152,6 +152,7 @@ bool kp_at_type(const kiln_parser *p) {
   if (p->tok.kind != KILN_TOK_IDENT) return false;
   kiln_elem e;
   return kp_is_ident(p, "tensor") || kp_is_ident(p, "tuple") || kp_is_ident(p, "complex") ||
+         kp_is_ident(p, "memref") || kp_is_ident(p, "vector") ||
          kp_is_ident(p, "none") || kiln_elem_lookup(p->tok.text, p->tok.len, &e);
 }
 
@@ -319,19 +320,32 @@ static bool parse_tensor(kiln_parser *p, const kiln_type **out) {
   if (kp_accept(p, ',')) {
     size_t enc_at = p->tok.offset;
     if (!kp_parse_attr(p, &enc)) return false;
+    /* #stablehlo.type_extensions<bounds = [?, 5]> or #stablehlo.bounds<?, 5> */
     const kiln_attr *b = NULL;
-    if (enc->kind == KILN_ATTR_STRUCT && !strcmp(enc->strct.dialect, "stablehlo") &&
-        !strcmp(enc->strct.name, "type_extensions"))
+    kiln_attr positional = {.kind = KILN_ATTR_ARRAY};
+    if (enc->kind == KILN_ATTR_STRUCT && !strcmp(enc->strct.name, "type_extensions")) {
       b = kiln_attr_get(enc, "bounds");
+    } else if (enc->kind == KILN_ATTR_STRUCT && !strcmp(enc->strct.name, "bounds")) {
+      const kiln_attr **items = kp_alloc(p, (size_t)enc->strct.count + 1, sizeof *items);
+      if (!items) return false;
+      for (int32_t i = 0; i < enc->strct.count; i++) items[i] = enc->strct.fields[i].value;
+      positional.array.items = items;
+      positional.array.count = enc->strct.count;
+      b = &positional;
+    }
     if (b) {
-      if (b->kind != KILN_ATTR_ARRAY || b->array.count != rank)
-        return kp_fail_at(p, enc_at, "bounds must list one entry per dimension (%d)", (int)rank);
-      if (!(bounds = kp_alloc(p, (size_t)rank, sizeof *bounds))) return false;
+      bool is_array = b->kind == KILN_ATTR_ARRAY;
+      int64_t n = is_array ? b->array.count : kiln_attr_count(b);
+      if (n != rank) return kp_fail_at(p, enc_at, "bounds must list one entry per dimension (%d)", (int)rank);
+      if (!(bounds = kp_alloc(p, (size_t)rank + 1, sizeof *bounds))) return false;
       for (int32_t i = 0; i < rank; i++) {
-        const kiln_attr *e = b->array.items[i];
-        if (e->kind == KILN_ATTR_INT && !e->i.negative) bounds[i] = kiln_attr_int(e);
+        const kiln_attr *e = is_array ? b->array.items[i] : NULL;
+        if (!is_array) kiln_attr_i64_at(b, i, &bounds[i]);
+        else if (e->kind == KILN_ATTR_INT && !e->i.negative) bounds[i] = kiln_attr_int(e);
         else if (e->kind == KILN_ATTR_ENUM && !strcmp(e->enumv.value, "?")) bounds[i] = KILN_DIM_DYNAMIC;
         else return kp_fail_at(p, enc_at, "bounds entries must be non-negative integers or '?'");
+        if (bounds[i] < 0 && bounds[i] != KILN_DIM_DYNAMIC)
+          return kp_fail_at(p, enc_at, "bounds entries must be non-negative integers or '?'");
       }
       enc = NULL;
     }
@@ -427,6 +441,11 @@ static bool parse_type_inner(kiln_parser *p, const kiln_type **out) {
   }
   if (p->tok.kind != KILN_TOK_IDENT) return kp_fail(p, "expected a type");
   if (kp_accept_ident(p, "tensor")) return parse_tensor(p, out);
+  if (kp_is_ident(p, "memref") || kp_is_ident(p, "vector")) { /* foreign shaped types, kept as text */
+    kiln_type *o = kiln_type_new(p->m, KILN_TYPE_OPAQUE);
+    *out = o;
+    return (o || kp_oom(p)) && kp_parse_opaque_text(p, &o->opaque);
+  }
   if (kp_accept_ident(p, "tuple")) {
     kiln_type *t = kiln_type_new(p->m, KILN_TYPE_TUPLE);
     if (!t) return kp_oom(p);

@@ -507,6 +507,17 @@ static bool parse_hash_attr(kiln_parser *p, const kiln_attr **out) {
   if (n >= 9 && !memcmp(t, "stablehlo", 9) && (n == 9 || t[9] == '.')) dialect = "stablehlo";
   else if (n >= 4 && !memcmp(t, "chlo", 4) && (n == 4 || t[4] == '.')) dialect = "chlo";
   size_t end = p->tok.offset + p->tok.len;
+  /* The structured attributes Kiln reads; other #stablehlo.* / #chlo.* ones are kept as
+   * text like any other dialect's. */
+  static const char *const known[] = {"gather", "scatter", "dot", "conv", "dot_algorithm", "channel_handle",
+                                      "output_operand_alias", "type_extensions", "bounds", "result_accuracy",
+                                      "result_accuracy_mode", "ragged_dot", NULL};
+  if (dialect && n > strlen(dialect)) {
+    bool is_known = false;
+    for (const char *const *k = known; *k; k++)
+      is_known |= strlen(*k) == n - strlen(dialect) - 1 && !memcmp(*k, t + strlen(dialect) + 1, strlen(*k));
+    if (!is_known) dialect = NULL;
+  }
   if (!dialect) {
     kiln_attr *a = kp_new_attr(p, KILN_ATTR_OPAQUE);
     *out = a;

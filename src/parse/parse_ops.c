@@ -499,6 +499,32 @@ static bool parse_reduce_form(kiln_parser *p, kiln_op_state *st) {
   return kp_parse_region(p, &args, &body) && kp_state_add_region(p, st, body);
 }
 
+/* [true, false] (or [1, 0]) into array<i1: ...>. */
+static bool parse_bool_list(kiln_parser *p, const kiln_attr **out) {
+  int64_t *v = NULL;
+  int32_t n = 0, cap = 0;
+  if (!kp_expect(p, '[', "to open a boolean list")) return false;
+  if (!kp_is(p, ']')) {
+    do {
+      int64_t *slot = kp_push(p, (void **)&v, &n, &cap, sizeof *slot);
+      if (!slot) return false;
+      if (kp_is_ident(p, "true") || kp_is_ident(p, "false")) {
+        *slot = kp_is_ident(p, "true");
+        kp_next(p);
+      } else if (!kp_parse_i64(p, slot)) {
+        return false;
+      } else if (*slot != 0 && *slot != 1) {
+        return kp_fail(p, "expected true or false");
+      }
+    } while (kp_accept(p, ','));
+  }
+  if (!kp_expect(p, ']', "to close a boolean list")) return false;
+  kiln_attr *a = (kiln_attr *)kiln_attr_make_i64_array(p->m, v, n);
+  if (!a || !(a->type = kiln_type_scalar(p->m, KILN_ELEM_I1))) return kp_oom(p);
+  *out = a;
+  return true;
+}
+
 static bool parse_window(kiln_parser *p, kiln_op_state *st) {
   /* {stride = [..], pad = [[l, h], ..], lhs_dilate = [..], rhs_dilate = [..], reverse = [..]} */
   if (!kp_expect(p, '{', "to open the window")) return false;
@@ -516,11 +542,7 @@ static bool parse_window(kiln_parser *p, kiln_op_state *st) {
         if (!kp_parse_i64_list(p, &a)) return false;
       } else if (IS("reverse")) {
         name = "window_reversal";
-        if (!kp_parse_i64_list(p, &a)) {
-          return false;
-        }
-        kiln_attr *r = (kiln_attr *)a;
-        r->type = kiln_type_scalar(p->m, KILN_ELEM_I1);
+        if (!parse_bool_list(p, &a)) return false;
       } else if (IS("pad")) {
         name = "padding";
         int64_t *v = NULL;

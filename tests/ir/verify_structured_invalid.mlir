@@ -46,7 +46,7 @@ func.func @reduce_body_arity(%a: tensor<2x3xf32>, %init: tensor<f32>) -> tensor<
 
 // -----
 
-// ERROR: body region argument #1 has type tensor<2xf32>, but must be a 0-dimensional tensor
+// ERROR: body region argument #1 has type tensor<2xf32>, but the region returns tensor<f32> as value #0
 func.func @reduce_body_argument_rank(%a: tensor<2x3xf32>, %init: tensor<f32>) -> tensor<2xf32> {
   %0 = "stablehlo.reduce"(%a, %init) ({
   ^bb0(%x: tensor<f32>, %y: tensor<2xf32>):
@@ -112,13 +112,24 @@ func.func @reduce_inputs_shapes(%a: tensor<2x3xf32>, %b: tensor<3x2xi32>, %i: te
 
 // -----
 
-// ERROR: init_values[0] has type tensor<1xf32>, but must be a 0-dimensional tensor
+// ERROR: operand #1 has type tensor<1xf32>, whose shape differs from tensor<f32>, the type the body region returns as value #0
 func.func @reduce_init_rank(%a: tensor<2x3xf32>, %init: tensor<1xf32>) -> tensor<2xf32> {
   %0 = "stablehlo.reduce"(%a, %init) ({
   ^bb0(%x: tensor<f32>, %y: tensor<f32>):
     "stablehlo.return"(%x) : (tensor<f32>) -> ()
   }) {dimensions = array<i64: 1>} : (tensor<2x3xf32>, tensor<1xf32>) -> tensor<2xf32>
   func.return %0 : tensor<2xf32>
+}
+
+// -----
+
+// ERROR: body region argument #1 has type tensor<3xf32>, but must be a 0-dimensional tensor (or keep only result dimensions)
+func.func @reduce_body_slice_shape(%a: tensor<7x5xf32>, %init: tensor<3xf32>) -> tensor<5xf32> {
+  %0 = "stablehlo.reduce"(%a, %init) ({
+  ^bb0(%x: tensor<3xf32>, %y: tensor<3xf32>):
+    "stablehlo.return"(%x) : (tensor<3xf32>) -> ()
+  }) {dimensions = array<i64: 0>} : (tensor<7x5xf32>, tensor<3xf32>) -> tensor<5xf32>
+  func.return %0 : tensor<5xf32>
 }
 
 // -----
@@ -628,7 +639,7 @@ func.func @gather_batching_sizes(%operand: tensor<2x3x4x2xi32>, %idx: tensor<2x3
 
 // -----
 
-// ERROR: start_index_map[0] = 0 repeats operand_batching_dims[0]
+// ERROR: operand_batching_dims[0] = 0 repeats start_index_map[0]
 func.func @gather_start_index_map_batching(%operand: tensor<2x3x4x2xi32>, %idx: tensor<2x2x3x2xi64>) -> tensor<2x2x3x2x2xi32> {
   %0 = "stablehlo.gather"(%operand, %idx) {
     dimension_numbers = #stablehlo.gather<offset_dims = [3, 4], collapsed_slice_dims = [1], operand_batching_dims = [0], start_indices_batching_dims = [1], start_index_map = [0, 1], index_vector_dim = 3>,
@@ -848,7 +859,7 @@ func.func @sort_result_type(%a: tensor<2x3xf32>) -> tensor<2x3xf16> {
 
 // -----
 
-// ERROR: dimensions must be [0, 1, ..., 1]
+// ERROR: dimensions must list every dimension of the inputs in order (0 to 1)
 func.func @map_dimensions(%a: tensor<2x2xf32>, %b: tensor<2x2xf32>) -> tensor<2x2xf32> {
   %0 = "stablehlo.map"(%a, %b) ({
   ^bb0(%x: tensor<f32>, %y: tensor<f32>):

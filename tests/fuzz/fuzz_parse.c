@@ -1,0 +1,77 @@
+/* libFuzzer target for the MLIR text front end.
+ *
+ * The input bytes are one file: it is split at `// -----` lines like `kiln print` does and
+ * every piece is checked on its own:
+ *   - parsing must either fail with a located error ("<input>:LINE:COL: error: ...") or
+ *     succeed;
+ *   - a parsed module is printed without verification (the `kiln print --no-verify`
+ *     path), which must not fail or crash;
+ *   - a module that verifies must round-trip: print, parse and verify the printed text,
+ *     print again, and the two prints must be equal (tests/support/roundtrip.c).
+ * A violated property calls abort(), which is how a fuzz target reports a finding.
+ * Everything is freed, so LeakSanitizer findings are real leaks. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/source.h"
+#include "ir/ir.h"
+#include "parse/parse.h"
+#include "support/roundtrip.h"
+
+#define FUZZ_NAME "<input>"
+
+static void finding(const char *what, kiln_status st) {
+  fprintf(stderr, "fuzz_parse: %s\n%s\n", what, st ? kiln_status_message(st) : "");
+  abort();
+}
+
+/* "<input>:LINE:COL: error: " at the start of the message. */
+static bool located(const char *msg) {
+  size_t n = strlen(FUZZ_NAME);
+  if (strncmp(msg, FUZZ_NAME ":", n + 1)) return false;
+  const char *p = msg + n + 1;
+  for (int k = 0; k < 2; k++) {
+    if (*p < '1' || *p > '9') return false;
+    while (*p >= '0' && *p <= '9') p++;
+    if (*p++ != ':') return false;
+  }
+  return !strncmp(p, " error: ", 8);
+}
+
+static kiln_status check_piece(const kiln_source *piece, void *user) {
+  (void)user;
+  kiln_module *m = NULL;
+  kiln_status st = kiln_parse_module(piece, &m);
+  if (st) {
+    if (m) finding("a failed parse returned a module", st);
+    if (!located(kiln_status_message(st))) finding("a parse error is not located", st);
+    kiln_status_free(st);
+    return NULL;
+  }
+  char *text = NULL;
+  size_t len = 0;
+  st = kiln_print_module(m, &text, &len);
+  if (st) finding("printing a parsed (unverified) module failed", st);
+  if (!text || strlen(text) != len) finding("kiln_print_module's length is not the text's", NULL);
+  free(text);
+  kiln_module_destroy(m);
+
+  bool parsed;
+  st = kiln_test_roundtrip(piece, &parsed);
+  if (st) {
+    if (parsed) finding("a verified module does not round-trip", st);
+    if (!located(kiln_status_message(st))) finding("a verifier error is not located", st);
+    kiln_status_free(st);
+  }
+  return NULL;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  kiln_source src = kiln_source_view(FUZZ_NAME, (const char *)data, size, 1);
+  kiln_status st = kiln_source_split(&src, check_piece, NULL);
+  kiln_status_free(st);
+  return 0;
+}

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Set-up and build entry points for a fresh Debian 12 machine.
+#   ./tools/dev.sh example   install what is missing, build, run the main job on examples/
+#   ./tools/dev.sh test      install what is missing, build (warnings as errors), run all tests
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+install_missing() {
+  local missing=()
+  command -v cmake >/dev/null || missing+=(cmake)
+  command -v cc >/dev/null || missing+=(gcc)
+  command -v make >/dev/null || missing+=(make)
+  for pkg in "$@"; do dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg"); done
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "installing: ${missing[*]}"
+    local sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo=sudo
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
+  fi
+}
+
+case "${1:-}" in
+  example)
+    install_missing
+    cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+    cmake --build build -j"$(nproc)" --target kiln
+    ./build/kiln print examples/mlp.mlir
+    ;;
+  test)
+    install_missing
+    cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DKILN_WERROR=ON >/dev/null
+    cmake --build build -j"$(nproc)"
+    ctest --test-dir build --output-on-failure
+    ;;
+  *)
+    echo "usage: ./tools/dev.sh example|test" >&2
+    exit 1
+    ;;
+esac
