@@ -130,6 +130,7 @@ static bool is_float_or_complex(const kiln_type *t) {
 static bool promotable(const kiln_type *from, const kiln_type *to, bool ignore_fp) {
   elem_family f = family_of(from);
   if (f == FAM_OTHER || f != family_of(to)) return false;
+  if (f == FAM_QUANT && from->quant.expressed != to->quant.expressed) return false;
   if (ignore_fp && f == FAM_FLOAT) return true;
   return elem_width(from) <= elem_width(to);
 }
@@ -286,12 +287,9 @@ static kiln_status check_replica_groups(const kiln_verify_ctx *ctx, const kiln_o
 
 /* source_target_pairs: an (N, 2) tensor of non-negative ids, sources and targets each
  * unique. */
-static kiln_status check_pairs(const kiln_verify_ctx *ctx, const kiln_op *op, bool required) {
+static kiln_status check_pairs(const kiln_verify_ctx *ctx, const kiln_op *op) {
   const kiln_attr *p = dense_groups(op, "source_target_pairs");
-  if (!p) {
-    if (!required || kiln_op_attr(op, "source_target_pairs")) return NULL;
-    return kiln_verify_error(ctx, op, "requires a 'source_target_pairs' attribute");
-  }
+  if (!p) return kiln_verify_error(ctx, op, "requires an integer tensor 'source_target_pairs'");
   const kiln_type *t = p->type;
   if (t->tensor.rank != 2)
     return kiln_verify_error(ctx, op, "source_target_pairs must be a 2-D tensor, got rank %" PRId32,
@@ -349,6 +347,28 @@ static kiln_status require_counts(const kiln_verify_ctx *ctx, const kiln_op *op,
     return kiln_verify_error(ctx, op, "expects %" PRId32 " result%s, got %" PRId32, results,
                              results == 1 ? "" : "s", op->num_results);
   return NULL;
+}
+
+/* HLO_Tensor (and HLO_TensorOrToken when tokens): a ranked tensor whose element is not
+ * per-axis quantized. */
+static kiln_status check_hlo_values(const kiln_verify_ctx *ctx, const kiln_op *op, tlist l,
+                                    const char *noun, bool tokens) {
+  for (int32_t i = 0; i < l.count; i++) {
+    const kiln_type *t = tl_at(l, i), *e = kiln_type_element(t);
+    if (tokens && is_token(t)) continue;
+    if (e && !(is_quant(e) && e->quant.axis >= 0)) continue;
+    char ts[TYPE_BUF];
+    return kiln_verify_error(ctx, op, "%s #%" PRId32 " must be a tensor%s without per-axis "
+                                      "quantization, got %s", noun, i, tokens ? " or token" : "",
+                             kiln_verify_type_str(t, ts, sizeof ts));
+  }
+  return NULL;
+}
+
+static kiln_status check_hlo_operands_results(const kiln_verify_ctx *ctx, const kiln_op *op,
+                                              bool tokens) {
+  KILN_RETURN_IF_ERROR(check_hlo_values(ctx, op, tl_operands(op), "operand", tokens));
+  return check_hlo_values(ctx, op, tl_results(op), "result", tokens);
 }
 
 /* ---------------------------------------------------------------- func dialect */
@@ -513,6 +533,7 @@ static kiln_status verify_composite(const kiln_verify_ctx *ctx, const kiln_op *o
 }
 
 static kiln_status verify_optimization_barrier(const kiln_verify_ctx *ctx, const kiln_op *op) {
+  KILN_RETURN_IF_ERROR(check_hlo_operands_results(ctx, op, true));
   match_desc d = {"has", "result", "the operand types"};
   return match_lists(ctx, op, tl_results(op), tl_operands(op), MATCH_EXACT, d);
 }
@@ -569,7 +590,54 @@ static kiln_status check_alias(const kiln_verify_ctx *ctx, const kiln_op *op, co
                            kiln_verify_type_str(out, os, sizeof os));
 }
 
+/* A permutation of [0, rank). */
+static bool is_permutation(const kiln_attr *layout, int32_t rank) {
+  if (kiln_attr_count(layout) != rank) return false;
+  for (int64_t i = 0, v, w; i < rank && kiln_attr_i64_at(layout, i, &v); i++) {
+    if (v < 0 || v >= rank) return false;
+    for (int64_t j = 0; j < i && kiln_attr_i64_at(layout, j, &w); j++)
+      if (w == v) return false;
+  }
+  return true;
+}
+
+/* One layout per value: a permutation of the dimensions of a tensor, empty otherwise. */
+static kiln_status check_layouts(const kiln_verify_ctx *ctx, const kiln_op *op, tlist values,
+                                 const kiln_attr *layouts, const char *noun) {
+  if (layouts->kind != KILN_ATTR_ARRAY || layouts->array.count != values.count)
+    return kiln_verify_error(ctx, op, "%s_layouts must hold one layout per %s (%" PRId32 ")", noun,
+                             noun, values.count);
+  for (int32_t i = 0; i < values.count; i++) {
+    const kiln_type *t = tl_at(values, i);
+    const kiln_attr *layout = layouts->array.items[i];
+    char ts[TYPE_BUF];
+    if (t->kind == KILN_TYPE_TUPLE)
+      return kiln_verify_error(ctx, op, "%s #%" PRId32 " is a tuple, which layouts do not support",
+                               noun, i);
+    if (kiln_type_is_tensor(t) ? is_permutation(layout, t->tensor.rank)
+                               : kiln_attr_count(layout) == 0)
+      continue;
+    return kiln_verify_error(ctx, op, "%s_layouts[%" PRId32 "] must be %s for type %s", noun, i,
+                             kiln_type_is_tensor(t) ? "a permutation of the dimensions" : "empty",
+                             kiln_verify_type_str(t, ts, sizeof ts));
+  }
+  return NULL;
+}
+
+static kiln_status check_custom_call_layouts(const kiln_verify_ctx *ctx, const kiln_op *op) {
+  const kiln_attr *in = kiln_op_attr(op, "operand_layouts"), *out = kiln_op_attr(op, "result_layouts");
+  if (!in && !out) return NULL;
+  if (!in || !out)
+    return kiln_verify_error(ctx, op, "operand_layouts and result_layouts must be given together");
+  KILN_RETURN_IF_ERROR(check_layouts(ctx, op, tl_operands(op), in, "operand"));
+  const kiln_type *r0 = op->num_results == 1 ? op->results[0].type : NULL;
+  tlist results = r0 && r0->kind == KILN_TYPE_TUPLE ? (tlist){r0->tuple.count, r0->tuple.types, NULL, NULL}
+                                                    : tl_results(op);
+  return check_layouts(ctx, op, results, out, "result");
+}
+
 static kiln_status verify_custom_call(const kiln_verify_ctx *ctx, const kiln_op *op) {
+  KILN_RETURN_IF_ERROR(check_custom_call_layouts(ctx, op));
   const kiln_attr *api = kiln_op_attr(op, "api_version");
   int64_t version = 1; /* API_VERSION_ORIGINAL */
   if (api && api->kind == KILN_ATTR_INT) {
@@ -648,10 +716,16 @@ static kiln_status check_data_and_token_results(const kiln_verify_ctx *ctx, cons
 static kiln_status verify_infeed(const kiln_verify_ctx *ctx, const kiln_op *op) {
   KILN_RETURN_IF_ERROR(check_data_and_token_results(ctx, op));
   const kiln_attr *layout = kiln_op_attr(op, "layout");
-  if (layout && layout->kind == KILN_ATTR_ARRAY && layout->array.count != op->num_results - 1)
+  if (!layout) return NULL;
+  if (layout->kind != KILN_ATTR_ARRAY)
+    return kiln_verify_error(ctx, op, "layout must be an array of integer arrays");
+  if (layout->array.count != op->num_results - 1)
     return kiln_verify_error(ctx, op, "layout has %" PRId32 " entries, expected %" PRId32
                                       " (one per result but the token)",
                              layout->array.count, op->num_results - 1);
+  for (int32_t i = 0; i < layout->array.count; i++)
+    if (layout->array.items[i]->kind != KILN_ATTR_ARRAY || kiln_attr_count(layout->array.items[i]) < 0)
+      return kiln_verify_error(ctx, op, "layout[%" PRId32 "] must be an array of integers", i);
   return NULL;
 }
 
@@ -673,7 +747,9 @@ static kiln_status check_channel_type(const kiln_verify_ctx *ctx, const kiln_op 
     return kiln_verify_error(ctx, op, "channel_handle.type must be %" PRId64 " (%s) when "
                                       "is_host_transfer is true, got %" PRId64,
                              host_type, host_name, type);
-  return check_pairs(ctx, op, false);
+  /* The reference leaves send/recv pairs unchecked and empty ones (even 1-D) occur. */
+  return kiln_attr_count(dense_groups(op, "source_target_pairs")) > 0 ? check_pairs(ctx, op)
+                                                                        : NULL;
 }
 
 static kiln_status verify_send(const kiln_verify_ctx *ctx, const kiln_op *op) {
@@ -745,6 +821,7 @@ static kiln_status check_reduced_results(const kiln_verify_ctx *ctx, const kiln_
 }
 
 static kiln_status verify_all_reduce(const kiln_verify_ctx *ctx, const kiln_op *op) {
+  KILN_RETURN_IF_ERROR(check_hlo_operands_results(ctx, op, false));
   bool global = attr_flag(op, "use_global_device_ids");
   KILN_RETURN_IF_ERROR(check_replica_groups(ctx, op, (groups_rule){false, global, -1}));
   KILN_RETURN_IF_ERROR(check_global_ids(ctx, op, 1));
@@ -774,6 +851,7 @@ static kiln_status check_dynamic_root(const kiln_verify_ctx *ctx, const kiln_op 
 }
 
 static kiln_status verify_collective_reduce(const kiln_verify_ctx *ctx, const kiln_op *op) {
+  KILN_RETURN_IF_ERROR(check_hlo_operands_results(ctx, op, false));
   bool global = attr_flag(op, "use_global_device_ids");
   KILN_RETURN_IF_ERROR(check_replica_groups(ctx, op, (groups_rule){false, global, -1}));
   KILN_RETURN_IF_ERROR(check_global_ids(ctx, op, 1));
@@ -783,6 +861,7 @@ static kiln_status verify_collective_reduce(const kiln_verify_ctx *ctx, const ki
 }
 
 static kiln_status verify_collective_broadcast(const kiln_verify_ctx *ctx, const kiln_op *op) {
+  KILN_RETURN_IF_ERROR(check_hlo_operands_results(ctx, op, false));
   const kiln_attr *g = dense_groups(op, "replica_groups");
   int64_t n = kiln_attr_count(g), v, dup;
   if (g && g->type->tensor.rank != 2)
@@ -801,13 +880,15 @@ static kiln_status verify_collective_broadcast(const kiln_verify_ctx *ctx, const
 }
 
 static kiln_status verify_collective_permute(const kiln_verify_ctx *ctx, const kiln_op *op) {
-  KILN_RETURN_IF_ERROR(check_pairs(ctx, op, true));
+  KILN_RETURN_IF_ERROR(check_hlo_operands_results(ctx, op, false));
+  KILN_RETURN_IF_ERROR(check_pairs(ctx, op));
   KILN_RETURN_IF_ERROR(require_counts(ctx, op, 1, 1));
   match_desc d = {"has", "result", "the operand type"};
   return match_lists(ctx, op, tl_results(op), tl_operands(op), MATCH_COMPATIBLE, d);
 }
 
 static kiln_status verify_cross_replica_sum(const kiln_verify_ctx *ctx, const kiln_op *op) {
+  KILN_RETURN_IF_ERROR(check_hlo_operands_results(ctx, op, false));
   const kiln_attr *g = dense_groups(op, "replica_groups");
   if (g && g->type->tensor.rank != 2)
     return kiln_verify_error(ctx, op, "replica_groups must be a 2-D tensor, got rank %" PRId32,
@@ -863,6 +944,7 @@ static kiln_status check_same_elements(const kiln_verify_ctx *ctx, const kiln_op
 }
 
 static kiln_status verify_all_gather(const kiln_verify_ctx *ctx, const kiln_op *op) {
+  KILN_RETURN_IF_ERROR(check_hlo_operands_results(ctx, op, false));
   bool global = attr_flag(op, "use_global_device_ids");
   KILN_RETURN_IF_ERROR(check_replica_groups(ctx, op, (groups_rule){true, global, -1}));
   KILN_RETURN_IF_ERROR(check_global_ids(ctx, op, 0));
@@ -886,6 +968,7 @@ static kiln_status verify_all_gather(const kiln_verify_ctx *ctx, const kiln_op *
 }
 
 static kiln_status verify_all_to_all(const kiln_verify_ctx *ctx, const kiln_op *op) {
+  KILN_RETURN_IF_ERROR(check_hlo_operands_results(ctx, op, false));
   reshaped r = {"split_dimension and concat_dimension", 0, 0};
   int64_t count;
   KILN_RETURN_IF_ERROR(require_i64(ctx, op, "split_dimension", &r.dim));
@@ -922,6 +1005,7 @@ static kiln_status verify_all_to_all(const kiln_verify_ctx *ctx, const kiln_op *
 }
 
 static kiln_status verify_reduce_scatter(const kiln_verify_ctx *ctx, const kiln_op *op) {
+  KILN_RETURN_IF_ERROR(check_hlo_operands_results(ctx, op, false));
   bool global = attr_flag(op, "use_global_device_ids");
   KILN_RETURN_IF_ERROR(check_replica_groups(ctx, op, (groups_rule){true, global, -1}));
   KILN_RETURN_IF_ERROR(require_counts(ctx, op, 1, 1));
@@ -965,6 +1049,9 @@ static bool is_async_body_op(kiln_op_kind k) {
 }
 
 static kiln_status verify_async_start(const kiln_verify_ctx *ctx, const kiln_op *op) {
+  KILN_RETURN_IF_ERROR(check_hlo_values(ctx, op, tl_operands(op), "operand", false));
+  if (op->num_regions != 1)
+    return kiln_verify_error(ctx, op, "requires one region, got %" PRId32, op->num_regions);
   const kiln_block *b;
   const kiln_op *ret;
   KILN_RETURN_IF_ERROR(region_return(ctx, op, 0, "body", &b, &ret));

@@ -208,6 +208,21 @@ static kiln_status need_variadic(vs_ctx *ctx, const kiln_op *op, int32_t n) {
   return NULL;
 }
 
+/* No operand or result is per-axis quantized: the spec allows only per-tensor quantized
+ * tensors for this op. */
+static kiln_status need_per_tensor_quant(vs_ctx *ctx, const kiln_op *op) {
+  vs_tbuf tb;
+  for (int32_t i = 0; i < op->num_operands + op->num_results; i++) {
+    bool is_operand = i < op->num_operands;
+    const kiln_type *t = is_operand ? otype(op, i) : rtype(op, i - op->num_operands);
+    if (t && t->kind == KILN_TYPE_TENSOR && is_per_axis(telem(t)))
+      return VS_ERR("%s #%d has type %s, but only per-tensor quantization is allowed here",
+                    is_operand ? "operand" : "result",
+                    (int)(is_operand ? i : i - op->num_operands), ts(t, &tb));
+  }
+  return NULL;
+}
+
 static bool shapes_compat(const kiln_type *a, const kiln_type *b) {
   if (trank(a) != trank(b)) return false;
   for (int32_t i = 0; i < trank(a); i++)
@@ -359,10 +374,16 @@ static bool str_is(const char *s, const char *t) { return s && strcmp(s, t) == 0
 /* precision_config: at most two entries. */
 static kiln_status check_precision_config(vs_ctx *ctx, const kiln_op *op) {
   const kiln_attr *a = kiln_op_attr(op, "precision_config");
-  if (!a || a->kind != KILN_ATTR_ARRAY) return NULL;
+  if (!a) return NULL;
+  if (a->kind != KILN_ATTR_ARRAY) return VS_ERR("attribute precision_config must be an array");
   if (a->array.count > 2)
     return VS_ERR("precision_config has %d entries, but must have at most 2 (one per operand)",
                   (int)a->array.count);
+  for (int32_t i = 0; i < a->array.count; i++) {
+    const char *v = enum_value(a->array.items[i]);
+    if (!str_is(v, "DEFAULT") && !str_is(v, "HIGH") && !str_is(v, "HIGHEST"))
+      return VS_ERR("precision_config[%d] must be one of DEFAULT, HIGH and HIGHEST", (int)i);
+  }
   return NULL;
 }
 
@@ -493,32 +514,33 @@ static kiln_status need_scalar_tensor(vs_ctx *ctx, const kiln_op *op, const kiln
   return NULL;
 }
 
-/* Element type of block argument i, which must be a 0-d tensor. */
-static kiln_status region_arg(vs_ctx *ctx, const kiln_op *op, const vs_region *r, int32_t i,
-                              const kiln_type **out) {
+/* A block argument or returned value of a region, which must be a ranked tensor. */
+static kiln_status region_value(vs_ctx *ctx, const kiln_op *op, const vs_region *r, bool ret,
+                                int32_t i, const kiln_type **out) {
   char what[96];
-  snprintf(what, sizeof what, "%s region argument #%d", r->name, (int)i);
-  const kiln_type *t = r->block->args[i].type;
-  KILN_RETURN_IF_ERROR(need_scalar_tensor(ctx, op, t, what));
-  *out = telem(t);
-  return NULL;
+  snprintf(what, sizeof what, "%s region %s #%d", r->name, ret ? "return value" : "argument",
+           (int)i);
+  *out = ret ? r->ret->operands[i]->type : r->block->args[i].type;
+  return need_tensor(ctx, op, *out, what);
 }
 
-/* Element type of returned value i, which must be a 0-d tensor. */
-static kiln_status region_ret(vs_ctx *ctx, const kiln_op *op, const vs_region *r, int32_t i,
-                              const kiln_type **out) {
-  char what[96];
-  snprintf(what, sizeof what, "%s region return value #%d", r->name, (int)i);
-  const kiln_type *t = r->ret->operands[i]->type;
-  KILN_RETURN_IF_ERROR(need_scalar_tensor(ctx, op, t, what));
-  *out = telem(t);
+/* The element type of a region value that must be a 0-d tensor. */
+static kiln_status region_scalar(vs_ctx *ctx, const kiln_op *op, const vs_region *r, bool ret,
+                                 int32_t i, const kiln_type **out_elem) {
+  const kiln_type *t = NULL;
+  KILN_RETURN_IF_ERROR(region_value(ctx, op, r, ret, i, &t));
+  vs_tbuf tb;
+  if (trank(t) != 0)
+    return VS_ERR("%s region %s #%d has type %s, but must be a 0-dimensional tensor", r->name,
+                  ret ? "return value" : "argument", (int)i, ts(t, &tb));
+  *out_elem = telem(t);
   return NULL;
 }
 
 /* The region returns one tensor<i1> (select, comparator). */
 static kiln_status check_predicate_ret(vs_ctx *ctx, const kiln_op *op, const vs_region *r) {
-  const kiln_type *ret;
-  KILN_RETURN_IF_ERROR(region_ret(ctx, op, r, 0, &ret));
+  const kiln_type *ret = NULL;
+  KILN_RETURN_IF_ERROR(region_scalar(ctx, op, r, true, 0, &ret));
   vs_tbuf tb;
   if (!elem_is(ret, KILN_ELEM_I1))
     return VS_ERR("%s region returns %s, but must return tensor<i1>", r->name,
@@ -538,16 +560,6 @@ typedef struct vs_reducer {
   int32_t num_allowed;
 } vs_reducer;
 
-/* A block argument or returned value of a region, which must be a ranked tensor. */
-static kiln_status region_value(vs_ctx *ctx, const kiln_op *op, const vs_region *r, bool ret,
-                                int32_t i, const kiln_type **out) {
-  char what[96];
-  snprintf(what, sizeof what, "%s region %s #%d", r->name, ret ? "return value" : "argument",
-           (int)i);
-  *out = ret ? r->ret->operands[i]->type : r->block->args[i].type;
-  return need_tensor(ctx, op, *out, what);
-}
-
 /* The dimensions of b are a subsequence (up to `?`) of allowed[0..n). */
 static bool fits_allowed(const kiln_type *b, const int64_t *allowed, int32_t n) {
   int32_t k = 0;
@@ -559,7 +571,7 @@ static bool fits_allowed(const kiln_type *b, const int64_t *allowed, int32_t n) 
 /* Argument #(index) of the body has the type ret of the accumulator it stands for. */
 static kiln_status check_acc_arg(vs_ctx *ctx, const kiln_op *op, const vs_region *r,
                                  int32_t index, int32_t acc, bool ignore_fp) {
-  const kiln_type *a, *ret;
+  const kiln_type *a = NULL, *ret;
   KILN_RETURN_IF_ERROR(region_value(ctx, op, r, false, index, &a));
   KILN_RETURN_IF_ERROR(region_value(ctx, op, r, true, acc, &ret));
   bool same_elem = ignore_fp ? elem_compat_fp(telem(a), telem(ret))
@@ -584,7 +596,7 @@ static kiln_status check_promotable(vs_ctx *ctx, const kiln_op *op, int32_t k,
 /* Accumulator i: init value -> return value i <- arguments i and n + i <- input value. */
 static kiln_status check_reducer_acc(vs_ctx *ctx, const kiln_op *op, const vs_reducer *rd,
                                      const vs_region *r, int32_t i) {
-  const kiln_type *ret, *b, *init = otype(op, rd->init_base + i);
+  const kiln_type *ret = NULL, *b, *init = otype(op, rd->init_base + i);
   KILN_RETURN_IF_ERROR(region_value(ctx, op, r, true, i, &ret));
   KILN_RETURN_IF_ERROR(check_acc_arg(ctx, op, r, i, i, false));
   KILN_RETURN_IF_ERROR(check_acc_arg(ctx, op, r, rd->n + i, i, true));
@@ -717,7 +729,7 @@ static bool dilate(int64_t d, int64_t k, int64_t *out) {
     *out = 0;
     return true;
   }
-  int64_t m;
+  int64_t m = 0;
   if (__builtin_mul_overflow(d - 1, k, &m)) return false;
   return !__builtin_add_overflow(m, 1, out);
 }
@@ -729,7 +741,7 @@ static bool window_count(const vs_window *w, int32_t i, int64_t in, int64_t *out
     *out = VS_DYN;
     return true;
   }
-  int64_t base, win, padded;
+  int64_t base = 0, win = 0, padded = 0;
   if (!dilate(in, w->lhs_dil[i], &base) || !dilate(w->size[i], w->rhs_dil[i], &win))
     return false;
   if (__builtin_add_overflow(base, w->lo[i], &padded) ||
@@ -777,6 +789,7 @@ static kiln_status check_inputs_inits(vs_ctx *ctx, const kiln_op *op, int32_t *n
                   "operand(s) and %d result(s)",
                   (int)op->num_operands, (int)op->num_results);
   KILN_RETURN_IF_ERROR(need_variadic(ctx, op, n));
+  KILN_RETURN_IF_ERROR(need_per_tensor_quant(ctx, op));
   KILN_RETURN_IF_ERROR(need_operand_tensors(ctx, op, 0, n, "inputs"));
   for (int32_t i = 0; i < n; i++) {
     vs_name b;
@@ -790,7 +803,7 @@ static kiln_status check_inputs_inits(vs_ctx *ctx, const kiln_op *op, int32_t *n
 }
 
 static kiln_status verify_reduce(vs_ctx *ctx, const kiln_op *op) {
-  int32_t n;
+  int32_t n = 0;
   KILN_RETURN_IF_ERROR(check_inputs_inits(ctx, op, &n));
   const kiln_type *in = otype(op, 0);
   vs_list dims;
@@ -813,7 +826,7 @@ static kiln_status verify_reduce(vs_ctx *ctx, const kiln_op *op) {
 }
 
 static kiln_status verify_reduce_window(vs_ctx *ctx, const kiln_op *op) {
-  int32_t n;
+  int32_t n = 0;
   KILN_RETURN_IF_ERROR(check_inputs_inits(ctx, op, &n));
   const kiln_type *in = otype(op, 0);
   vs_window w;
@@ -840,8 +853,8 @@ static kiln_status check_select_region(vs_ctx *ctx, const kiln_op *op, const kil
   KILN_RETURN_IF_ERROR(get_region(ctx, op, 0, "select", 2, 1, &r));
   vs_tbuf t1, t2;
   for (int32_t i = 0; i < 2; i++) {
-    const kiln_type *a;
-    KILN_RETURN_IF_ERROR(region_arg(ctx, op, &r, i, &a));
+    const kiln_type *a = NULL;
+    KILN_RETURN_IF_ERROR(region_scalar(ctx, op, &r, false, i, &a));
     if (!elem_compat_fp(a, e))
       return VS_ERR("select region argument #%d has element type %s, but must have the "
                     "operand's element type %s",
@@ -852,6 +865,7 @@ static kiln_status check_select_region(vs_ctx *ctx, const kiln_op *op, const kil
 
 static kiln_status verify_select_and_scatter(vs_ctx *ctx, const kiln_op *op) {
   KILN_RETURN_IF_ERROR(need_counts(ctx, op, 3, 1));
+  KILN_RETURN_IF_ERROR(need_per_tensor_quant(ctx, op));
   const kiln_type *operand = otype(op, 0), *source = otype(op, 1);
   KILN_RETURN_IF_ERROR(need_tensor(ctx, op, operand, "operand"));
   KILN_RETURN_IF_ERROR(need_tensor(ctx, op, source, "source"));
@@ -1171,6 +1185,67 @@ static kiln_status check_dot_quant(vs_ctx *ctx, const kiln_op *op, const kiln_ty
   return check_conv_dot_quant(ctx, op, l, r, res);
 }
 
+/* The precision type field name of an algorithm, as an element type (COUNT: unknown). */
+static kiln_elem algorithm_type(const kiln_attr *alg, const char *name) {
+  const kiln_attr *a = kiln_attr_get(alg, name);
+  if (!a || a->kind != KILN_ATTR_TYPE || !a->type || a->type->kind != KILN_TYPE_SCALAR)
+    return KILN_ELEM_COUNT;
+  return a->type->elem;
+}
+
+static bool is_f8(kiln_elem e) {
+  return e == KILN_ELEM_F8E3M4 || e == KILN_ELEM_F8E4M3 || e == KILN_ELEM_F8E4M3FN ||
+         e == KILN_ELEM_F8E5M2 || e == KILN_ELEM_F8E4M3FNUZ || e == KILN_ELEM_F8E4M3B11FNUZ ||
+         e == KILN_ELEM_F8E5M2FNUZ;
+}
+
+/* The algorithms known to be supported on some hardware (the reference's best-effort
+ * table): lhs, rhs, accumulation type and number of primitive operations, with one
+ * component each and precise accumulation, or any f8 pair accumulating in f32. */
+static kiln_status check_known_algorithm(vs_ctx *ctx, const kiln_op *op, const kiln_attr *alg) {
+  static const struct {
+    kiln_elem lhs, rhs, acc;
+    int64_t ops;
+  } known[] = {
+      {KILN_ELEM_F16, KILN_ELEM_F16, KILN_ELEM_F16, 1},
+      {KILN_ELEM_F16, KILN_ELEM_F16, KILN_ELEM_F32, 1},
+      {KILN_ELEM_BF16, KILN_ELEM_BF16, KILN_ELEM_BF16, 1},
+      {KILN_ELEM_BF16, KILN_ELEM_BF16, KILN_ELEM_F32, 1},
+      {KILN_ELEM_BF16, KILN_ELEM_BF16, KILN_ELEM_F32, 3},
+      {KILN_ELEM_BF16, KILN_ELEM_BF16, KILN_ELEM_F32, 6},
+      {KILN_ELEM_BF16, KILN_ELEM_BF16, KILN_ELEM_F32, 9},
+      {KILN_ELEM_TF32, KILN_ELEM_TF32, KILN_ELEM_F32, 1},
+      {KILN_ELEM_TF32, KILN_ELEM_TF32, KILN_ELEM_F32, 3},
+      {KILN_ELEM_F32, KILN_ELEM_F32, KILN_ELEM_F32, 1},
+      {KILN_ELEM_F64, KILN_ELEM_F64, KILN_ELEM_F64, 1},
+  };
+  kiln_elem l = algorithm_type(alg, "lhs_precision_type");
+  kiln_elem r = algorithm_type(alg, "rhs_precision_type");
+  kiln_elem a = algorithm_type(alg, "accumulation_type");
+  if (l == KILN_ELEM_COUNT || r == KILN_ELEM_COUNT || a == KILN_ELEM_COUNT) return NULL;
+  int64_t lc = 0, rc = 0, ops = 0;
+  KILN_RETURN_IF_ERROR(
+      read_int(ctx, op, kiln_attr_get(alg, "lhs_component_count"), "lhs_component_count", 1, &lc));
+  KILN_RETURN_IF_ERROR(
+      read_int(ctx, op, kiln_attr_get(alg, "rhs_component_count"), "rhs_component_count", 1, &rc));
+  KILN_RETURN_IF_ERROR(read_int(ctx, op, kiln_attr_get(alg, "num_primitive_operations"),
+                                "num_primitive_operations", 1, &ops));
+  const kiln_attr *imprecise = kiln_attr_get(alg, "allow_imprecise_accumulation");
+  bool fast = imprecise && imprecise->kind == KILN_ATTR_BOOL && imprecise->b;
+  bool ok = false;
+  if (lc == 1 && rc == 1) {
+    ok = is_f8(l) && is_f8(r) && a == KILN_ELEM_F32 && ops == 1;
+    for (size_t i = 0; !ok && !fast && i < sizeof known / sizeof known[0]; i++)
+      ok = known[i].lhs == l && known[i].rhs == r && known[i].acc == a && known[i].ops == ops;
+  }
+  if (ok) return NULL;
+  return VS_ERR("dot algorithm {lhs %s, rhs %s, accumulation %s, components %" PRId64
+                " x %" PRId64 ", %" PRId64 " primitive operation(s)%s} is not known to be "
+                "supported on any hardware",
+                kiln_elem_name(l), kiln_elem_name(r), kiln_elem_name(a), lc, rc, ops,
+                fast ? ", imprecise accumulation" : "");
+}
+
 /* An algorithm attribute, when set, has positive counts and DEFAULT precisions. */
 static kiln_status check_dot_algorithm(vs_ctx *ctx, const kiln_op *op) {
   const kiln_attr *alg = kiln_op_attr(op, "algorithm");
@@ -1178,10 +1253,11 @@ static kiln_status check_dot_algorithm(vs_ctx *ctx, const kiln_op *op) {
   static const char *counts[] = {"lhs_component_count", "rhs_component_count",
                                  "num_primitive_operations"};
   for (int i = 0; i < 3; i++) {
-    int64_t v;
+    int64_t v = 0;
     KILN_RETURN_IF_ERROR(read_int(ctx, op, kiln_attr_get(alg, counts[i]), counts[i], 1, &v));
     if (v < 1) return VS_ERR("algorithm %s = %" PRId64 " must be positive", counts[i], v);
   }
+  KILN_RETURN_IF_ERROR(check_known_algorithm(ctx, op, alg));
   const kiln_attr *pc = kiln_op_attr(op, "precision_config");
   for (int32_t i = 0; pc && pc->kind == KILN_ATTR_ARRAY && i < pc->array.count; i++) {
     const char *v = enum_value(pc->array.items[i]);
@@ -1243,6 +1319,48 @@ static kiln_status verify_dot(vs_ctx *ctx, const kiln_op *op) {
   return check_shape(ctx, op, "result", res, shape, n, "the matrix product of lhs and rhs");
 }
 
+/* The leading dimensions group_sizes has before its group count: the lhs batching
+ * dimensions (only those before the ragged one when it is a batching dimension), then the
+ * lhs contracting dimensions before a contracting ragged dimension, or the lhs free
+ * dimensions before a non-contracting one. */
+static int32_t ragged_prefix(const kiln_type *lhs, const vs_dot *d, int64_t ragged,
+                             int64_t *out) {
+  int32_t n = 0;
+  for (int64_t i = 0; i < d->lb.n; i++) {
+    if (d->lb.v[i] == ragged) return n;
+    out[n++] = tdim(lhs, (int32_t)d->lb.v[i]);
+  }
+  if (list_has(&d->lc, ragged)) {
+    for (int64_t i = 0; i < d->lc.n && d->lc.v[i] != ragged; i++)
+      out[n++] = tdim(lhs, (int32_t)d->lc.v[i]);
+    return n;
+  }
+  for (int32_t i = 0; i < ragged; i++)
+    if (!list_has(&d->lb, i) && !list_has(&d->lc, i)) out[n++] = tdim(lhs, i);
+  return n;
+}
+
+/* group_sizes: [g], or the prefix dimensions followed by g. */
+static kiln_status check_group_sizes(vs_ctx *ctx, const kiln_op *op, const vs_dot *d,
+                                     int64_t ragged, const kiln_type *sizes) {
+  KILN_RETURN_IF_ERROR(need_tensor(ctx, op, sizes, "group_sizes"));
+  vs_tbuf tb;
+  if (trank(sizes) < 1 || !is_int_elem(telem(sizes)))
+    return VS_ERR("group_sizes has type %s, but must be an integer tensor of rank 1 or more",
+                  ts(sizes, &tb));
+  if (trank(sizes) == 1) return NULL;
+  int64_t prefix[VS_MAX_RANK];
+  int32_t n = ragged_prefix(otype(op, 0), d, ragged, prefix);
+  bool ok = trank(sizes) == n + 1;
+  for (int32_t i = 0; ok && i < n; i++) ok = dims_compat(tdim(sizes, i), prefix[i]);
+  char sb[256];
+  if (!ok)
+    return VS_ERR("group_sizes has type %s, but must have the leading dimensions %s followed "
+                  "by the group count",
+                  ts(sizes, &tb), shape_str(prefix, n, sb, sizeof sb));
+  return NULL;
+}
+
 /* chlo.ragged_dot: dot_general with one ragged lhs dimension split into groups. */
 static kiln_status check_ragged_groups(vs_ctx *ctx, const kiln_op *op, const kiln_type *rhs,
                                        const vs_dot *d, const vs_list *ragged,
@@ -1265,11 +1383,7 @@ static kiln_status check_ragged_groups(vs_ctx *ctx, const kiln_op *op, const kil
                   (int)group->n, non_contracting ? 1 : 0,
                   non_contracting ? "a non-contracting dimension"
                                   : "a batching or contracting dimension");
-  KILN_RETURN_IF_ERROR(need_tensor(ctx, op, sizes, "group_sizes"));
-  vs_tbuf tb;
-  if (trank(sizes) < 1 || !is_int_elem(telem(sizes)))
-    return VS_ERR("group_sizes has type %s, but must be an integer tensor of rank 1 or more",
-                  ts(sizes, &tb));
+  KILN_RETURN_IF_ERROR(check_group_sizes(ctx, op, d, ragged->v[0], sizes));
   int64_t groups = tdim(sizes, trank(sizes) - 1);
   vs_dbuf d1, d2;
   if (non_contracting && !dims_compat(groups, tdim(rhs, (int32_t)group->v[0])))
@@ -1442,6 +1556,7 @@ static kiln_status check_gather(vs_ctx *ctx, const kiln_op *op, const vs_gather 
 
 static kiln_status need_gather_operands(vs_ctx *ctx, const kiln_op *op, int32_t operands) {
   KILN_RETURN_IF_ERROR(need_counts(ctx, op, operands, 1));
+  KILN_RETURN_IF_ERROR(need_per_tensor_quant(ctx, op));
   KILN_RETURN_IF_ERROR(need_tensor(ctx, op, otype(op, 0), "operand"));
   KILN_RETURN_IF_ERROR(need_tensor(ctx, op, otype(op, 1), "start_indices"));
   return need_tensor(ctx, op, rtype(op, 0), "result");
@@ -1571,6 +1686,7 @@ static kiln_status need_scatter_operands(vs_ctx *ctx, const kiln_op *op, int32_t
                   "has %d operand(s) and %d result(s)",
                   (int)op->num_operands, (int)op->num_results);
   KILN_RETURN_IF_ERROR(need_variadic(ctx, op, n));
+  KILN_RETURN_IF_ERROR(need_per_tensor_quant(ctx, op));
   KILN_RETURN_IF_ERROR(need_operand_tensors(ctx, op, 0, n, "inputs"));
   KILN_RETURN_IF_ERROR(need_tensor(ctx, op, otype(op, n), "scatter_indices"));
   KILN_RETURN_IF_ERROR(need_operand_tensors(ctx, op, n + 1, n, "updates"));
@@ -1591,7 +1707,7 @@ static kiln_status need_scatter_operands(vs_ctx *ctx, const kiln_op *op, int32_t
 }
 
 static kiln_status verify_scatter(vs_ctx *ctx, const kiln_op *op) {
-  int32_t n;
+  int32_t n = 0;
   KILN_RETURN_IF_ERROR(need_scatter_operands(ctx, op, &n));
   const kiln_type *in = otype(op, 0), *idx = otype(op, n), *upd = otype(op, n + 1);
   vs_scatter s;
@@ -1619,12 +1735,28 @@ static kiln_status verify_scatter(vs_ctx *ctx, const kiln_op *op) {
 
 /* ================================================================ sort and map */
 
+/* Argument i of region r is a 0-d tensor of the element type of inputs[i / per_input]. */
+static kiln_status check_args_of_inputs(vs_ctx *ctx, const kiln_op *op, const vs_region *r,
+                                        int32_t per_input) {
+  vs_tbuf t1, t2;
+  for (int32_t i = 0; i < r->block->num_args; i++) {
+    const kiln_type *a = NULL, *e = telem(otype(op, i / per_input));
+    KILN_RETURN_IF_ERROR(region_scalar(ctx, op, r, false, i, &a));
+    if (!kiln_type_equal(a, e))
+      return VS_ERR("%s region argument #%d has element type %s, but must have the element "
+                    "type %s of inputs[%d]",
+                    r->name, (int)i, ts(a, &t1), ts(e, &t2), (int)(i / per_input));
+  }
+  return NULL;
+}
+
 static kiln_status verify_sort(vs_ctx *ctx, const kiln_op *op) {
   int32_t n = op->num_operands;
   if (n == 0 || op->num_results != n)
     return VS_ERR("expects N inputs and N results with N > 0, but has %d operand(s) and %d "
                   "result(s)",
                   (int)n, (int)op->num_results);
+  KILN_RETURN_IF_ERROR(need_per_tensor_quant(ctx, op));
   KILN_RETURN_IF_ERROR(need_operand_tensors(ctx, op, 0, n, "inputs"));
   KILN_RETURN_IF_ERROR(need_result_tensors(ctx, op, "results"));
   const kiln_type *in0 = otype(op, 0);
@@ -1637,7 +1769,7 @@ static kiln_status verify_sort(vs_ctx *ctx, const kiln_op *op) {
     KILN_RETURN_IF_ERROR(check_same_elem(ctx, op, nm(&b, "results", i), rtype(op, i),
                                          nm(&c, "inputs", i), otype(op, i)));
   }
-  int64_t dim;
+  int64_t dim = 0;
   KILN_RETURN_IF_ERROR(op_int(ctx, op, "dimension", -1, &dim));
   int64_t r = trank(in0);
   if (dim < -r || dim >= r)
@@ -1646,15 +1778,7 @@ static kiln_status verify_sort(vs_ctx *ctx, const kiln_op *op) {
                   dim, r, r, r);
   vs_region reg;
   KILN_RETURN_IF_ERROR(get_region(ctx, op, 0, "comparator", 2 * n, 1, &reg));
-  vs_tbuf t1, t2;
-  for (int32_t i = 0; i < 2 * n; i++) {
-    const kiln_type *a, *e = telem(otype(op, i / 2));
-    KILN_RETURN_IF_ERROR(region_arg(ctx, op, &reg, i, &a));
-    if (!kiln_type_equal(a, e))
-      return VS_ERR("comparator region argument #%d has element type %s, but must have the "
-                    "element type %s of inputs[%d]",
-                    (int)i, ts(a, &t1), ts(e, &t2), (int)(i / 2));
-  }
+  KILN_RETURN_IF_ERROR(check_args_of_inputs(ctx, op, &reg, 2));
   return check_predicate_ret(ctx, op, &reg);
 }
 
@@ -1663,6 +1787,7 @@ static kiln_status verify_map(vs_ctx *ctx, const kiln_op *op) {
   if (n == 0 || op->num_results != 1)
     return VS_ERR("expects N > 0 inputs and one result, but has %d operand(s) and %d result(s)",
                   (int)n, (int)op->num_results);
+  KILN_RETURN_IF_ERROR(need_per_tensor_quant(ctx, op));
   KILN_RETURN_IF_ERROR(need_operand_tensors(ctx, op, 0, n, "inputs"));
   const kiln_type *res = rtype(op, 0);
   KILN_RETURN_IF_ERROR(need_tensor(ctx, op, res, "result"));
@@ -1680,17 +1805,10 @@ static kiln_status verify_map(vs_ctx *ctx, const kiln_op *op) {
                   (int)trank(otype(op, 0)) - 1);
   vs_region reg;
   KILN_RETURN_IF_ERROR(get_region(ctx, op, 0, "computation", n, 1, &reg));
+  KILN_RETURN_IF_ERROR(check_args_of_inputs(ctx, op, &reg, 1));
   vs_tbuf t1, t2;
-  for (int32_t i = 0; i < n; i++) {
-    const kiln_type *a, *e = telem(otype(op, i));
-    KILN_RETURN_IF_ERROR(region_arg(ctx, op, &reg, i, &a));
-    if (!kiln_type_equal(a, e))
-      return VS_ERR("computation region argument #%d has element type %s, but must have the "
-                    "element type %s of inputs[%d]",
-                    (int)i, ts(a, &t1), ts(e, &t2), (int)i);
-  }
-  const kiln_type *ret;
-  KILN_RETURN_IF_ERROR(region_ret(ctx, op, &reg, 0, &ret));
+  const kiln_type *ret = NULL;
+  KILN_RETURN_IF_ERROR(region_scalar(ctx, op, &reg, true, 0, &ret));
   if (!elem_compat(telem(res), ret))
     return VS_ERR("result has type %s, but its element type must be %s, the type the "
                   "computation region returns",
@@ -1739,7 +1857,7 @@ static kiln_status verify_fft(vs_ctx *ctx, const kiln_op *op) {
   const kiln_type *in = otype(op, 0), *out = rtype(op, 0);
   KILN_RETURN_IF_ERROR(need_tensor(ctx, op, in, "operand"));
   KILN_RETURN_IF_ERROR(need_tensor(ctx, op, out, "result"));
-  vs_fft kind;
+  vs_fft kind = VS_FFT;
   KILN_RETURN_IF_ERROR(read_fft_type(ctx, op, &kind));
   vs_list len;
   KILN_RETURN_IF_ERROR(op_list(ctx, op, "fft_length", &len));
@@ -1793,6 +1911,7 @@ static kiln_status need_square_batch(vs_ctx *ctx, const kiln_op *op, const kiln_
 
 static kiln_status verify_cholesky(vs_ctx *ctx, const kiln_op *op) {
   KILN_RETURN_IF_ERROR(need_counts(ctx, op, 1, 1));
+  KILN_RETURN_IF_ERROR(need_per_tensor_quant(ctx, op));
   const kiln_type *a = otype(op, 0), *res = rtype(op, 0);
   KILN_RETURN_IF_ERROR(need_square_batch(ctx, op, a, "a"));
   KILN_RETURN_IF_ERROR(need_tensor(ctx, op, res, "result"));
@@ -1802,6 +1921,7 @@ static kiln_status verify_cholesky(vs_ctx *ctx, const kiln_op *op) {
 
 static kiln_status verify_triangular_solve(vs_ctx *ctx, const kiln_op *op) {
   KILN_RETURN_IF_ERROR(need_counts(ctx, op, 2, 1));
+  KILN_RETURN_IF_ERROR(need_per_tensor_quant(ctx, op));
   const kiln_type *a = otype(op, 0), *b = otype(op, 1), *res = rtype(op, 0);
   KILN_RETURN_IF_ERROR(need_square_batch(ctx, op, a, "a"));
   KILN_RETURN_IF_ERROR(need_tensor(ctx, op, b, "b"));
@@ -1864,7 +1984,7 @@ static kiln_status verify_batch_norm(vs_ctx *ctx, const kiln_op *op, const vs_bn
   KILN_RETURN_IF_ERROR(need_counts(ctx, op, bn->num_operands, bn->num_results));
   const kiln_type *operand = otype(op, 0);
   KILN_RETURN_IF_ERROR(need_tensor(ctx, op, operand, "operand"));
-  int64_t fi;
+  int64_t fi = 0;
   KILN_RETURN_IF_ERROR(op_int(ctx, op, "feature_index", -1, &fi));
   if (fi < 0 || fi >= trank(operand))
     return VS_ERR("feature_index = %" PRId64 " is out of range for operand rank %d", fi,
@@ -1910,7 +2030,7 @@ static kiln_status verify_torch_index_select(vs_ctx *ctx, const kiln_op *op) {
   vs_tbuf tb;
   if (!is_int_elem(telem(index)))
     return VS_ERR("index has type %s, but must have an integer element type", ts(index, &tb));
-  int64_t dim, batch;
+  int64_t dim = 0, batch = 0;
   KILN_RETURN_IF_ERROR(op_int(ctx, op, "dim", 0, &dim));
   KILN_RETURN_IF_ERROR(op_int(ctx, op, "batch_dims", 0, &batch));
   if (dim < 0 || dim >= trank(operand))
@@ -2015,7 +2135,7 @@ static kiln_status verify_top_k(vs_ctx *ctx, const kiln_op *op) {
   vs_tbuf tb;
   int32_t r = trank(in);
   if (r < 1) return VS_ERR("operand has type %s, but must have rank 1 or more", ts(in, &tb));
-  int64_t k;
+  int64_t k = 0;
   KILN_RETURN_IF_ERROR(op_int(ctx, op, "k", -1, &k));
   if (k < 0) return VS_ERR("k = %" PRId64 " must be a non-negative integer", k);
   int64_t last = tdim(in, r - 1);
@@ -2047,14 +2167,23 @@ static kiln_status scan_split(vs_ctx *ctx, const kiln_op *op, const kiln_block *
     n++;
   }
   const kiln_attr *seg = kiln_op_attr(op, "operandSegmentSizes");
-  int64_t v;
+  int64_t v = 0;
   if (seg && kiln_attr_i64_at(seg, 0, &v)) n = (int32_t)v;
   if (n < 0 || n > op->num_operands)
     return VS_ERR("operandSegmentSizes does not fit the %d operands", (int)op->num_operands);
-  for (int32_t i = 0; i < n; i++)
+  int64_t size = 0;
+  KILN_RETURN_IF_ERROR(op_int(ctx, op, "scan_dim_size", VS_DYN, &size));
+  for (int32_t i = 0; i < n; i++) {
     if (dim >= trank(otype(op, i)))
       return VS_ERR("dimension = %" PRId64 " is out of range for inputs[%d] of rank %d", dim,
                     (int)i, (int)trank(otype(op, i)));
+    int64_t d = tdim(otype(op, i), (int32_t)dim);
+    vs_dbuf d1, d2;
+    if (!dims_compat(d, size))
+      return VS_ERR("inputs[%d] has scan dimension size %s, but the scan runs over %s steps",
+                    (int)i, ds(d, &d1), ds(size, &d2));
+    if (is_dyn(size)) size = d;
+  }
   *num_inputs = n;
   return NULL;
 }
@@ -2083,12 +2212,12 @@ static kiln_status verify_scan(vs_ctx *ctx, const kiln_op *op) {
   KILN_RETURN_IF_ERROR(need_result_tensors(ctx, op, "results"));
   if (op->num_operands == 0 && op->num_results == 0)
     return VS_ERR("needs at least one input or output");
-  int64_t dim;
+  int64_t dim = 0;
   KILN_RETURN_IF_ERROR(op_int(ctx, op, "dimension", 0, &dim));
   if (dim < 0) return VS_ERR("dimension = %" PRId64 " must be non-negative", dim);
   vs_region reg;
   KILN_RETURN_IF_ERROR(get_region(ctx, op, 0, "body", op->num_operands, op->num_results, &reg));
-  int32_t inputs;
+  int32_t inputs = 0;
   KILN_RETURN_IF_ERROR(scan_split(ctx, op, reg.block, dim, &inputs));
   for (int32_t i = 0; i < op->num_operands; i++)
     KILN_RETURN_IF_ERROR(check_scan_arg(ctx, op, reg.block, i, i < inputs, dim));

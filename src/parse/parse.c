@@ -162,6 +162,7 @@ static bool scan_balanced(kiln_parser *p, size_t start, const char **out) {
   const char *t = p->src->text;
   size_t n = p->src->len, i = p->tok.offset;
   int depth = 0;
+  char closers[KILN_PARSE_MAX_DEPTH + 1]; /* the closer each open bracket expects */
   for (; i < n; i++) {
     char c = t[i];
     if (c == '"') {
@@ -174,12 +175,17 @@ static bool scan_balanced(kiln_parser *p, size_t start, const char **out) {
       continue;
     }
     if (c == '<' || c == '(' || c == '[' || c == '{') {
-      if (++depth > KILN_PARSE_MAX_DEPTH) return kp_fail_at(p, i, "nesting is deeper than %d levels", KILN_PARSE_MAX_DEPTH);
+      if (depth >= KILN_PARSE_MAX_DEPTH) return kp_fail_at(p, i, "nesting is deeper than %d levels", KILN_PARSE_MAX_DEPTH);
+      closers[depth++] = c == '<' ? '>' : c == '(' ? ')' : c == '[' ? ']' : '}';
     } else if (c == '>' || c == ')' || c == ']' || c == '}') {
+      if (c != closers[depth - 1]) return kp_fail_at(p, i, "unbalanced '%c' (expected '%c')", c, closers[depth - 1]);
       if (--depth == 0) break;
     }
   }
   if (i >= n) return kp_fail_at(p, p->tok.offset, "unbalanced '<' (no matching '>')");
+  /* the text is kept as a C string: a NUL byte would cut it short */
+  const char *nul = memchr(t + start, 0, i + 1 - start);
+  if (nul) return kp_fail_at(p, (size_t)(nul - t), "unexpected NUL byte");
   if (!(*out = kp_strdup(p, t + start, i + 1 - start))) return false;
   p->lx.pos = i + 1;
   kp_next(p);
@@ -747,13 +753,27 @@ static void skip_location(kiln_parser *p) {
   } while (depth > 0 && p->tok.kind != KILN_TOK_EOF && !p->err);
 }
 
+/* Line and column of an op, advancing a cursor instead of rescanning the source. */
+static void op_location(kiln_parser *p, size_t offset, kiln_loc *out) {
+  if (offset < p->line_offset) {
+    p->line_offset = p->line_start = 0;
+    p->line = p->src->first_line;
+  }
+  const char *t = p->src->text;
+  for (size_t i = p->line_offset; i < offset; i++)
+    if (t[i] == '\n') p->line++, p->line_start = i + 1;
+  p->line_offset = offset;
+  out->line = p->line;
+  out->col = (uint32_t)(offset - p->line_start + 1);
+}
+
 static kiln_op *build_op(kiln_parser *p, const kiln_op_state *st) {
   kiln_op *op = kiln_op_new(p->m, st->kind, st->num_operands, st->num_results, st->num_attrs, st->num_regions);
   if (!op) {
     kp_oom(p);
     return NULL;
   }
-  kiln_source_line_col(p->src, st->offset, &op->loc.line, &op->loc.col);
+  op->loc = st->loc;
   if (st->num_operands) memcpy(op->operands, st->operands, sizeof *op->operands * (size_t)st->num_operands);
   if (st->num_attrs) memcpy(op->attrs, st->attrs, sizeof *op->attrs * (size_t)st->num_attrs);
   for (int32_t i = 0; i < st->num_results; i++) op->results[i].type = st->result_types[i];
@@ -786,6 +806,7 @@ static bool parse_op(kiln_parser *p, kiln_block *block) {
   if (!kp_enter(p)) return false;
   kiln_op_state st = {0};
   st.offset = p->tok.offset;
+  op_location(p, st.offset, &st.loc); /* ops start in increasing order: the cursor only moves on */
   /* results: %a, %b:2 = */
   kiln_tok *lhs = NULL;
   int32_t *lhs_counts = NULL, nl = 0, cap_l = 0, ncount = 0, cap_c = 0, total = 0;
@@ -855,6 +876,7 @@ kiln_status kiln_parse_module(const kiln_source *src, kiln_module **out) {
   *out = NULL;
   kiln_parser p = {0};
   p.src = src;
+  p.line = src->first_line;
   p.m = kiln_module_create(src->name);
   if (!p.m) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   kiln_lexer_init(&p.lx, src);

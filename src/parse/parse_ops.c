@@ -274,7 +274,7 @@ static bool parse_check_const_form(kiln_parser *p, kiln_op_state *st) {
 }
 
 static bool parse_compare_form(kiln_parser *p, kiln_op_state *st) {
-  const kiln_attr *dir, *ct = NULL;
+  const kiln_attr *dir = NULL, *ct = NULL;
   if (!parse_enum_word(p, "comparison_direction", &dir) || !kp_expect(p, ',', "after the comparison direction") ||
       !kp_parse_operand_list(p, &st->operands, &st->num_operands))
     return false;

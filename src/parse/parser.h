@@ -34,6 +34,9 @@ typedef struct kiln_parser {
     int32_t live; /* the newest live entry with this name, or -1 */
   } *slots;
   size_t num_slots, used_slots;
+  /* line/column cursor: offsets of ops are asked in increasing order */
+  size_t line_offset, line_start;
+  uint32_t line;
 } kiln_parser;
 
 /* Tokens. */
@@ -101,6 +104,7 @@ void kp_scope_pop(kiln_parser *p, int32_t mark);
 typedef struct kiln_op_state {
   kiln_op_kind kind;
   size_t offset;
+  kiln_loc loc;
   kiln_value **operands;
   int32_t num_operands, cap_operands;
   const kiln_type **result_types;

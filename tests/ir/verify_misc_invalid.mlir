@@ -823,3 +823,202 @@ func.func @main(%a: tensor<f32>) {
   } : (tensor<f32>) -> (tensor<ui32>, tensor<ui32>)
   func.return
 }
+
+// -----
+
+// ERROR: has result #0 of type tensor<f32>, expected tensor<i64> (the decomposition's results)
+func.func @impl(%a: tensor<i64>) -> tensor<i64> {
+  func.return %a : tensor<i64>
+}
+func.func @main(%a: tensor<i64>) -> tensor<f32> {
+  %0 = stablehlo.composite "my.op" %a {decomposition = @impl, version = 1 : i32} : (tensor<i64>) -> tensor<f32>
+  func.return %0 : tensor<f32>
+}
+
+// -----
+
+// ERROR: body block must end with 'func.return'
+func.func @main(%a: tensor<f32>) {
+  %0 = stablehlo.add %a, %a : tensor<f32>
+}
+
+// -----
+
+// ERROR: expects parent op 'func.func'
+func.func @main(%a: tensor<i64>, %p: tensor<i1>) -> tensor<i64> {
+  %0 = "stablehlo.while"(%a) ({
+  ^bb0(%x: tensor<i64>):
+    stablehlo.return %p : tensor<i1>
+  }, {
+  ^bb0(%x: tensor<i64>):
+    func.return %x : tensor<i64>
+  }) : (tensor<i64>) -> tensor<i64>
+  func.return %0 : tensor<i64>
+}
+
+// -----
+
+// ERROR: cond region returns 2 values, expected 1 (a tensor<i1>)
+func.func @main(%a: tensor<i64>, %p: tensor<i1>) -> tensor<i64> {
+  %0 = "stablehlo.while"(%a) ({
+  ^bb0(%x: tensor<i64>):
+    stablehlo.return %p, %p : tensor<i1>, tensor<i1>
+  }, {
+  ^bb0(%x: tensor<i64>):
+    stablehlo.return %x : tensor<i64>
+  }) : (tensor<i64>) -> tensor<i64>
+  func.return %0 : tensor<i64>
+}
+
+// -----
+
+// ERROR: expects 2 regions (true_branch, false_branch), got 1
+func.func @main(%p: tensor<i1>, %a: tensor<f32>) -> tensor<f32> {
+  %0 = "stablehlo.if"(%p) ({
+    stablehlo.return %a : tensor<f32>
+  }) : (tensor<i1>) -> tensor<f32>
+  func.return %0 : tensor<f32>
+}
+
+// -----
+
+// ERROR: expects at least one branch region
+func.func @main(%i: tensor<i32>) {
+  "stablehlo.case"(%i) : (tensor<i32>) -> ()
+  func.return
+}
+
+// -----
+
+// ERROR: output_operand_aliases[0]: output_tuple_indices out of bounds
+func.func @main(%a: tensor<f32>) -> tensor<f32> {
+  %0 = "stablehlo.custom_call"(%a) {
+    call_target_name = "foo",
+    output_operand_aliases = [#stablehlo.output_operand_alias<output_tuple_indices = [2], operand_index = 0, operand_tuple_indices = []>]
+  } : (tensor<f32>) -> tensor<f32>
+  func.return %0 : tensor<f32>
+}
+
+// -----
+
+// ERROR: result #0 element type differs from the operand's (tensor<4x2xi32> vs tensor<2x4xi64>)
+func.func @main(%a: tensor<2x4xi64>) -> tensor<4x2xi32> {
+  %0 = "stablehlo.all_to_all"(%a) {
+    split_dimension = 1 : i64,
+    concat_dimension = 0 : i64,
+    split_count = 2 : i64,
+    replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>
+  } : (tensor<2x4xi64>) -> tensor<4x2xi32>
+  func.return %0 : tensor<4x2xi32>
+}
+
+// -----
+
+// ERROR: computation argument #1 has type tensor<f32>, expected tensor<i64> (the returned accumulator type)
+func.func @main(%a: tensor<1x2xi64>) -> tensor<1x2xi64> {
+  %0 = "stablehlo.collective_reduce"(%a) ({
+  ^bb0(%x: tensor<i64>, %y: tensor<f32>):
+    stablehlo.return %x : tensor<i64>
+  }) {
+    replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>
+  } : (tensor<1x2xi64>) -> tensor<1x2xi64>
+  func.return %0 : tensor<1x2xi64>
+}
+
+// -----
+
+// ERROR: layout has 2 entries, expected 1 (one per result but the token)
+func.func @main(%t: !stablehlo.token) -> tensor<2x2xi64> {
+  %0:2 = "stablehlo.infeed"(%t) {infeed_config = "", layout = [[0, 1], [1, 0]]} : (!stablehlo.token) -> (tensor<2x2xi64>, !stablehlo.token)
+  func.return %0#0 : tensor<2x2xi64>
+}
+
+// -----
+
+// ERROR: infeed: @feed must return one tensor
+func.func @feed() -> (tensor<ui32>, tensor<ui32>) {
+  %0 = stablehlo.replica_id : tensor<ui32>
+  func.return %0, %0 : tensor<ui32>, tensor<ui32>
+}
+func.func @id() -> tensor<ui32> {
+  %0 = stablehlo.replica_id : tensor<ui32>
+  func.return %0 : tensor<ui32>
+}
+func.func @main() {
+  %0:2 = "interpreter.run_parallel"() {
+    infeed = [@feed],
+    programs = [[@id], [@id]]
+  } : () -> (tensor<ui32>, tensor<ui32>)
+  func.return
+}
+
+// -----
+
+// ERROR: operand must be a tensor
+func.func @main(%t: !stablehlo.token) {
+  "interpreter.print"(%t) : (!stablehlo.token) -> ()
+  func.return
+}
+
+// -----
+
+// ERROR: requires a string attribute 'probe_id'
+func.func @main(%a: tensor<f32>) {
+  "check.expect_serialized_eq"(%a) : (tensor<f32>) -> ()
+  func.return
+}
+
+// -----
+
+// ERROR: the result must be a !stablehlo.token, got tensor<f32>
+func.func @main(%t: !stablehlo.token) -> tensor<f32> {
+  %0 = "stablehlo.after_all"(%t) : (!stablehlo.token) -> tensor<f32>
+  func.return %0 : tensor<f32>
+}
+
+// -----
+
+// ERROR: body region takes argument #0 of type tensor<8x2xf64>, expected tensor<8x2xf32> (the operand types)
+func.func @main(%a: tensor<8x2xf32>) -> !stablehlo.future<tensor<8x2xf64>> {
+  %0 = "stablehlo.async_start"(%a) ({
+  ^bb0(%x: tensor<8x2xf64>):
+    %y = "stablehlo.collective_permute"(%x) {
+      source_target_pairs = dense<[[0, 1], [1, 0]]> : tensor<2x2xi64>
+    } : (tensor<8x2xf64>) -> tensor<8x2xf64>
+    stablehlo.return %y : tensor<8x2xf64>
+  }) : (tensor<8x2xf32>) -> !stablehlo.future<tensor<8x2xf64>>
+  func.return %0 : !stablehlo.future<tensor<8x2xf64>>
+}
+
+// -----
+
+// ERROR: replica_groups must be a 2-D tensor, got rank 1
+func.func @main(%a: tensor<2x2xf32>) -> tensor<2x2xf32> {
+  %0 = "stablehlo.cross-replica-sum"(%a) {
+    replica_groups = dense<[0, 1]> : tensor<2xi64>
+  } : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  func.return %0 : tensor<2x2xf32>
+}
+
+// -----
+
+// ERROR: yields value #0 of type tensor<3xf32>, expected tensor<2xf32> (the results of scf.for)
+func.func @main(%a: tensor<2xf32>, %b: tensor<3xf32>) -> tensor<2xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %for = scf.for %i = %c0 to %c2 step %c1 iter_args(%x = %a) -> tensor<2xf32> {
+    scf.yield %b : tensor<3xf32>
+  }
+  func.return %for : tensor<2xf32>
+}
+
+// -----
+
+// ERROR: expects 1 indices, got 2
+func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0.0 : f32
+  %0 = tensor.insert %cst into %a[%c0, %c0] : tensor<2xf32>
+  func.return %0 : tensor<2xf32>
+}

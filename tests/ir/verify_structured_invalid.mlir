@@ -1159,3 +1159,160 @@ func.func @ragged_dot_group_count(%lhs: tensor<11x5xf32>, %rhs: tensor<4x5x7xf32
   } : (tensor<11x5xf32>, tensor<4x5x7xf32>, tensor<3xi64>) -> tensor<11x7xf32>
   func.return %0 : tensor<11x7xf32>
 }
+
+// -----
+
+// ERROR: result has type tensor<1x2x2x1xf32>, but the convolution of lhs and rhs gives the shape [1, 4, 4, 1]
+func.func @convolution_padding_used(%lhs: tensor<1x4x4x1xf32>, %rhs: tensor<3x3x1x1xf32>) -> tensor<1x2x2x1xf32> {
+  %0 = stablehlo.convolution(%lhs, %rhs)
+    dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f],
+    window = {stride = [1, 1], pad = [[1, 1], [1, 1]]}
+    {batch_group_count = 1 : i64, feature_group_count = 1 : i64}
+    : (tensor<1x4x4x1xf32>, tensor<3x3x1x1xf32>) -> tensor<1x2x2x1xf32>
+  func.return %0 : tensor<1x2x2x1xf32>
+}
+
+// -----
+
+// ERROR: padding must have shape [2, 2]
+func.func @convolution_padding_count(%lhs: tensor<1x4x4x1xf32>, %rhs: tensor<3x3x1x1xf32>) -> tensor<1x4x2x1xf32> {
+  %0 = stablehlo.convolution(%lhs, %rhs)
+    dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f],
+    window = {stride = [1, 1], pad = [[1, 1]]}
+    {batch_group_count = 1 : i64, feature_group_count = 1 : i64}
+    : (tensor<1x4x4x1xf32>, tensor<3x3x1x1xf32>) -> tensor<1x4x2x1xf32>
+  func.return %0 : tensor<1x4x2x1xf32>
+}
+
+// -----
+
+// ERROR: window_reversal has 1 entries, but must have one per window dimension (2)
+func.func @convolution_reversal_count(%lhs: tensor<1x4x4x1xf32>, %rhs: tensor<3x3x1x1xf32>) -> tensor<1x2x2x1xf32> {
+  %0 = stablehlo.convolution(%lhs, %rhs)
+    dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f],
+    window = {stride = [1, 1], reverse = [false]}
+    {batch_group_count = 1 : i64, feature_group_count = 1 : i64}
+    : (tensor<1x4x4x1xf32>, tensor<3x3x1x1xf32>) -> tensor<1x2x2x1xf32>
+  func.return %0 : tensor<1x2x2x1xf32>
+}
+
+// -----
+
+// ERROR: rhs is quantized along dimension 0, but must be along kernel_output_feature_dimension (3)
+func.func @convolution_rhs_quantization_axis(%lhs: tensor<1x4x4x1x!quant.uniform<i8:f32, 1.0:0>>, %rhs: tensor<3x3x1x2x!quant.uniform<i8:f32:0, {1.0, 2.0, 3.0}>>) -> tensor<1x2x2x2x!quant.uniform<i32:f32:3, {1.0, 2.0}>> {
+  %0 = stablehlo.convolution(%lhs, %rhs)
+    dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f],
+    window = {stride = [1, 1]}
+    {batch_group_count = 1 : i64, feature_group_count = 1 : i64}
+    : (tensor<1x4x4x1x!quant.uniform<i8:f32, 1.0:0>>, tensor<3x3x1x2x!quant.uniform<i8:f32:0, {1.0, 2.0, 3.0}>>) -> tensor<1x2x2x2x!quant.uniform<i32:f32:3, {1.0, 2.0}>>
+  func.return %0 : tensor<1x2x2x2x!quant.uniform<i32:f32:3, {1.0, 2.0}>>
+}
+
+// -----
+
+// ERROR: is per-tensor quantized, so the result (!quant.uniform<i32:f32:3
+func.func @convolution_result_granularity(%lhs: tensor<1x4x4x1x!quant.uniform<i8:f32, 1.0:0>>, %rhs: tensor<3x3x1x2x!quant.uniform<i8:f32, 1.0:0>>) -> tensor<1x2x2x2x!quant.uniform<i32:f32:3, {1.0, 2.0}>> {
+  %0 = stablehlo.convolution(%lhs, %rhs)
+    dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f],
+    window = {stride = [1, 1]}
+    {batch_group_count = 1 : i64, feature_group_count = 1 : i64}
+    : (tensor<1x4x4x1x!quant.uniform<i8:f32, 1.0:0>>, tensor<3x3x1x2x!quant.uniform<i8:f32, 1.0:0>>) -> tensor<1x2x2x2x!quant.uniform<i32:f32:3, {1.0, 2.0}>>
+  func.return %0 : tensor<1x2x2x2x!quant.uniform<i32:f32:3, {1.0, 2.0}>>
+}
+
+// -----
+
+// ERROR: precision_config[0] is HIGH, but must be DEFAULT when an algorithm is set
+func.func @dot_general_algorithm_precision(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) -> tensor<2x4xf32> {
+  %0 = "stablehlo.dot_general"(%a, %b) {
+    dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>,
+    precision_config = [#stablehlo<precision HIGH>, #stablehlo<precision DEFAULT>],
+    algorithm = #stablehlo.dot_algorithm<lhs_precision_type = tf32, rhs_precision_type = tf32, accumulation_type = f32, lhs_component_count = 1, rhs_component_count = 1, num_primitive_operations = 1, allow_imprecise_accumulation = false>
+  } : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+  func.return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+// ERROR: algorithm num_primitive_operations = 0 must be positive
+func.func @dot_general_algorithm_count(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) -> tensor<2x4xf32> {
+  %0 = "stablehlo.dot_general"(%a, %b) {
+    dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>,
+    algorithm = #stablehlo.dot_algorithm<lhs_precision_type = tf32, rhs_precision_type = tf32, accumulation_type = f32, lhs_component_count = 1, rhs_component_count = 1, num_primitive_operations = 0, allow_imprecise_accumulation = false>
+  } : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+  func.return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+// ERROR: results[0] has type tensor<3xf32>, but removing the reduced dimensions from the inputs gives the shape [2]
+func.func @reduce_pretty_result_shape(%a: tensor<2x3xf32>, %init: tensor<f32>) -> tensor<3xf32> {
+  %0 = stablehlo.reduce(%a init: %init) applies stablehlo.add across dimensions = [1] : (tensor<2x3xf32>, tensor<f32>) -> tensor<3xf32>
+  func.return %0 : tensor<3xf32>
+}
+
+// -----
+
+// ERROR: results[0] has type tensor<?x3xf32>, but the window over the inputs gives the shape [?, 2]
+func.func @reduce_window_dynamic(%a: tensor<?x4xf32>, %init: tensor<f32>) -> tensor<?x3xf32> {
+  %0 = "stablehlo.reduce_window"(%a, %init) ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    "stablehlo.return"(%x) : (tensor<f32>) -> ()
+  }) {window_dimensions = array<i64: 1, 2>, window_strides = array<i64: 1, 2>} : (tensor<?x4xf32>, tensor<f32>) -> tensor<?x3xf32>
+  func.return %0 : tensor<?x3xf32>
+}
+
+// -----
+
+// ERROR: operand #0 has type tensor<2x2x!quant.uniform<i8:f32:0, {1.0,2.0}>>, but only per-tensor quantization is allowed here
+func.func @cholesky_per_axis(%a: tensor<2x2x!quant.uniform<i8:f32:0, {1.0, 2.0}>>) -> tensor<2x2x!quant.uniform<i8:f32:0, {1.0, 2.0}>> {
+  %0 = "stablehlo.cholesky"(%a) {lower = true} : (tensor<2x2x!quant.uniform<i8:f32:0, {1.0, 2.0}>>) -> tensor<2x2x!quant.uniform<i8:f32:0, {1.0, 2.0}>>
+  func.return %0 : tensor<2x2x!quant.uniform<i8:f32:0, {1.0, 2.0}>>
+}
+
+// -----
+
+// ERROR: precision_config[0] must be one of DEFAULT, HIGH and HIGHEST
+func.func @dot_precision_config_value(%a: tensor<2x2xi32>, %b: tensor<2x2xi32>) -> tensor<2x2xi32> {
+  %0 = "stablehlo.dot"(%a, %b) {precision_config = ["FOO", #stablehlo<precision HIGHEST>]} : (tensor<2x2xi32>, tensor<2x2xi32>) -> tensor<2x2xi32>
+  func.return %0 : tensor<2x2xi32>
+}
+
+// -----
+
+// ERROR: dot algorithm {lhs f32, rhs f32, accumulation f32, components 3 x 1, 1 primitive operation(s)} is not known to be supported on any hardware
+func.func @dot_general_unknown_algorithm(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) -> tensor<2x4xf32> {
+  %0 = "stablehlo.dot_general"(%a, %b) {
+    dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>,
+    algorithm = #stablehlo.dot_algorithm<lhs_precision_type = f32, rhs_precision_type = f32, accumulation_type = f32, lhs_component_count = 3, rhs_component_count = 1, num_primitive_operations = 1, allow_imprecise_accumulation = false>
+  } : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+  func.return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+// ERROR: group_sizes has type tensor<19x3xi64>, but must have the leading dimensions [17] followed by the group count
+func.func @ragged_dot_group_sizes_shape(%lhs: tensor<17x11x5xf32>, %rhs: tensor<3x17x5x7xf32>, %sizes: tensor<19x3xi64>) -> tensor<17x11x7xf32> {
+  %0 = "chlo.ragged_dot"(%lhs, %rhs, %sizes) {
+    ragged_dot_dimension_numbers = #chlo.ragged_dot<
+      lhs_batching_dimensions = [0],
+      rhs_batching_dimensions = [1],
+      lhs_contracting_dimensions = [2],
+      rhs_contracting_dimensions = [2],
+      lhs_ragged_dimensions = [1],
+      rhs_group_dimensions = [0]
+    >
+  } : (tensor<17x11x5xf32>, tensor<3x17x5x7xf32>, tensor<19x3xi64>) -> tensor<17x11x7xf32>
+  func.return %0 : tensor<17x11x7xf32>
+}
+
+// -----
+
+// ERROR: inputs[1] has scan dimension size 5, but the scan runs over 4 steps
+func.func @scan_dimension_sizes(%a: tensor<4xi32>, %b: tensor<5xi32>, %init: tensor<i32>) -> (tensor<4xi32>, tensor<5xi32>, tensor<i32>) {
+  %0:3 = chlo.scan(%a, %b) inits(%init) dimension=0 {
+  ^bb0(%x: tensor<i32>, %y: tensor<i32>, %c: tensor<i32>):
+    stablehlo.return %x, %y, %c : tensor<i32>, tensor<i32>, tensor<i32>
+  } : (tensor<4xi32>, tensor<5xi32>, tensor<i32>) -> (tensor<4xi32>, tensor<5xi32>, tensor<i32>)
+  func.return %0#0, %0#1, %0#2 : tensor<4xi32>, tensor<5xi32>, tensor<i32>
+}

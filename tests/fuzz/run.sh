@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer target with clang (ASan + UBSan) into build-fuzz/ and fuzzes the
+# MLIR front end for SECONDS.
+#
+#   tests/fuzz/run.sh SECONDS [SEED_DIR]
+#
+# The corpus (build-fuzz/corpus, kept between runs) is seeded with every .mlir file under
+# SEED_DIR (default: ../shared/conformance beside the project), tests/parse/malformed and
+# tests/fuzz/regressions. Prints the number of executions; exits non-zero on a finding.
+# Every crashing input is copied to tests/fuzz/regressions/ (to be minimised with
+# `build-fuzz/tests/fuzz/fuzz_parse -minimize_crash=1 -runs=20000 FILE` and replayed by
+# test_fuzz_replay). Environment: JOBS (parallel fuzzing processes, default 1),
+# FUZZ_BUILD (build folder, default build-fuzz).
+set -euo pipefail
+secs=${1:?usage: tests/fuzz/run.sh SECONDS [SEED_DIR]}
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+seeds=${2:-$root/../shared/conformance}
+build=${FUZZ_BUILD:-$root/build-fuzz}
+jobs=${JOBS:-1}
+
+CC=${CC:-clang} cmake -S "$root" -B "$build" -DKILN_FUZZ=ON -DKILN_SANITIZE=ON \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBUILD_TESTING=OFF >/dev/null
+cmake --build "$build" --target fuzz_parse -j "$(nproc)" >/dev/null
+fuzzer=$build/tests/fuzz/fuzz_parse
+
+corpus=$build/corpus
+mkdir -p "$corpus" "$build/artifacts" "$here/regressions"
+n=0
+copy_seeds() { # copies every .mlir (or any file, for regressions) under $1, named by content
+  local dir=$1 pattern=$2
+  [ -d "$dir" ] || { echo "run.sh: no seed folder $dir (skipped)"; return 0; }
+  while IFS= read -r -d '' f; do
+    [ "$(stat -c %s "$f")" -le 65536 ] || continue
+    cp "$f" "$corpus/seed-$(sha1sum "$f" | cut -c1-16)"
+    n=$((n + 1))
+  done < <(find "$dir" -type f -name "$pattern" -print0)
+}
+copy_seeds "$seeds" '*.mlir'
+copy_seeds "$root/tests/parse/malformed" '*.mlir'
+copy_seeds "$here/regressions" '*'
+echo "run.sh: corpus $corpus: $(ls "$corpus" | wc -l) files ($n seeds copied)"
+
+log=$build/fuzz.log
+rm -f "$build"/artifacts/*
+rc=0
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+if [ "$jobs" -gt 1 ]; then
+  (cd "$build" && "$fuzzer" "$corpus" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+     -max_total_time="$secs" -print_final_stats=1 -artifact_prefix="$build/artifacts/" \
+     -jobs="$jobs" -workers="$jobs" >"$log" 2>&1) || rc=$?
+  cat "$build"/fuzz-*.log >>"$log" 2>/dev/null || true
+else
+  "$fuzzer" "$corpus" -max_len=65536 -timeout=10 -rss_limit_mb=2048 -max_total_time="$secs" \
+    -print_final_stats=1 -artifact_prefix="$build/artifacts/" >"$log" 2>&1 || rc=$?
+fi
+execs=$(grep -h 'stat::number_of_executed_units' "$log" | awk '{s += $2} END {print s + 0}')
+echo "run.sh: $execs executions in ${secs}s (log: $log)"
+found=0
+for a in "$build"/artifacts/*; do
+  [ -e "$a" ] || continue
+  found=1
+  dest=$here/regressions/$(basename "$a")
+  cp "$a" "$dest"
+  echo "run.sh: finding: $dest"
+done
+if [ "$rc" -ne 0 ] || [ "$found" -ne 0 ]; then
+  grep -h -A40 -m1 'ERROR: \|runtime error\|fuzz_parse: ' "$log" | head -60 || true
+  echo "run.sh: FAILED (fuzzer exit $rc)"
+  exit 1
+fi
+echo "run.sh: no findings"

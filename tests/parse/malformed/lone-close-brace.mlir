@@ -1,0 +1,2 @@
+// ERROR: expected an operation, found '}'
+}

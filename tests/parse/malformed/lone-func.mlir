@@ -1,0 +1,2 @@
+// ERROR: expected the function name @name, found end of input
+func.func

@@ -1,0 +1,2 @@
+// ERROR: expected '{' to open a region, found end of input
+module

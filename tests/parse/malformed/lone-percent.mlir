@@ -1,0 +1,2 @@
+// ERROR: expected a value name after '%'
+%

@@ -1,0 +1,2 @@
+// ERROR: expected an operation, found end of input
+%0 =

@@ -1,0 +1,5 @@
+// ERROR: expected ':' before the op's types, found 'return'
+func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = stablehlo.add %a, %a
+  return %0 : tensor<2xf32>
+}

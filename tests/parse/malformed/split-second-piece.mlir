@@ -1,0 +1,9 @@
+// ERROR: split-second-piece.mlir:8:
+func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> {
+  return %a : tensor<2xf32>
+}
+// -----
+func.func @g() {
+  %0 = stablehlo.constant dense<300> : tensor<i8>
+  return
+}

@@ -1,0 +1,4 @@
+// ERROR: unknown escape sequence in string
+func.func @f() attributes {note = "a\qb"} {
+  return
+}

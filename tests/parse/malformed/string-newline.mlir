@@ -1,0 +1,5 @@
+// ERROR: unterminated string
+func.func @f() attributes {note = "two
+lines"} {
+  return
+}

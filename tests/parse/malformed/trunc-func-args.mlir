@@ -1,0 +1,2 @@
+// ERROR: found end of input
+func.func @f(%a: tensor<2xf32>

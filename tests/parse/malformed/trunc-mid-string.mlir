@@ -1,0 +1,2 @@
+// ERROR: unterminated string
+func.func @f() attributes {note = "abc

@@ -1,0 +1,2 @@
+// ERROR: found end of input
+func.func @f(%a: tensor<2x!quant.uniform<i8:f32, 0.1

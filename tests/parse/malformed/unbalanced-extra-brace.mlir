@@ -1,0 +1,5 @@
+// ERROR: expected an operation, found '}'
+func.func @f() {
+  return
+}
+}

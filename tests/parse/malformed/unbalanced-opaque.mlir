@@ -1,0 +1,4 @@
+// ERROR: unbalanced '<' (no matching '>')
+func.func @f() attributes {x = #foo.bar<a<b>} {
+  return
+}

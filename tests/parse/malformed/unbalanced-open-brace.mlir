@@ -1,0 +1,5 @@
+// ERROR: expected '}' to close the region
+module {
+  func.func @f() {
+    return
+  }

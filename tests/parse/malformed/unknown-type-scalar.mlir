@@ -1,0 +1,4 @@
+// ERROR: unknown type, found 'flt'
+func.func @f(%a: flt) {
+  return
+}

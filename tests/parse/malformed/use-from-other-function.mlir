@@ -1,0 +1,8 @@
+// ERROR: use of undefined value '%0'
+func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = stablehlo.abs %a : tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+func.func @g(%b: tensor<2xf32>) -> tensor<2xf32> {
+  return %0 : tensor<2xf32>
+}
