@@ -68,9 +68,18 @@ static void echo_line(const kiln_source *src, uint32_t line, uint32_t col, char 
     if (*p == '\n') l++;
   const char *e = p;
   while (e < end && *e != '\n') e++;
-  size_t n = (size_t)(e - p), used = strlen(buf);
-  if (n > 200) n = 200;
-  if (used + n + col + 8 >= cap) return;
+  size_t n = (size_t)(e - p), used = strlen(buf), before = col ? col - 1 : 0; /* bytes left of the caret */
+  if (before > n) before = n;
+  /* Echo at most `width` bytes (the line and the caret line both fit in buf); on a long
+   * line, a window that keeps the column in view. */
+  size_t width = cap > used + 8 ? (cap - used - 8) / 2 : 0;
+  if (width > 200) width = 200;
+  if (!width) return;
+  if (before >= width) {
+    size_t skip = before - width / 2;
+    p += skip, n -= skip, before -= skip;
+  }
+  if (n > width) n = width;
   char *o = buf + used;
   *o++ = '\n';
   for (size_t i = 0; i < n; i++) {
@@ -78,7 +87,7 @@ static void echo_line(const kiln_source *src, uint32_t line, uint32_t col, char 
     *o++ = (c == '\t' || (c >= 0x20 && c < 0x7f)) ? (char)c : '?';
   }
   *o++ = '\n';
-  for (uint32_t i = 1; i < col && i <= n; i++) *o++ = p[i - 1] == '\t' ? '\t' : ' ';
+  for (size_t i = 0; i < before; i++) *o++ = p[i] == '\t' ? '\t' : ' ';
   *o++ = '^';
   *o = 0;
 }

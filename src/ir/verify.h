@@ -23,6 +23,19 @@ kiln_status kiln_verify_error(const kiln_verify_ctx *ctx, const kiln_op *op, con
 /* Renders a type as MLIR text into buf (truncated to cap); returns buf. */
 const char *kiln_verify_type_str(const kiln_type *t, char *buf, size_t cap);
 
+/* Type comparisons (verify_types.c), following StableHLO's type inference: `?` matches
+ * any size; a static size may not exceed the other side's bound; quantized element types
+ * are "compatible" when storage type and range, expressed type and granularity agree
+ * (scales and zero points may differ) and "identical" when everything agrees. */
+bool kiln_verify_dims_compatible(int64_t a, int64_t b);
+bool kiln_verify_shapes_compatible(const kiln_type *a, const kiln_type *b);
+bool kiln_verify_fits_bounds(const kiln_type *sized, const kiln_type *bounded);
+bool kiln_verify_elems_compatible(const kiln_type *a, const kiln_type *b);
+bool kiln_verify_elems_identical(const kiln_type *a, const kiln_type *b);
+/* Tensors: compatible shapes, bounds respected both ways, compatible elements; other
+ * types: equal. */
+bool kiln_verify_types_compatible(const kiln_type *a, const kiln_type *b);
+
 kiln_verify_fn kiln_verify_elementwise_lookup(kiln_op_kind kind);
 kiln_verify_fn kiln_verify_shape_lookup(kiln_op_kind kind);
 kiln_verify_fn kiln_verify_structured_lookup(kiln_op_kind kind);

@@ -49,8 +49,9 @@ static tlist tl_outputs(const kiln_type *fn) {
 
 /* ---------------------------------------------------------------- type predicates */
 
-static bool dim_compatible(int64_t a, int64_t b) {
-  return a == KILN_DIM_DYNAMIC || b == KILN_DIM_DYNAMIC || a == b;
+/* Same rank, compatible dimensions, bounds respected both ways. */
+static bool shapes_and_bounds_compatible(const kiln_type *a, const kiln_type *b) {
+  return kiln_verify_shapes_compatible(a, b) && kiln_verify_fits_bounds(a, b) && kiln_verify_fits_bounds(b, a);
 }
 
 static bool is_token(const kiln_type *t) { return t && t->kind == KILN_TYPE_TOKEN; }
@@ -61,43 +62,6 @@ static int32_t rank_of(const kiln_type *t) { return kiln_type_is_tensor(t) ? t->
 static bool is_scalar_tensor_of(const kiln_type *t, kiln_elem e) {
   const kiln_type *el = kiln_type_element(t);
   return rank_of(t) == 0 && el->kind == KILN_TYPE_SCALAR && el->elem == e;
-}
-
-/* A static dimension of a never exceeds a bound of b. */
-static bool within_bounds(const kiln_type *a, const kiln_type *b) {
-  if (!b->tensor.bounds) return true;
-  for (int32_t i = 0; i < a->tensor.rank; i++) {
-    int64_t bound = b->tensor.bounds[i], dim = a->tensor.dims[i];
-    if (bound != KILN_DIM_DYNAMIC && dim != KILN_DIM_DYNAMIC && bound < dim) return false;
-  }
-  return true;
-}
-
-/* Same rank, every pair of dimensions equal or one of them `?`, bounds respected. */
-static bool shape_compatible(const kiln_type *a, const kiln_type *b) {
-  if (!kiln_type_is_tensor(a) || !kiln_type_is_tensor(b) || a->tensor.rank != b->tensor.rank)
-    return false;
-  for (int32_t i = 0; i < a->tensor.rank; i++)
-    if (!dim_compatible(a->tensor.dims[i], b->tensor.dims[i])) return false;
-  return within_bounds(a, b) && within_bounds(b, a);
-}
-
-/* Element types for type inference: equal, or both quantized with the same storage
- * type and range, expressed type and granularity (scales and zero points may differ). */
-static bool elem_compatible(const kiln_type *a, const kiln_type *b) {
-  if (is_quant(a) && is_quant(b))
-    return a->quant.storage == b->quant.storage && a->quant.expressed == b->quant.expressed &&
-           a->quant.storage_min == b->quant.storage_min &&
-           a->quant.storage_max == b->quant.storage_max &&
-           (a->quant.axis < 0) == (b->quant.axis < 0);
-  return kiln_type_equal(a, b);
-}
-
-/* The reference's isCompatibleForHloTypeInference. */
-static bool type_compatible(const kiln_type *a, const kiln_type *b) {
-  if (kiln_type_is_tensor(a) && kiln_type_is_tensor(b))
-    return shape_compatible(a, b) && elem_compatible(a->tensor.element, b->tensor.element);
-  return kiln_type_equal(a, b);
 }
 
 typedef enum elem_family { FAM_OTHER, FAM_INT, FAM_FLOAT, FAM_COMPLEX, FAM_QUANT } elem_family;
@@ -160,7 +124,7 @@ static kiln_status match_lists(const kiln_verify_ctx *ctx, const kiln_op *op, tl
                              got.count, d.noun, got.count == 1 ? "" : "s", want.count, d.reason);
   for (int32_t i = 0; i < got.count; i++) {
     const kiln_type *g = tl_at(got, i), *w = tl_at(want, i);
-    if (mode == MATCH_EXACT ? kiln_type_equal(g, w) : type_compatible(g, w)) continue;
+    if (mode == MATCH_EXACT ? kiln_type_equal(g, w) : kiln_verify_types_compatible(g, w)) continue;
     char gs[TYPE_BUF], ws[TYPE_BUF];
     return kiln_verify_error(ctx, op, "%s %s #%" PRId32 " of type %s, expected %s%s (%s)", d.subject,
                              d.noun, i, kiln_verify_type_str(g, gs, sizeof gs),
@@ -542,10 +506,11 @@ static kiln_status verify_optimization_barrier(const kiln_verify_ctx *ctx, const
 
 #define API_VERSION_TYPED_FFI 4
 
-/* Follows tuple indices (an integer list) into t; NULL when one is out of bounds. */
-static const kiln_type *tuple_part(const kiln_type *t, const kiln_attr *indices) {
+/* Follows tuple indices (an integer list, from entry `from` on) into t; NULL when one is
+ * out of bounds. */
+static const kiln_type *tuple_part(const kiln_type *t, const kiln_attr *indices, int64_t from) {
   int64_t n = kiln_attr_count(indices), idx;
-  for (int64_t i = 0; i < n && kiln_attr_i64_at(indices, i, &idx); i++) {
+  for (int64_t i = from; i < n && kiln_attr_i64_at(indices, i, &idx); i++) {
     if (!t || t->kind != KILN_TYPE_TUPLE || idx < 0 || idx >= t->tuple.count) return NULL;
     t = t->tuple.types[idx];
   }
@@ -561,24 +526,18 @@ static kiln_status check_alias(const kiln_verify_ctx *ctx, const kiln_op *op, co
                                       " is out of range [0, %" PRId32 ")", i, operand,
                              op->num_operands);
   const kiln_type *in = tuple_part(op->operands[operand]->type,
-                                   kiln_attr_get(alias, "operand_tuple_indices"));
+                                   kiln_attr_get(alias, "operand_tuple_indices"), 0);
   if (!in)
     return kiln_verify_error(ctx, op, "output_operand_aliases[%" PRId32 "]: operand_tuple_indices "
                                       "out of bounds", i);
-  /* Several results alias as one tuple; the output tuple indices select among them. */
+  /* Several results alias as one tuple: the first output index selects the result. */
   const kiln_attr *out_idx = kiln_attr_get(alias, "output_tuple_indices");
-  const kiln_type *out = op->num_results == 1 ? op->results[0].type : NULL;
-  int64_t first = 0, n = kiln_attr_count(out_idx);
-  bool many = op->num_results != 1;
-  if (many && n == 0) return NULL; /* the whole result tuple: not modelled as one type */
-  if (many && (n < 1 || !kiln_attr_i64_at(out_idx, 0, &first) || first < 0 ||
-               first >= op->num_results))
-    return kiln_verify_error(ctx, op, "output_operand_aliases[%" PRId32 "]: output_tuple_indices "
-                                      "out of bounds", i);
-  if (many) out = op->results[first].type;
-  for (int64_t k = many ? 1 : 0, idx; k < n && out && kiln_attr_i64_at(out_idx, k, &idx); k++)
-    out = out->kind == KILN_TYPE_TUPLE && idx >= 0 && idx < out->tuple.count ? out->tuple.types[idx]
-                                                                             : NULL;
+  const kiln_type *out = NULL;
+  int64_t first = 0;
+  if (op->num_results == 1) out = tuple_part(op->results[0].type, out_idx, 0);
+  else if (kiln_attr_count(out_idx) <= 0) return NULL; /* the whole tuple: not one kiln type */
+  else if (kiln_attr_i64_at(out_idx, 0, &first) && first >= 0 && first < op->num_results)
+    out = tuple_part(op->results[first].type, out_idx, 1);
   if (!out)
     return kiln_verify_error(ctx, op, "output_operand_aliases[%" PRId32 "]: output_tuple_indices "
                                       "out of bounds", i);
@@ -786,7 +745,7 @@ static kiln_status check_reducer(const kiln_verify_ctx *ctx, const kiln_op *op,
   const kiln_type *e = r->tensor.element;
   for (int k = 0; k < 2; k++) {
     const kiln_type *a = k ? a1 : a0;
-    if (!shape_compatible(a, r) || !same_elem(a->tensor.element, e, k == 1))
+    if (!shapes_and_bounds_compatible(a, r) || !same_elem(a->tensor.element, e, k == 1))
       return kiln_verify_error(ctx, op, "computation argument #%d has type %s, expected %s (the "
                                         "returned accumulator type)", k,
                                kiln_verify_type_str(a, s1, sizeof s1),
@@ -809,7 +768,7 @@ static kiln_status check_reduced_results(const kiln_verify_ctx *ctx, const kiln_
   for (int32_t i = 0; i < data; i++) {
     const kiln_type *in = op->operands[i]->type, *out = op->results[i].type, *acc;
     KILN_RETURN_IF_ERROR(check_reducer(ctx, op, in, &acc));
-    if (shape_compatible(in, out) && elem_compatible(acc, out->tensor.element)) continue;
+    if (shapes_and_bounds_compatible(in, out) && kiln_verify_elems_compatible(acc, out->tensor.element)) continue;
     char os[TYPE_BUF], is[TYPE_BUF], es[TYPE_BUF];
     return kiln_verify_error(ctx, op, "result #%" PRId32 " has type %s, expected the shape of %s "
                                       "with element type %s", i,
@@ -921,7 +880,7 @@ static kiln_status check_kept_dims(const kiln_verify_ctx *ctx, const kiln_op *op
     return kiln_verify_error(ctx, op, "operand #%" PRId32 " and result #%" PRId32 " must be "
                                       "tensors of the same rank", i, i);
   for (int32_t d = 0; d < in->tensor.rank; d++)
-    if (d != r.dim && d != r.dim2 && !dim_compatible(in->tensor.dims[d], out->tensor.dims[d]))
+    if (d != r.dim && d != r.dim2 && !kiln_verify_dims_compatible(in->tensor.dims[d], out->tensor.dims[d]))
       return kiln_verify_error(ctx, op, "result #%" PRId32 " dimension %" PRId32 " is %" PRId64
                                         ", expected %" PRId64 " (only %s changes)", i, d,
                                out->tensor.dims[d], in->tensor.dims[d], r.attr);
@@ -992,11 +951,11 @@ static kiln_status verify_all_to_all(const kiln_verify_ctx *ctx, const kiln_op *
     int64_t want_split = split == KILN_DIM_DYNAMIC ? split : split / count;
     int64_t base_concat = r.dim2 == r.dim ? want_split : concat;
     int64_t want_concat = base_concat == KILN_DIM_DYNAMIC ? base_concat : base_concat * count;
-    if (r.dim != r.dim2 && !dim_compatible(want_split, out->tensor.dims[r.dim]))
+    if (r.dim != r.dim2 && !kiln_verify_dims_compatible(want_split, out->tensor.dims[r.dim]))
       return kiln_verify_error(ctx, op, "result #%" PRId32 " has size %" PRId64 " along "
                                         "split_dimension, expected %" PRId64, i,
                                out->tensor.dims[r.dim], want_split);
-    if (!dim_compatible(want_concat, out->tensor.dims[r.dim2]))
+    if (!kiln_verify_dims_compatible(want_concat, out->tensor.dims[r.dim2]))
       return kiln_verify_error(ctx, op, "result #%" PRId32 " has size %" PRId64 " along "
                                         "concat_dimension, expected %" PRId64, i,
                                out->tensor.dims[r.dim2], want_concat);
@@ -1116,7 +1075,7 @@ static kiln_status verify_rng(const kiln_verify_ctx *ctx, const kiln_op *op) {
     return kiln_verify_error(ctx, op, "result rank %" PRId32 " differs from the %" PRId64
                                       " entries of shape", out->tensor.rank, n);
   for (int32_t i = 0; i < out->tensor.rank && const_shape_dim(op->operands[2], i, &d); i++)
-    if (!dim_compatible(d, out->tensor.dims[i]))
+    if (!kiln_verify_dims_compatible(d, out->tensor.dims[i]))
       return kiln_verify_error(ctx, op, "result dimension %" PRId32 " is %" PRId64 ", but shape "
                                         "says %" PRId64, i, out->tensor.dims[i], d);
   return NULL;
@@ -1131,7 +1090,7 @@ static kiln_status verify_rng_bit_generator(const kiln_verify_ctx *ctx, const ki
   if (rank_of(in) >= 0 && rank_of(in) == rank_of(state)) {
     bool ok = true;
     for (int32_t i = 0; i < in->tensor.rank; i++)
-      ok = ok && dim_compatible(in->tensor.dims[i], state->tensor.dims[i]);
+      ok = ok && kiln_verify_dims_compatible(in->tensor.dims[i], state->tensor.dims[i]);
     if (ok) return NULL;
   }
   char is[TYPE_BUF], ss[TYPE_BUF];

@@ -10,14 +10,6 @@
 
 #include "ir/verify.h"
 
-/* Type comparisons shared with verify_elementwise.c (defined there). */
-bool kiln_verify_dims_compatible(int64_t a, int64_t b);
-bool kiln_verify_shapes_compatible(const kiln_type *a, const kiln_type *b);
-bool kiln_verify_fits_bounds(const kiln_type *sized, const kiln_type *bounded);
-bool kiln_verify_elems_compatible(const kiln_type *a, const kiln_type *b);
-bool kiln_verify_elems_identical(const kiln_type *a, const kiln_type *b);
-bool kiln_verify_types_compatible(const kiln_type *a, const kiln_type *b);
-
 /* Longest integer list (and highest rank) the rules handle on the stack. */
 #define MAX_DIMS 64
 

@@ -14,8 +14,11 @@
  *   - the result element type of convolution and dot_general is free for non-quantized
  *     operands (frameworks use it for a preferred accumulation type);
  *   - reducer bodies may widen: init values and inputs need only be promotable to the
- *     body's types, and floating-point precision is not compared there;
- *   - precision_config may have up to two entries.
+ *     body's types, and floating-point precision is not compared there; a reduce body may
+ *     work on slices (init values shaped like its arguments) instead of 0-d tensors;
+ *   - dynamic_conv's window attributes are only checked once its padding is a constant;
+ *   - precision_config may have up to two entries;
+ *   - scalar fields missing from dimension-number attributes are 0.
  *
  * Ranks and integer lists longer than VS_MAX_RANK, and variadic ops with more than
  * VS_MAX_VARIADIC inputs, are rejected with an error rather than overflowing the fixed
@@ -43,7 +46,6 @@ static int32_t trank(const kiln_type *t) { return t->tensor.rank; }
 static int64_t tdim(const kiln_type *t, int32_t i) { return t->tensor.dims[i]; }
 static const kiln_type *telem(const kiln_type *t) { return t->tensor.element; }
 static bool is_dyn(int64_t d) { return d == VS_DYN; }
-static bool dims_compat(int64_t a, int64_t b) { return is_dyn(a) || is_dyn(b) || a == b; }
 
 typedef struct vs_tbuf {
   char s[192];
@@ -226,7 +228,7 @@ static kiln_status need_per_tensor_quant(vs_ctx *ctx, const kiln_op *op) {
 static bool shapes_compat(const kiln_type *a, const kiln_type *b) {
   if (trank(a) != trank(b)) return false;
   for (int32_t i = 0; i < trank(a); i++)
-    if (!dims_compat(tdim(a, i), tdim(b, i))) return false;
+    if (!kiln_verify_dims_compatible(tdim(a, i), tdim(b, i))) return false;
   return true;
 }
 
@@ -235,7 +237,7 @@ static kiln_status check_shape(vs_ctx *ctx, const kiln_op *op, const char *what,
                                const kiln_type *t, const int64_t *expect, int32_t n,
                                const char *rule) {
   bool ok = trank(t) == n;
-  for (int32_t i = 0; ok && i < n; i++) ok = dims_compat(tdim(t, i), expect[i]);
+  for (int32_t i = 0; ok && i < n; i++) ok = kiln_verify_dims_compatible(tdim(t, i), expect[i]);
   if (ok) return NULL;
   vs_tbuf tb;
   char sb[256];
@@ -371,7 +373,7 @@ static const char *enum_value(const kiln_attr *a) {
 
 static bool str_is(const char *s, const char *t) { return s && strcmp(s, t) == 0; }
 
-/* precision_config: at most two entries. */
+/* precision_config: at most two entries, each DEFAULT, HIGH or HIGHEST. */
 static kiln_status check_precision_config(vs_ctx *ctx, const kiln_op *op) {
   const kiln_attr *a = kiln_op_attr(op, "precision_config");
   if (!a) return NULL;
@@ -564,7 +566,7 @@ typedef struct vs_reducer {
 static bool fits_allowed(const kiln_type *b, const int64_t *allowed, int32_t n) {
   int32_t k = 0;
   for (int32_t j = 0; j < n && k < trank(b); j++)
-    if (dims_compat(allowed[j], tdim(b, k))) k++;
+    if (kiln_verify_dims_compatible(allowed[j], tdim(b, k))) k++;
   return k == trank(b);
 }
 
@@ -1045,7 +1047,7 @@ static kiln_status read_dynamic_padding(vs_ctx *ctx, const kiln_op *op, vs_windo
   const kiln_type *p = otype(op, 2);
   KILN_RETURN_IF_ERROR(need_rank(ctx, op, p, "padding", 2));
   vs_tbuf tb;
-  if (!is_int_elem(telem(p)) || !dims_compat(tdim(p, 0), w->n) || !dims_compat(tdim(p, 1), 2))
+  if (!is_int_elem(telem(p)) || !kiln_verify_dims_compatible(tdim(p, 0), w->n) || !kiln_verify_dims_compatible(tdim(p, 1), 2))
     return VS_ERR("padding has type %s, but must be an integer tensor of shape [%d, 2]",
                   ts(p, &tb), (int)w->n);
   vs_list l;
@@ -1116,7 +1118,7 @@ static kiln_status check_dim_pairs(vs_ctx *ctx, const kiln_op *op, const kiln_ty
   for (int64_t i = 0; i < l->n; i++) {
     int64_t a = tdim(lhs, (int32_t)l->v[i]), b = tdim(rhs, (int32_t)r->v[i]);
     vs_dbuf d1, d2;
-    if (!dims_compat(a, b))
+    if (!kiln_verify_dims_compatible(a, b))
       return VS_ERR("lhs_%s_dimensions[%d] (lhs dimension %" PRId64 ", size %s) and "
                     "rhs_%s_dimensions[%d] (rhs dimension %" PRId64 ", size %s) must have the "
                     "same size",
@@ -1308,7 +1310,7 @@ static kiln_status verify_dot(vs_ctx *ctx, const kiln_op *op) {
     return VS_ERR("lhs (%s) and rhs (%s) must both have rank 1 or 2", ts(lhs, &t1),
                   ts(rhs, &t2));
   vs_dbuf d1, d2;
-  if (!dims_compat(tdim(lhs, lr - 1), tdim(rhs, 0)))
+  if (!kiln_verify_dims_compatible(tdim(lhs, lr - 1), tdim(rhs, 0)))
     return VS_ERR("lhs dimension %d (size %s) and rhs dimension 0 (size %s) are contracted and "
                   "must have the same size",
                   (int)(lr - 1), ds(tdim(lhs, lr - 1), &d1), ds(tdim(rhs, 0), &d2));
@@ -1352,7 +1354,7 @@ static kiln_status check_group_sizes(vs_ctx *ctx, const kiln_op *op, const vs_do
   int64_t prefix[VS_MAX_RANK];
   int32_t n = ragged_prefix(otype(op, 0), d, ragged, prefix);
   bool ok = trank(sizes) == n + 1;
-  for (int32_t i = 0; ok && i < n; i++) ok = dims_compat(tdim(sizes, i), prefix[i]);
+  for (int32_t i = 0; ok && i < n; i++) ok = kiln_verify_dims_compatible(tdim(sizes, i), prefix[i]);
   char sb[256];
   if (!ok)
     return VS_ERR("group_sizes has type %s, but must have the leading dimensions %s followed "
@@ -1386,7 +1388,7 @@ static kiln_status check_ragged_groups(vs_ctx *ctx, const kiln_op *op, const kil
   KILN_RETURN_IF_ERROR(check_group_sizes(ctx, op, d, ragged->v[0], sizes));
   int64_t groups = tdim(sizes, trank(sizes) - 1);
   vs_dbuf d1, d2;
-  if (non_contracting && !dims_compat(groups, tdim(rhs, (int32_t)group->v[0])))
+  if (non_contracting && !kiln_verify_dims_compatible(groups, tdim(rhs, (int32_t)group->v[0])))
     return VS_ERR("rhs group dimension %" PRId64 " has size %s, but group_sizes has %s groups",
                   group->v[0], ds(tdim(rhs, (int32_t)group->v[0]), &d1), ds(groups, &d2));
   return NULL;
@@ -1443,7 +1445,7 @@ static kiln_status check_index_vector(vs_ctx *ctx, const kiln_op *op, const kiln
                   ivd, idx_name, (int)trank(idx));
   int64_t len = ivd == trank(idx) ? 1 : tdim(idx, (int32_t)ivd);
   vs_dbuf db;
-  if (!dims_compat(len, map->n))
+  if (!kiln_verify_dims_compatible(len, map->n))
     return VS_ERR("%s has %d entries, but the index vectors of %s (dimension %" PRId64
                   ") have %s",
                   map_name, (int)map->n, idx_name, ivd, ds(len, &db));
@@ -1465,7 +1467,7 @@ static kiln_status check_batching(vs_ctx *ctx, const kiln_op *op, const kiln_typ
   for (int64_t i = 0; i < ob->n; i++) {
     int64_t a = tdim(operand, (int32_t)ob->v[i]), b = tdim(idx, (int32_t)ib->v[i]);
     vs_dbuf d1, d2;
-    if (!dims_compat(a, b))
+    if (!kiln_verify_dims_compatible(a, b))
       return VS_ERR("%s[%d] (size %s) and %s[%d] (size %s) must have the same size", on,
                     (int)i, ds(a, &d1), in, (int)i, ds(b, &d2));
   }
@@ -1670,7 +1672,7 @@ static kiln_status check_updates_shape(vs_ctx *ctx, const kiln_op *op, const kil
       continue;
     }
     if (sc == s->ivd) sc++;
-    if (!dims_compat(u, s->idx[sc]))
+    if (!kiln_verify_dims_compatible(u, s->idx[sc]))
       return VS_ERR("updates scatter dimension %d has size %s, but scatter_indices dimension "
                     "%d has size %s",
                     (int)i, ds(u, &d1), (int)sc, ds(s->idx[sc], &d2));
@@ -1871,7 +1873,7 @@ static kiln_status verify_fft(vs_ctx *ctx, const kiln_op *op) {
   int32_t checked = kind == VS_RFFT ? l : kind == VS_IRFFT ? l - 1 : 0;
   for (int32_t i = 0; i < checked; i++) {
     vs_dbuf db;
-    if (!dims_compat(tdim(in, r - l + i), len.v[i]))
+    if (!kiln_verify_dims_compatible(tdim(in, r - l + i), len.v[i]))
       return VS_ERR("operand dimension %d has size %s, but fft_length[%d] = %" PRId64,
                     (int)(r - l + i), ds(tdim(in, r - l + i), &db), (int)i, len.v[i]);
   }
@@ -1880,7 +1882,7 @@ static kiln_status verify_fft(vs_ctx *ctx, const kiln_op *op) {
   if (kind == VS_IRFFT) {
     int64_t d = tdim(in, r - 1);
     vs_dbuf db;
-    if (!(dims_compat(d, 0) && last == 0) && !dims_compat(d, last / 2 + 1))
+    if (!(kiln_verify_dims_compatible(d, 0) && last == 0) && !kiln_verify_dims_compatible(d, last / 2 + 1))
       return VS_ERR("operand dimension %d has size %s, but IRFFT needs fft_length[-1] / 2 + 1 "
                     "= %" PRId64,
                     (int)(r - 1), ds(d, &db), last / 2 + 1);
@@ -1898,7 +1900,7 @@ static kiln_status need_square_batch(vs_ctx *ctx, const kiln_op *op, const kiln_
   vs_tbuf tb;
   int32_t r = trank(a);
   if (r < 2) return VS_ERR("%s has type %s, but must have rank 2 or more", what, ts(a, &tb));
-  if (!dims_compat(tdim(a, r - 2), tdim(a, r - 1)))
+  if (!kiln_verify_dims_compatible(tdim(a, r - 2), tdim(a, r - 1)))
     return VS_ERR("%s has type %s, but its two minor dimensions must have the same size", what,
                   ts(a, &tb));
   vs_ek k = elem_kind(telem(a));
@@ -1934,13 +1936,13 @@ static kiln_status verify_triangular_solve(vs_ctx *ctx, const kiln_op *op) {
   bool left = op_bool(op, "left_side", false);
   int32_t shared = left ? r - 2 : r - 1;
   vs_dbuf d1, d2;
-  if (!dims_compat(tdim(a, r - 1), tdim(b, shared)))
+  if (!kiln_verify_dims_compatible(tdim(a, r - 1), tdim(b, shared)))
     return VS_ERR("b dimension %d (size %s) must match the size %s of a's matrices (left_side "
                   "= %s)",
                   (int)shared, ds(tdim(b, shared), &d1), ds(tdim(a, r - 1), &d2),
                   left ? "true" : "false");
   for (int32_t i = 0; i < r - 2; i++)
-    if (!dims_compat(tdim(a, i), tdim(b, i)))
+    if (!kiln_verify_dims_compatible(tdim(a, i), tdim(b, i)))
       return VS_ERR("batch dimension %d of a (size %s) and of b (size %s) must match", (int)i,
                     ds(tdim(a, i), &d1), ds(tdim(b, i), &d2));
   const kiln_attr *t = kiln_op_attr(op, "transpose_a");
@@ -1974,7 +1976,7 @@ static kiln_status check_bn_value(vs_ctx *ctx, const kiln_op *op, const kiln_typ
                   what, ts(t, &t1));
   KILN_RETURN_IF_ERROR(check_same_elem(ctx, op, what, t, "operand", operand));
   if (role == 'M') return check_same_shape(ctx, op, what, t, "operand", operand);
-  if (trank(t) != 1 || !dims_compat(tdim(t, 0), features))
+  if (trank(t) != 1 || !kiln_verify_dims_compatible(tdim(t, 0), features))
     return VS_ERR("%s has type %s, but must be 1-dimensional with one entry per feature (%s)",
                   what, ts(t, &t1), ds(features, &d1));
   return NULL;
@@ -2040,7 +2042,7 @@ static kiln_status verify_torch_index_select(vs_ctx *ctx, const kiln_op *op) {
     return VS_ERR("batch_dims = %" PRId64 " must lie in [0, min(dim, index rank)]", batch);
   vs_dbuf d1, d2;
   for (int32_t i = 0; i < batch; i++)
-    if (!dims_compat(tdim(operand, i), tdim(index, i)))
+    if (!kiln_verify_dims_compatible(tdim(operand, i), tdim(index, i)))
       return VS_ERR("batch dimension %d of operand (size %s) and of index (size %s) must match",
                     (int)i, ds(tdim(operand, i), &d1), ds(tdim(index, i), &d2));
   int64_t shape[2 * VS_MAX_RANK];
@@ -2179,7 +2181,7 @@ static kiln_status scan_split(vs_ctx *ctx, const kiln_op *op, const kiln_block *
                     (int)i, (int)trank(otype(op, i)));
     int64_t d = tdim(otype(op, i), (int32_t)dim);
     vs_dbuf d1, d2;
-    if (!dims_compat(d, size))
+    if (!kiln_verify_dims_compatible(d, size))
       return VS_ERR("inputs[%d] has scan dimension size %s, but the scan runs over %s steps",
                     (int)i, ds(d, &d1), ds(size, &d2));
     if (is_dyn(size)) size = d;
@@ -2198,7 +2200,7 @@ static kiln_status check_scan_arg(vs_ctx *ctx, const kiln_op *op, const kiln_blo
   for (int32_t d = 0; d < trank(t); d++)
     if (!is_input || d != dim) shape[n++] = tdim(t, d);
   bool ok = trank(a) == n && elem_compat(telem(a), telem(t));
-  for (int32_t d = 0; ok && d < n; d++) ok = dims_compat(tdim(a, d), shape[d]);
+  for (int32_t d = 0; ok && d < n; d++) ok = kiln_verify_dims_compatible(tdim(a, d), shape[d]);
   vs_tbuf t1, t2;
   if (!ok)
     return VS_ERR("body region argument #%d has type %s, which does not fit operand #%d (%s)%s",

@@ -1022,3 +1022,75 @@ func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {
   %0 = tensor.insert %cst into %a[%c0, %c0] : tensor<2xf32>
   func.return %0 : tensor<2xf32>
 }
+
+// -----
+
+// ERROR: operand #0 must be a tensor without per-axis quantization
+func.func @main(%a: tensor<2x4x!quant.uniform<i8:f32:0, {0.1:-30, 0.2:-30}>>) -> tensor<2x8x!quant.uniform<i8:f32:0, {0.1:-30, 0.2:-30}>> {
+  %0 = "stablehlo.all_gather"(%a) {
+    all_gather_dim = 1 : i64,
+    replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>
+  } : (tensor<2x4x!quant.uniform<i8:f32:0, {0.1:-30, 0.2:-30}>>) -> tensor<2x8x!quant.uniform<i8:f32:0, {0.1:-30, 0.2:-30}>>
+  func.return %0 : tensor<2x8x!quant.uniform<i8:f32:0, {0.1:-30, 0.2:-30}>>
+}
+
+// -----
+
+// ERROR: is not promotable from operand type
+func.func @main(%a: tensor<!quant.uniform<i8:f32, 2.0:15>>) -> tensor<!quant.uniform<i32:f64, 2.0:15>> {
+  %0 = "stablehlo.all_reduce"(%a) ({
+  ^bb0(%x: tensor<!quant.uniform<i32:f64, 2.0:15>>, %y: tensor<!quant.uniform<i32:f64, 2.0:15>>):
+    %s = stablehlo.add %x, %y : tensor<!quant.uniform<i32:f64, 2.0:15>>
+    stablehlo.return %s : tensor<!quant.uniform<i32:f64, 2.0:15>>
+  }) {
+    replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>
+  } : (tensor<!quant.uniform<i8:f32, 2.0:15>>) -> tensor<!quant.uniform<i32:f64, 2.0:15>>
+  func.return %0 : tensor<!quant.uniform<i32:f64, 2.0:15>>
+}
+
+// -----
+
+// ERROR: operand_layouts and result_layouts must be given together
+func.func @main(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %0 = "stablehlo.custom_call"(%a) {
+    call_target_name = "foo",
+    operand_layouts = [dense<[1, 0]> : tensor<2xindex>]
+  } : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  func.return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// ERROR: result_layouts[0] must be a permutation of the dimensions for type tensor<2x3xf32>
+func.func @main(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %0 = "stablehlo.custom_call"(%a) {
+    call_target_name = "foo",
+    operand_layouts = [dense<[1, 0]> : tensor<2xindex>],
+    result_layouts = [dense<[0, 1, 2]> : tensor<3xindex>]
+  } : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  func.return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// ERROR: layout[0] must be an array of integers
+func.func @main(%t: !stablehlo.token) -> tensor<2x2xi64> {
+  %0:2 = "stablehlo.infeed"(%t) {infeed_config = "", layout = [[[]]]} : (!stablehlo.token) -> (tensor<2x2xi64>, !stablehlo.token)
+  func.return %0#0 : tensor<2x2xi64>
+}
+
+// -----
+
+// ERROR: requires one region, got 2
+func.func @main(%a: tensor<4xf32>) -> !stablehlo.future<tensor<4xf32>> {
+  %0 = "stablehlo.async_start"(%a) ({
+  ^bb0(%x: tensor<4xf32>):
+    %y = "stablehlo.collective_permute"(%x) {source_target_pairs = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<4xf32>) -> tensor<4xf32>
+    stablehlo.return %y : tensor<4xf32>
+  }, {
+  ^bb0(%x: tensor<4xf32>):
+    %y = "stablehlo.collective_permute"(%x) {source_target_pairs = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<4xf32>) -> tensor<4xf32>
+    stablehlo.return %y : tensor<4xf32>
+  }) : (tensor<4xf32>) -> !stablehlo.future<tensor<4xf32>>
+  func.return %0 : !stablehlo.future<tensor<4xf32>>
+}

@@ -1,3 +1,3 @@
-// ERROR: expected an SSA value, found end of input
+// ERROR: expected ':' before the op's types, found ','
 func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> {
   %0 = stablehlo.add %a,

@@ -1,4 +1,4 @@
-// ERROR: unbalanced '<' (no matching '>')
+// ERROR: unbalanced '}' (expected '>')
 func.func @f() attributes {x = #foo.bar<a<b>} {
   return
 }
