@@ -108,6 +108,14 @@ static uint64_t max_bits(float_fmt f) {
   }
 }
 
+/* What a value too large for the format becomes: infinity where the format has one, NaN
+ * for the finite-only formats with a NaN, the largest value for those with neither. */
+static uint64_t overflow_bits(float_fmt f, uint64_t sign) {
+  if (f.style == FMT_IEEE) return sign | ((((uint64_t)1 << f.ebits) - 1) << f.mbits);
+  if (f.style == FMT_NO_NAN) return sign | max_bits(f);
+  return nan_bits(f) | (f.style == FMT_FN ? sign : 0);
+}
+
 uint64_t kiln_elem_float_to_bits(kiln_elem e, double v) {
   if (e == KILN_ELEM_F64) {
     uint64_t u;
@@ -135,11 +143,7 @@ uint64_t kiln_elem_float_to_bits(kiln_elem e, double v) {
   if (isnan(v)) return nan_bits(f) | (f.style == FMT_IEEE || f.style == FMT_FN ? sign : 0);
   double a = fabs(v);
   uint64_t mag;
-  if (isinf(a)) {
-    if (f.style == FMT_IEEE) return sign | ((((uint64_t)1 << f.ebits) - 1) << f.mbits);
-    if (f.style == FMT_NO_NAN) return sign | max_bits(f);
-    return nan_bits(f) | (f.style == FMT_FN ? sign : 0);
-  }
+  if (isinf(a)) return overflow_bits(f, sign);
   int emin = 1 - f.bias;
   int k;
   frexp(a, &k);
@@ -154,11 +158,7 @@ uint64_t kiln_elem_float_to_bits(kiln_elem e, double v) {
     if (ex + f.bias > (1 << f.ebits)) mag = UINT64_MAX;
     else mag = ((uint64_t)(ex + f.bias) << f.mbits) | (q - ((uint64_t)1 << f.mbits));
   }
-  if (mag > max_bits(f)) {
-    if (f.style == FMT_IEEE) return sign | ((((uint64_t)1 << f.ebits) - 1) << f.mbits);
-    if (f.style == FMT_NO_NAN) return sign | max_bits(f);
-    return nan_bits(f) | (f.style == FMT_FN ? sign : 0);
-  }
+  if (mag > max_bits(f)) return overflow_bits(f, sign);
   if (mag == 0 && f.style == FMT_FNUZ) sign = 0;
   return sign | mag;
 }
