@@ -60,7 +60,7 @@ bool kiln_op_lookup(const char *s, size_t n, kiln_op_kind *out) {
   /* A linear scan: the table is small and the parser's cost is dominated by literals. */
   for (int i = 0; i < KILN_OP_COUNT; i++) {
     const char *name = k_ops[i].name;
-    if (strncmp(name, s, n) == 0 && name[n] == 0) {
+    if (strlen(name) == n && memcmp(name, s, n) == 0) {
       *out = (kiln_op_kind)i;
       return true;
     }
