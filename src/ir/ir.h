@@ -220,6 +220,7 @@ typedef struct kiln_value {
   kiln_op *def;       /* defining op, NULL for a block argument */
   kiln_block *block;  /* owning block for a block argument */
   int32_t index;      /* result number or argument number */
+  int32_t id;         /* dense number within its function, set by backends that need one */
 } kiln_value;
 
 struct kiln_op {

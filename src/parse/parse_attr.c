@@ -24,10 +24,10 @@ const kiln_attr *kp_enum_attr(kiln_parser *p, const char *dialect, const char *n
   return a;
 }
 
-/* Decodes the current STRING token (MLIR escapes: \n \t \" \\ \XX). */
-static bool decode_string(kiln_parser *p, const char **out, size_t *out_len) {
-  const char *t = p->tok.text + 1;
-  size_t n = p->tok.len - 2, o = 0;
+/* Decodes the n bytes at t (between the quotes of a string at source offset at - 1; MLIR
+ * escapes: \n \t \" \\ \XX). */
+static bool decode_escapes(kiln_parser *p, const char *t, size_t n, size_t at, const char **out, size_t *out_len) {
+  size_t o = 0;
   char *buf = kp_alloc(p, n + 1, 1);
   if (!buf) return false;
   for (size_t i = 0; i < n; i++) {
@@ -45,13 +45,28 @@ static bool decode_string(kiln_parser *p, const char **out, size_t *out_len) {
       buf[o++] = (char)strtol(hex, NULL, 16);
       i++;
     } else {
-      return kp_fail_at(p, p->tok.offset + 1 + i, "unknown escape sequence in string");
+      return kp_fail_at(p, at + i, "unknown escape sequence in string");
     }
   }
   buf[o] = 0;
   *out = buf;
   *out_len = o;
+  return true;
+}
+
+/* Decodes the current STRING token and moves past it. */
+static bool decode_string(kiln_parser *p, const char **out, size_t *out_len) {
+  if (!decode_escapes(p, p->tok.text + 1, p->tok.len - 2, p->tok.offset + 1, out, out_len)) return false;
   kp_next(p);
+  return true;
+}
+
+static bool append_chars(kiln_parser *p, char **buf, int32_t *n, int32_t *cap, const char *s, size_t len) {
+  for (size_t i = 0; i < len; i++) {
+    char *c = kp_push(p, (void **)buf, n, cap, 1);
+    if (!c) return false;
+    *c = s[i];
+  }
   return true;
 }
 
@@ -632,9 +647,11 @@ static bool parse_attr_inner(kiln_parser *p, const kiln_attr **out, bool keyword
       break;
     }
     case KILN_TOK_AT: {
-      const char *start = p->tok.text + 1;
-      size_t off = p->tok.offset;
-      size_t end = off + p->tok.len;
+      /* @name, @"quoted name" (escapes decoded), or a nested reference @a::@b kept as the
+       * text "a::@b" with each part as written */
+      kiln_tok first = p->tok;
+      char *nested = NULL;
+      int32_t nn = 0, cap = 0;
       kp_next(p);
       while (kp_is(p, ':') && p->lx.pos < p->src->len && p->src->text[p->tok.offset + 1] == ':') {
         kp_next(p); /* the second ':' */
@@ -643,14 +660,19 @@ static bool parse_attr_inner(kiln_parser *p, const kiln_attr **out, bool keyword
           ok = kp_fail(p, "expected a nested symbol after '::'");
           goto done;
         }
-        end = p->tok.offset + p->tok.len;
+        if ((!nn && !append_chars(p, &nested, &nn, &cap, first.text + 1, first.len - 1)) ||
+            !append_chars(p, &nested, &nn, &cap, "::@", 3) ||
+            !append_chars(p, &nested, &nn, &cap, p->tok.text + 1, p->tok.len - 1)) {
+          ok = false;
+          goto done;
+        }
         kp_next(p);
       }
-      if (start[0] == '"') { /* @"quoted name": no nesting */
-        start++;
-        end--;
-      }
-      ok = (a = kp_new_attr(p, KILN_ATTR_SYMBOL)) && (a->symbol = kp_strdup(p, start, end - (size_t)(start - p->src->text)));
+      size_t len;
+      if (!(a = kp_new_attr(p, KILN_ATTR_SYMBOL))) ok = false;
+      else if (nn) ok = append_chars(p, &nested, &nn, &cap, "", 1) && (a->symbol = nested);
+      else if (first.text[1] == '"') ok = decode_escapes(p, first.text + 2, first.len - 3, first.offset + 2, &a->symbol, &len);
+      else ok = (a->symbol = kp_strdup(p, first.text + 1, first.len - 1)) != NULL;
       *out = a;
       break;
     }

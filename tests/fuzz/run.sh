@@ -44,6 +44,7 @@ echo "run.sh: corpus $corpus: $(ls "$corpus" | wc -l) files ($n seeds copied)"
 log=$build/fuzz.log
 rm -f "$build"/artifacts/*
 rc=0
+t0=$(date +%s)
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 if [ "$jobs" -gt 1 ]; then
@@ -55,8 +56,9 @@ else
   "$fuzzer" "$corpus" -max_len=65536 -timeout=10 -rss_limit_mb=2048 -max_total_time="$secs" \
     -print_final_stats=1 -artifact_prefix="$build/artifacts/" >"$log" 2>&1 || rc=$?
 fi
+elapsed=$(( $(date +%s) - t0 ))
 execs=$(grep -h 'stat::number_of_executed_units' "$log" | awk '{s += $2} END {print s + 0}')
-echo "run.sh: $execs executions in ${secs}s (log: $log)"
+echo "run.sh: $execs executions in ${elapsed}s (log: $log)"
 found=0
 for a in "$build"/artifacts/*; do
   [ -e "$a" ] || continue

@@ -1,0 +1,101 @@
+/* The reference interpreter: evaluates StableHLO functions op by op on kiln_rtv values.
+ *
+ * kiln_interp_create prepares a module (numbers every value of every function); the
+ * prepared interpreter only reads the module afterwards, so several threads may run it at
+ * once, each with its own kiln_interp_ctx. The module must outlive the interpreter.
+ *
+ * Kernels: each family file (kernels_*.c) exports a lookup from op kind to kernel, like
+ * the verifier's rule families. A kernel reads its operands and allocates its results;
+ * ops on quantized tensors are run by dequantizing the operands, running the kernel on the
+ * expressed type and quantizing the results (the spec's dequantize_op_quantize), except
+ * for the few kernels that work on quantized storage themselves. */
+#ifndef KILN_INTERP_INTERP_H
+#define KILN_INTERP_INTERP_H
+
+#include <stdio.h>
+
+#include "backends/interp/value.h"
+#include "base/source.h"
+
+typedef struct kiln_interp kiln_interp;
+typedef struct kiln_interp_group kiln_interp_group; /* processes of one run_parallel */
+
+/* Results of the check.* ops of a run. Not thread-safe by itself: run_parallel gives each
+ * process its own log and merges them. */
+typedef struct kiln_check_log {
+  int32_t passed, failed;
+  char *text; /* one line per failure, malloc'ed */
+  size_t len, cap;
+} kiln_check_log;
+
+void kiln_check_log_free(kiln_check_log *log);
+
+typedef struct kiln_interp_ctx {
+  const kiln_interp *interp;
+  kiln_rtv **frame;        /* the current function invocation's values, by kiln_value.id */
+  kiln_check_log *checks;  /* where check.* results go (NULL: a failed check is an error) */
+  FILE *print_out;         /* interpreter.print target (NULL: stdout) */
+  kiln_interp_group *group; /* NULL outside run_parallel */
+  int32_t process_id;      /* this process's index in the group */
+  int depth;               /* call depth, bounded */
+} kiln_interp_ctx;
+
+kiln_status kiln_interp_create(const kiln_module *m, const kiln_source *src, kiln_interp **out);
+void kiln_interp_destroy(kiln_interp *interp);
+const kiln_module *kiln_interp_module(const kiln_interp *interp);
+
+/* Runs a func.func with nargs arguments; results (one per function result) receive new
+ * references. */
+kiln_status kiln_interp_call(kiln_interp_ctx *ctx, const kiln_op *func, kiln_rtv *const *args, int32_t nargs,
+                             kiln_rtv **results);
+/* Runs a region of the current function on args (bound to its entry block's arguments);
+ * its terminator's operands become results (new references; nres must match). */
+kiln_status kiln_interp_region(kiln_interp_ctx *ctx, const kiln_region *r, kiln_rtv *const *args, int32_t nargs,
+                               kiln_rtv **results, int32_t nres);
+
+/* A located error for op: "file:line:col: error: 'op' op message". */
+kiln_status kiln_interp_error(const kiln_interp_ctx *ctx, const kiln_op *op, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Check results: a pass, or a failure line located at op. */
+void kiln_check_pass(kiln_interp_ctx *ctx);
+kiln_status kiln_check_fail(kiln_interp_ctx *ctx, const kiln_op *op, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* ---- for kernels ---- */
+
+typedef struct kiln_kernel_args {
+  const kiln_op *op;
+  kiln_rtv *const *in;
+  int32_t num_in;
+  kiln_rtv **out;
+  int32_t num_out;
+  /* Element type of each result: the op's own, or the expressed float type while a
+   * quantized op runs in floating point. */
+  const kiln_type *const *out_elem;
+} kiln_kernel_args;
+
+typedef kiln_status (*kiln_interp_kernel)(kiln_interp_ctx *ctx, const kiln_kernel_args *a);
+
+/* Allocates result i with the given shape and a->out_elem[i]. */
+kiln_status kiln_kernel_result(const kiln_kernel_args *a, int32_t i, int32_t rank, const int64_t *dims);
+/* Allocates result i with the shape of the op's static result type. */
+kiln_status kiln_kernel_result_static(const kiln_interp_ctx *ctx, const kiln_kernel_args *a, int32_t i);
+/* The SCALAR kiln_type of an element type (static storage; never NULL). */
+const kiln_type *kiln_interp_scalar_type(kiln_elem e);
+/* The function a symbol names, or NULL. */
+const kiln_op *kiln_interp_lookup_func(const kiln_interp *interp, const char *name);
+
+/* Quantization (the spec's uniform quantize / dequantize), per-tensor or per-axis. */
+kiln_status kiln_interp_dequantize(const kiln_rtv *q, kiln_rtv **out);
+kiln_status kiln_interp_quantize(const kiln_rtv *x, const kiln_type *quant_elem, kiln_rtv **out);
+
+kiln_interp_kernel kiln_interp_elementwise_lookup(kiln_op_kind kind);
+kiln_interp_kernel kiln_interp_shape_lookup(kiln_op_kind kind);
+kiln_interp_kernel kiln_interp_structured_lookup(kiln_op_kind kind);
+kiln_interp_kernel kiln_interp_math_lookup(kiln_op_kind kind);
+kiln_interp_kernel kiln_interp_linalg_lookup(kiln_op_kind kind);
+kiln_interp_kernel kiln_interp_control_lookup(kiln_op_kind kind);
+/* Kernels that handle quantized storage themselves (no dequantize_op_quantize). */
+bool kiln_interp_kernel_is_quant_native(kiln_op_kind kind);
+
+#endif

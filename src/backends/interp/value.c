@@ -1,0 +1,177 @@
+#include "backends/interp/value.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static kiln_rtv *rtv_alloc(kiln_rtv_kind kind) {
+  kiln_rtv *v = calloc(1, sizeof *v);
+  if (v) {
+    atomic_init(&v->refs, 1);
+    v->kind = kind;
+  }
+  return v;
+}
+
+kiln_status kiln_rtv_tensor(const kiln_type *elem_type, int32_t rank, const int64_t *dims, kiln_rtv **out) {
+  *out = NULL;
+  if (rank < 0 || rank > KILN_RTV_MAX_RANK)
+    return KILN_STATUS(KILN_STATUS_UNIMPLEMENTED, "tensors of rank %d are not supported (at most %d)", (int)rank,
+                       KILN_RTV_MAX_RANK);
+  kiln_elem e = elem_type->kind == KILN_TYPE_QUANT ? elem_type->quant.storage : elem_type->elem;
+  int64_t count = 1;
+  for (int32_t i = 0; i < rank; i++)
+    if (dims[i] < 0 || !kiln_mul_i64(count, dims[i], &count))
+      return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "tensor shape is too large");
+  size_t bytes;
+  if (!kiln_mul_size((size_t)count, kiln_elem_storage_bytes(e), &bytes) || bytes > ((size_t)1 << 40))
+    return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "tensor of %lld elements is too large", (long long)count);
+  kiln_rtv *v = rtv_alloc(KILN_RTV_TENSOR);
+  if (!v || !(v->data = calloc(bytes ? bytes : 1, 1))) {
+    free(v);
+    return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory allocating %zu bytes", bytes);
+  }
+  v->elem_type = elem_type;
+  v->elem = e;
+  v->elem_bytes = kiln_elem_storage_bytes(e);
+  v->rank = rank;
+  if (rank) memcpy(v->dims, dims, sizeof(int64_t) * (size_t)rank);
+  v->count = count;
+  *out = v;
+  return NULL;
+}
+
+kiln_status kiln_rtv_of_type(const kiln_type *t, kiln_rtv **out) {
+  if (!kiln_type_is_tensor(t) || t->tensor.num_elements < 0) {
+    *out = NULL;
+    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "a value of a dynamic or non-tensor type cannot be made here");
+  }
+  return kiln_rtv_tensor(t->tensor.element, t->tensor.rank, t->tensor.dims, out);
+}
+
+kiln_status kiln_rtv_tuple(kiln_rtv *const *items, int32_t n, kiln_rtv **out) {
+  kiln_rtv *v = rtv_alloc(KILN_RTV_TUPLE);
+  if (!v || !(v->items = calloc((size_t)n + 1, sizeof *v->items))) {
+    free(v);
+    *out = NULL;
+    return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  }
+  v->num_items = n;
+  for (int32_t i = 0; i < n; i++) v->items[i] = kiln_rtv_retain(items[i]);
+  *out = v;
+  return NULL;
+}
+
+kiln_status kiln_rtv_token(kiln_rtv **out) {
+  *out = rtv_alloc(KILN_RTV_TOKEN);
+  return *out ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+}
+
+kiln_status kiln_rtv_from_dense(const kiln_attr *a, kiln_rtv **out) {
+  KILN_RETURN_IF_ERROR(kiln_rtv_of_type(a->type, out));
+  kiln_rtv *v = *out;
+  size_t total = (size_t)v->count * v->elem_bytes;
+  if (!a->dense.splat) {
+    if (total) memcpy(v->data, a->dense.data, total < a->dense.nbytes ? total : a->dense.nbytes);
+  } else {
+    for (int64_t i = 0; i < v->count; i++) memcpy(v->data + (size_t)i * v->elem_bytes, a->dense.data, v->elem_bytes);
+  }
+  return NULL;
+}
+
+kiln_rtv *kiln_rtv_retain(kiln_rtv *v) {
+  if (v) atomic_fetch_add_explicit(&v->refs, 1, memory_order_relaxed);
+  return v;
+}
+
+void kiln_rtv_release(kiln_rtv *v) {
+  if (!v || atomic_fetch_sub_explicit(&v->refs, 1, memory_order_acq_rel) != 1) return;
+  for (int32_t i = 0; i < v->num_items; i++) kiln_rtv_release(v->items[i]);
+  free(v->items);
+  free(v->data);
+  free(v);
+}
+
+kiln_scalar kiln_scalar_load(kiln_elem e, const uint8_t *p) {
+  kiln_scalar s = {{0}, 0};
+  size_t n = kiln_elem_storage_bytes(e);
+  uint64_t u = 0;
+  switch (kiln_elem_class_of(e)) {
+    case KILN_ELEM_CLASS_B: s.i = p[0] != 0; return s;
+    case KILN_ELEM_CLASS_U:
+      memcpy(&u, p, n);
+      s.u = kiln_elem_bits(e) < 64 ? u & ((1ull << kiln_elem_bits(e)) - 1) : u;
+      return s;
+    case KILN_ELEM_CLASS_I:
+    case KILN_ELEM_CLASS_X: {
+      memcpy(&u, p, n);
+      int bits = kiln_elem_bits(e);
+      if (bits < 64) {
+        u &= (1ull << bits) - 1;
+        if ((u >> (bits - 1)) & 1) u |= ~0ull << bits;
+      }
+      s.i = (int64_t)u;
+      return s;
+    }
+    case KILN_ELEM_CLASS_F:
+      memcpy(&u, p, n);
+      s.f = kiln_elem_float_from_bits(e, u);
+      return s;
+    case KILN_ELEM_CLASS_C: {
+      kiln_elem part = kiln_elem_complex_part(e);
+      uint64_t re = 0, im = 0;
+      memcpy(&re, p, n / 2);
+      memcpy(&im, p + n / 2, n / 2);
+      s.f = kiln_elem_float_from_bits(part, re);
+      s.im = kiln_elem_float_from_bits(part, im);
+      return s;
+    }
+  }
+  return s;
+}
+
+void kiln_scalar_store(kiln_elem e, uint8_t *p, kiln_scalar v) {
+  size_t n = kiln_elem_storage_bytes(e);
+  uint64_t u;
+  switch (kiln_elem_class_of(e)) {
+    case KILN_ELEM_CLASS_B: p[0] = v.i != 0; return;
+    case KILN_ELEM_CLASS_U:
+    case KILN_ELEM_CLASS_I:
+    case KILN_ELEM_CLASS_X: {
+      int bits = kiln_elem_bits(e);
+      u = v.u;
+      if (bits < 64) {
+        u &= (1ull << bits) - 1;
+        if (kiln_elem_class_of(e) != KILN_ELEM_CLASS_U && (u >> (bits - 1)) & 1) u |= ~0ull << bits;
+      }
+      memcpy(p, &u, n);
+      return;
+    }
+    case KILN_ELEM_CLASS_F:
+      u = kiln_elem_float_to_bits(e, v.f);
+      memcpy(p, &u, n);
+      return;
+    case KILN_ELEM_CLASS_C: {
+      kiln_elem part = kiln_elem_complex_part(e);
+      uint64_t re = kiln_elem_float_to_bits(part, v.f), im = kiln_elem_float_to_bits(part, v.im);
+      memcpy(p, &re, n / 2);
+      memcpy(p + n / 2, &im, n / 2);
+      return;
+    }
+  }
+}
+
+void kiln_strides(int32_t rank, const int64_t *dims, int64_t *out) {
+  int64_t s = 1;
+  for (int32_t i = rank - 1; i >= 0; i--) {
+    out[i] = s;
+    s *= dims[i];
+  }
+}
+
+bool kiln_index_next(int32_t rank, const int64_t *dims, int64_t *index) {
+  for (int32_t i = rank - 1; i >= 0; i--) {
+    if (++index[i] < dims[i]) return true;
+    index[i] = 0;
+  }
+  return false;
+}
