@@ -1,2 +1,370 @@
+/* kiln check PATH...: runs every test case of .mlir files (each `// -----` piece) on the
+ * interpreter and evaluates their checks. Each case runs in its own child process, several
+ * at once, with a time limit and a memory limit, so a crash, a runaway case or an
+ * out-of-memory case fails that case and never the rest. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "backends/interp/interp.h"
 #include "commands.h"
-int kiln_cmd_check(int argc, char **argv) { (void)argc; (void)argv; return 1; }
+#include "parse/parse.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define KILN_UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define KILN_UNDER_ASAN 1
+#endif
+#endif
+
+typedef struct check_case {
+  kiln_source src; /* a view into its file's text */
+  char *result;    /* what the child reported (malloc'ed) */
+  size_t result_len;
+  bool passed, done;
+} check_case;
+
+typedef struct check_run {
+  check_case *cases;
+  size_t num_cases, cap_cases;
+  char **texts; /* file contents, owned */
+  size_t num_texts;
+  int jobs;
+  double timeout_s;
+  size_t memory_limit;
+} check_run;
+
+static const char k_usage[] = "kiln check [--jobs N] [--timeout SECONDS] [--device LIST] PATH...";
+
+/* ------------------------------------------------------------------ collecting cases */
+
+static kiln_status add_case(const kiln_source *piece, void *user) {
+  check_run *run = user;
+  /* a piece with nothing but comments and blank lines is no case */
+  const char *p = piece->text, *end = piece->text + piece->len;
+  bool content = false;
+  while (p < end && !content) {
+    const char *eol = memchr(p, '\n', (size_t)(end - p));
+    if (!eol) eol = end;
+    const char *q = p;
+    while (q < eol && (*q == ' ' || *q == '\t' || *q == '\r')) q++;
+    content = q < eol && !(eol - q >= 2 && q[0] == '/' && q[1] == '/');
+    p = eol + 1;
+  }
+  if (!content) return NULL;
+  if (run->num_cases == run->cap_cases) {
+    size_t cap = run->cap_cases ? run->cap_cases * 2 : 256;
+    check_case *c = realloc(run->cases, cap * sizeof *c);
+    if (!c) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+    run->cases = c;
+    run->cap_cases = cap;
+  }
+  check_case *c = &run->cases[run->num_cases++];
+  memset(c, 0, sizeof *c);
+  c->src = *piece;
+  return NULL;
+}
+
+static kiln_status add_file(check_run *run, const char *path) {
+  kiln_source src;
+  KILN_RETURN_IF_ERROR(kiln_source_read(path, &src));
+  char **t = realloc(run->texts, (run->num_texts + 1) * sizeof *t);
+  char *name = strdup(path);
+  if (!t || !name) {
+    free(name);
+    kiln_source_free(&src);
+    return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  }
+  run->texts = t;
+  run->texts[run->num_texts++] = src.owned;
+  /* the name lives as long as the run: keep it with the texts */
+  if (!(t = realloc(run->texts, (run->num_texts + 1) * sizeof *t))) {
+    free(name);
+    return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  }
+  run->texts = t;
+  run->texts[run->num_texts++] = name;
+  src.name = name;
+  return kiln_source_split(&src, add_case, run);
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static kiln_status add_path(check_run *run, const char *path) {
+  struct stat sb;
+  if (stat(path, &sb) != 0) return KILN_STATUS(KILN_STATUS_NOT_FOUND, "%s: %s", path, strerror(errno));
+  if (!S_ISDIR(sb.st_mode)) return add_file(run, path);
+  DIR *d = opendir(path);
+  if (!d) return KILN_STATUS(KILN_STATUS_NOT_FOUND, "%s: %s", path, strerror(errno));
+  char **names = NULL;
+  size_t n = 0;
+  kiln_status st = NULL;
+  for (struct dirent *e; !st && (e = readdir(d));) {
+    if (e->d_name[0] == '.') continue;
+    size_t len = strlen(e->d_name);
+    char *full = malloc(strlen(path) + len + 2);
+    char **grown = realloc(names, (n + 1) * sizeof *names);
+    if (!full || !grown) {
+      free(full);
+      if (grown) names = grown;
+      st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+      break;
+    }
+    names = grown;
+    sprintf(full, "%s/%s", path, e->d_name);
+    names[n++] = full;
+  }
+  closedir(d);
+  if (names) qsort(names, n, sizeof *names, cmp_str);
+  for (size_t i = 0; i < n; i++) {
+    struct stat es;
+    size_t len = strlen(names[i]);
+    if (!st && stat(names[i], &es) == 0) {
+      if (S_ISDIR(es.st_mode)) st = add_path(run, names[i]);
+      else if (len > 5 && !strcmp(names[i] + len - 5, ".mlir")) st = add_file(run, names[i]);
+    }
+    free(names[i]);
+  }
+  free(names);
+  return st;
+}
+
+/* ------------------------------------------------------------------ running one case */
+
+/* Runs @main if the module has one, else every function without arguments. Writes the
+ * outcome to out: first byte 'P' (passed) or 'F', then the failure text. */
+static void run_case(const kiln_source *src, FILE *out) {
+  kiln_module *m = NULL;
+  kiln_interp *in = NULL;
+  kiln_check_log log = {0};
+  kiln_status st = kiln_parse_module(src, &m);
+  if (!st) st = kiln_verify_module(m, src);
+  if (!st) st = kiln_interp_create(m, src, &in);
+  if (!st) {
+    const kiln_op *main_fn = kiln_interp_lookup_func(in, "main");
+    kiln_block *top = kiln_op_block(m->op, 0);
+    for (kiln_op *f = top ? top->first : NULL; !st && f; f = f->next) {
+      const kiln_type *ft = f->kind == KILN_OP_FUNC ? kiln_func_type(f) : NULL;
+      if (!ft || (main_fn ? f != main_fn : ft->func.num_inputs != 0) || !kiln_op_block(f, 0)) continue;
+      kiln_interp_ctx ctx = {.interp = in, .checks = &log, .print_out = stdout};
+      kiln_rtv **results = calloc((size_t)ft->func.num_results + 1, sizeof *results);
+      if (!results) st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+      else st = kiln_interp_call(&ctx, f, NULL, 0, results);
+      for (int32_t i = 0; results && !st && i < ft->func.num_results; i++) kiln_rtv_release(results[i]);
+      free(results);
+    }
+  }
+  bool passed = !st && log.failed == 0;
+  fputc(passed ? 'P' : 'F', out);
+  if (st) fprintf(out, "%s\n", kiln_status_message(st));
+  if (log.text) fputs(log.text, out);
+  kiln_status_free(st);
+  kiln_check_log_free(&log);
+  kiln_interp_destroy(in);
+  kiln_module_destroy(m);
+}
+
+/* ------------------------------------------------------------------ the scheduler */
+
+typedef struct worker {
+  pid_t pid;
+  int fd;
+  size_t index;
+  double start;
+  bool killed;
+} worker;
+
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static bool start_case(check_run *run, size_t index, worker *w) {
+  int fds[2];
+  if (pipe(fds) != 0) return false;
+  fflush(stdout);
+  fflush(stderr);
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    return false;
+  }
+  if (pid == 0) {
+    close(fds[0]);
+#ifndef KILN_UNDER_ASAN
+    struct rlimit rl = {run->memory_limit, run->memory_limit};
+    setrlimit(RLIMIT_AS, &rl);
+#endif
+    FILE *out = fdopen(fds[1], "w");
+    if (!out) _exit(3);
+    run_case(&run->cases[index].src, out);
+    fclose(out);
+    _exit(0);
+  }
+  close(fds[1]);
+  *w = (worker){pid, fds[0], index, now_s(), false};
+  return true;
+}
+
+static void append(check_case *c, const char *data, size_t n) {
+  char *r = realloc(c->result, c->result_len + n + 1);
+  if (!r) return;
+  memcpy(r + c->result_len, data, n);
+  c->result_len += n;
+  r[c->result_len] = 0;
+  c->result = r;
+}
+
+static void finish(check_run *run, worker *w) {
+  int status = 0;
+  waitpid(w->pid, &status, 0);
+  close(w->fd);
+  check_case *c = &run->cases[w->index];
+  c->done = true;
+  char reason[128] = "";
+  if (w->killed) snprintf(reason, sizeof reason, "timed out after %.0f s\n", run->timeout_s);
+  else if (WIFSIGNALED(status)) snprintf(reason, sizeof reason, "crashed (signal %d: %s)\n", WTERMSIG(status), strsignal(WTERMSIG(status)));
+  else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || !c->result_len)
+    snprintf(reason, sizeof reason, "the case's process failed (out of memory?)\n");
+  if (reason[0]) {
+    free(c->result);
+    c->result = NULL;
+    c->result_len = 0;
+    append(c, "F", 1);
+    append(c, reason, strlen(reason));
+  }
+  c->passed = c->result && c->result[0] == 'P';
+  w->pid = 0;
+}
+
+static void run_all(check_run *run) {
+  worker *ws = calloc((size_t)run->jobs, sizeof *ws);
+  struct pollfd *pf = calloc((size_t)run->jobs, sizeof *pf);
+  if (!ws || !pf) {
+    free(ws);
+    free(pf);
+    return;
+  }
+  size_t next = 0, running = 0;
+  while (next < run->num_cases || running) {
+    for (int j = 0; j < run->jobs && next < run->num_cases; j++) {
+      if (ws[j].pid) continue;
+      if (!start_case(run, next, &ws[j])) {
+        append(&run->cases[next], "Fcould not start a process for the case\n", 41);
+        run->cases[next].done = true;
+      } else {
+        running++;
+      }
+      next++;
+    }
+    int n = 0;
+    for (int j = 0; j < run->jobs; j++)
+      if (ws[j].pid) pf[n++] = (struct pollfd){ws[j].fd, POLLIN, 0};
+    if (!n) continue;
+    poll(pf, (nfds_t)n, 200);
+    for (int j = 0, k = 0; j < run->jobs; j++) {
+      if (!ws[j].pid) continue;
+      struct pollfd *p = &pf[k++];
+      if (p->revents & (POLLIN | POLLHUP | POLLERR)) {
+        char buf[65536];
+        ssize_t got = read(ws[j].fd, buf, sizeof buf);
+        if (got > 0) {
+          append(&run->cases[ws[j].index], buf, (size_t)got);
+          continue;
+        }
+        finish(run, &ws[j]);
+        running--;
+      } else if (!ws[j].killed && now_s() - ws[j].start > run->timeout_s) {
+        kill(ws[j].pid, SIGKILL);
+        ws[j].killed = true;
+      }
+    }
+  }
+  free(ws);
+  free(pf);
+}
+
+/* ------------------------------------------------------------------ the command */
+
+int kiln_cmd_check(int argc, char **argv) {
+  check_run run = {0};
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  run.jobs = cpus > 0 ? (int)cpus : 1;
+  run.timeout_s = 60;
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  size_t phys = pages > 0 && page > 0 ? (size_t)pages * (size_t)page : ((size_t)8 << 30);
+  int paths = 0, rc = 0;
+  for (int i = 1; i < argc; i++) {
+    if ((!strcmp(argv[i], "--jobs") || !strcmp(argv[i], "--timeout") || !strcmp(argv[i], "--device")) && i + 1 >= argc) {
+      fprintf(stderr, "kiln check: %s needs a value\nusage: %s\n", argv[i], k_usage);
+      return 1;
+    }
+    if (!strcmp(argv[i], "--jobs")) {
+      run.jobs = atoi(argv[++i]);
+      if (run.jobs < 1 || run.jobs > 256) {
+        fprintf(stderr, "kiln check: --jobs must be between 1 and 256\n");
+        return 1;
+      }
+    } else if (!strcmp(argv[i], "--timeout")) {
+      run.timeout_s = atof(argv[++i]);
+      if (!(run.timeout_s > 0)) {
+        fprintf(stderr, "kiln check: --timeout must be a positive number of seconds\n");
+        return 1;
+      }
+    } else if (!strcmp(argv[i], "--device")) {
+      const char *d = argv[++i];
+      if (strcmp(d, "interp") != 0) {
+        fprintf(stderr, "kiln check: device '%s' is not available (this build has: interp)\n", d);
+        return 1;
+      }
+    } else if (argv[i][0] == '-' && argv[i][1]) {
+      fprintf(stderr, "kiln check: unknown option '%s'\nusage: %s\n", argv[i], k_usage);
+      return 1;
+    } else {
+      paths++;
+      kiln_status st = add_path(&run, argv[i]);
+      if (st) {
+        fprintf(stderr, "kiln check: %s\n", kiln_status_message(st));
+        kiln_status_free(st);
+        rc = 1;
+      }
+    }
+  }
+  if (!paths) {
+    fprintf(stderr, "kiln check: no input path\nusage: %s\n", k_usage);
+    return 1;
+  }
+  run.memory_limit = phys / (size_t)run.jobs;
+  run_all(&run);
+  size_t passed = 0, failed = 0;
+  for (size_t i = 0; i < run.num_cases; i++) {
+    check_case *c = &run.cases[i];
+    if (c->passed) {
+      passed++;
+    } else {
+      failed++;
+      const char *text = c->result && c->result_len > 1 ? c->result + 1 : "no result\n";
+      printf("FAIL %s:%u: %s", c->src.name, c->src.first_line, text);
+      if (text[strlen(text) - 1] != '\n') putchar('\n');
+    }
+    free(c->result);
+  }
+  printf("%zu passed, %zu failed\n", passed, failed);
+  for (size_t i = 0; i < run.num_texts; i++) free(run.texts[i]);
+  free(run.texts);
+  free(run.cases);
+  return rc || failed ? 1 : 0;
+}

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "base/source.h"
+#include "commands.h"
 #include "ir/ir.h"
 #include "parse/parse.h"
 
@@ -28,8 +29,16 @@ static const command k_commands[] = {
      "Runs a function of a module on NumPy inputs. Not available yet: the interpreter comes\n"
      "with the next milestone.\n",
      cmd_later},
-    {"check", "kiln check [--device LIST] PATH...",
-     "Runs the check.* assertions of test files. Not available yet: needs the interpreter.\n", cmd_later},
+    {"check", "kiln check [--jobs N] [--timeout SECONDS] [--device LIST] PATH...",
+     "Runs every test case of the .mlir files given or found under the folders given: each\n"
+     "`// -----` piece is a case; it runs @main, or every function without arguments, and\n"
+     "evaluates the check.* ops and @check.* custom calls. Cases run in parallel, each in its\n"
+     "own process with a time limit (default 60 s) and a memory limit, so a crash or a runaway\n"
+     "case fails only that case. Prints one line per failed case and `N passed, N failed`.\n\n"
+     "  --jobs N          cases run at once (default: the number of cores)\n"
+     "  --timeout S       per-case time limit in seconds\n"
+     "  --device LIST     where to run (this build has: interp)\n",
+     kiln_cmd_check},
     {"devices", "kiln devices", "Lists backend plugins and whether they can run here. Not available yet.\n", cmd_later},
     {"bench", "kiln bench FILE [--device D] [--iterations N] [--input X.npy]...",
      "Compiles once and times runs. Not available yet.\n", cmd_later},

@@ -129,7 +129,12 @@ static void print_results_types(printer *pr, const kiln_type *const *ts, int32_t
 static void print_quant(printer *pr, const kiln_type *t) {
   const char *s = kiln_elem_name(t->quant.storage);
   puts_(pr, "!quant.uniform<");
-  puts_(pr, s[0] == 'u' ? s + 1 : s); /* quant spells unsigned storage uN */
+  if (s[0] == 'u') { /* quant spells unsigned storage uN */
+    puts_(pr, "u");
+    puts_(pr, s + 2);
+  } else {
+    puts_(pr, s);
+  }
   if (t->quant.has_storage_range) putf(pr, "<%lld:%lld>", (long long)t->quant.storage_min, (long long)t->quant.storage_max);
   putf(pr, ":%s", kiln_elem_name(t->quant.expressed));
   if (t->quant.axis >= 0) putf(pr, ":%d", (int)t->quant.axis);
@@ -213,26 +218,42 @@ static void print_name(printer *pr, const char *s) {
   else print_string(pr, s, strlen(s));
 }
 
+/* The low kiln_elem_bits(e) bits (sub-byte types use the low bits of their byte). */
+static uint64_t elem_bits_of(kiln_elem e, uint64_t u) {
+  int bits = kiln_elem_bits(e);
+  return bits < 64 ? u & (((uint64_t)1 << bits) - 1) : u;
+}
+
+/* A stored float: decimal when finite, else its own bits in hex (NaN payloads and signs
+ * survive, which a round trip through double does not guarantee). */
+static void put_float_bits(printer *pr, kiln_elem e, uint64_t u) {
+  char buf[64];
+  u = elem_bits_of(e, u);
+  if (format_float(kiln_elem_float_from_bits(e, u), e, buf, sizeof buf)) puts_(pr, buf);
+  else putf(pr, "0x%0*llX", (int)(kiln_elem_storage_bytes(e) * 2), (unsigned long long)u);
+}
+
 static void print_elem_value(printer *pr, const uint8_t *p, const kiln_type *elem_type) {
   kiln_elem e = elem_type->kind == KILN_TYPE_QUANT ? elem_type->quant.storage : elem_type->elem;
   size_t n = kiln_elem_storage_bytes(e);
   switch (kiln_elem_class_of(e)) {
     case KILN_ELEM_CLASS_B: puts_(pr, p[0] ? "true" : "false"); return;
-    case KILN_ELEM_CLASS_U: putf(pr, "%llu", (unsigned long long)load_bits(p, n)); return;
+    case KILN_ELEM_CLASS_U: putf(pr, "%llu", (unsigned long long)elem_bits_of(e, load_bits(p, n))); return;
     case KILN_ELEM_CLASS_I:
     case KILN_ELEM_CLASS_X: {
-      uint64_t u = load_bits(p, n);
-      if (n < 8 && (u >> (n * 8 - 1)) & 1) u |= ~(uint64_t)0 << (n * 8);
+      int bits = kiln_elem_bits(e);
+      uint64_t u = elem_bits_of(e, load_bits(p, n));
+      if (bits < 64 && (u >> (bits - 1)) & 1) u |= ~(uint64_t)0 << bits;
       putf(pr, "%lld", (long long)u);
       return;
     }
-    case KILN_ELEM_CLASS_F: put_float(pr, kiln_elem_float_from_bits(e, load_bits(p, n)), e); return;
+    case KILN_ELEM_CLASS_F: put_float_bits(pr, e, load_bits(p, n)); return;
     case KILN_ELEM_CLASS_C: {
       kiln_elem part = kiln_elem_complex_part(e);
       puts_(pr, "(");
-      put_float(pr, kiln_elem_float_from_bits(part, load_bits(p, n / 2)), part);
+      put_float_bits(pr, part, load_bits(p, n / 2));
       puts_(pr, ", ");
-      put_float(pr, kiln_elem_float_from_bits(part, load_bits(p + n / 2, n / 2)), part);
+      put_float_bits(pr, part, load_bits(p + n / 2, n / 2));
       puts_(pr, ")");
       return;
     }

@@ -560,6 +560,9 @@ bool kp_parse_operand(kiln_parser *p, kiln_value **out) {
   struct kiln_scope_slot *s = p->num_slots ? find_slot(p, name.text, name.len) : NULL;
   if (!s || !s->name || s->live < 0)
     return kp_fail_at(p, name.offset, "use of undefined value '%.*s'", (int)name.len, name.text);
+  if (s->live < p->visible_start)
+    return kp_fail_at(p, name.offset, "use of undefined value '%.*s' (functions and modules do not see values defined outside them)",
+                      (int)name.len, name.text);
   kiln_scope_entry *e = &p->defs[s->live];
   if (index >= e->count || (index < 0 && e->count != 1))
     return kp_fail_at(p, name.offset, "'%.*s' has %d results; use '%.*s#N' with N below %d", (int)name.len,

@@ -81,9 +81,11 @@ static bool parse_optional_type(kiln_parser *p, const kiln_type **out) {
 
 typedef struct lit {
   enum { LIT_INT, LIT_FLOAT, LIT_BOOL, LIT_COMPLEX } kind;
-  bool neg, hex;
+  bool neg, hex; /* COMPLEX: hex says the real part is the bits in mag */
   uint64_t mag;
   double f, im;
+  bool im_hex; /* COMPLEX: the imaginary part is the bits in im_mag */
+  uint64_t im_mag;
   size_t offset;
 } lit;
 
@@ -139,6 +141,11 @@ static bool store_elem(kiln_parser *p, const lit *l, const kiln_type *elem, uint
     size_t pb = bytes / 2;
     if (l->kind != LIT_COMPLEX) return kp_fail_at(p, l->offset, "expected a complex value (re, im) for %s", kiln_elem_name(e));
     uint64_t re = kiln_elem_float_to_bits(part, l->f), im = kiln_elem_float_to_bits(part, l->im);
+    int pbits = kiln_elem_bits(part);
+    if ((l->hex && pbits < 64 && l->mag >> pbits) || (l->im_hex && pbits < 64 && l->im_mag >> pbits))
+      return kp_fail_at(p, l->offset, "hexadecimal float literal does not fit in %s", kiln_elem_name(part));
+    if (l->hex) re = l->mag;
+    if (l->im_hex) im = l->im_mag;
     memcpy(dst, &re, pb);
     memcpy(dst + pb, &im, pb);
     return true;
@@ -197,10 +204,14 @@ static bool parse_lit_scalar(kiln_parser *p, lit *l) {
     if (!parse_number(p, &re) || !kp_expect(p, ',', "between the parts of a complex value") || !parse_number(p, &im) ||
         !kp_expect(p, ')', "to close a complex value"))
       return false;
+    if ((re.hex && re.neg) || (im.hex && im.neg))
+      return kp_fail_at(p, re.hex && re.neg ? re.offset : im.offset, "a hexadecimal float literal cannot be negative");
     memset(l, 0, sizeof *l);
     l->kind = LIT_COMPLEX;
     l->f = lit_double(&re);
     l->im = lit_double(&im);
+    l->hex = re.hex, l->mag = re.mag; /* hex parts are bit patterns, like hex floats */
+    l->im_hex = im.hex, l->im_mag = im.mag;
     l->offset = at;
     return true;
   }
@@ -287,6 +298,21 @@ bool kp_parse_dense(kiln_parser *p, const kiln_type *type, const kiln_attr **out
         a->dense.nbytes = nb;
         for (size_t i = 0; i < nb; i++)
           a->dense.data[i] = (uint8_t)(hexval(hex[2 + 2 * i]) << 4 | hexval(hex[3 + 2 * i]));
+        /* Sub-byte integers (i4, ui2, ...) use the low bits of their byte: store them the
+         * way literals are stored (sign-extended or zero-extended). */
+        kiln_elem e = kiln_type_elem(type);
+        kiln_elem_class cls = kiln_elem_class_of(e);
+        int bits = kiln_elem_bits(e);
+        if ((cls == KILN_ELEM_CLASS_I || cls == KILN_ELEM_CLASS_U) && bits > 0 && (size_t)bits < bytes * 8 && bytes <= 8) {
+          uint64_t limit = ((uint64_t)1 << bits) - 1;
+          for (size_t i = 0; i + bytes <= nb; i += bytes) {
+            uint64_t u = 0;
+            memcpy(&u, a->dense.data + i, bytes);
+            u &= limit;
+            if (cls == KILN_ELEM_CLASS_I && (u >> (bits - 1)) & 1) u |= ~limit;
+            memcpy(a->dense.data + i, &u, bytes);
+          }
+        }
       } else {
         ok = false;
       }

@@ -790,14 +790,15 @@ bool kp_parse_func(kiln_parser *p, kiln_op_state *st) {
   }
   if (!named && nt) return kp_fail(p, "a function with a body must name its arguments");
   /* functions are isolated from above: nothing outside is visible */
-  int32_t saved = p->scope_start;
-  p->scope_start = kp_scope_mark(p);
+  int32_t saved = p->scope_start, saved_visible = p->visible_start;
+  p->scope_start = p->visible_start = kp_scope_mark(p);
   int32_t base = kp_scope_mark(p);
   kiln_region_args args = {names, types, nt};
   kiln_block *body;
   bool ok = kp_parse_region(p, &args, &body) && kp_state_add_region(p, st, body);
   kp_scope_pop(p, base);
   p->scope_start = saved;
+  p->visible_start = saved_visible;
   return ok;
 }
 
@@ -808,7 +809,11 @@ bool kp_parse_module_op(kiln_parser *p, kiln_op_state *st) {
   }
   if (kp_accept_ident(p, "attributes") && !kp_parse_state_attr_dict(p, st)) return false;
   kiln_block *body;
-  if (!kp_parse_region(p, NULL, &body)) return false;
+  int32_t saved_visible = p->visible_start;
+  p->visible_start = kp_scope_mark(p); /* a module is isolated from above too */
+  bool ok = kp_parse_region(p, NULL, &body);
+  p->visible_start = saved_visible;
+  if (!ok) return false;
   if (!body && !(body = kiln_block_new(p->m, 0))) return kp_oom(p);
   return kp_state_add_region(p, st, body);
 }

@@ -28,6 +28,8 @@ typedef struct kiln_parser {
   kiln_scope_entry *defs;
   int32_t num_defs, cap_defs;
   int32_t scope_start; /* first entry of the innermost region's scope */
+  int32_t visible_start; /* first entry visible from here (functions and modules are
+                            isolated from above) */
   struct kiln_scope_slot {
     const char *name; /* NULL: empty slot */
     size_t len;

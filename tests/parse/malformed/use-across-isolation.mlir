@@ -1,0 +1,5 @@
+// ERROR: use of undefined value '%0' (functions and modules do not see values defined outside them)
+%0 = stablehlo.constant dense<1.0> : tensor<f32>
+func.func @f() -> tensor<f32> {
+  return %0 : tensor<f32>
+}
