@@ -4,6 +4,7 @@
  * out-of-memory case fails that case and never the rest. */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <stddef.h>
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -167,7 +168,10 @@ static void run_case(const kiln_source *src, FILE *out) {
   }
   bool passed = !st && log.failed == 0;
   fputc(passed ? 'P' : 'F', out);
-  if (st) fprintf(out, "%s\n", kiln_status_message(st));
+  if (st) { /* one line: the located message without the echoed source */
+    const char *msg = kiln_status_message(st), *nl = strchr(msg, '\n');
+    fprintf(out, "%.*s\n", (int)(nl ? nl - msg : (ptrdiff_t)strlen(msg)), msg);
+  }
   if (log.text) fputs(log.text, out);
   kiln_status_free(st);
   kiln_check_log_free(&log);
@@ -235,10 +239,14 @@ static void finish(check_run *run, worker *w) {
   check_case *c = &run->cases[w->index];
   c->done = true;
   char reason[128] = "";
-  if (w->killed) snprintf(reason, sizeof reason, "timed out after %.0f s\n", run->timeout_s);
-  else if (WIFSIGNALED(status)) snprintf(reason, sizeof reason, "crashed (signal %d: %s)\n", WTERMSIG(status), strsignal(WTERMSIG(status)));
+  const char *name = c->src.name;
+  unsigned line = c->src.first_line;
+  if (w->killed) snprintf(reason, sizeof reason, "%s:%u: the case timed out after %.0f s\n", name, line, run->timeout_s);
+  else if (WIFSIGNALED(status))
+    snprintf(reason, sizeof reason, "%s:%u: the case crashed (signal %d: %s)\n", name, line, WTERMSIG(status),
+             strsignal(WTERMSIG(status)));
   else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || !c->result_len)
-    snprintf(reason, sizeof reason, "the case's process failed (out of memory?)\n");
+    snprintf(reason, sizeof reason, "%s:%u: the case's process failed (out of memory?)\n", name, line);
   if (reason[0]) {
     free(c->result);
     c->result = NULL;
@@ -356,9 +364,12 @@ int kiln_cmd_check(int argc, char **argv) {
       passed++;
     } else {
       failed++;
-      const char *text = c->result && c->result_len > 1 ? c->result + 1 : "no result\n";
-      printf("FAIL %s:%u: %s", c->src.name, c->src.first_line, text);
-      if (text[strlen(text) - 1] != '\n') putchar('\n');
+      if (c->result && c->result_len > 1) {
+        fputs(c->result + 1, stdout);
+        if (c->result[c->result_len - 1] != '\n') putchar('\n');
+      } else {
+        printf("%s:%u: the case failed without a reason\n", c->src.name, c->src.first_line);
+      }
     }
     free(c->result);
   }
