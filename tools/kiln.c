@@ -25,10 +25,12 @@ static const command k_commands[] = {
      "each piece is printed as its own module, separated by the same marker.\n\n"
      "  --no-verify   print without running the verifier\n",
      cmd_print},
-    {"run", "kiln run FILE.mlir [--device LIST] [--function NAME] [--input X.npy]... [--output-dir DIR]",
-     "Runs a function of a module on NumPy inputs. Not available yet: the interpreter comes\n"
-     "with the next milestone.\n",
-     cmd_later},
+    {"run", "kiln run FILE.mlir [--function NAME] [--input X.npy]... [--output-dir DIR] [--device LIST]",
+     "Runs a function of a module (default @main) on NumPy .npy inputs, one --input per\n"
+     "parameter in order (every NumPy dtype; bf16, f8 and the other ml_dtypes types under\n"
+     "their ml_dtypes names). With --output-dir the results are written as result_N.npy;\n"
+     "otherwise a summary of each result is printed.\n",
+     kiln_cmd_run},
     {"check", "kiln check [--jobs N] [--timeout SECONDS] [--device LIST] PATH...",
      "Runs every test case of the .mlir files given or found under the folders given: each\n"
      "`// -----` piece is a case; it runs @main, or every function without arguments, and\n"

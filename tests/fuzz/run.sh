@@ -10,7 +10,7 @@
 # Every crashing input is copied to tests/fuzz/regressions/ (to be minimised with
 # `build-fuzz/tests/fuzz/fuzz_parse -minimize_crash=1 -runs=20000 FILE` and replayed by
 # test_fuzz_replay). Environment: JOBS (parallel fuzzing processes, default 1),
-# FUZZ_BUILD (build folder, default build-fuzz).
+# FUZZ_BUILD (build folder, default build-fuzz). tests/fuzz/mlir.dict is the token dictionary.
 set -euo pipefail
 secs=${1:?usage: tests/fuzz/run.sh SECONDS [SEED_DIR]}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -48,12 +48,12 @@ t0=$(date +%s)
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 if [ "$jobs" -gt 1 ]; then
-  (cd "$build" && "$fuzzer" "$corpus" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+  (cd "$build" && "$fuzzer" "$corpus" -max_len=65536 -timeout=10 -rss_limit_mb=2048 -dict="$here/mlir.dict" \
      -max_total_time="$secs" -print_final_stats=1 -artifact_prefix="$build/artifacts/" \
      -jobs="$jobs" -workers="$jobs" >"$log" 2>&1) || rc=$?
   cat "$build"/fuzz-*.log >>"$log" 2>/dev/null || true
 else
-  "$fuzzer" "$corpus" -max_len=65536 -timeout=10 -rss_limit_mb=2048 -max_total_time="$secs" \
+  "$fuzzer" "$corpus" -max_len=65536 -timeout=10 -rss_limit_mb=2048 -dict="$here/mlir.dict" -max_total_time="$secs" \
     -print_final_stats=1 -artifact_prefix="$build/artifacts/" >"$log" 2>&1 || rc=$?
 fi
 elapsed=$(( $(date +%s) - t0 ))

@@ -1,0 +1,167 @@
+#include "npy.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/interp/interp.h"
+
+typedef struct dtype_name {
+  kiln_elem elem;
+  const char *descr; /* NumPy descr without byte order, or the ml_dtypes name */
+  const char *name;
+} dtype_name;
+
+static const dtype_name k_dtypes[] = {
+    {KILN_ELEM_I1, "b1", "bool"},          {KILN_ELEM_SI8, "i1", "int8"},
+    {KILN_ELEM_SI16, "i2", "int16"},       {KILN_ELEM_SI32, "i4", "int32"},
+    {KILN_ELEM_SI64, "i8", "int64"},       {KILN_ELEM_UI8, "u1", "uint8"},
+    {KILN_ELEM_UI16, "u2", "uint16"},      {KILN_ELEM_UI32, "u4", "uint32"},
+    {KILN_ELEM_UI64, "u8", "uint64"},      {KILN_ELEM_F16, "f2", "float16"},
+    {KILN_ELEM_F32, "f4", "float32"},      {KILN_ELEM_F64, "f8", "float64"},
+    {KILN_ELEM_C64, "c8", "complex64"},    {KILN_ELEM_C128, "c16", "complex128"},
+    {KILN_ELEM_BF16, "bfloat16", "bfloat16"},
+    {KILN_ELEM_F8E4M3FN, "float8_e4m3fn", "float8_e4m3fn"},
+    {KILN_ELEM_F8E5M2, "float8_e5m2", "float8_e5m2"},
+    {KILN_ELEM_F8E4M3FNUZ, "float8_e4m3fnuz", "float8_e4m3fnuz"},
+    {KILN_ELEM_F8E5M2FNUZ, "float8_e5m2fnuz", "float8_e5m2fnuz"},
+    {KILN_ELEM_F8E4M3B11FNUZ, "float8_e4m3b11fnuz", "float8_e4m3b11fnuz"},
+    {KILN_ELEM_F8E3M4, "float8_e3m4", "float8_e3m4"},
+    {KILN_ELEM_F8E4M3, "float8_e4m3", "float8_e4m3"},
+    {KILN_ELEM_F8E8M0FNU, "float8_e8m0fnu", "float8_e8m0fnu"},
+    {KILN_ELEM_F6E2M3FN, "float6_e2m3fn", "float6_e2m3fn"},
+    {KILN_ELEM_F6E3M2FN, "float6_e3m2fn", "float6_e3m2fn"},
+    {KILN_ELEM_F4E2M1FN, "float4_e2m1fn", "float4_e2m1fn"},
+    {KILN_ELEM_SI2, "int2", "int2"},       {KILN_ELEM_SI4, "int4", "int4"},
+    {KILN_ELEM_UI2, "uint2", "uint2"},     {KILN_ELEM_UI4, "uint4", "uint4"},
+};
+enum { NUM_DTYPES = sizeof k_dtypes / sizeof k_dtypes[0] };
+
+const char *kiln_npy_dtype_name(kiln_elem e) {
+  for (int i = 0; i < NUM_DTYPES; i++)
+    if (k_dtypes[i].elem == e) return k_dtypes[i].name;
+  return NULL;
+}
+
+/* Finds `'key':` in the header dict and returns a pointer after the colon. */
+static const char *dict_value(const char *h, const char *key) {
+  char pat[32];
+  snprintf(pat, sizeof pat, "'%s'", key);
+  const char *p = strstr(h, pat);
+  if (!p) return NULL;
+  p = strchr(p + strlen(pat), ':');
+  if (!p) return NULL;
+  for (p++; *p == ' '; p++) {}
+  return p;
+}
+
+static kiln_status fail(const char *path, const char *what) {
+  return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "%s: %s", path, what);
+}
+
+kiln_status kiln_npy_read(const char *path, kiln_rtv **out) {
+  *out = NULL;
+  FILE *f = fopen(path, "rb");
+  if (!f) return KILN_STATUS(KILN_STATUS_NOT_FOUND, "%s: cannot open: %s", path, strerror(errno));
+  unsigned char pre[12];
+  kiln_status st = NULL;
+  char *header = NULL;
+  size_t hlen = 0, pre_len = 10;
+  if (fread(pre, 1, 10, f) != 10 || memcmp(pre, "\x93NUMPY", 6) != 0) st = fail(path, "not a .npy file (bad magic)");
+  else if (pre[6] == 1) hlen = (size_t)pre[8] | (size_t)pre[9] << 8;
+  else if ((pre[6] == 2 || pre[6] == 3) && fread(pre + 10, 1, 2, f) == 2)
+    hlen = (size_t)pre[8] | (size_t)pre[9] << 8 | (size_t)pre[10] << 16 | (size_t)pre[11] << 24, pre_len = 12;
+  else st = fail(path, "unsupported .npy version");
+  if (!st && (hlen == 0 || hlen > (1 << 20))) st = fail(path, "bad header length");
+  if (!st && !(header = calloc(hlen + 1, 1))) st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  if (!st && fread(header, 1, hlen, f) != hlen) st = fail(path, "truncated header");
+  (void)pre_len;
+  const char *descr = st ? NULL : dict_value(header, "descr");
+  const char *fortran = st ? NULL : dict_value(header, "fortran_order");
+  const char *shape = st ? NULL : dict_value(header, "shape");
+  if (!st && (!descr || !fortran || !shape)) st = fail(path, "header lacks descr, fortran_order or shape");
+  if (!st && strncmp(fortran, "False", 5) != 0) st = fail(path, "Fortran-ordered arrays are not supported (save a C-contiguous array)");
+  kiln_elem elem = KILN_ELEM_COUNT;
+  bool swap = false;
+  if (!st) {
+    if (*descr != '\'') st = fail(path, "structured dtypes are not supported");
+    else {
+      const char *d = descr + 1, *end = strchr(d, '\'');
+      if (!end) st = fail(path, "malformed descr");
+      else {
+        char order = *d;
+        if (order == '<' || order == '>' || order == '|' || order == '=') d++;
+        swap = order == '>';
+        size_t n = (size_t)(end - d);
+        for (int i = 0; i < NUM_DTYPES; i++)
+          if (strlen(k_dtypes[i].descr) == n && !memcmp(k_dtypes[i].descr, d, n)) elem = k_dtypes[i].elem;
+        if (elem == KILN_ELEM_COUNT) st = fail(path, "unsupported dtype");
+      }
+    }
+  }
+  int64_t dims[KILN_RTV_MAX_RANK];
+  int32_t rank = 0;
+  if (!st) {
+    const char *p = shape;
+    if (*p != '(') st = fail(path, "malformed shape");
+    for (p++; !st && *p && *p != ')';) {
+      while (*p == ' ' || *p == ',') p++;
+      if (*p == ')') break;
+      if (!isdigit((unsigned char)*p) || rank >= KILN_RTV_MAX_RANK) {
+        st = fail(path, "malformed shape");
+        break;
+      }
+      char *e;
+      long long v = strtoll(p, &e, 10);
+      dims[rank++] = v;
+      p = e;
+    }
+  }
+  if (!st) st = kiln_rtv_tensor(kiln_interp_scalar_type(elem), rank, dims, out);
+  if (!st) {
+    size_t bytes = (size_t)(*out)->count * (*out)->elem_bytes;
+    if (fread((*out)->data, 1, bytes, f) != bytes) st = fail(path, "the data is shorter than the shape says");
+    size_t part = elem == KILN_ELEM_C64 || elem == KILN_ELEM_C128 ? (*out)->elem_bytes / 2 : (*out)->elem_bytes;
+    for (size_t i = 0; !st && swap && part > 1 && i < bytes; i += part)
+      for (size_t a = 0, b = part - 1; a < b; a++, b--) {
+        uint8_t t = (*out)->data[i + a];
+        (*out)->data[i + a] = (*out)->data[i + b];
+        (*out)->data[i + b] = t;
+      }
+  }
+  if (st) {
+    kiln_rtv_release(*out);
+    *out = NULL;
+  }
+  free(header);
+  fclose(f);
+  return st;
+}
+
+kiln_status kiln_npy_write(const char *path, const kiln_rtv *v) {
+  if (v->kind != KILN_RTV_TENSOR) return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "%s: only tensors can be saved as .npy", path);
+  kiln_elem e = v->elem;
+  const char *descr = NULL;
+  for (int i = 0; i < NUM_DTYPES; i++)
+    if (k_dtypes[i].elem == e) descr = k_dtypes[i].descr;
+  if (!descr) return KILN_STATUS(KILN_STATUS_UNIMPLEMENTED, "%s: %s has no NumPy dtype", path, kiln_elem_name(e));
+  char dict[4096];
+  int n = snprintf(dict, sizeof dict, "{'descr': '%s%s', 'fortran_order': False, 'shape': (", strlen(descr) <= 3 ? (e == KILN_ELEM_I1 || e == KILN_ELEM_SI8 || e == KILN_ELEM_UI8 ? "|" : "<") : "", descr);
+  for (int32_t i = 0; i < v->rank && n < 3900; i++)
+    n += snprintf(dict + n, sizeof dict - (size_t)n, "%lld%s", (long long)v->dims[i], v->rank == 1 ? "," : (i + 1 < v->rank ? ", " : ""));
+  n += snprintf(dict + n, sizeof dict - (size_t)n, "), }");
+  size_t total = 10 + (size_t)n + 1, pad = (64 - total % 64) % 64;
+  FILE *f = fopen(path, "wb");
+  if (!f) return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "%s: cannot create: %s", path, strerror(errno));
+  size_t hlen = (size_t)n + pad + 1;
+  unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)(hlen & 0xff), (unsigned char)(hlen >> 8)};
+  bool ok = fwrite(pre, 1, 10, f) == 10 && fwrite(dict, 1, (size_t)n, f) == (size_t)n;
+  for (size_t i = 0; ok && i < pad; i++) ok = fputc(' ', f) != EOF;
+  ok = ok && fputc('\n', f) != EOF;
+  size_t bytes = (size_t)v->count * v->elem_bytes;
+  ok = ok && fwrite(v->data, 1, bytes, f) == bytes;
+  ok = (fclose(f) == 0) && ok;
+  return ok ? NULL : KILN_STATUS(KILN_STATUS_DATA_LOSS, "%s: write failed", path);
+}
