@@ -440,6 +440,12 @@ static bool parse_type_inner(kiln_parser *p, const kiln_type **out) {
       *out = f;
       return kp_expect(p, '<', "after !stablehlo.future") && parse_type_seq(p, '>', &f->tuple.types, &f->tuple.count);
     }
+    const kiln_alias *alias = kp_find_alias(p, &p->tok);
+    if (alias && alias->type) {
+      kp_next(p);
+      *out = alias->type;
+      return true;
+    }
     kiln_type *o = kiln_type_new(p->m, KILN_TYPE_OPAQUE);
     if (!o) return kp_oom(p);
     *out = o;
@@ -639,7 +645,8 @@ static bool parse_block_args(kiln_parser *p, kiln_block **out) {
       if (!ns || !ts) return false;
       *ns = p->tok;
       kp_next(p);
-      if (!kp_expect(p, ':', "after a block argument name") || !kp_parse_type(p, ts)) return false;
+      if (!kp_expect(p, ':', "after a block argument name") || !kp_parse_type(p, ts) || !kp_skip_location(p))
+        return false;
       if (kp_is(p, '{')) { /* argument attributes of a block: accepted, not kept */
         kiln_named_attr *ignored;
         int32_t ni;
@@ -738,22 +745,24 @@ static bool parse_generic(kiln_parser *p, kiln_op_state *st) {
   return true;
 }
 
-static void skip_location(kiln_parser *p) {
-  if (!kp_is_ident(p, "loc")) return;
+bool kp_skip_location(kiln_parser *p) {
+  if (!kp_is_ident(p, "loc")) return true;
   kiln_lexer save = p->lx;
   kiln_tok loc = p->tok;
   kp_next(p);
-  if (!kp_is(p, '(')) {
+  if (!kp_is(p, '(')) { /* an op or attribute named loc: not a location */
     p->lx = save;
     p->tok = loc;
-    return;
+    return true;
   }
   int depth = 0;
   do {
     if (kp_is(p, '(')) depth++;
     else if (kp_is(p, ')')) depth--;
+    if (p->tok.kind == KILN_TOK_EOF) return kp_fail(p, "expected ')' to close the location");
     kp_next(p);
-  } while (depth > 0 && p->tok.kind != KILN_TOK_EOF && !p->err);
+  } while (depth > 0 && !p->err);
+  return !p->err;
 }
 
 /* Line and column of an op, advancing a cursor instead of rescanning the source. */
@@ -854,8 +863,7 @@ static bool parse_op(kiln_parser *p, kiln_block *block) {
     return kp_fail(p, "expected an operation");
   }
   if (!ok) return false;
-  skip_location(p);
-  if (p->err) return false;
+  if (!kp_skip_location(p)) return false;
   if (nl && total != st.num_results)
     return kp_fail_at(p, st.offset, "'%s' has %d results but %d are named", kiln_op_name(st.kind),
                       (int)st.num_results, (int)total);
@@ -875,6 +883,31 @@ static bool parse_op(kiln_parser *p, kiln_block *block) {
 
 /* ------------------------------------------------------------------ module */
 
+/* `#name = attr`, `#name = loc(...)` or `!name = type` at top level. */
+static bool parse_alias(kiln_parser *p) {
+  kiln_tok name = p->tok;
+  bool is_type = name.kind == KILN_TOK_BANG;
+  kp_next(p);
+  if (!kp_expect(p, '=', "after an alias name")) return false;
+  if (!is_type && kp_is_ident(p, "loc")) return kp_skip_location(p); /* locations are not kept */
+  kiln_alias *slot = kp_push(p, (void **)&p->aliases, &p->num_aliases, &p->cap_aliases, sizeof *slot);
+  if (!slot) return false;
+  for (int32_t i = 0; i + 1 < p->num_aliases; i++)
+    if (p->aliases[i].len == name.len && !memcmp(p->aliases[i].name, name.text, name.len))
+      return kp_fail_at(p, name.offset, "redefinition of alias '%.*s'", (int)name.len, name.text);
+  slot->name = name.text;
+  slot->len = name.len;
+  slot->attr = NULL;
+  slot->type = NULL;
+  return is_type ? kp_parse_type(p, &slot->type) : kp_parse_attr(p, &slot->attr);
+}
+
+const kiln_alias *kp_find_alias(const kiln_parser *p, const kiln_tok *name) {
+  for (int32_t i = 0; i < p->num_aliases; i++)
+    if (p->aliases[i].len == name->len && !memcmp(p->aliases[i].name, name->text, name->len)) return &p->aliases[i];
+  return NULL;
+}
+
 kiln_status kiln_parse_module(const kiln_source *src, kiln_module **out) {
   *out = NULL;
   kiln_parser p = {0};
@@ -885,7 +918,10 @@ kiln_status kiln_parse_module(const kiln_source *src, kiln_module **out) {
   kiln_lexer_init(&p.lx, src);
   kp_next(&p);
   kiln_block *top = kiln_op_block(p.m->op, 0);
-  while (!p.err && p.tok.kind != KILN_TOK_EOF) parse_op(&p, top);
+  while (!p.err && p.tok.kind != KILN_TOK_EOF) {
+    if (p.tok.kind == KILN_TOK_HASH || p.tok.kind == KILN_TOK_BANG) parse_alias(&p);
+    else parse_op(&p, top);
+  }
   if (!p.err && top->first && top->first == top->last && top->first->kind == KILN_OP_MODULE) {
     p.m->op = top->first; /* an explicit module is the module */
     p.m->op->parent = NULL;

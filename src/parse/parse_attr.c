@@ -560,6 +560,12 @@ static bool parse_hash_attr(kiln_parser *p, const kiln_attr **out) {
     if (!is_known) dialect = NULL;
   }
   if (!dialect) {
+    const kiln_alias *alias = kp_find_alias(p, &p->tok);
+    if (alias && alias->attr) {
+      kp_next(p);
+      *out = alias->attr;
+      return true;
+    }
     kiln_attr *a = kp_new_attr(p, KILN_ATTR_OPAQUE);
     *out = a;
     return a && kp_parse_opaque_text(p, &a->opaque);

@@ -752,7 +752,7 @@ bool kp_parse_func(kiln_parser *p, kiln_op_state *st) {
       } else if (named) {
         return kp_fail(p, "either all or no function arguments are named");
       }
-      if (!kp_parse_type(p, t) || !parse_slot_attrs(p, aa)) return false;
+      if (!kp_parse_type(p, t) || !parse_slot_attrs(p, aa) || !kp_skip_location(p)) return false;
     } while (kp_accept(p, ','));
   }
   if (!kp_expect(p, ')', "to close the function arguments")) return false;

@@ -16,6 +16,13 @@ typedef struct kiln_scope_entry {
   int32_t shadowed; /* previous binding of the same name, or -1 */
 } kiln_scope_entry;
 
+typedef struct kiln_alias {
+  const char *name; /* "#name" or "!name", pointing into the source */
+  size_t len;
+  const kiln_attr *attr;
+  const kiln_type *type;
+} kiln_alias;
+
 typedef struct kiln_parser {
   kiln_lexer lx;
   kiln_tok tok; /* the current token */
@@ -36,6 +43,8 @@ typedef struct kiln_parser {
     int32_t live; /* the newest live entry with this name, or -1 */
   } *slots;
   size_t num_slots, used_slots;
+  kiln_alias *aliases; /* top-level #x = ... / !x = ... definitions */
+  int32_t num_aliases, cap_aliases;
   /* line/column cursor: offsets of ops are asked in increasing order */
   size_t line_offset, line_start;
   uint32_t line;
@@ -53,6 +62,10 @@ bool kp_fail(kiln_parser *p, const char *fmt, ...) __attribute__((format(printf,
 bool kp_fail_at(kiln_parser *p, size_t offset, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 bool kp_oom(kiln_parser *p);
 bool kp_enter(kiln_parser *p); /* nesting guard; pair with kp_leave */
+/* Skips a trailing location `loc(...)` if there is one (locations are not kept). */
+bool kp_skip_location(kiln_parser *p);
+/* The alias a #name / !name token refers to, or NULL. */
+const kiln_alias *kp_find_alias(const kiln_parser *p, const kiln_tok *name);
 void kp_leave(kiln_parser *p);
 void *kp_alloc(kiln_parser *p, size_t n, size_t size); /* arena array or error */
 /* Grows an arena vector *items of *count elements with capacity *cap by one slot. */
