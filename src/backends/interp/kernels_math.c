@@ -1,6 +1,254 @@
+/* Transcendental and elementary functions: the StableHLO ops atan2 cbrt cosine
+ * exponential exponential_minus_one log log_plus_one logistic power rsqrt sine sqrt tan
+ * tanh and the CHLO ops acos acosh asin asinh atan atanh bessel_i1e cosh digamma erf
+ * erf_inv erfc lgamma sinh tan.
+ *
+ * Floats of every width are computed in double and rounded once on store (for f64 the
+ * double result is the result); complex values use complex_math.c. Integer power is
+ * exponentiation by squaring in uint64_t arithmetic (the store wraps to the width), with
+ * the reference interpreter's rule for negative exponents: 0 unless |base| == 1. */
+#define _DEFAULT_SOURCE /* lgamma_r */
+#include <math.h>
+
+#include "backends/interp/complex_math.h"
 #include "backends/interp/interp.h"
 
+#define PI 3.14159265358979323846
+#define TWO_OVER_SQRT_PI 1.12837916709551257390
+#define SQRT_PI_OVER_2 0.88622692545275801365
+
+/* ------------------------------------------------------------------ real functions */
+
+static double logistic(double x) {
+  if (x >= 0 || isnan(x)) return 1 / (1 + exp(-x));
+  double e = exp(x); /* e / (1 + e): no overflow of exp(-x) */
+  return e / (1 + e);
+}
+
+static double rsqrt(double x) {
+  double s = sqrt(x), r = 1 / s;
+  if (!isfinite(r) || r == 0) return r;
+  return r + r * fma(-s, r, 1.0); /* one correction of the division's rounding */
+}
+
+/* Inverse error function: an initial guess refined by Halley steps on erf(y) = x. Near
+ * |x| = 1 the residual is taken through erfc, where 1 - |x| is exact. */
+static double erf_inv(double x) {
+  double ax = fabs(x);
+  if (isnan(x) || ax > 1) return NAN;
+  if (ax == 1) return copysign(INFINITY, x);
+  if (ax == 0) return x;
+  double y;
+  if (ax < 0.5) { /* Maclaurin series, relative error < 2e-4 */
+    double x2 = ax * ax;
+    y = SQRT_PI_OVER_2 * ax * (1 + x2 * (PI / 12 + x2 * (7 * PI * PI / 480)));
+  } else { /* Winitzki's approximation (a = 0.147), relative error < 2e-3 */
+    double l = log(1 - ax) + log1p(ax); /* log(1 - x^2) */
+    double t = 2 / (PI * 0.147) + 0.5 * l;
+    y = sqrt(sqrt(t * t - l / 0.147) - t);
+  }
+  for (int i = 0; i < 6; i++) {
+    double r = ax < 0.5 ? erf(y) - ax : (1 - ax) - erfc(y); /* erf(y) - x */
+    double u = r / (TWO_OVER_SQRT_PI * exp(-y * y));
+    double step = u / (1 + y * u);
+    y -= step;
+    if (fabs(step) <= 0x1p-60 * y) break;
+  }
+  return copysign(y, x);
+}
+
+/* cot(pi x) for non-integer x, with the argument reduced exactly. */
+static double cot_pi(double x) {
+  double r = x - nearbyint(x); /* exact, |r| <= 0.5 */
+  if (fabs(r) == 0.5) return 0;
+  return cos(PI * r) / sin(PI * r);
+}
+
+static double digamma(double x) {
+  if (isnan(x) || x == INFINITY) return x;
+  if (x == -INFINITY || (x <= 0 && x == nearbyint(x))) return NAN; /* poles */
+  double acc = 0;
+  if (x < 0.5) { /* reflection: psi(x) = psi(1 - x) - pi cot(pi x) */
+    acc = -PI * cot_pi(x);
+    x = 1 - x;
+  }
+  for (; x < 10; x += 1) acc -= 1 / x; /* psi(x) = psi(x + 1) - 1/x */
+  /* asymptotic series: ln x - 1/(2x) - sum B_2k / (2k x^2k) */
+  double w = 1 / (x * x);
+  double s = w * (1.0 / 12 - w * (1.0 / 120 - w * (1.0 / 252 - w * (1.0 / 240 - w * (1.0 / 132 -
+             w * (691.0 / 32760 - w * (1.0 / 12 - w * (3617.0 / 8160))))))));
+  return acc + (log(x) - 0.5 / x - s);
+}
+
+/* Exponentially scaled modified Bessel function of the first kind, order one:
+ * I1(x) e^-|x|. Power series (positive terms) below 20, the asymptotic expansion above
+ * (its smallest term there is below e^-40). */
+static double bessel_i1e(double x) {
+  double ax = fabs(x);
+  if (isnan(x)) return x;
+  if (isinf(x)) return copysign(0.0, x);
+  if (ax <= 20) {
+    double q = 0.25 * ax * ax, term = 1, sum = 1;
+    for (int k = 1; k < 200 && term > 0x1p-60 * sum; k++) {
+      term *= q / ((double)k * (double)(k + 1));
+      sum += term;
+    }
+    return copysign(0.5 * ax * sum * exp(-ax), x);
+  }
+  /* I1(x) e^-x ~ 1/sqrt(2 pi x) sum_k (-1)^k a_k / x^k, a_k = prod_j (4 - (2j-1)^2) / (8j) */
+  double term = 1, sum = 1;
+  for (int k = 1; k < 60; k++) {
+    double f = (4.0 - (double)(2 * k - 1) * (double)(2 * k - 1)) / (8.0 * k * ax);
+    double next = -term * f;
+    if (fabs(next) >= fabs(term)) break;
+    term = next;
+    sum += term;
+    if (fabs(term) < 0x1p-60 * fabs(sum)) break;
+  }
+  return copysign(sum / sqrt(2 * PI * ax), x);
+}
+
+static double log_gamma(double x) {
+  int sign;
+  return lgamma_r(x, &sign);
+}
+
+/* ------------------------------------------------------------------ op table */
+
+typedef double (*real_fn)(double);
+typedef kiln_cplx (*cplx_fn)(kiln_cplx);
+typedef double (*real_fn2)(double, double);
+typedef kiln_cplx (*cplx_fn2)(kiln_cplx, kiln_cplx);
+
+typedef struct unary_fns {
+  real_fn re;
+  cplx_fn cx; /* NULL: the op is not defined on complex numbers */
+} unary_fns;
+
+static const unary_fns k_unary[KILN_OP_COUNT] = {
+    [KILN_OP_CBRT] = {cbrt, kiln_cplx_cbrt},
+    [KILN_OP_COSINE] = {cos, kiln_cplx_cos},
+    [KILN_OP_EXPONENTIAL] = {exp, kiln_cplx_exp},
+    [KILN_OP_EXPONENTIAL_MINUS_ONE] = {expm1, kiln_cplx_expm1},
+    [KILN_OP_LOG] = {log, kiln_cplx_log},
+    [KILN_OP_LOG_PLUS_ONE] = {log1p, kiln_cplx_log1p},
+    [KILN_OP_LOGISTIC] = {logistic, kiln_cplx_logistic},
+    [KILN_OP_RSQRT] = {rsqrt, kiln_cplx_rsqrt},
+    [KILN_OP_SINE] = {sin, kiln_cplx_sin},
+    [KILN_OP_SQRT] = {sqrt, kiln_cplx_sqrt},
+    [KILN_OP_TAN] = {tan, kiln_cplx_tan},
+    [KILN_OP_TANH] = {tanh, kiln_cplx_tanh},
+    [KILN_OP_CHLO_ACOS] = {acos, kiln_cplx_acos},
+    [KILN_OP_CHLO_ACOSH] = {acosh, kiln_cplx_acosh},
+    [KILN_OP_CHLO_ASIN] = {asin, kiln_cplx_asin},
+    [KILN_OP_CHLO_ASINH] = {asinh, kiln_cplx_asinh},
+    [KILN_OP_CHLO_ATAN] = {atan, kiln_cplx_atan},
+    [KILN_OP_CHLO_ATANH] = {atanh, kiln_cplx_atanh},
+    [KILN_OP_CHLO_BESSEL_I1E] = {bessel_i1e, NULL},
+    [KILN_OP_CHLO_COSH] = {cosh, kiln_cplx_cosh},
+    [KILN_OP_CHLO_DIGAMMA] = {digamma, NULL},
+    [KILN_OP_CHLO_ERF] = {erf, NULL},
+    [KILN_OP_CHLO_ERF_INV] = {erf_inv, NULL},
+    [KILN_OP_CHLO_ERFC] = {erfc, NULL},
+    [KILN_OP_CHLO_LGAMMA] = {log_gamma, NULL},
+    [KILN_OP_CHLO_SINH] = {sinh, kiln_cplx_sinh},
+    [KILN_OP_CHLO_TAN] = {tan, kiln_cplx_tan},
+};
+
+/* ------------------------------------------------------------------ kernels */
+
+/* The element type of the single result and the operands' checks shared by both loops. */
+static kiln_status check_elementwise(kiln_interp_ctx *ctx, const kiln_kernel_args *a, int32_t nin, kiln_elem *out) {
+  if (a->num_in != nin || a->num_out != 1) return kiln_interp_error(ctx, a->op, "expects %d operands and 1 result", (int)nin);
+  const kiln_rtv *x = a->in[0];
+  for (int32_t i = 0; i < nin; i++) {
+    const kiln_rtv *v = a->in[i];
+    if (!v || v->kind != KILN_RTV_TENSOR) return kiln_interp_error(ctx, a->op, "operand #%d is not a tensor", (int)i);
+    if (v->elem != x->elem || v->rank != x->rank || v->count != x->count)
+      return kiln_interp_error(ctx, a->op, "operands differ in element type or shape");
+    for (int32_t d = 0; d < x->rank; d++)
+      if (v->dims[d] != x->dims[d]) return kiln_interp_error(ctx, a->op, "operands differ in shape");
+  }
+  const kiln_type *rt = a->out_elem[0];
+  if (!rt || rt->kind != KILN_TYPE_SCALAR) return kiln_interp_error(ctx, a->op, "result is not a tensor of numbers");
+  *out = rt->elem;
+  return NULL;
+}
+
+static kiln_status unsupported(kiln_interp_ctx *ctx, const kiln_kernel_args *a, kiln_elem e) {
+  return kiln_interp_error(ctx, a->op, "is not defined on %s elements", kiln_elem_name(e));
+}
+
+static kiln_status unary_kernel(kiln_interp_ctx *ctx, const kiln_kernel_args *a) {
+  const unary_fns *f = &k_unary[a->op->kind];
+  kiln_elem oe;
+  KILN_RETURN_IF_ERROR(check_elementwise(ctx, a, 1, &oe));
+  const kiln_rtv *x = a->in[0];
+  kiln_elem_class cls = kiln_elem_class_of(x->elem);
+  bool real = cls == KILN_ELEM_CLASS_F && f->re;
+  if (!real && !(cls == KILN_ELEM_CLASS_C && f->cx)) return unsupported(ctx, a, x->elem);
+  KILN_RETURN_IF_ERROR(kiln_kernel_result(a, 0, x->rank, x->dims));
+  kiln_rtv *r = a->out[0];
+  for (int64_t i = 0; i < x->count; i++) {
+    kiln_scalar s = kiln_scalar_load(x->elem, x->data + (size_t)i * x->elem_bytes);
+    if (real) {
+      s.f = f->re(s.f);
+    } else {
+      kiln_cplx v = f->cx((kiln_cplx){s.f, s.im});
+      s.f = v.re;
+      s.im = v.im;
+    }
+    kiln_scalar_store(oe, r->data + (size_t)i * r->elem_bytes, s);
+  }
+  return NULL;
+}
+
+/* base^exponent in two's complement arithmetic modulo 2^64. */
+static uint64_t int_pow(kiln_scalar base, kiln_scalar exponent, bool is_signed) {
+  uint64_t b = base.u, e = exponent.u, r = 1;
+  if (is_signed && exponent.i < 0) {
+    if (base.i == 1) return 1;
+    if (base.i == -1) return (e & 1) ? (uint64_t)-1 : 1;
+    return 0;
+  }
+  for (; e; e >>= 1) {
+    if (e & 1) r *= b;
+    b *= b;
+  }
+  return r;
+}
+
+static kiln_status binary_kernel(kiln_interp_ctx *ctx, const kiln_kernel_args *a) {
+  bool power = a->op->kind == KILN_OP_POWER;
+  real_fn2 re = power ? pow : atan2;
+  cplx_fn2 cx = power ? kiln_cplx_pow : kiln_cplx_atan2;
+  kiln_elem oe;
+  KILN_RETURN_IF_ERROR(check_elementwise(ctx, a, 2, &oe));
+  const kiln_rtv *x = a->in[0], *y = a->in[1];
+  kiln_elem_class cls = kiln_elem_class_of(x->elem);
+  bool integer = cls == KILN_ELEM_CLASS_I || cls == KILN_ELEM_CLASS_U || cls == KILN_ELEM_CLASS_B;
+  if (cls == KILN_ELEM_CLASS_X || (integer && !power)) return unsupported(ctx, a, x->elem);
+  KILN_RETURN_IF_ERROR(kiln_kernel_result(a, 0, x->rank, x->dims));
+  kiln_rtv *r = a->out[0];
+  for (int64_t i = 0; i < x->count; i++) {
+    kiln_scalar s = kiln_scalar_load(x->elem, x->data + (size_t)i * x->elem_bytes);
+    kiln_scalar t = kiln_scalar_load(y->elem, y->data + (size_t)i * y->elem_bytes);
+    if (integer) {
+      s.u = int_pow(s, t, cls == KILN_ELEM_CLASS_I);
+    } else if (cls == KILN_ELEM_CLASS_F) {
+      s.f = re(s.f, t.f);
+    } else {
+      kiln_cplx v = cx((kiln_cplx){s.f, s.im}, (kiln_cplx){t.f, t.im});
+      s.f = v.re;
+      s.im = v.im;
+    }
+    kiln_scalar_store(oe, r->data + (size_t)i * r->elem_bytes, s);
+  }
+  return NULL;
+}
+
 kiln_interp_kernel kiln_interp_math_lookup(kiln_op_kind kind) {
-  (void)kind;
+  if (kind == KILN_OP_ATAN2 || kind == KILN_OP_POWER) return binary_kernel;
+  if ((unsigned)kind < KILN_OP_COUNT && k_unary[kind].re) return unary_kernel;
   return NULL;
 }

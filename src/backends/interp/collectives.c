@@ -1,0 +1,591 @@
+/* The process grid of interpreter.run_parallel: threads, rendezvous, mailboxes, feeds. */
+#define _POSIX_C_SOURCE 200809L
+#include "backends/interp/collectives.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum {
+  MAX_PROCESSES = 1024,
+  THREAD_STACK_BYTES = 32 << 20, /* interpreter recursion: calls and regions nest */
+};
+
+/* One round of a rendezvous: the members' values until every member has taken them. */
+typedef struct round_ {
+  struct round_ *next;
+  kiln_op_kind kind;
+  int64_t channel;
+  int32_t count;
+  int32_t *members;
+  kiln_rtv ***vals; /* per member, NULL until it arrives */
+  int32_t *nvals;
+  int32_t arrived, taken;
+} round_;
+
+typedef struct message {
+  struct message *next;
+  kiln_op_kind kind;
+  int64_t channel;
+  int32_t src, dst;
+  int32_t n;
+  kiln_rtv **vals;
+} message;
+
+struct kiln_interp_group {
+  pthread_mutex_t mu;
+  pthread_cond_t cv; /* broadcast on every change */
+  int32_t num_replicas, num_partitions, count;
+  bool *done;        /* per process: its function has returned */
+  int32_t first_failed; /* the process whose error came first, -1 */
+  /* Deadlock detection: epoch counts changes that may let a waiting process go on;
+   * blocked_at[p] is the epoch at which process p found it had to wait (-1: running). */
+  uint64_t epoch;
+  int64_t *blocked_at;
+  round_ *rounds;
+  message *head, *tail;
+  const char *const *infeed;
+  int32_t num_infeed, next_infeed;
+  kiln_rtv **outfeed;
+  int32_t num_outfeed, cap_outfeed;
+};
+
+static kiln_status oom(void) { return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory"); }
+
+/* ------------------------------------------------------------------ positions and groups */
+
+kiln_grid_pos kiln_group_position(const kiln_interp_ctx *ctx) {
+  kiln_grid_pos p = {1, 1, 0, 0, 0};
+  const kiln_interp_group *g = ctx->group;
+  if (!g) return p;
+  p.num_replicas = g->num_replicas;
+  p.num_partitions = g->num_partitions;
+  p.process_id = ctx->process_id;
+  p.replica_id = ctx->process_id / g->num_partitions;
+  p.partition_id = ctx->process_id % g->num_partitions;
+  return p;
+}
+
+kiln_status kiln_group_members(const kiln_interp_ctx *ctx, const kiln_op *op, const kiln_attr *groups,
+                               kiln_grouping g, int32_t **members, int32_t *count, int32_t *index) {
+  *members = NULL;
+  *count = 0;
+  *index = -1;
+  kiln_grid_pos me = kiln_group_position(ctx);
+  int64_t rows = 0, cols = 0;
+  if (groups) {
+    if (groups->kind != KILN_ATTR_DENSE || !kiln_type_is_tensor(groups->type) || groups->type->tensor.rank > 2 ||
+        kiln_attr_count(groups) < 0)
+      return kiln_interp_error(ctx, op, "replica groups must be a rank-2 integer tensor constant here");
+    const kiln_type *t = groups->type;
+    rows = t->tensor.rank == 2 ? t->tensor.dims[0] : 1;
+    cols = t->tensor.rank == 2 ? t->tensor.dims[1] : t->tensor.rank == 1 ? t->tensor.dims[0] : 1;
+    if (rows * cols == 0) rows = cols = 0;
+  }
+  int64_t limit, key;
+  const char *what;
+  switch (g) {
+    case KILN_GROUPING_CROSS_PARTITION: limit = me.num_partitions, key = me.partition_id, what = "partition"; break;
+    case KILN_GROUPING_FLATTENED_IDS:
+      limit = (int64_t)me.num_replicas * me.num_partitions, key = me.process_id, what = "process";
+      break;
+    default: limit = me.num_replicas, key = me.replica_id, what = "replica"; break;
+  }
+  /* The row holding this process's id (all ids when there are no groups). */
+  int64_t row = -1;
+  for (int64_t r = 0; r < rows; r++)
+    for (int64_t c = 0; c < cols; c++) {
+      int64_t id = -1;
+      kiln_attr_i64_at(groups, r * cols + c, &id);
+      if (id == -1) continue;
+      if (id < 0 || id >= limit)
+        return kiln_interp_error(ctx, op, "%s id %lld in the groups is out of range: the grid has %lld %ss%s", what,
+                                 (long long)id, (long long)limit, what,
+                                 ctx->group ? "" : " (outside interpreter.run_parallel it is 1 x 1)");
+      if (id == key) row = r;
+    }
+  if (rows > 0 && row < 0) return NULL; /* in no group */
+  int64_t ids_n = rows > 0 ? cols : limit;
+  int64_t *ids = malloc(sizeof *ids * (size_t)(ids_n + 1));
+  int32_t *m = malloc(sizeof *m * (size_t)(ids_n * (g == KILN_GROUPING_CROSS_REPLICA_AND_PARTITION ? me.num_partitions : 1) + 1));
+  if (!ids || !m) {
+    free(ids), free(m);
+    return oom();
+  }
+  int64_t n_ids = 0;
+  for (int64_t c = 0; c < ids_n; c++) {
+    int64_t id = c;
+    if (rows > 0) kiln_attr_i64_at(groups, row * cols + c, &id);
+    if (id != -1) ids[n_ids++] = id;
+  }
+  int32_t n = 0;
+  for (int64_t i = 0; i < n_ids; i++) {
+    switch (g) {
+      case KILN_GROUPING_CROSS_REPLICA: m[n++] = (int32_t)(ids[i] * me.num_partitions + me.partition_id); break;
+      case KILN_GROUPING_CROSS_PARTITION: m[n++] = (int32_t)(me.replica_id * me.num_partitions + ids[i]); break;
+      case KILN_GROUPING_FLATTENED_IDS: m[n++] = (int32_t)ids[i]; break;
+      case KILN_GROUPING_CROSS_REPLICA_AND_PARTITION: break;
+    }
+  }
+  if (g == KILN_GROUPING_CROSS_REPLICA_AND_PARTITION)
+    for (int32_t p = 0; p < me.num_partitions; p++)
+      for (int64_t i = 0; i < n_ids; i++) m[n++] = (int32_t)(ids[i] * me.num_partitions + p);
+  free(ids);
+  for (int32_t i = 0; i < n; i++)
+    for (int32_t j = 0; j < i; j++)
+      if (m[i] == m[j]) {
+        int32_t dup = m[i];
+        free(m);
+        return kiln_interp_error(ctx, op, "the groups name process %d twice", (int)dup);
+      }
+  for (int32_t i = 0; i < n; i++)
+    if (m[i] == me.process_id) *index = i;
+  *members = m;
+  *count = n;
+  return NULL;
+}
+
+/* ------------------------------------------------------------------ waiting */
+
+static struct timespec deadline_in(int seconds) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  t.tv_sec += seconds;
+  return t;
+}
+
+static void describe(const kiln_interp_group *g, int32_t pid, char *buf, size_t cap) {
+  snprintf(buf, cap, "(replica %d, partition %d)", (int)(pid / g->num_partitions), (int)(pid % g->num_partitions));
+}
+
+/* Why a wait cannot succeed any more, or NULL to keep waiting: another process failed,
+ * or every process that could still deliver has finished. `needed` lists those
+ * processes (n of them; NULL: every process but this one). Called with g->mu held. */
+static kiln_status hopeless(const kiln_interp_ctx *ctx, const kiln_op *op, const int32_t *needed, int32_t n) {
+  const kiln_interp_group *g = ctx->group;
+  if (g->first_failed >= 0) {
+    char who[64];
+    describe(g, g->first_failed, who, sizeof who);
+    return kiln_interp_error(ctx, op, "abandoned: process %s failed", who);
+  }
+  int32_t total = needed ? n : g->count;
+  for (int32_t i = 0; i < total; i++) {
+    int32_t pid = needed ? needed[i] : i;
+    if (pid != ctx->process_id && !g->done[pid]) return NULL;
+  }
+  if (needed && n == 1) {
+    char who[64];
+    describe(g, needed[0], who, sizeof who);
+    return kiln_interp_error(ctx, op, "waits for process %s, which has finished without answering", who);
+  }
+  return kiln_interp_error(ctx, op, "waits for processes that have all finished without answering");
+}
+
+/* Something changed that a waiting process may be waiting for. Called with g->mu held. */
+static void progress(kiln_interp_group *g) {
+  g->epoch++;
+  pthread_cond_broadcast(&g->cv);
+}
+
+/* One bounded wait on g->cv. A deadlock (every process that has not finished waits, and
+ * each has seen the latest state) and a timeout are errors. Called with g->mu held. */
+static kiln_status wait_once(const kiln_interp_ctx *ctx, const kiln_op *op, const struct timespec *deadline) {
+  kiln_interp_group *g = ctx->group;
+  g->blocked_at[ctx->process_id] = (int64_t)g->epoch;
+  bool all = true;
+  for (int32_t i = 0; all && i < g->count; i++) all = g->done[i] || g->blocked_at[i] == (int64_t)g->epoch;
+  int rc = all ? 0 : pthread_cond_timedwait(&g->cv, &g->mu, deadline);
+  g->blocked_at[ctx->process_id] = -1;
+  if (all) return kiln_interp_error(ctx, op, "deadlock: every process of the run is waiting for another");
+  if (rc == ETIMEDOUT)
+    return kiln_interp_error(ctx, op, "timed out after %d s waiting for other processes", KILN_GROUP_TIMEOUT_S);
+  return NULL;
+}
+
+/* ------------------------------------------------------------------ rendezvous */
+
+static void round_free(round_ *r) {
+  for (int32_t i = 0; i < r->count; i++) {
+    for (int32_t j = 0; r->vals[i] && j < r->nvals[i]; j++) kiln_rtv_release(r->vals[i][j]);
+    free(r->vals[i]);
+  }
+  free(r->vals);
+  free(r->nvals);
+  free(r->members);
+  free(r);
+}
+
+static round_ *round_find(kiln_interp_group *g, kiln_op_kind kind, int64_t channel, const int32_t *members,
+                          int32_t count, int32_t index) {
+  for (round_ *r = g->rounds; r; r = r->next)
+    if (r->kind == kind && r->channel == channel && r->count == count && r->arrived < count && !r->vals[index] &&
+        !memcmp(r->members, members, sizeof *members * (size_t)count))
+      return r;
+  return NULL;
+}
+
+static round_ *round_new(kiln_interp_group *g, kiln_op_kind kind, int64_t channel, const int32_t *members,
+                         int32_t count) {
+  round_ *r = calloc(1, sizeof *r);
+  if (!r) return NULL;
+  r->kind = kind;
+  r->channel = channel;
+  r->count = count;
+  r->members = malloc(sizeof *members * (size_t)count);
+  r->vals = calloc((size_t)count, sizeof *r->vals);
+  r->nvals = calloc((size_t)count, sizeof *r->nvals);
+  if (!r->members || !r->vals || !r->nvals) {
+    round_free(r);
+    return NULL;
+  }
+  memcpy(r->members, members, sizeof *members * (size_t)count);
+  r->next = g->rounds;
+  g->rounds = r;
+  return r;
+}
+
+static void round_unlink(kiln_interp_group *g, round_ *r) {
+  for (round_ **p = &g->rounds; *p; p = &(*p)->next)
+    if (*p == r) {
+      *p = r->next;
+      return;
+    }
+}
+
+static kiln_rtv **copy_refs(kiln_rtv *const *vals, int32_t n) {
+  kiln_rtv **c = malloc(sizeof *c * ((size_t)n + 1));
+  for (int32_t i = 0; c && i < n; i++) c[i] = kiln_rtv_retain(vals[i]);
+  return c;
+}
+
+kiln_status kiln_group_exchange(kiln_interp_ctx *ctx, const kiln_op *op, int64_t channel, const int32_t *members,
+                                int32_t count, int32_t index, kiln_rtv *const *vals, int32_t nvals,
+                                kiln_rtv ***out) {
+  *out = NULL;
+  if (count == 1) {
+    *out = copy_refs(vals, nvals);
+    return *out ? NULL : oom();
+  }
+  kiln_interp_group *g = ctx->group;
+  if (!g)
+    return kiln_interp_error(ctx, op, "needs a group of %d processes: run it inside interpreter.run_parallel",
+                             (int)count);
+  kiln_rtv **mine = copy_refs(vals, nvals);
+  if (!mine) return oom();
+  kiln_status st = NULL;
+  struct timespec deadline = deadline_in(KILN_GROUP_TIMEOUT_S);
+  pthread_mutex_lock(&g->mu);
+  round_ *r = round_find(g, op->kind, channel, members, count, index);
+  if (!r) r = round_new(g, op->kind, channel, members, count);
+  if (!r) {
+    pthread_mutex_unlock(&g->mu);
+    for (int32_t j = 0; j < nvals; j++) kiln_rtv_release(mine[j]);
+    free(mine);
+    return oom();
+  }
+  r->vals[index] = mine;
+  r->nvals[index] = nvals;
+  r->arrived++;
+  progress(g);
+  while (!st && r->arrived < count) {
+    int32_t missing[64], n_missing = 0;
+    bool all_listed = true;
+    for (int32_t i = 0; i < count; i++)
+      if (!r->vals[i]) {
+        if (n_missing < 64) missing[n_missing++] = r->members[i];
+        else all_listed = false;
+      }
+    if (all_listed) st = hopeless(ctx, op, missing, n_missing);
+    if (!st) st = wait_once(ctx, op, &deadline);
+  }
+  if (!st) {
+    for (int32_t i = 0; !st && i < count; i++)
+      if (r->nvals[i] != nvals) {
+        char who[64];
+        describe(g, r->members[i], who, sizeof who);
+        st = kiln_interp_error(ctx, op, "process %s brings %d values where this one brings %d", who,
+                               (int)r->nvals[i], (int)nvals);
+      }
+    kiln_rtv **all = st ? NULL : malloc(sizeof *all * ((size_t)count * (size_t)nvals + 1));
+    if (!st && !all) st = oom();
+    for (int32_t i = 0; !st && i < count; i++)
+      for (int32_t j = 0; j < nvals; j++) all[(size_t)i * (size_t)nvals + (size_t)j] = kiln_rtv_retain(r->vals[i][j]);
+    *out = all;
+    if (++r->taken == count) {
+      round_unlink(g, r);
+      round_free(r);
+    }
+  }
+  pthread_mutex_unlock(&g->mu);
+  return st;
+}
+
+/* ------------------------------------------------------------------ mailboxes */
+
+kiln_status kiln_group_post(kiln_interp_ctx *ctx, const kiln_op *op, kiln_op_kind kind, int64_t channel,
+                            int32_t dst, kiln_rtv *const *vals, int32_t n) {
+  kiln_interp_group *g = ctx->group;
+  if (!g) return kiln_interp_error(ctx, op, "has no other process to talk to: run it inside interpreter.run_parallel");
+  message *m = calloc(1, sizeof *m);
+  if (!m || !(m->vals = copy_refs(vals, n))) {
+    free(m);
+    return oom();
+  }
+  m->kind = kind;
+  m->channel = channel;
+  m->src = ctx->process_id;
+  m->dst = dst;
+  m->n = n;
+  pthread_mutex_lock(&g->mu);
+  if (g->tail) g->tail->next = m;
+  else g->head = m;
+  g->tail = m;
+  progress(g);
+  pthread_mutex_unlock(&g->mu);
+  return NULL;
+}
+
+kiln_status kiln_group_take(kiln_interp_ctx *ctx, const kiln_op *op, kiln_op_kind kind, int64_t channel,
+                            int32_t src, kiln_rtv ***out, int32_t *n) {
+  *out = NULL;
+  *n = 0;
+  kiln_interp_group *g = ctx->group;
+  if (!g) return kiln_interp_error(ctx, op, "has no other process to talk to: run it inside interpreter.run_parallel");
+  kiln_status st = NULL;
+  struct timespec deadline = deadline_in(KILN_GROUP_TIMEOUT_S);
+  pthread_mutex_lock(&g->mu);
+  for (;;) {
+    message *prev = NULL, *m = g->head;
+    for (; m; prev = m, m = m->next)
+      if (m->kind == kind && m->channel == channel && (src < 0 || m->src == src) &&
+          (m->dst < 0 || m->dst == ctx->process_id))
+        break;
+    if (m) {
+      if (prev) prev->next = m->next;
+      else g->head = m->next;
+      if (g->tail == m) g->tail = prev;
+      *out = m->vals;
+      *n = m->n;
+      free(m);
+      break;
+    }
+    if ((st = hopeless(ctx, op, src >= 0 ? &src : NULL, src >= 0 ? 1 : 0))) break;
+    if ((st = wait_once(ctx, op, &deadline))) break;
+  }
+  pthread_mutex_unlock(&g->mu);
+  return st;
+}
+
+/* ------------------------------------------------------------------ feeds */
+
+kiln_status kiln_group_infeed(kiln_interp_ctx *ctx, const kiln_op *op, const char **func_name) {
+  *func_name = NULL;
+  kiln_interp_group *g = ctx->group;
+  if (!g) return kiln_interp_error(ctx, op, "has no infeed: give one with interpreter.run_parallel's `infeed`");
+  pthread_mutex_lock(&g->mu);
+  if (g->next_infeed < g->num_infeed) *func_name = g->infeed[g->next_infeed++];
+  pthread_mutex_unlock(&g->mu);
+  if (!*func_name) return kiln_interp_error(ctx, op, "reads past the end of the infeed (%d entries)", (int)g->num_infeed);
+  return NULL;
+}
+
+kiln_status kiln_group_outfeed(kiln_interp_ctx *ctx, const kiln_op *op, kiln_rtv *const *vals, int32_t n) {
+  kiln_interp_group *g = ctx->group;
+  if (!g) return NULL;
+  kiln_status st = NULL;
+  pthread_mutex_lock(&g->mu);
+  if (g->num_outfeed > INT32_MAX - n) st = kiln_interp_error(ctx, op, "outfeed overflows");
+  if (!st && g->num_outfeed + n > g->cap_outfeed) {
+    int32_t cap = g->cap_outfeed ? g->cap_outfeed : 16;
+    while (cap < g->num_outfeed + n) cap = cap > INT32_MAX / 2 ? INT32_MAX : cap * 2;
+    kiln_rtv **v = realloc(g->outfeed, sizeof *v * (size_t)cap);
+    if (!v) st = oom();
+    else g->outfeed = v, g->cap_outfeed = cap;
+  }
+  for (int32_t i = 0; !st && i < n; i++) g->outfeed[g->num_outfeed++] = kiln_rtv_retain(vals[i]);
+  pthread_mutex_unlock(&g->mu);
+  return st;
+}
+
+/* ------------------------------------------------------------------ run_parallel */
+
+typedef struct process {
+  kiln_interp_ctx ctx;
+  kiln_check_log log;
+  const kiln_op *func;
+  kiln_rtv *const *args;
+  int32_t nargs;
+  kiln_rtv **results;
+  kiln_status st;
+  pthread_t thread;
+  bool started;
+} process;
+
+static void *process_main(void *arg) {
+  process *p = arg;
+  p->st = kiln_interp_call(&p->ctx, p->func, p->args, p->nargs, p->results);
+  kiln_interp_group *g = p->ctx.group;
+  pthread_mutex_lock(&g->mu);
+  g->done[p->ctx.process_id] = true;
+  if (p->st && g->first_failed < 0) g->first_failed = p->ctx.process_id;
+  progress(g);
+  pthread_mutex_unlock(&g->mu);
+  return NULL;
+}
+
+static void group_free(kiln_interp_group *g) {
+  while (g->rounds) {
+    round_ *r = g->rounds;
+    g->rounds = r->next;
+    round_free(r);
+  }
+  while (g->head) {
+    message *m = g->head;
+    g->head = m->next;
+    for (int32_t i = 0; i < m->n; i++) kiln_rtv_release(m->vals[i]);
+    free(m->vals);
+    free(m);
+  }
+  for (int32_t i = 0; i < g->num_outfeed; i++) kiln_rtv_release(g->outfeed[i]);
+  free(g->outfeed);
+  free(g->done);
+  free(g->blocked_at);
+  pthread_cond_destroy(&g->cv);
+  pthread_mutex_destroy(&g->mu);
+  free(g);
+}
+
+static kiln_interp_group *group_new(int32_t num_replicas, int32_t num_partitions) {
+  kiln_interp_group *g = calloc(1, sizeof *g);
+  if (!g) return NULL;
+  g->num_replicas = num_replicas;
+  g->num_partitions = num_partitions;
+  g->count = num_replicas * num_partitions;
+  g->first_failed = -1;
+  g->done = calloc((size_t)g->count, sizeof *g->done);
+  g->blocked_at = malloc(sizeof *g->blocked_at * (size_t)g->count);
+  for (int32_t i = 0; g->blocked_at && i < g->count; i++) g->blocked_at[i] = -1;
+  pthread_condattr_t ca;
+  bool ok = g->done && g->blocked_at && pthread_condattr_init(&ca) == 0;
+  if (ok) {
+    ok = pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) == 0 && pthread_cond_init(&g->cv, &ca) == 0;
+    pthread_condattr_destroy(&ca);
+  }
+  if (ok && pthread_mutex_init(&g->mu, NULL) != 0) {
+    pthread_cond_destroy(&g->cv);
+    ok = false;
+  }
+  if (!ok) {
+    free(g->done);
+    free(g->blocked_at);
+    free(g);
+    return NULL;
+  }
+  return g;
+}
+
+/* Appends a process's check results to the parent's log. */
+static kiln_status merge_log(kiln_check_log *into, const kiln_check_log *from) {
+  into->passed += from->passed;
+  into->failed += from->failed;
+  if (!from->len) return NULL;
+  if (into->len + from->len + 1 > into->cap) {
+    size_t cap = into->cap ? into->cap : 1024;
+    while (cap < into->len + from->len + 1) cap *= 2;
+    char *t = realloc(into->text, cap);
+    if (!t) return oom();
+    into->text = t;
+    into->cap = cap;
+  }
+  memcpy(into->text + into->len, from->text, from->len + 1);
+  into->len += from->len;
+  return NULL;
+}
+
+kiln_status kiln_interp_run_parallel(kiln_interp_ctx *ctx, const kiln_op *op, const kiln_op *const *funcs,
+                                     int32_t num_replicas, int32_t num_partitions, const char *const *infeed,
+                                     int32_t num_infeed, kiln_rtv *const *inputs, int32_t num_inputs,
+                                     kiln_rtv **results, int32_t num_results) {
+  if (num_replicas < 1 || num_partitions < 1 || num_replicas > MAX_PROCESSES / num_partitions)
+    return kiln_interp_error(ctx, op, "a grid of %d x %d processes is not supported (at most %d processes)",
+                             (int)num_replicas, (int)num_partitions, MAX_PROCESSES);
+  int32_t count = num_replicas * num_partitions;
+  int64_t want_in = 0, want_out = 0;
+  for (int32_t i = 0; i < count; i++) {
+    const kiln_type *ft = kiln_func_type(funcs[i]);
+    want_in += ft->func.num_inputs;
+    want_out += ft->func.num_results;
+  }
+  if (want_in != num_inputs || want_out != num_results)
+    return kiln_interp_error(ctx, op,
+                             "has %d inputs and %d results, but its programs take %lld inputs and return %lld results",
+                             (int)num_inputs, (int)num_results, (long long)want_in, (long long)want_out);
+  kiln_interp_group *g = group_new(num_replicas, num_partitions);
+  process *procs = calloc((size_t)count, sizeof *procs);
+  if (!g || !procs) {
+    if (g) group_free(g);
+    free(procs);
+    return oom();
+  }
+  g->infeed = infeed;
+  g->num_infeed = num_infeed;
+  pthread_attr_t attr;
+  bool have_attr = pthread_attr_init(&attr) == 0;
+  if (have_attr) pthread_attr_setstacksize(&attr, THREAD_STACK_BYTES);
+  kiln_status st = NULL;
+  int32_t in_at = 0, out_at = 0;
+  for (int32_t i = 0; i < count; i++) {
+    process *p = &procs[i];
+    const kiln_type *ft = kiln_func_type(funcs[i]);
+    p->ctx = (kiln_interp_ctx){.interp = ctx->interp,
+                               .checks = ctx->checks ? &p->log : NULL,
+                               .print_out = ctx->print_out,
+                               .group = g,
+                               .process_id = i,
+                               .depth = ctx->depth};
+    p->func = funcs[i];
+    p->args = inputs + in_at;
+    p->nargs = ft->func.num_inputs;
+    p->results = results + out_at;
+    in_at += ft->func.num_inputs;
+    out_at += ft->func.num_results;
+  }
+  for (int32_t i = 0; i < count; i++) {
+    process *p = &procs[i];
+    int rc = pthread_create(&p->thread, have_attr ? &attr : NULL, process_main, p);
+    if (rc != 0) {
+      st = kiln_interp_error(ctx, op, "cannot start a thread for process %d (error %d)", (int)i, rc);
+      pthread_mutex_lock(&g->mu); /* the started ones give up instead of waiting for this one */
+      for (int32_t j = i; j < count; j++) g->done[j] = true;
+      if (g->first_failed < 0) g->first_failed = i;
+      progress(g);
+      pthread_mutex_unlock(&g->mu);
+      break;
+    }
+    p->started = true;
+  }
+  if (have_attr) pthread_attr_destroy(&attr);
+  for (int32_t i = 0; i < count; i++)
+    if (procs[i].started) pthread_join(procs[i].thread, NULL);
+  /* The error that came first is the cause; the others only report it. */
+  if (!st && g->first_failed >= 0) {
+    st = procs[g->first_failed].st;
+    procs[g->first_failed].st = NULL;
+  }
+  for (int32_t i = 0; i < count; i++) {
+    process *p = &procs[i];
+    if (!st && ctx->checks) st = merge_log(ctx->checks, &p->log);
+    kiln_check_log_free(&p->log);
+    kiln_status_free(p->st);
+  }
+  if (st)
+    for (int32_t i = 0; i < num_results; i++) {
+      kiln_rtv_release(results[i]);
+      results[i] = NULL;
+    }
+  free(procs);
+  group_free(g);
+  return st;
+}

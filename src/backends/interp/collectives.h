@@ -1,0 +1,84 @@
+/* The interpreter's process grid: interpreter.run_parallel runs a replicas x partitions
+ * grid of StableHLO processes, one thread each, sharing one kiln_interp_group; the
+ * collective ops, send/recv and infeed/outfeed meet there.
+ *
+ * Processes are numbered by their flattened id, replica_id * num_partitions +
+ * partition_id (kiln_interp_ctx.process_id). Outside run_parallel (ctx->group == NULL) a
+ * context is the single process of a 1 x 1 grid: collectives within a group of one
+ * process work, anything that needs another process is a located error.
+ *
+ * Every wait is bounded: a process that waits for others fails with a located error as
+ * soon as a process it waits for has finished or failed, or every process of the run
+ * waits (a deadlock), and after KILN_GROUP_TIMEOUT_S seconds at the latest. */
+#ifndef KILN_INTERP_COLLECTIVES_H
+#define KILN_INTERP_COLLECTIVES_H
+
+#include "backends/interp/interp.h"
+
+#define KILN_GROUP_TIMEOUT_S 10
+
+/* The grid of ctx's process: its size and ctx's position in it. */
+typedef struct kiln_grid_pos {
+  int32_t num_replicas, num_partitions;
+  int32_t replica_id, partition_id;
+  int32_t process_id; /* flattened */
+} kiln_grid_pos;
+
+kiln_grid_pos kiln_group_position(const kiln_interp_ctx *ctx);
+
+/* The spec's process-grouping strategies. */
+typedef enum kiln_grouping {
+  KILN_GROUPING_CROSS_REPLICA,
+  KILN_GROUPING_CROSS_PARTITION,
+  KILN_GROUPING_CROSS_REPLICA_AND_PARTITION,
+  KILN_GROUPING_FLATTENED_IDS,
+} kiln_grouping;
+
+/* The process group of ctx's process among the groups the id lists `groups` (a rank-2
+ * integer DENSE attribute, -1 entries skipped; NULL or empty: one group of every id)
+ * define under strategy g. On success *members (malloc'ed, free it) lists the group's
+ * flattened process ids in the spec's order and *index is ctx's position there; *count is
+ * 0 (and *members NULL) when the process is in no group. Ids out of range are a located
+ * error at op. */
+kiln_status kiln_group_members(const kiln_interp_ctx *ctx, const kiln_op *op, const kiln_attr *groups,
+                               kiln_grouping g, int32_t **members, int32_t *count, int32_t *index);
+
+/* Rendezvous: every member of a process group calls this with the same members (in the
+ * same order), the same op kind and channel, and its own values. On success *out
+ * (malloc'ed) holds count * nvals new references, row r being member r's values. A group
+ * of one returns at once. */
+kiln_status kiln_group_exchange(kiln_interp_ctx *ctx, const kiln_op *op, int64_t channel, const int32_t *members,
+                                int32_t count, int32_t index, kiln_rtv *const *vals, int32_t nvals,
+                                kiln_rtv ***out);
+
+/* Mailboxes, FIFO per (kind, channel): post queues values for process dst (-1: any
+ * taker) and returns at once; take waits for the oldest message of that kind and channel
+ * from src (-1: any sender) to ctx's process. *out (malloc'ed) receives *n new
+ * references. kind names the pairing (send and recv both use KILN_OP_SEND). */
+kiln_status kiln_group_post(kiln_interp_ctx *ctx, const kiln_op *op, kiln_op_kind kind, int64_t channel,
+                            int32_t dst, kiln_rtv *const *vals, int32_t n);
+kiln_status kiln_group_take(kiln_interp_ctx *ctx, const kiln_op *op, kiln_op_kind kind, int64_t channel,
+                            int32_t src, kiln_rtv ***out, int32_t *n);
+
+/* Infeed: the next function name of the run's infeed queue (run_parallel's `infeed`
+ * attribute); a located error when there is none left. Outfeed: keeps the values (new
+ * references) with the group; outside run_parallel they are dropped. */
+kiln_status kiln_group_infeed(kiln_interp_ctx *ctx, const kiln_op *op, const char **func_name);
+kiln_status kiln_group_outfeed(kiln_interp_ctx *ctx, const kiln_op *op, kiln_rtv *const *vals, int32_t n);
+
+/* Runs funcs[replica * num_partitions + partition] as the processes of a new grid, one
+ * thread each. Inputs are dealt out in process order (each process takes as many as its
+ * function has parameters) and the results are gathered in the same order. Check results
+ * of the processes are merged into ctx->checks. infeed: function names for the run's
+ * infeed queue (may be empty). */
+kiln_status kiln_interp_run_parallel(kiln_interp_ctx *ctx, const kiln_op *op, const kiln_op *const *funcs,
+                                     int32_t num_replicas, int32_t num_partitions, const char *const *infeed,
+                                     int32_t num_infeed, kiln_rtv *const *inputs, int32_t num_inputs,
+                                     kiln_rtv **results, int32_t num_results);
+
+/* interpreter.probe keeps the values it records per interpreter, process-wide, for
+ * check.expect_serialized_eq; this drops an interpreter's (call it before destroying the
+ * interpreter, so that a later one at the same address starts empty). */
+void kiln_interp_probes_forget(const kiln_interp *interp);
+
+#endif
