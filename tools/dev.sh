@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Set-up and build entry points for a fresh Debian 12 machine.
-#   ./tools/dev.sh example   install what is missing, build, run the main job on examples/
+#   ./tools/dev.sh example   install what is missing, build, run the digits classifier example
 #   ./tools/dev.sh test      install what is missing, build (warnings as errors), run all tests
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,7 +25,9 @@ case "${1:-}" in
     install_missing
     cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
     cmake --build build -j"$(nproc)" --target kiln
-    ./build/kiln print examples/mlp.mlir
+    # A digits classifier trained with scikit-learn's data and exported from JAX
+    # (examples/digits/export.py), on a held-out image of a 2.
+    ./build/kiln run examples/digits/digits.mlir --input examples/digits/input.npy
     ;;
   test)
     install_missing

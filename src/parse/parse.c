@@ -221,7 +221,7 @@ static bool parse_quant(kiln_parser *p, kiln_type *t) {
   kp_next(p);
   int bits = kiln_elem_bits(st);
   bool is_unsigned = kiln_elem_class_of(st) == KILN_ELEM_CLASS_U;
-  t->quant.storage_min = is_unsigned ? 0 : -((int64_t)1 << (bits - 1));
+  t->quant.storage_min = is_unsigned ? 0 : bits == 64 ? INT64_MIN : -((int64_t)1 << (bits - 1));
   t->quant.storage_max = is_unsigned ? (int64_t)(((uint64_t)1 << (bits == 64 ? 63 : bits)) - 1)
                                      : (int64_t)(((uint64_t)1 << (bits - 1)) - 1);
   if (kp_accept(p, '<')) {

@@ -206,6 +206,7 @@ static bool parse_keywords(kiln_parser *p, kiln_op_state *st, bool leading_comma
     }
     kiln_tok word = p->tok;
     const kiln_kw *kw = find_kw(st->kind, &word);
+    if (!kw && first && !leading_comma) return true; /* no keywords: the word is what follows the op */
     if (!kw) return kp_fail(p, "unknown keyword for '%s'", kiln_op_name(st->kind));
     kp_next(p);
     if (!kp_expect(p, '=', "after the keyword") || !parse_kw_value(p, st, kw)) return false;

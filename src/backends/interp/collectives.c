@@ -10,7 +10,7 @@
 
 enum {
   MAX_PROCESSES = 1024,
-  THREAD_STACK_BYTES = 32 << 20, /* interpreter recursion: calls and regions nest */
+  THREAD_STACK_BYTES = 16 << 20, /* interpreter recursion: calls and regions nest */
 };
 
 /* One round of a rendezvous: the members' values until every member has taken them. */

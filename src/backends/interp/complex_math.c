@@ -118,6 +118,17 @@ kiln_cplx kiln_cplx_div(kiln_cplx a, kiln_cplx b) {
 
 /* ------------------------------------------------------------------ roots */
 
+/* libm's cbrt refined by one Newton step with the residual y^3 - x formed exactly (libm's
+ * may be off by a few ULP). */
+double kiln_real_cbrt(double x) {
+  if (x == 0 || !isfinite(x)) return cbrt(x);
+  int e = exponent_of(x) / 3; /* work on x 8^-e, near 1: no underflow in the error terms */
+  double xs = ldexp(x, -3 * e), y = cbrt(xs), el, fl;
+  double p = two_prod(y, y, &el), q = two_prod(p, y, &fl);
+  double res = (q - xs) + (fl + el * y); /* y^3 - xs; q - xs is exact */
+  return ldexp(y - res / (3 * p), e);
+}
+
 /* t = sqrt((|x| + |z|) / 2) for finite x, y, not both zero, without overflow/underflow. */
 static double sqrt_half_sum(double ax, double ay) {
   int e = exponent_of(fmax(ax, ay));
@@ -164,17 +175,30 @@ kiln_cplx kiln_cplx_rsqrt(kiln_cplx z) {
   return mk(ldexp(re, -k), ldexp(im, -k));
 }
 
+/* The principal cube root r e^(i theta / 3). With phi = atan2(|y|, |x|) in [0, pi/2]:
+ * the angle is phi / 3 for x >= 0 and pi/3 - phi/3 for x < 0 (expanded with cos and sin
+ * of pi/3, so no rounded pi/3 enters), mirrored for y < 0. */
 kiln_cplx kiln_cplx_cbrt(kiln_cplx z) {
-  double x = z.re, y = z.im;
+  double x = z.re, y = z.im, ax = fabs(x), ay = fabs(y);
   if (isnan(x) || isnan(y)) return mk((isinf(x) || isinf(y)) ? INFINITY : NAN, NAN);
-  double theta = atan2(y, x) / 3, r;
-  if (isinf(x) || isinf(y)) r = INFINITY;
-  else if (x == 0 && y == 0) r = 0;
+  double r;
+  if (isinf(ax) || isinf(ay)) r = INFINITY;
+  else if (ax == 0 && ay == 0) r = 0;
   else {
-    int k = exponent_of(fmax(fabs(x), fabs(y))) / 3; /* scale by 8^-k */
-    r = ldexp(cbrt(hypot(ldexp(x, -3 * k), ldexp(y, -3 * k))), k);
+    int k = exponent_of(fmax(ax, ay)) / 3; /* scale by 8^-k */
+    r = ldexp(kiln_real_cbrt(hypot(ldexp(ax, -3 * k), ldexp(ay, -3 * k))), k);
   }
-  return mk(r * cos(theta), r * sin(theta));
+  double a = atan2(ay, ax) / 3, c = cos(a), s = sin(a);
+  if (signbit(x)) {
+    const double half_sqrt3 = 0.86602540378443864676;
+    double c2 = 0.5 * c + half_sqrt3 * s;
+    s = half_sqrt3 * c - 0.5 * s;
+    c = c2;
+  } else if (ay < ax * 0x1p-900 && isfinite(r)) {
+    /* phi underflows: sin(phi / 3) = |y| / (3|x|), formed at a safe scale */
+    return mk(r, copysign(ldexp(ldexp(ay, 900) / ax * r / 3, -900), y));
+  }
+  return mk(r * c, copysign(r * s, y));
 }
 
 /* ------------------------------------------------------------------ exp and log */
@@ -240,14 +264,28 @@ kiln_cplx kiln_cplx_log1p(kiln_cplx z) {
   return mk(log_hypot(mx, mn), im);
 }
 
+/* 1 / (1 + e^-z). With c = cos(y/2), for x >= 0 and v = e^-x:
+ *   re = (1 + v cos y) / D = (-expm1(-x) + 2 v c^2) / D,  im = v sin y / D,
+ *   D = |1 + e^-z|^2 = expm1(-x)^2 + 4 v c^2,
+ * sums of non-negative terms only; for x < 0 and u = e^x, e^z / (1 + e^z):
+ *   re = u (u + cos y) / D,  im = u sin y / D,  D = expm1(x)^2 + 4 u c^2,
+ * with u + cos y = expm1(x) + 2 c^2 where u is near 1. */
 kiln_cplx kiln_cplx_logistic(kiln_cplx z) {
-  kiln_cplx one = mk(1, 0);
-  if (z.re >= 0 || isnan(z.re)) { /* 1 / (1 + e^-z), |e^-z| <= 1 */
-    kiln_cplx e = kiln_cplx_exp(mk(-z.re, -z.im));
-    return kiln_cplx_div(one, kiln_cplx_add(one, e));
+  double x = z.re, y = z.im;
+  if (!isfinite(x) || !isfinite(y)) {
+    kiln_cplx one = mk(1, 0);
+    if (!(x < 0)) return kiln_cplx_div(one, kiln_cplx_add(one, kiln_cplx_exp(mk(-x, -y))));
+    kiln_cplx e = kiln_cplx_exp(z);
+    return kiln_cplx_div(e, kiln_cplx_add(one, e));
   }
-  kiln_cplx e = kiln_cplx_exp(z); /* e^z / (1 + e^z), |e^z| < 1 */
-  return kiln_cplx_div(e, kiln_cplx_add(one, e));
+  double c = cos(0.5 * y), cc = 2 * c * c, s = sin(y);
+  if (x >= 0) {
+    double m = expm1(-x), v = exp(-x), d = fma(m, m, 2 * v * cc);
+    return mk((v * cc - m) / d, v * s / d);
+  }
+  double m = expm1(x), u = exp(x), d = fma(m, m, 2 * u * cc);
+  double t = u < 0.5 ? u + cos(y) : m + cc; /* e^x + cos y, whichever form cancels less */
+  return mk(u * t / d, u * s / d);
 }
 
 kiln_cplx kiln_cplx_pow(kiln_cplx a, kiln_cplx b) {
@@ -319,8 +357,11 @@ kiln_cplx kiln_cplx_tanh(kiln_cplx z) {
   }
   /* tanh(x + iy) = (sinh x cosh x + i sin y cos y) / (sinh^2 x + cos^2 y): no cancellation. */
   double sh = sinh(x), ch = cosh(x);
-  double d = fma(sh, sh, c * c);
-  return mk(sh * ch / d, s * c / d);
+  /* cos^2 y: from cos 2y where cos 2y > -1/2 (little cancellation, one rounding) */
+  double c2 = fabs(c) > 0.5 && fabs(y) < 0x1p1000 ? 0.5 + 0.5 * cos(2 * y) : c * c;
+  double d = fma(sh, sh, c2);
+  double sc = fabs(y) < 0x1p1000 ? 0.5 * sin(2 * y) : s * c; /* sin y cos y, rounded once */
+  return mk(sh * ch / d, sc / d);
 }
 
 /* f(z) = -i g(iz) and f(z) = g(iz) helpers. */

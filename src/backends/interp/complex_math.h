@@ -12,6 +12,9 @@ typedef struct kiln_cplx {
   double re, im;
 } kiln_cplx;
 
+/* The real cube root, within about half an ULP (libm's cbrt plus a Newton step). */
+double kiln_real_cbrt(double x);
+
 kiln_cplx kiln_cplx_add(kiln_cplx a, kiln_cplx b);
 kiln_cplx kiln_cplx_mul(kiln_cplx a, kiln_cplx b);
 kiln_cplx kiln_cplx_div(kiln_cplx a, kiln_cplx b); /* scaled, no spurious overflow */

@@ -89,12 +89,16 @@ static bool is_quant(const kiln_rtv *v) { return v->elem_type->kind == KILN_TYPE
 static kiln_status elem_copy(kiln_rtv *dst, int64_t j, const kiln_rtv *src, int64_t i) {
   const uint8_t *s = src->data + (size_t)i * src->elem_bytes;
   uint8_t *d = dst->data + (size_t)j * dst->elem_bytes;
-  if (src->elem == dst->elem && is_quant(src) == is_quant(dst)) {
+  if (is_quant(src) || is_quant(dst)) {
+    if (!kiln_type_equal(src->elem_type, dst->elem_type))
+      return KILN_STATUS(KILN_STATUS_UNIMPLEMENTED, "converting between quantized element types is not supported here");
     memcpy(d, s, dst->elem_bytes);
     return NULL;
   }
-  if (is_quant(src) || is_quant(dst))
-    return KILN_STATUS(KILN_STATUS_UNIMPLEMENTED, "converting between quantized element types is not supported here");
+  if (src->elem == dst->elem) {
+    memcpy(d, s, dst->elem_bytes);
+    return NULL;
+  }
   kiln_scalar v = kiln_scalar_load(src->elem, s);
   bool from_int = kiln_elem_is_int(src->elem), to_int = kiln_elem_is_int(dst->elem);
   if (from_int && !to_int) {
@@ -662,10 +666,11 @@ static kiln_status compare(const kiln_interp_ctx *ctx, const kiln_op *op, const 
 }
 
 /* Runs a comparison and records it as a check result. */
-static kiln_status check(kiln_interp_ctx *ctx, const kiln_op *op, const kiln_rtv *got, const kiln_rtv *want,
-                         const cmp_spec *spec, bool *out_pass) {
+static kiln_status check(kiln_interp_ctx *ctx, const kiln_op *op, const char *label, const kiln_rtv *got,
+                         const kiln_rtv *want, const cmp_spec *spec, bool *out_pass) {
   sbuf msg = {0};
   bool pass = false;
+  if (label) sb_printf(&msg, "@%s: ", label);
   kiln_status st = compare(ctx, op, got, want, spec, &pass, &msg);
   if (!st && msg.oom) st = oom();
   if (!st) {
@@ -709,22 +714,22 @@ static kiln_status k_check(kiln_interp_ctx *ctx, const kiln_kernel_args *a) {
   cmp_spec s = spec_of(a->op);
   bool is_const = a->op->kind == KILN_OP_CHECK_EXPECT_EQ_CONST || a->op->kind == KILN_OP_CHECK_EXPECT_ALMOST_EQ_CONST;
   if (a->num_in != (is_const ? 1 : 2)) return kiln_interp_error(ctx, a->op, "takes %d operands", is_const ? 1 : 2);
-  if (!is_const) return check(ctx, a->op, a->in[0], a->in[1], &s, NULL);
+  if (!is_const) return check(ctx, a->op, NULL, a->in[0], a->in[1], &s, NULL);
   kiln_rtv *want = NULL;
   KILN_RETURN_IF_ERROR(const_value(ctx, a->op, &want));
-  kiln_status st = check(ctx, a->op, a->in[0], want, &s, NULL);
+  kiln_status st = check(ctx, a->op, NULL, a->in[0], want, &s, NULL);
   kiln_rtv_release(want);
   return st;
 }
 
 /* check.eq (an op or a custom call): exact for integers, else within 1e-4; its results
  * are i1 tensors holding the outcome. */
-static kiln_status check_eq(kiln_interp_ctx *ctx, const kiln_kernel_args *a) {
+static kiln_status check_eq_labeled(kiln_interp_ctx *ctx, const kiln_kernel_args *a, const char *label) {
   if (a->num_in != 2) return kiln_interp_error(ctx, a->op, "check.eq takes 2 operands");
   KILN_RETURN_IF_ERROR(need_tensor(ctx, a->op, a->in[1], 1));
   cmp_spec s = {kiln_elem_is_int(a->in[1]->elem) && !is_quant(a->in[1]) ? CMP_EQ : CMP_ALMOST, 1e-4, 0, 0};
   bool pass = false;
-  KILN_RETURN_IF_ERROR(check(ctx, a->op, a->in[0], a->in[1], &s, &pass));
+  KILN_RETURN_IF_ERROR(check(ctx, a->op, label, a->in[0], a->in[1], &s, &pass));
   for (int32_t i = 0; i < a->num_out; i++) {
     KILN_RETURN_IF_ERROR(kiln_kernel_result_static(ctx, a, i));
     for (int64_t j = 0; j < a->out[i]->count; j++)
@@ -733,20 +738,24 @@ static kiln_status check_eq(kiln_interp_ctx *ctx, const kiln_kernel_args *a) {
   return NULL;
 }
 
+static kiln_status check_eq(kiln_interp_ctx *ctx, const kiln_kernel_args *a) { return check_eq_labeled(ctx, a, NULL); }
+
 /* stablehlo.custom_call @check.*: the targets of the JAX-generated test data. */
 static kiln_status k_custom_call(kiln_interp_ctx *ctx, const kiln_kernel_args *a) {
   const char *t = NULL;
   size_t n = 0;
   if (!attr_string(a->op, "call_target_name", &t, &n))
     return kiln_interp_error(ctx, a->op, "has no call_target_name");
-  if (str_is(t, n, "check.eq")) return check_eq(ctx, a);
+  if (str_is(t, n, "check.eq")) return check_eq_labeled(ctx, a, "check.eq");
   cmp_spec s = {CMP_EQ, 0, 0, 0};
   if (str_is(t, n, "check.expect_close")) s = (cmp_spec){CMP_CLOSE, 0, 0, 3};
   else if (str_is(t, n, "check.expect_almost_eq")) s = (cmp_spec){CMP_ALMOST, 1e-3, 0, 0};
   else if (!str_is(t, n, "check.expect_eq"))
     return kiln_interp_error(ctx, a->op, "calls target '%.*s', which the interpreter does not implement", (int)n, t);
   if (a->num_in != 2) return kiln_interp_error(ctx, a->op, "'%.*s' takes 2 operands", (int)n, t);
-  KILN_RETURN_IF_ERROR(check(ctx, a->op, a->in[0], a->in[1], &s, NULL));
+  char label[64];
+  snprintf(label, sizeof label, "%.*s", (int)n, t);
+  KILN_RETURN_IF_ERROR(check(ctx, a->op, label, a->in[0], a->in[1], &s, NULL));
   for (int32_t i = 0; i < a->num_out; i++) KILN_RETURN_IF_ERROR(kiln_kernel_result_static(ctx, a, i));
   return NULL;
 }
@@ -832,7 +841,7 @@ static kiln_status k_expect_serialized_eq(kiln_interp_ctx *ctx, const kiln_kerne
     st = kiln_check_fail(ctx, a->op, "probe '%.*s' recorded a %s", (int)n, id, m.p ? m.p : "value of another type");
     free(m.p);
   } else {
-    st = check(ctx, a->op, probed, a->in[0], &s, NULL);
+    st = check(ctx, a->op, NULL, probed, a->in[0], &s, NULL);
   }
   kiln_rtv_release(probed);
   return st;

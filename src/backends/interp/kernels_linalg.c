@@ -2,18 +2,22 @@
  * einsum, unary_einsum, chlo.ragged_dot), convolutions (convolution, dynamic_conv), fft,
  * cholesky, triangular_solve, and random numbers (rng, rng_bit_generator).
  *
- * Contractions convert every operand element to the result's element kind (integer, real
- * or complex, as the reference interpreter does) and accumulate exactly enough to round
- * once on store: integers wrap in 64 bits (the store wraps to the result width), real
- * and complex sums use a compensated dot product (TwoProduct + TwoSum in doubles), so
- * that results of f32 and narrower are the correctly rounded sums in practice and f64
- * sums are as accurate as a twice-the-working-precision computation.
+ * Contractions follow the reference interpreter: every operand element is converted to
+ * the result's element kind, then products are added up in order over the contracted
+ * index space, each product and each sum rounded. Integers wrap (in 64 bits; the store
+ * wraps to the result width). Floating-point sums are kept in the accumulation precision
+ * XLA uses: f64 for f64 and complex<f64> results, f32 for every narrower float type
+ * (f32, f16, bf16, f8...), rounded to the result type once at the end. This reproduces
+ * the values of XLA's CPU backend on the conformance data, where cancellation makes
+ * other schemes differ by more than a few ULP.
  *
- * fft is an exact-definition DFT per axis (any length) in double precision; cholesky and
- * triangular_solve work in double (complex) precision and round once on store.
- * rng_bit_generator reproduces XLA's THREE_FRY and PHILOX bit generators bit for bit
- * (xla/hlo/builder/lib/prng.cc with rng_bit_generator_expander.cc; DEFAULT is PHILOX, as
- * on XLA's CPU and GPU backends). rng's values are implementation-defined. */
+ * fft is the DFT from its definition (any length) in double-double arithmetic, so its
+ * results are correctly rounded in practice (XLA's FFT is not: up to hundreds of ULP on
+ * small outputs). cholesky and triangular_solve work in double (complex) precision and
+ * round once on store. rng_bit_generator reproduces XLA's THREE_FRY and PHILOX bit
+ * generators bit for bit (xla/hlo/builder/lib/prng.cc and
+ * rng_bit_generator_expander.cc; DEFAULT is PHILOX, as on XLA's CPU and GPU backends).
+ * rng's values are implementation-defined. */
 #include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -114,7 +118,7 @@ static int64_t load_i64(const kiln_rtv *t, int64_t i) { return kiln_scalar_load(
 /* Accumulation kinds: wrapping 64-bit integers, or floating point in the accumulation
  * precision of the result type (f64 for f64 and complex<f64>, f32 for every narrower
  * floating-point type, as XLA accumulates). */
-typedef enum acc_kind { ACC_INT, ACC_F32, ACC_F64, ACC_C64, ACC_C128 } acc_kind;
+typedef enum acc_kind { ACC_BOOL, ACC_INT, ACC_F32, ACC_F64, ACC_C64, ACC_C128 } acc_kind;
 
 /* An operand element converted to an accumulation kind. */
 typedef struct num {
@@ -132,6 +136,7 @@ static acc_kind acc_kind_of(kiln_elem e) {
   switch (kiln_elem_class_of(e)) {
     case KILN_ELEM_CLASS_F: return e == KILN_ELEM_F64 ? ACC_F64 : ACC_F32;
     case KILN_ELEM_CLASS_C: return e == KILN_ELEM_C128 ? ACC_C128 : ACC_C64;
+    case KILN_ELEM_CLASS_B: return ACC_BOOL;
     default: return ACC_INT;
   }
 }
@@ -163,10 +168,12 @@ static num load_num(const kiln_rtv *t, int64_t idx, acc_kind k) {
       n.re = s.f;
       n.im = s.im;
       if (k == ACC_INT) n.i = float_to_int(s.f);
+      if (k == ACC_BOOL) n.i = s.f != 0 || s.im != 0;
       break;
     case KILN_ELEM_CLASS_U: n.i = s.u, n.re = (double)s.u; break;
     default: n.i = s.u, n.re = (double)s.i; break;
   }
+  if (k == ACC_BOOL) n.i = n.i != 0;
   if (acc_f32(k)) n.re = round_f32(n.re), n.im = round_f32(n.im);
   return n;
 }
@@ -181,6 +188,7 @@ static void acc_mul_add(accum *c, acc_kind k, num a, num b) {
   bool f32 = acc_f32(k);
   double p, q, t;
   switch (k) {
+    case ACC_BOOL: c->i |= a.i & b.i; return; /* i1: and, then or */
     case ACC_INT: c->i += a.i * b.i; return;
     case ACC_F32:
     case ACC_F64:
@@ -203,7 +211,7 @@ static void acc_mul_add(accum *c, acc_kind k, num a, num b) {
 
 static void acc_store(kiln_rtv *r, int64_t idx, acc_kind k, const accum *c) {
   kiln_scalar s = {{0}, 0};
-  if (k == ACC_INT) s.u = c->i;
+  if (k == ACC_INT || k == ACC_BOOL) s.u = c->i;
   else s.f = c->re, s.im = c->im;
   kiln_scalar_store(r->elem, elem_wptr(r, idx), s);
 }
@@ -622,7 +630,8 @@ static kiln_status k_ragged_dot(kiln_interp_ctx *ctx, const kiln_kernel_args *a)
   plan p;
   KILN_RETURN_IF_ERROR(build_dot_plan(ctx, op, l, r, &d, contracting ? -1 : group[0], &p));
   ragged_job j = {.l = l, .r = r, .gs = gs, .k = ACC_INT, .groups = gs->dims[gs->rank - 1]};
-  /* Leading group_sizes dimensions: lhs batching dims, then the free ones before rd. */
+  /* Leading group_sizes dimensions: the lhs batching dimensions, then the contracting
+   * (mode 2) or free (mode 1) dimensions before the ragged one. */
   int64_t prefix[MAXR];
   int32_t np = 0;
   for (int64_t i = 0; i < d.nb; i++) prefix[np++] = d.lb[i];
@@ -737,7 +746,9 @@ static kiln_status read_conv(kiln_interp_ctx *ctx, const kiln_kernel_args *a, bo
   KILN_RETURN_IF_ERROR(conv_list(ctx, op, s, "output_spatial_dimensions", c->ns, n, c->os));
   bool in_used[MAXR] = {false}, k_used[MAXR] = {false}, o_used[MAXR] = {false};
   int64_t in_dims[MAXR], k_dims[MAXR], o_dims[MAXR];
-  in_dims[0] = c->ib, in_dims[1] = c->ifd, k_dims[0] = c->kif, k_dims[1] = c->kof, o_dims[0] = c->ob, o_dims[1] = c->ofd;
+  in_dims[0] = c->ib, in_dims[1] = c->ifd;
+  k_dims[0] = c->kif, k_dims[1] = c->kof;
+  o_dims[0] = c->ob, o_dims[1] = c->ofd;
   memcpy(in_dims + 2, c->is, sizeof(int64_t) * (size_t)c->ns);
   memcpy(k_dims + 2, c->ks, sizeof(int64_t) * (size_t)c->ns);
   memcpy(o_dims + 2, c->os, sizeof(int64_t) * (size_t)c->ns);
@@ -847,7 +858,12 @@ typedef struct cplx {
   double re, im;
 } cplx;
 
-static cplx c_mul(cplx a, cplx b) { return (cplx){a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re}; }
+/* Real operands (zero imaginary parts) multiply as reals, so that computations on real
+ * types never see the imaginary parts (inf * 0 there would be NaN). */
+static cplx c_mul(cplx a, cplx b) {
+  if (a.im == 0 && b.im == 0) return (cplx){a.re * b.re, 0.0};
+  return (cplx){a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
+}
 static cplx c_sub(cplx a, cplx b) { return (cplx){a.re - b.re, a.im - b.im}; }
 static cplx c_conj(cplx a) { return (cplx){a.re, -a.im}; }
 
@@ -1120,7 +1136,10 @@ static kiln_status k_cholesky(kiln_interp_ctx *ctx, const kiln_kernel_args *a) {
         L[i * n + jc] = lower ? load_c(x, base + i * n + jc) : c_conj(load_c(x, base + jc * n + i));
     for (int64_t jc = 0; jc < n; jc++) {
       double dsum = L[jc * n + jc].re;
-      for (int64_t k = 0; k < jc; k++) dsum -= L[jc * n + k].re * L[jc * n + k].re + L[jc * n + k].im * L[jc * n + k].im;
+      for (int64_t k = 0; k < jc; k++) {
+        cplx v = L[jc * n + k];
+        dsum -= v.re * v.re + v.im * v.im;
+      }
       double djj = sqrt(dsum);
       L[jc * n + jc] = (cplx){djj, 0.0};
       for (int64_t i = jc + 1; i < n; i++) {
@@ -1380,7 +1399,8 @@ static kiln_status k_rng_bit_generator(kiln_interp_ctx *ctx, const kiln_kernel_a
   bool philox = !alg || enum_is(alg, "DEFAULT") || enum_is(alg, "PHILOX");
   if (!philox && !enum_is(alg, "THREE_FRY"))
     return kiln_interp_error(ctx, op, "has an unknown rng_algorithm %s", enum_text(alg));
-  if (state->rank != 1 || !kiln_elem_is_int(state->elem) || (philox ? state->count < 2 || state->count > 3 : state->count != 2))
+  bool size_ok = philox ? state->count == 2 || state->count == 3 : state->count == 2;
+  if (state->rank != 1 || !kiln_elem_is_int(state->elem) || !size_ok)
     return kiln_interp_error(ctx, op, "needs an integer state of %s elements", philox ? "2 or 3" : "2");
   KILN_RETURN_IF_ERROR(make_result(ctx, a, 0, 1, state->dims));
   const kiln_type *t = op->results[1].type;
@@ -1389,8 +1409,8 @@ static kiln_status k_rng_bit_generator(kiln_interp_ctx *ctx, const kiln_kernel_a
   KILN_RETURN_IF_ERROR(kiln_kernel_result(a, 1, t->tensor.rank, t->tensor.dims));
   kiln_rtv *ns = a->out[0], *out = a->out[1];
   int bits = kiln_elem_bits(out->elem);
-  if (out->elem == KILN_ELEM_I1 || kiln_elem_is_complex(out->elem) || (bits != 2 && bits != 4 && bits != 6 &&
-                                                                         bits != 8 && bits != 16 && bits != 32 && bits != 64))
+  bool width_ok = bits == 2 || bits == 4 || bits == 6 || bits == 8 || bits == 16 || bits == 32 || bits == 64;
+  if (out->elem == KILN_ELEM_I1 || kiln_elem_is_complex(out->elem) || !width_ok)
     return kiln_interp_error(ctx, op, "cannot generate bits of type %s", kiln_elem_name(out->elem));
   uint64_t s[3] = {0, 0, 0};
   for (int64_t i = 0; i < state->count; i++) s[i] = kiln_scalar_load(state->elem, elem_ptr(state, i)).u;

@@ -19,6 +19,13 @@
 
 /* ------------------------------------------------------------------ real functions */
 
+/* a + b = s + *err exactly. */
+static double two_sum(double a, double b, double *err) {
+  double s = a + b, bb = s - a;
+  *err = (a - (s - bb)) + (b - bb);
+  return s;
+}
+
 static double logistic(double x) {
   if (x >= 0 || isnan(x)) return 1 / (1 + exp(-x));
   double e = exp(x); /* e / (1 + e): no overflow of exp(-x) */
@@ -64,48 +71,93 @@ static double cot_pi(double x) {
   return cos(PI * r) / sin(PI * r);
 }
 
+/* digamma's positive zero x0 = X0_HI + X0_LO, and X0_HI - 1 (exact). */
+#define DIGAMMA_X0_HI 0x1.762d86356be3fp+0
+#define DIGAMMA_X0_LO 0x1.b86a722197829p-54
+#define DIGAMMA_X0M1_HI 0x1.d8b618d5af8fcp-2
+
+/* psi^(n)(x0) / n! for n = 1..40: the Taylor series of psi around its zero, used for
+ * |x - x0| <= 0.54 (radius of convergence x0; terms shrink like 0.37^n there). It keeps
+ * the relative accuracy near the zero that the recurrences lose to cancellation. */
+static const double k_digamma_taylor[40] = {
+    0x1.ef72bc8ee38acp-1, -0x1.c563b54aa1a35p-2, 0x1.08b4294d50381p-2, -0x1.4fc1317257da8p-3,
+    0x1.b9a5b6370f3abp-4, -0x1.27baba261cc2cp-4, 0x1.8fce02b239ca7p-5, -0x1.0fa7ec36a7d8fp-5,
+    0x1.723d6807edcc0p-6, -0x1.f970508e1b6a2p-7, 0x1.5955caaa962f3p-7, -0x1.d828079282eb8p-8,
+    0x1.42e1acf81d8dcp-8, -0x1.b9afc7cee8a14p-9, 0x1.2e23345f79aafp-9, -0x1.9d626f71d1f7ap-10,
+    0x1.1acebbd761089p-10, -0x1.82f6345c65b35p-11, 0x1.08bdae1a261d4p-11, -0x1.6a3fddea11304p-12,
+    0x1.efacab6fb8985p-13, -0x1.531f5dc5eb563p-13, 0x1.d0080f810fab5p-14, -0x1.3d7972688af67p-14,
+    0x1.b2691182c5c34p-15, -0x1.29357f7d6cb86p-15, 0x1.96ae4a8e32b49p-16, -0x1.163cc7373be8bp-16,
+    0x1.7cb8b3916fd29p-17, -0x1.047a1894e0fdep-17, 0x1.646b54f410bdfp-18, -0x1.e7b34a5b78a3cp-19,
+    0x1.4dab173747443p-19, -0x1.c891c9fca61dep-20, 0x1.385e9fcb1c6a8p-20, -0x1.ab6cff79188aap-21,
+    0x1.246e3329dab55p-21, -0x1.902471b2c8ebdp-22, 0x1.11c399dbd8e73p-22, -0x1.7699ba6292b3ep-23,
+};
+
+/* psi(x0 + t) */
+static double digamma_taylor(double t) {
+  double p = 0;
+  for (int n = 39; n >= 0; n--) p = p * t + k_digamma_taylor[n];
+  return p * t;
+}
+
+/* Digamma: NaN at its poles (0 and the negative integers), as CHLO defines it. Positive x
+ * is brought to [1, 2) (exactly: x - n is representable) where the Taylor series at the
+ * zero applies; x >= 10 uses the asymptotic series; negative x the reflection formula. */
 static double digamma(double x) {
   if (isnan(x) || x == INFINITY) return x;
-  if (x == -INFINITY || (x <= 0 && x == nearbyint(x))) return NAN; /* poles */
-  double acc = 0;
-  if (x < 0.5) { /* reflection: psi(x) = psi(1 - x) - pi cot(pi x) */
-    acc = -PI * cot_pi(x);
-    x = 1 - x;
+  if (x <= 0 && x == nearbyint(x)) return NAN; /* poles, and -inf */
+  if (x < 0) return digamma(1 - x) - PI * cot_pi(x);
+  if (x < 1) return digamma_taylor((x - DIGAMMA_X0M1_HI) - DIGAMMA_X0_LO) - 1 / x; /* psi(x + 1) - 1/x */
+  if (x < 10) { /* psi(x) = psi(y) + sum_{k < n} 1 / (y + k), y = x - n in [1, 2) */
+    int n = (int)x - 1;
+    double y = x - n, s = digamma_taylor((y - DIGAMMA_X0_HI) - DIGAMMA_X0_LO), c = 0, e;
+    for (int k = 0; k < n; k++) {
+      s = two_sum(s, 1 / (y + k), &e);
+      c += e;
+    }
+    return s + c;
   }
-  for (; x < 10; x += 1) acc -= 1 / x; /* psi(x) = psi(x + 1) - 1/x */
-  /* asymptotic series: ln x - 1/(2x) - sum B_2k / (2k x^2k) */
+  /* ln x - 1/(2x) - sum_k B_2k / (2k x^2k) */
   double w = 1 / (x * x);
   double s = w * (1.0 / 12 - w * (1.0 / 120 - w * (1.0 / 252 - w * (1.0 / 240 - w * (1.0 / 132 -
              w * (691.0 / 32760 - w * (1.0 / 12 - w * (3617.0 / 8160))))))));
-  return acc + (log(x) - 0.5 / x - s);
+  return log(x) - (0.5 / x + s);
 }
 
 /* Exponentially scaled modified Bessel function of the first kind, order one:
- * I1(x) e^-|x|. Power series (positive terms) below 20, the asymptotic expansion above
- * (its smallest term there is below e^-40). */
+ * I1(x) e^-|x|, odd. Three regions, each accurate to a few ULP:
+ *  |x| <= 2: the power series (x/2) sum_k (x^2/4)^k / (k! (k+1)!) times e^-|x|;
+ *  |x| <= 25: I1(x) e^-x = (1/pi) int_0^pi e^(-2x sin^2(t/2)) cos t dt by the trapezoidal
+ *             rule, which converges exponentially for this periodic integrand;
+ *  |x| > 25: the asymptotic expansion e^x / sqrt(2 pi x) sum_k (-1)^k a_k / x^k (its
+ *            smallest term there is below e^-50). */
 static double bessel_i1e(double x) {
-  double ax = fabs(x);
+  double ax = fabs(x), r;
   if (isnan(x)) return x;
-  if (isinf(x)) return copysign(0.0, x);
-  if (ax <= 20) {
+  if (ax <= 2) {
     double q = 0.25 * ax * ax, term = 1, sum = 1;
-    for (int k = 1; k < 200 && term > 0x1p-60 * sum; k++) {
+    for (int k = 1; k < 40 && term > 0x1p-60 * sum; k++) {
       term *= q / ((double)k * (double)(k + 1));
       sum += term;
     }
-    return copysign(0.5 * ax * sum * exp(-ax), x);
+    r = 0.5 * ax * sum * exp(-ax);
+  } else if (ax <= 25) {
+    enum { N = 64 };
+    double s = 0.5 * (1 - exp(-2 * ax)), c = 0, e; /* the endpoints t = 0 and t = pi */
+    for (int j = 1; j < N; j++) {
+      double t = PI * j / N, h = sin(0.5 * t);
+      s = two_sum(s, exp(-2 * ax * h * h) * cos(t), &e);
+      c += e;
+    }
+    r = (s + c) / N;
+  } else { /* a_k = prod_{j <= k} (4 - (2j-1)^2) / (8j) */
+    double term = 1, sum = 1;
+    for (int k = 1; k < 60 && fabs(term) >= 0x1p-60 * fabs(sum); k++) {
+      term *= -(4.0 - (double)(2 * k - 1) * (double)(2 * k - 1)) / (8.0 * k * ax);
+      sum += term;
+    }
+    r = sum / sqrt(2 * PI * ax); /* 0 for infinite x */
   }
-  /* I1(x) e^-x ~ 1/sqrt(2 pi x) sum_k (-1)^k a_k / x^k, a_k = prod_j (4 - (2j-1)^2) / (8j) */
-  double term = 1, sum = 1;
-  for (int k = 1; k < 60; k++) {
-    double f = (4.0 - (double)(2 * k - 1) * (double)(2 * k - 1)) / (8.0 * k * ax);
-    double next = -term * f;
-    if (fabs(next) >= fabs(term)) break;
-    term = next;
-    sum += term;
-    if (fabs(term) < 0x1p-60 * fabs(sum)) break;
-  }
-  return copysign(sum / sqrt(2 * PI * ax), x);
+  return copysign(r, x);
 }
 
 static double log_gamma(double x) {
@@ -126,7 +178,7 @@ typedef struct unary_fns {
 } unary_fns;
 
 static const unary_fns k_unary[KILN_OP_COUNT] = {
-    [KILN_OP_CBRT] = {cbrt, kiln_cplx_cbrt},
+    [KILN_OP_CBRT] = {kiln_real_cbrt, kiln_cplx_cbrt},
     [KILN_OP_COSINE] = {cos, kiln_cplx_cos},
     [KILN_OP_EXPONENTIAL] = {exp, kiln_cplx_exp},
     [KILN_OP_EXPONENTIAL_MINUS_ONE] = {expm1, kiln_cplx_expm1},
