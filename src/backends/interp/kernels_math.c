@@ -233,7 +233,7 @@ static kiln_status unsupported(kiln_interp_ctx *ctx, const kiln_kernel_args *a, 
 
 static kiln_status unary_kernel(kiln_interp_ctx *ctx, const kiln_kernel_args *a) {
   const unary_fns *f = &k_unary[a->op->kind];
-  kiln_elem oe;
+  kiln_elem oe = KILN_ELEM_COUNT;
   KILN_RETURN_IF_ERROR(check_elementwise(ctx, a, 1, &oe));
   const kiln_rtv *x = a->in[0];
   kiln_elem_class cls = kiln_elem_class_of(x->elem);
@@ -274,7 +274,7 @@ static kiln_status binary_kernel(kiln_interp_ctx *ctx, const kiln_kernel_args *a
   bool power = a->op->kind == KILN_OP_POWER;
   real_fn2 re = power ? pow : atan2;
   cplx_fn2 cx = power ? kiln_cplx_pow : kiln_cplx_atan2;
-  kiln_elem oe;
+  kiln_elem oe = KILN_ELEM_COUNT;
   KILN_RETURN_IF_ERROR(check_elementwise(ctx, a, 2, &oe));
   const kiln_rtv *x = a->in[0], *y = a->in[1];
   kiln_elem_class cls = kiln_elem_class_of(x->elem);
