@@ -1,6 +1,8 @@
 /* The interpreter's core: function calls, regions, op dispatch, quantization. */
 #include "backends/interp/interp.h"
 
+#include "backends/interp/collectives.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -68,6 +70,7 @@ kiln_status kiln_interp_create(const kiln_module *m, const kiln_source *src, kil
 
 void kiln_interp_destroy(kiln_interp *in) {
   if (!in) return;
+  kiln_interp_probes_forget(in);
   free(in->funcs);
   free(in->frame_sizes);
   free(in);
