@@ -31,8 +31,7 @@
 
 typedef struct check_case {
   kiln_source src; /* a view into its file's text */
-  char *result;    /* what the child reported (malloc'ed) */
-  size_t result_len;
+  kiln_strbuf result; /* what the child reported: 'P', 'F' or 'S', then text */
   bool passed, skipped, done;
 } check_case;
 
@@ -180,7 +179,7 @@ static void run_case(const kiln_source *src, FILE *out) {
     const char *msg = kiln_status_message(st), *nl = strchr(msg, '\n');
     fprintf(out, "%.*s\n", (int)(nl ? nl - msg : (ptrdiff_t)strlen(msg)), msg);
   }
-  if (log.text) fputs(log.text, out);
+  if (log.text.data) fputs(log.text.data, out);
   kiln_status_free(st);
   kiln_check_log_free(&log);
   kiln_interp_destroy(in);
@@ -231,15 +230,6 @@ static bool start_case(check_run *run, size_t index, worker *w) {
   return true;
 }
 
-static void append(check_case *c, const char *data, size_t n) {
-  char *r = realloc(c->result, c->result_len + n + 1);
-  if (!r) return;
-  memcpy(r + c->result_len, data, n);
-  c->result_len += n;
-  r[c->result_len] = 0;
-  c->result = r;
-}
-
 static void finish(check_run *run, worker *w) {
   int status = 0;
   waitpid(w->pid, &status, 0);
@@ -253,17 +243,15 @@ static void finish(check_run *run, worker *w) {
   else if (WIFSIGNALED(status))
     snprintf(reason, sizeof reason, "%s:%u: the case crashed (signal %d: %s)\n", name, line, WTERMSIG(status),
              strsignal(WTERMSIG(status)));
-  else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || !c->result_len)
+  else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || !c->result.len)
     snprintf(reason, sizeof reason, "%s:%u: the case's process failed (out of memory?)\n", name, line);
   if (reason[0]) {
-    free(c->result);
-    c->result = NULL;
-    c->result_len = 0;
-    append(c, "F", 1);
-    append(c, reason, strlen(reason));
+    free(c->result.data);
+    c->result = (kiln_strbuf){0};
+    kiln_strbuf_printf(&c->result, "F%s", reason);
   }
-  c->passed = c->result && c->result[0] == 'P';
-  c->skipped = c->result && c->result[0] == 'S';
+  c->passed = c->result.len && c->result.data[0] == 'P';
+  c->skipped = c->result.len && c->result.data[0] == 'S';
   w->pid = 0;
 }
 
@@ -280,7 +268,7 @@ static void run_all(check_run *run) {
     for (int j = 0; j < run->jobs && next < run->num_cases; j++) {
       if (ws[j].pid) continue;
       if (!start_case(run, next, &ws[j])) {
-        append(&run->cases[next], "Fcould not start a process for the case\n", 41);
+        kiln_strbuf_puts(&run->cases[next].result, "Fcould not start a process for the case\n");
         run->cases[next].done = true;
       } else {
         running++;
@@ -299,7 +287,7 @@ static void run_all(check_run *run) {
         char buf[65536];
         ssize_t got = read(ws[j].fd, buf, sizeof buf);
         if (got > 0) {
-          append(&run->cases[ws[j].index], buf, (size_t)got);
+          kiln_strbuf_put(&run->cases[ws[j].index].result, buf, (size_t)got);
           continue;
         }
         finish(run, &ws[j]);
@@ -375,19 +363,19 @@ int kiln_cmd_check(int argc, char **argv) {
       skipped++;
     } else {
       failed++;
-      if (c->result && c->result_len > 1) {
-        fputs(c->result + 1, stdout);
-        if (c->result[c->result_len - 1] != '\n') putchar('\n');
+      if (c->result.len > 1) {
+        fputs(c->result.data + 1, stdout);
+        if (c->result.data[c->result.len - 1] != '\n') putchar('\n');
       } else {
         printf("%s:%u: the case failed without a reason\n", c->src.name, c->src.first_line);
       }
     }
   }
   for (size_t i = 0; i < run.num_cases; i++) /* each skip with its reason, after the failures */
-    if (run.cases[i].skipped) fputs(run.cases[i].result + 1, stdout);
+    if (run.cases[i].skipped) fputs(run.cases[i].result.data + 1, stdout);
   if (skipped) printf("%zu passed, %zu failed, %zu skipped\n", passed, failed, skipped);
   else printf("%zu passed, %zu failed\n", passed, failed);
-  for (size_t i = 0; i < run.num_cases; i++) free(run.cases[i].result);
+  for (size_t i = 0; i < run.num_cases; i++) free(run.cases[i].result.data);
   for (size_t i = 0; i < run.num_texts; i++) free(run.texts[i]);
   free(run.texts);
   free(run.cases);

@@ -3,6 +3,10 @@
 
 #include "ir/ir.h"
 
+#include <stdio.h>
+
+#include "base/source.h"
+
 /* A module's arena may hold at most this much IR (bounds what any input can make us
  * allocate; the largest conformance file needs well under 1% of it). */
 #define KILN_MODULE_ARENA_LIMIT ((size_t)8 << 30)
@@ -167,4 +171,12 @@ kiln_op *kiln_module_lookup_func(const kiln_module *m, const char *name) {
   for (kiln_op *op = kiln_op_block(m->op, 0) ? kiln_op_block(m->op, 0)->first : NULL; op; op = op->next)
     if (op->kind == KILN_OP_FUNC && strcmp(kiln_func_name(op), name) == 0) return op;
   return NULL;
+}
+
+kiln_status kiln_op_errorv(const kiln_source *src, const char *name, const kiln_op *op, const char *fmt,
+                           va_list ap) {
+  char msg[768];
+  int n = snprintf(msg, sizeof msg, "'%s' op ", kiln_op_name(op->kind));
+  vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
+  return kiln_source_error_at(src, name, op->loc.line, op->loc.col, msg);
 }

@@ -10,6 +10,7 @@
 #ifndef KILN_IR_IR_H
 #define KILN_IR_IR_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -295,6 +296,11 @@ void kiln_region_append(kiln_region *r, kiln_block *b);
 /* ---------------------------------------------------------------- verify and print */
 
 typedef struct kiln_source kiln_source;
+
+/* A located error about an op: "name:line:col: error: 'dialect.op' op <message>", with the
+ * source line and a caret when src is given (src may be NULL). */
+kiln_status kiln_op_errorv(const kiln_source *src, const char *name, const kiln_op *op, const char *fmt,
+                           va_list ap);
 
 /* Checks every op of the module against the spec's type and shape constraints. The first
  * violation is returned as "name:line:col: error: 'op' op <rule>" (with the source line

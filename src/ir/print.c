@@ -3,11 +3,11 @@
 #include "ir/print.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/strbuf.h"
 #include "ir/op.h"
 
 typedef struct value_slot {
@@ -17,9 +17,7 @@ typedef struct value_slot {
 } value_slot;
 
 typedef struct printer {
-  char *buf;
-  size_t len, cap, limit; /* limit: 0 = unbounded, else truncate (diagnostics) */
-  bool oom;
+  kiln_strbuf out;
   int indent;
   value_slot *slots;
   size_t num_slots, used;
@@ -28,39 +26,9 @@ typedef struct printer {
 
 /* ------------------------------------------------------------------ output */
 
-static void put(printer *pr, const char *s, size_t n) {
-  if (pr->oom) return;
-  if (pr->limit && pr->len + n >= pr->limit) {
-    n = pr->len + 1 < pr->limit ? pr->limit - pr->len - 1 : 0;
-    pr->oom = true; /* stop: the diagnostic buffer is full */
-  }
-  if (pr->len + n + 1 > pr->cap) {
-    size_t cap = pr->cap ? pr->cap : 4096;
-    while (cap < pr->len + n + 1) cap *= 2;
-    char *b = realloc(pr->buf, cap);
-    if (!b) {
-      pr->oom = true;
-      return;
-    }
-    pr->buf = b;
-    pr->cap = cap;
-  }
-  memcpy(pr->buf + pr->len, s, n);
-  pr->len += n;
-  pr->buf[pr->len] = 0;
-}
-
-static void puts_(printer *pr, const char *s) { put(pr, s, strlen(s)); }
-
-static void putf(printer *pr, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void putf(printer *pr, const char *fmt, ...) {
-  char tmp[256];
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-  va_end(ap);
-  if (n > 0) put(pr, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
-}
+static void put(printer *pr, const char *s, size_t n) { kiln_strbuf_put(&pr->out, s, n); }
+static void puts_(printer *pr, const char *s) { kiln_strbuf_puts(&pr->out, s); }
+#define putf(pr, ...) kiln_strbuf_printf(&(pr)->out, __VA_ARGS__)
 
 static void newline(printer *pr) {
   puts_(pr, "\n");
@@ -270,7 +238,7 @@ static void print_dense_list(printer *pr, const kiln_attr *a, int32_t dim, int64
     return;
   }
   puts_(pr, "[");
-  for (int64_t i = 0; i < t->tensor.dims[dim] && !pr->oom; i++) {
+  for (int64_t i = 0; i < t->tensor.dims[dim] && !pr->out.failed; i++) {
     if (i) puts_(pr, ", ");
     print_dense_list(pr, a, dim + 1, index);
   }
@@ -285,7 +253,7 @@ static void print_dense(printer *pr, const kiln_attr *a) {
   } else if (t->tensor.num_elements >= HEX_THRESHOLD) {
     static const char hex[] = "0123456789ABCDEF";
     puts_(pr, "\"0x");
-    for (size_t i = 0; i < a->dense.nbytes && !pr->oom; i++) {
+    for (size_t i = 0; i < a->dense.nbytes && !pr->out.failed; i++) {
       char two[2] = {hex[a->dense.data[i] >> 4], hex[a->dense.data[i] & 15]};
       put(pr, two, 2);
     }
@@ -396,7 +364,7 @@ static bool conv_dims_printable(const kiln_attr *a) {
 }
 
 static void print_attr(printer *pr, const kiln_attr *a, bool in_struct) {
-  if (pr->oom) return;
+  if (pr->out.failed) return;
   switch (a->kind) {
     case KILN_ATTR_UNIT: puts_(pr, "unit"); return;
     case KILN_ATTR_BOOL: puts_(pr, a->b ? "true" : "false"); return;
@@ -464,17 +432,17 @@ static void print_attr(printer *pr, const kiln_attr *a, bool in_struct) {
 }
 
 void kiln_type_to_string(const kiln_type *t, char *buf, size_t cap) {
-  printer pr = {.limit = cap};
+  printer pr = {.out.limit = cap};
   print_type(&pr, t);
-  snprintf(buf, cap, "%s", pr.buf ? pr.buf : "");
-  free(pr.buf);
+  snprintf(buf, cap, "%s", pr.out.data ? pr.out.data : "");
+  free(pr.out.data);
 }
 
 void kiln_attr_to_string(const kiln_attr *a, char *buf, size_t cap) {
-  printer pr = {.limit = cap};
+  printer pr = {.out.limit = cap};
   print_attr(&pr, a, false);
-  snprintf(buf, cap, "%s", pr.buf ? pr.buf : "");
-  free(pr.buf);
+  snprintf(buf, cap, "%s", pr.out.data ? pr.out.data : "");
+  free(pr.out.data);
 }
 
 /* ------------------------------------------------------------------ value names */
@@ -493,7 +461,7 @@ static void name_value(printer *pr, const kiln_value *v, bool arg) {
     pr->slots = calloc(n, sizeof *pr->slots);
     if (!pr->slots) {
       pr->slots = old;
-      pr->oom = true;
+      pr->out.failed = true;
       return;
     }
     pr->num_slots = n;
@@ -1302,15 +1270,15 @@ static void print_module(printer *pr, const kiln_op *op) {
 }
 
 static void print_op(printer *pr, const kiln_op *op) {
-  if (pr->oom) return;
+  if (pr->out.failed) return;
   if (op->num_results) {
     name_value(pr, &op->results[0], false);
     pr->next_result += 0;
     print_value(pr, &op->results[0]);
     if (op->num_results > 1) {
       /* print_value adds #0 for multi-result ops: write the group form instead */
-      while (pr->len && pr->buf[pr->len - 1] != '#') pr->len--;
-      pr->len--;
+      while (pr->out.len && pr->out.data[pr->out.len - 1] != '#') pr->out.len--;
+      pr->out.data[--pr->out.len] = 0;
       putf(pr, ":%d", (int)op->num_results);
     }
     puts_(pr, " = ");
@@ -1329,11 +1297,11 @@ kiln_status kiln_print_module(const kiln_module *m, char **out_text, size_t *out
   print_op(&pr, m->op);
   puts_(&pr, "\n");
   free(pr.slots);
-  if (pr.oom) {
-    free(pr.buf);
+  if (pr.out.failed) {
+    free(pr.out.data);
     return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory while printing");
   }
-  *out_text = pr.buf;
-  if (out_len) *out_len = pr.len;
+  *out_text = pr.out.data;
+  if (out_len) *out_len = pr.out.len;
   return NULL;
 }

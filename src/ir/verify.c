@@ -1,20 +1,16 @@
 #include "ir/verify.h"
 
 #include <stdarg.h>
-#include <stdio.h>
 
-#include "base/source.h"
 #include "ir/print.h"
 
 kiln_status kiln_verify_error(const kiln_verify_ctx *ctx, const kiln_op *op, const char *fmt,
                               ...) {
-  char msg[768];
-  int n = snprintf(msg, sizeof msg, "'%s' op ", kiln_op_name(op->kind));
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
+  kiln_status st = kiln_op_errorv(ctx->src, ctx->module->name, op, fmt, ap);
   va_end(ap);
-  return kiln_source_error_at(ctx->src, ctx->module->name, op->loc.line, op->loc.col, msg);
+  return st;
 }
 
 const char *kiln_verify_type_str(const kiln_type *t, char *buf, size_t cap) {

@@ -490,18 +490,8 @@ static kiln_interp_group *group_new(int32_t num_replicas, int32_t num_partitions
 static kiln_status merge_log(kiln_check_log *into, const kiln_check_log *from) {
   into->passed += from->passed;
   into->failed += from->failed;
-  if (!from->len) return NULL;
-  if (into->len + from->len + 1 > into->cap) {
-    size_t cap = into->cap ? into->cap : 1024;
-    while (cap < into->len + from->len + 1) cap *= 2;
-    char *t = realloc(into->text, cap);
-    if (!t) return oom();
-    into->text = t;
-    into->cap = cap;
-  }
-  memcpy(into->text + into->len, from->text, from->len + 1);
-  into->len += from->len;
-  return NULL;
+  if (from->text.len) kiln_strbuf_put(&into->text, from->text.data, from->text.len);
+  return into->text.failed ? oom() : NULL;
 }
 
 kiln_status kiln_interp_run_parallel(kiln_interp_ctx *ctx, const kiln_op *op, const kiln_op *const *funcs,

@@ -87,17 +87,15 @@ const kiln_op *kiln_interp_lookup_func(const kiln_interp *in, const char *name) 
 /* ------------------------------------------------------------------ errors and checks */
 
 kiln_status kiln_interp_error(const kiln_interp_ctx *ctx, const kiln_op *op, const char *fmt, ...) {
-  char msg[768];
-  int n = snprintf(msg, sizeof msg, "'%s' op ", kiln_op_name(op->kind));
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
+  kiln_status st = kiln_op_errorv(ctx->interp->src, ctx->interp->m->name, op, fmt, ap);
   va_end(ap);
-  return kiln_source_error_at(ctx->interp->src, ctx->interp->m->name, op->loc.line, op->loc.col, msg);
+  return st;
 }
 
 void kiln_check_log_free(kiln_check_log *log) {
-  free(log->text);
+  free(log->text.data);
   memset(log, 0, sizeof *log);
 }
 
@@ -114,22 +112,9 @@ kiln_status kiln_check_fail(kiln_interp_ctx *ctx, const kiln_op *op, const char 
   if (!ctx->checks) return kiln_interp_error(ctx, op, "check failed: %s", msg);
   kiln_check_log *log = ctx->checks;
   log->failed++;
-  char line[1024];
-  int n = snprintf(line, sizeof line, "%s:%u:%u: %s failed: %s\n", ctx->interp->m->name, op->loc.line, op->loc.col,
-                   kiln_op_name(op->kind), msg);
-  if (n < 0) return NULL;
-  size_t len = (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;
-  if (log->len + len + 1 > log->cap) {
-    size_t cap = log->cap ? log->cap * 2 : 1024;
-    while (cap < log->len + len + 1) cap *= 2;
-    char *t = realloc(log->text, cap);
-    if (!t) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-    log->text = t;
-    log->cap = cap;
-  }
-  memcpy(log->text + log->len, line, len + 1);
-  log->len += len;
-  return NULL;
+  kiln_strbuf_printf(&log->text, "%s:%u:%u: %s failed: %s\n", ctx->interp->m->name, op->loc.line, op->loc.col,
+                     kiln_op_name(op->kind), msg);
+  return log->text.failed ? KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory") : NULL;
 }
 
 /* ------------------------------------------------------------------ kernel helpers */

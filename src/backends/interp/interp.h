@@ -16,6 +16,7 @@
 
 #include "backends/interp/value.h"
 #include "base/source.h"
+#include "base/strbuf.h"
 
 typedef struct kiln_interp kiln_interp;
 typedef struct kiln_interp_group kiln_interp_group; /* processes of one run_parallel */
@@ -24,8 +25,7 @@ typedef struct kiln_interp_group kiln_interp_group; /* processes of one run_para
  * process its own log and merges them. */
 typedef struct kiln_check_log {
   int32_t passed, failed;
-  char *text; /* one line per failure, malloc'ed */
-  size_t len, cap;
+  kiln_strbuf text; /* one line per failure */
 } kiln_check_log;
 
 void kiln_check_log_free(kiln_check_log *log);

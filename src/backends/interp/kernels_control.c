@@ -9,6 +9,7 @@
 
 #include "backends/interp/collectives.h"
 #include "backends/interp/interp.h"
+#include "base/strbuf.h"
 #include "ir/print.h"
 
 static kiln_status oom(void) { return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory"); }
@@ -305,42 +306,6 @@ static kiln_status k_async_done(kiln_interp_ctx *ctx, const kiln_kernel_args *a)
 
 /* ------------------------------------------------------------------ formatting values */
 
-typedef struct sbuf {
-  char *p;
-  size_t len, cap;
-  bool oom;
-} sbuf;
-
-static void sb_put(sbuf *b, const char *s, size_t n) {
-  if (b->oom) return;
-  if (b->len + n + 1 > b->cap) {
-    size_t cap = b->cap ? b->cap : 256;
-    while (cap < b->len + n + 1) cap *= 2;
-    char *p = realloc(b->p, cap);
-    if (!p) {
-      b->oom = true;
-      return;
-    }
-    b->p = p;
-    b->cap = cap;
-  }
-  memcpy(b->p + b->len, s, n);
-  b->len += n;
-  b->p[b->len] = 0;
-}
-
-static void sb_puts(sbuf *b, const char *s) { sb_put(b, s, strlen(s)); }
-
-static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(sbuf *b, const char *fmt, ...) {
-  char tmp[512];
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-  va_end(ap);
-  if (n > 0) sb_put(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
-}
-
 /* The stored bits of a float element (low kiln_elem_bits of its bytes). */
 static uint64_t float_bits(kiln_elem e, const uint8_t *p) {
   uint64_t u = 0;
@@ -382,92 +347,92 @@ static void fmt_float(char *out, size_t cap, kiln_elem e, uint64_t bits, int mod
 }
 
 /* Element i of a tensor as text. */
-static void fmt_elem(sbuf *b, const kiln_rtv *v, int64_t i, int mode) {
+static void fmt_elem(kiln_strbuf *b, const kiln_rtv *v, int64_t i, int mode) {
   const uint8_t *p = v->data + (size_t)i * v->elem_bytes;
   char t[64];
   switch (kiln_elem_class_of(v->elem)) {
-    case KILN_ELEM_CLASS_B: sb_puts(b, p[0] ? "true" : "false"); return;
-    case KILN_ELEM_CLASS_U: sb_printf(b, "%llu", (unsigned long long)kiln_scalar_load(v->elem, p).u); return;
+    case KILN_ELEM_CLASS_B: kiln_strbuf_puts(b, p[0] ? "true" : "false"); return;
+    case KILN_ELEM_CLASS_U: kiln_strbuf_printf(b, "%llu", (unsigned long long)kiln_scalar_load(v->elem, p).u); return;
     case KILN_ELEM_CLASS_I:
-    case KILN_ELEM_CLASS_X: sb_printf(b, "%lld", (long long)kiln_scalar_load(v->elem, p).i); return;
+    case KILN_ELEM_CLASS_X: kiln_strbuf_printf(b, "%lld", (long long)kiln_scalar_load(v->elem, p).i); return;
     case KILN_ELEM_CLASS_F:
       fmt_float(t, sizeof t, v->elem, float_bits(v->elem, p), mode);
-      sb_puts(b, t);
+      kiln_strbuf_puts(b, t);
       return;
     case KILN_ELEM_CLASS_C: {
       kiln_elem part = kiln_elem_complex_part(v->elem);
       size_t half = v->elem_bytes / 2;
-      sb_puts(b, mode == FMT_PRINT ? "[" : "(");
+      kiln_strbuf_puts(b, mode == FMT_PRINT ? "[" : "(");
       fmt_float(t, sizeof t, part, float_bits(part, p), mode);
-      sb_puts(b, t);
-      sb_puts(b, ", ");
+      kiln_strbuf_puts(b, t);
+      kiln_strbuf_puts(b, ", ");
       fmt_float(t, sizeof t, part, float_bits(part, p + half), mode);
-      sb_puts(b, t);
-      sb_puts(b, mode == FMT_PRINT ? "]" : ")");
+      kiln_strbuf_puts(b, t);
+      kiln_strbuf_puts(b, mode == FMT_PRINT ? "]" : ")");
       return;
     }
   }
 }
 
-static void fmt_tensor_type(sbuf *b, const kiln_rtv *v) {
+static void fmt_tensor_type(kiln_strbuf *b, const kiln_rtv *v) {
   char t[256];
   kiln_type_to_string(v->elem_type, t, sizeof t);
-  sb_puts(b, "tensor<");
-  for (int32_t d = 0; d < v->rank; d++) sb_printf(b, "%lldx", (long long)v->dims[d]);
-  sb_puts(b, t);
-  sb_puts(b, ">");
+  kiln_strbuf_puts(b, "tensor<");
+  for (int32_t d = 0; d < v->rank; d++) kiln_strbuf_printf(b, "%lldx", (long long)v->dims[d]);
+  kiln_strbuf_puts(b, t);
+  kiln_strbuf_puts(b, ">");
 }
 
-static void fmt_index(sbuf *b, const kiln_rtv *v, int64_t flat) {
+static void fmt_index(kiln_strbuf *b, const kiln_rtv *v, int64_t flat) {
   int64_t idx[KILN_RTV_MAX_RANK];
   for (int32_t d = v->rank - 1; d >= 0; d--) {
     idx[d] = v->dims[d] ? flat % v->dims[d] : 0;
     flat = v->dims[d] ? flat / v->dims[d] : 0;
   }
-  sb_puts(b, "[");
-  for (int32_t d = 0; d < v->rank; d++) sb_printf(b, d ? ", %lld" : "%lld", (long long)idx[d]);
-  sb_puts(b, "]");
+  kiln_strbuf_puts(b, "[");
+  for (int32_t d = 0; d < v->rank; d++) kiln_strbuf_printf(b, d ? ", %lld" : "%lld", (long long)idx[d]);
+  kiln_strbuf_puts(b, "]");
 }
 
-static void newline_indent(sbuf *b, int n) {
-  sb_puts(b, "\n");
-  for (int i = 0; i < n; i++) sb_puts(b, "  ");
+static void newline_indent(kiln_strbuf *b, int n) {
+  kiln_strbuf_puts(b, "\n");
+  for (int i = 0; i < n; i++) kiln_strbuf_puts(b, "  ");
 }
 
 /* The StableHLO reference interpreter's layout: nested brackets, one row per line. */
-static void print_nested(sbuf *b, const kiln_rtv *v, int32_t dim, int64_t *flat, int indent, bool last) {
+static void print_nested(kiln_strbuf *b, const kiln_rtv *v, int32_t dim, int64_t *flat, int indent, bool last) {
   if (dim == v->rank) {
     fmt_elem(b, v, (*flat)++, FMT_PRINT);
-    if (!last) sb_puts(b, ", ");
+    if (!last) kiln_strbuf_puts(b, ", ");
     return;
   }
   newline_indent(b, indent);
-  sb_puts(b, "[");
+  kiln_strbuf_puts(b, "[");
   for (int64_t i = 0; i < v->dims[dim]; i++) print_nested(b, v, dim + 1, flat, indent + 1, i == v->dims[dim] - 1);
-  sb_puts(b, "]");
-  if (!last) sb_puts(b, ",");
+  kiln_strbuf_puts(b, "]");
+  if (!last) kiln_strbuf_puts(b, ",");
   else newline_indent(b, indent - 1);
 }
 
-static void print_rtv(sbuf *b, const kiln_rtv *v) {
+static void print_rtv(kiln_strbuf *b, const kiln_rtv *v) {
   if (v->kind == KILN_RTV_TOKEN) {
-    sb_puts(b, "!stablehlo.token");
+    kiln_strbuf_puts(b, "!stablehlo.token");
     return;
   }
   if (v->kind == KILN_RTV_TUPLE) {
-    sb_puts(b, "tuple(");
+    kiln_strbuf_puts(b, "tuple(");
     for (int32_t i = 0; i < v->num_items; i++) {
-      if (i) sb_puts(b, ", ");
+      if (i) kiln_strbuf_puts(b, ", ");
       print_rtv(b, v->items[i]);
     }
-    sb_puts(b, ")");
+    kiln_strbuf_puts(b, ")");
     return;
   }
   fmt_tensor_type(b, v);
-  sb_puts(b, " {");
+  kiln_strbuf_puts(b, " {");
   int64_t flat = 0;
   print_nested(b, v, 0, &flat, 1, true);
-  sb_puts(b, "}");
+  kiln_strbuf_puts(b, "}");
 }
 
 /* MLIR's default name of a value as it prints a whole module: in a function, entry-block
@@ -485,7 +450,7 @@ static void region_counts(const kiln_region *r, int64_t *results, int64_t *args)
     for (const kiln_op *op = b->first; op; op = op->next) *results += op->num_results > 0;
 }
 
-static void value_name(sbuf *b, const kiln_value *v) {
+static void value_name(kiln_strbuf *b, const kiln_value *v) {
   const kiln_region *r = region_of(v);
   int64_t val0 = 0, arg0 = 0;
   for (const kiln_region *q = r; q && q->parent && q->parent->kind != KILN_OP_FUNC;) {
@@ -498,36 +463,36 @@ static void value_name(sbuf *b, const kiln_value *v) {
     arg0 += na;
   }
   if (!v->def) {
-    sb_printf(b, "%%arg%lld", (long long)(arg0 + v->index));
+    kiln_strbuf_printf(b, "%%arg%lld", (long long)(arg0 + v->index));
     return;
   }
   int64_t n = val0;
   for (const kiln_op *op = v->def->parent ? v->def->parent->first : NULL; op && op != v->def; op = op->next)
     n += op->num_results > 0;
-  sb_printf(b, "%%%lld", (long long)n);
-  if (v->def->num_results > 1) sb_printf(b, ":%d", (int)v->def->num_results);
+  kiln_strbuf_printf(b, "%%%lld", (long long)n);
+  if (v->def->num_results > 1) kiln_strbuf_printf(b, ":%d", (int)v->def->num_results);
 }
 
 static pthread_mutex_t g_print_mu = PTHREAD_MUTEX_INITIALIZER;
 
 static kiln_status k_print(kiln_interp_ctx *ctx, const kiln_kernel_args *a) {
-  sbuf b = {0};
+  kiln_strbuf b = {0};
   for (int32_t i = 0; i < a->num_in; i++) {
     value_name(&b, a->op->operands[i]);
-    sb_puts(&b, " = ");
+    kiln_strbuf_puts(&b, " = ");
     print_rtv(&b, a->in[i]);
-    sb_puts(&b, "\n");
+    kiln_strbuf_puts(&b, "\n");
   }
-  if (b.oom) {
-    free(b.p);
+  if (b.failed) {
+    free(b.data);
     return oom();
   }
   FILE *f = ctx->print_out ? ctx->print_out : stdout;
   pthread_mutex_lock(&g_print_mu); /* whole values, never interleaved between processes */
-  if (b.len) fwrite(b.p, 1, b.len, f);
+  if (b.len) fwrite(b.data, 1, b.len, f);
   fflush(f);
   pthread_mutex_unlock(&g_print_mu);
-  free(b.p);
+  free(b.data);
   for (int32_t i = 0; i < a->num_out && i < a->num_in; i++) a->out[i] = kiln_rtv_retain(a->in[i]);
   return NULL;
 }
@@ -613,7 +578,7 @@ static kiln_status comparable(const kiln_rtv *v, kiln_rtv **out) {
 
 /* Compares got with want; *pass tells the outcome and msg the first difference. */
 static kiln_status compare(const kiln_interp_ctx *ctx, const kiln_op *op, const kiln_rtv *got_in,
-                           const kiln_rtv *want_in, const cmp_spec *spec, bool *pass, sbuf *msg) {
+                           const kiln_rtv *want_in, const cmp_spec *spec, bool *pass, kiln_strbuf *msg) {
   *pass = false;
   KILN_RETURN_IF_ERROR(need_tensor(ctx, op, got_in, 0));
   if (!want_in || want_in->kind != KILN_RTV_TENSOR) return kiln_interp_error(ctx, op, "the expected value must be a tensor");
@@ -625,9 +590,9 @@ static kiln_status compare(const kiln_interp_ctx *ctx, const kiln_op *op, const 
     return st;
   }
   if (got->elem != want->elem || !same_shape(got, want)) {
-    sb_puts(msg, "got a ");
+    kiln_strbuf_puts(msg, "got a ");
     fmt_tensor_type(msg, got);
-    sb_puts(msg, ", expected a ");
+    kiln_strbuf_puts(msg, ", expected a ");
     fmt_tensor_type(msg, want);
   } else {
     int64_t bad = 0, first = -1;
@@ -641,23 +606,23 @@ static kiln_status compare(const kiln_interp_ctx *ctx, const kiln_op *op, const 
     }
     *pass = bad == 0;
     if (!*pass) {
-      sb_puts(msg, "index ");
+      kiln_strbuf_puts(msg, "index ");
       fmt_index(msg, got, first);
-      sb_puts(msg, ": got ");
+      kiln_strbuf_puts(msg, ": got ");
       fmt_elem(msg, got, first, FMT_MESSAGE);
-      sb_puts(msg, ", expected ");
+      kiln_strbuf_puts(msg, ", expected ");
       fmt_elem(msg, want, first, FMT_MESSAGE);
       bool fl = kiln_elem_is_float(got->elem) || kiln_elem_is_complex(got->elem);
-      if (spec->kind == CMP_ALMOST && fl) sb_printf(msg, " (tolerance %g)", spec->tolerance);
+      if (spec->kind == CMP_ALMOST && fl) kiln_strbuf_printf(msg, " (tolerance %g)", spec->tolerance);
       if (spec->kind == CMP_CLOSE && fl) {
-        if (first_ulp == UINT64_MAX) sb_printf(msg, " (not close: non-finite)");
-        else sb_printf(msg, " (%llu ULP apart", (unsigned long long)first_ulp);
+        if (first_ulp == UINT64_MAX) kiln_strbuf_printf(msg, " (not close: non-finite)");
+        else kiln_strbuf_printf(msg, " (%llu ULP apart", (unsigned long long)first_ulp);
         if (first_ulp != UINT64_MAX)
-          sb_printf(msg, ", allowed %llu..%llu)", (unsigned long long)spec->min_ulp, (unsigned long long)spec->max_ulp);
+          kiln_strbuf_printf(msg, ", allowed %llu..%llu)", (unsigned long long)spec->min_ulp, (unsigned long long)spec->max_ulp);
       }
-      if (bad > 1) sb_printf(msg, "; %lld of %lld elements differ", (long long)bad, (long long)got->count);
+      if (bad > 1) kiln_strbuf_printf(msg, "; %lld of %lld elements differ", (long long)bad, (long long)got->count);
       if (spec->kind == CMP_CLOSE && fl && bad > 1 && worst != UINT64_MAX)
-        sb_printf(msg, ", at most %llu ULP", (unsigned long long)worst);
+        kiln_strbuf_printf(msg, ", at most %llu ULP", (unsigned long long)worst);
     }
   }
   kiln_rtv_release(got);
@@ -668,16 +633,16 @@ static kiln_status compare(const kiln_interp_ctx *ctx, const kiln_op *op, const 
 /* Runs a comparison and records it as a check result. */
 static kiln_status check(kiln_interp_ctx *ctx, const kiln_op *op, const char *label, const kiln_rtv *got,
                          const kiln_rtv *want, const cmp_spec *spec, bool *out_pass) {
-  sbuf msg = {0};
+  kiln_strbuf msg = {0};
   bool pass = false;
-  if (label) sb_printf(&msg, "@%s: ", label);
+  if (label) kiln_strbuf_printf(&msg, "@%s: ", label);
   kiln_status st = compare(ctx, op, got, want, spec, &pass, &msg);
-  if (!st && msg.oom) st = oom();
+  if (!st && msg.failed) st = oom();
   if (!st) {
     if (pass) kiln_check_pass(ctx);
-    else st = kiln_check_fail(ctx, op, "%s", msg.p ? msg.p : "values differ");
+    else st = kiln_check_fail(ctx, op, "%s", msg.data ? msg.data : "values differ");
   }
-  free(msg.p);
+  free(msg.data);
   if (out_pass) *out_pass = pass;
   return st;
 }
@@ -836,10 +801,10 @@ static kiln_status k_expect_serialized_eq(kiln_interp_ctx *ctx, const kiln_kerne
   cmp_spec s = {CMP_EQ, 0, 0, 0};
   kiln_status st = NULL;
   if (!kiln_type_equal(probed->elem_type, a->in[0]->elem_type)) {
-    sbuf m = {0};
+    kiln_strbuf m = {0};
     fmt_tensor_type(&m, probed);
-    st = kiln_check_fail(ctx, a->op, "probe '%.*s' recorded a %s", (int)n, id, m.p ? m.p : "value of another type");
-    free(m.p);
+    st = kiln_check_fail(ctx, a->op, "probe '%.*s' recorded a %s", (int)n, id, m.data ? m.data : "value of another type");
+    free(m.data);
   } else {
     st = check(ctx, a->op, NULL, probed, a->in[0], &s, NULL);
   }
