@@ -178,7 +178,7 @@ kiln_status kiln_interp_quantize(const kiln_rtv *x, const kiln_type *qt, kiln_rt
 
 /* ------------------------------------------------------------------ dispatch */
 
-static kiln_interp_kernel lookup(kiln_op_kind kind) {
+kiln_interp_kernel kiln_interp_kernel_for(kiln_op_kind kind) {
   kiln_interp_kernel k;
   if ((k = kiln_interp_elementwise_lookup(kind))) return k;
   if ((k = kiln_interp_shape_lookup(kind))) return k;
@@ -225,7 +225,7 @@ static kiln_status run_quantized(kiln_interp_ctx *ctx, kiln_interp_kernel k, kil
 }
 
 static kiln_status exec_op(kiln_interp_ctx *ctx, const kiln_op *op) {
-  kiln_interp_kernel k = lookup(op->kind);
+  kiln_interp_kernel k = kiln_interp_kernel_for(op->kind);
   if (!k) return kiln_interp_error(ctx, op, "is not supported by the interpreter yet");
   kiln_rtv *in_small[16], *out_small[16];
   const kiln_type *elem_small[16];

@@ -89,6 +89,10 @@ const kiln_op *kiln_interp_lookup_func(const kiln_interp *interp, const char *na
 kiln_status kiln_interp_dequantize(const kiln_rtv *q, kiln_rtv **out);
 kiln_status kiln_interp_quantize(const kiln_rtv *x, const kiln_type *quant_elem, kiln_rtv **out);
 
+/* The kernel of an op kind (asking each family), or NULL: terminators are run by the
+ * region runner and have none. */
+kiln_interp_kernel kiln_interp_kernel_for(kiln_op_kind kind);
+
 kiln_interp_kernel kiln_interp_elementwise_lookup(kiln_op_kind kind);
 kiln_interp_kernel kiln_interp_shape_lookup(kiln_op_kind kind);
 kiln_interp_kernel kiln_interp_structured_lookup(kiln_op_kind kind);
