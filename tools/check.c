@@ -1,5 +1,5 @@
 /* kiln check PATH...: runs every test case of .mlir files (each `// -----` piece) on the
- * interpreter and evaluates their checks. Each case runs in its own child process, several
+ * device chosen from --device (through the runtime API) and evaluates their checks. Each case runs in its own child process, several
  * at once, with a time limit and a memory limit, so a crash, a runaway case or an
  * out-of-memory case fails that case and never the rest. */
 #define _GNU_SOURCE
@@ -17,9 +17,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "backends/interp/interp.h"
+#include "base/source.h"
+#include "base/strbuf.h"
 #include "commands.h"
-#include "parse/parse.h"
+#include "kiln/kiln.h"
+#include "select.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define KILN_UNDER_ASAN 1
@@ -43,9 +45,10 @@ typedef struct check_run {
   int jobs;
   double timeout_s;
   size_t memory_limit;
+  kiln_device *device; /* where the cases run (the client is made before the children fork) */
 } check_run;
 
-static const char k_usage[] = "kiln check [--jobs N] [--timeout SECONDS] [--device LIST] PATH...";
+static const char k_usage[] = "kiln check [--jobs N] [--timeout SECONDS] " KILN_CLI_DEVICE_USAGE " PATH...";
 
 /* ------------------------------------------------------------------ collecting cases */
 
@@ -142,48 +145,65 @@ static kiln_status add_path(check_run *run, const char *path) {
 
 /* ------------------------------------------------------------------ running one case */
 
+/* Runs one function with the check.* results collected, adding them to log. */
+static kiln_status run_function(kiln_program *p, kiln_device *device, const kiln_function_info *f, kiln_strbuf *log,
+                                int32_t *passed, int32_t *failed) {
+  kiln_executable *x = NULL;
+  kiln_event *done = NULL;
+  kiln_compile_options co = {sizeof co, f->name};
+  kiln_buffer **results = calloc((size_t)f->num_results + 1, sizeof *results);
+  kiln_status st = results ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  if (!st) st = kiln_program_compile(p, device, &co, &x);
+  kiln_execute_args ea = {sizeof ea, NULL, 0, results, f->num_results, KILN_EXECUTE_COLLECT_CHECKS};
+  if (!st) st = kiln_executable_execute(x, &ea, &done);
+  kiln_check_results r = {.struct_size = sizeof r};
+  if (!st) st = kiln_event_checks(done, &r);
+  if (!st) {
+    *passed += r.passed;
+    *failed += r.failed;
+    kiln_strbuf_puts(log, r.failures);
+  }
+  for (int32_t i = 0; results && i < f->num_results; i++) kiln_buffer_release(results[i]);
+  free(results);
+  kiln_event_release(done);
+  kiln_executable_release(x);
+  return st;
+}
+
 /* Runs @main if the module has one, else every function without arguments. Writes the
- * outcome to out: first byte 'P' (passed) or 'F', then the failure text. */
-static void run_case(const kiln_source *src, FILE *out) {
-  kiln_module *m = NULL;
-  kiln_interp *in = NULL;
-  kiln_check_log log = {0};
-  kiln_status st = kiln_parse_module(src, &m);
-  if (!st) st = kiln_verify_module(m, src);
-  if (!st) st = kiln_interp_create(m, src, &in);
-  const kiln_op *main_fn = st ? NULL : kiln_interp_lookup_func(in, "main");
-  if (main_fn && kiln_func_type(main_fn)->func.num_inputs > 0) {
+ * outcome to out: first byte 'P' (passed), 'F' or 'S' (skipped), then the text. */
+static void run_case(const kiln_source *src, kiln_device *device, FILE *out) {
+  kiln_program *p = NULL;
+  kiln_program_options po = {sizeof po, src->name, src->first_line};
+  kiln_status st = kiln_program_create(src->text, src->len, &po, &p);
+  kiln_function_info main_fn = {.struct_size = sizeof main_fn};
+  kiln_status no_main = st ? NULL : kiln_program_find_function(p, "main", &main_fn);
+  bool has_main = !st && !no_main;
+  kiln_status_free(no_main);
+  if (has_main && main_fn.num_inputs > 0) {
     /* e.g. the dynamic-shape testdata: programs without inputs or expected values */
-    fprintf(out, "S%s:%u: skipped: @main takes %d arguments and the case gives none\n", src->name, main_fn->loc.line,
-            (int)kiln_func_type(main_fn)->func.num_inputs);
-    kiln_interp_destroy(in);
-    kiln_module_destroy(m);
+    fprintf(out, "S%s:%u: skipped: @main takes %d arguments and the case gives none\n", src->name, main_fn.line,
+            (int)main_fn.num_inputs);
+    kiln_program_release(p);
     return;
   }
-  if (!st) {
-    kiln_block *top = kiln_op_block(m->op, 0);
-    for (kiln_op *f = top ? top->first : NULL; !st && f; f = f->next) {
-      const kiln_type *ft = f->kind == KILN_OP_FUNC ? kiln_func_type(f) : NULL;
-      if (!ft || (main_fn ? f != main_fn : ft->func.num_inputs != 0) || !kiln_op_block(f, 0)) continue;
-      kiln_interp_ctx ctx = {.interp = in, .checks = &log, .print_out = stdout};
-      kiln_rtv **results = calloc((size_t)ft->func.num_results + 1, sizeof *results);
-      if (!results) st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-      else st = kiln_interp_call(&ctx, f, NULL, 0, results);
-      for (int32_t i = 0; results && !st && i < ft->func.num_results; i++) kiln_rtv_release(results[i]);
-      free(results);
-    }
+  kiln_strbuf log = {0};
+  int32_t passed = 0, failed = 0;
+  for (int32_t i = 0; !st && i < kiln_program_function_count(p); i++) {
+    kiln_function_info f = {.struct_size = sizeof f};
+    st = kiln_program_function(p, i, &f);
+    if (!st && (has_main ? strcmp(f.name, "main") == 0 : f.num_inputs == 0))
+      st = run_function(p, device, &f, &log, &passed, &failed);
   }
-  bool passed = !st && log.failed == 0;
-  fputc(passed ? 'P' : 'F', out);
+  fputc(!st && failed == 0 ? 'P' : 'F', out);
   if (st) { /* one line: the located message without the echoed source */
     const char *msg = kiln_status_message(st), *nl = strchr(msg, '\n');
     fprintf(out, "%.*s\n", (int)(nl ? nl - msg : (ptrdiff_t)strlen(msg)), msg);
   }
-  if (log.text.data) fputs(log.text.data, out);
+  if (log.data) fputs(log.data, out);
   kiln_status_free(st);
-  kiln_check_log_free(&log);
-  kiln_interp_destroy(in);
-  kiln_module_destroy(m);
+  free(log.data);
+  kiln_program_release(p);
 }
 
 /* ------------------------------------------------------------------ the scheduler */
@@ -221,7 +241,7 @@ static bool start_case(check_run *run, size_t index, worker *w) {
 #endif
     FILE *out = fdopen(fds[1], "w");
     if (!out) _exit(3);
-    run_case(&run->cases[index].src, out);
+    run_case(&run->cases[index].src, run->device, out);
     fclose(out);
     exit(0); /* not _exit: sanitizer builds check the case for leaks at exit */
   }
@@ -312,8 +332,14 @@ int kiln_cmd_check(int argc, char **argv) {
   long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
   size_t phys = pages > 0 && page > 0 ? (size_t)pages * (size_t)page : ((size_t)8 << 30);
   int paths = 0, rc = 0;
+  kiln_cli_devices devices = {0};
   for (int i = 1; i < argc; i++) {
-    if ((!strcmp(argv[i], "--jobs") || !strcmp(argv[i], "--timeout") || !strcmp(argv[i], "--device")) && i + 1 >= argc) {
+    bool bad = false;
+    if (kiln_cli_device_option("check", argc, argv, &i, &devices, &bad)) {
+      if (bad) return 1;
+      continue;
+    }
+    if ((!strcmp(argv[i], "--jobs") || !strcmp(argv[i], "--timeout")) && i + 1 >= argc) {
       fprintf(stderr, "kiln check: %s needs a value\nusage: %s\n", argv[i], k_usage);
       return 1;
     }
@@ -327,12 +353,6 @@ int kiln_cmd_check(int argc, char **argv) {
       run.timeout_s = atof(argv[++i]);
       if (!(run.timeout_s > 0)) {
         fprintf(stderr, "kiln check: --timeout must be a positive number of seconds\n");
-        return 1;
-      }
-    } else if (!strcmp(argv[i], "--device")) {
-      const char *d = argv[++i];
-      if (strcmp(d, "interp") != 0) {
-        fprintf(stderr, "kiln check: device '%s' is not available (this build has: interp)\n", d);
         return 1;
       }
     } else if (argv[i][0] == '-' && argv[i][1]) {
@@ -353,7 +373,11 @@ int kiln_cmd_check(int argc, char **argv) {
     return 1;
   }
   run.memory_limit = phys / (size_t)run.jobs;
-  run_all(&run);
+  kiln_client *client = kiln_cli_client("check", &devices);
+  if (!client) rc = 1;
+  run.device = kiln_client_device(client, 0);
+  if (client) run_all(&run);
+  kiln_client_release(client);
   size_t passed = 0, failed = 0, skipped = 0;
   for (size_t i = 0; i < run.num_cases; i++) {
     check_case *c = &run.cases[i];

@@ -4,5 +4,6 @@
 
 int kiln_cmd_check(int argc, char **argv);
 int kiln_cmd_run(int argc, char **argv);
+int kiln_cmd_devices(int argc, char **argv);
 
 #endif

@@ -6,7 +6,9 @@
 #include "base/source.h"
 #include "commands.h"
 #include "ir/ir.h"
+#include "kiln/kiln.h"
 #include "parse/parse.h"
+#include "select.h"
 
 typedef struct command {
   const char *name;
@@ -25,23 +27,27 @@ static const command k_commands[] = {
      "each piece is printed as its own module, separated by the same marker.\n\n"
      "  --no-verify   print without running the verifier\n",
      cmd_print},
-    {"run", "kiln run FILE.mlir [--function NAME] [--input X.npy]... [--output-dir DIR] [--device LIST]",
+    {"run", "kiln run FILE.mlir [--function NAME] [--input X.npy]... [--output-dir DIR] " KILN_CLI_DEVICE_USAGE,
      "Runs a function of a module (default @main) on NumPy .npy inputs, one --input per\n"
      "parameter in order (every NumPy dtype; bf16, f8 and the other ml_dtypes types under\n"
      "their ml_dtypes names). With --output-dir the results are written as result_N.npy;\n"
-     "otherwise a summary of each result is printed.\n",
+     "otherwise a summary of each result is printed. Devices passed over are named on\n"
+     "stderr with the reason.\n\n" KILN_CLI_DEVICE_HELP,
      kiln_cmd_run},
-    {"check", "kiln check [--jobs N] [--timeout SECONDS] [--device LIST] PATH...",
+    {"check", "kiln check [--jobs N] [--timeout SECONDS] " KILN_CLI_DEVICE_USAGE " PATH...",
      "Runs every test case of the .mlir files given or found under the folders given: each\n"
      "`// -----` piece is a case; it runs @main, or every function without arguments, and\n"
      "evaluates the check.* ops and @check.* custom calls. Cases run in parallel, each in its\n"
      "own process with a time limit (default 60 s) and a memory limit, so a crash or a runaway\n"
      "case fails only that case. Prints one line per failed case and `N passed, N failed`.\n\n"
      "  --jobs N          cases run at once (default: the number of cores)\n"
-     "  --timeout S       per-case time limit in seconds\n"
-     "  --device LIST     where to run (this build has: interp)\n",
+     "  --timeout S       per-case time limit in seconds\n" KILN_CLI_DEVICE_HELP,
      kiln_cmd_check},
-    {"devices", "kiln devices", "Lists backend plugins and whether they can run here. Not available yet.\n", cmd_later},
+    {"devices", "kiln devices " KILN_CLI_DEVICE_USAGE,
+     "Lists the backend plugins found (in kiln-plugins/ next to libkiln.so and the folders\n"
+     "of the config file), whether each can run here and why not, and which device the\n"
+     "device list chooses.\n\n" KILN_CLI_DEVICE_HELP,
+     kiln_cmd_devices},
     {"bench", "kiln bench FILE [--device D] [--iterations N] [--input X.npy]...",
      "Compiles once and times runs. Not available yet.\n", cmd_later},
 };
@@ -123,7 +129,7 @@ int main(int argc, char **argv) {
     return argc < 2 ? 1 : 0;
   }
   if (!strcmp(argv[1], "--version")) {
-    printf("kiln 0.1.0\n");
+    printf("kiln %s\n", kiln_version());
     return 0;
   }
   for (int i = 0; i < NUM_COMMANDS; i++) {

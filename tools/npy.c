@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends/interp/interp.h"
+#include "base/arena.h"
 
 typedef struct dtype_name {
   kiln_elem elem;
@@ -61,8 +61,8 @@ static kiln_status fail(const char *path, const char *what) {
   return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "%s: %s", path, what);
 }
 
-kiln_status kiln_npy_read(const char *path, kiln_rtv **out) {
-  *out = NULL;
+kiln_status kiln_npy_read(const char *path, kiln_npy_array *out) {
+  memset(out, 0, sizeof *out);
   FILE *f = fopen(path, "rb");
   if (!f) return KILN_STATUS(KILN_STATUS_NOT_FOUND, "%s: cannot open: %s", path, strerror(errno));
   unsigned char pre[12];
@@ -101,7 +101,6 @@ kiln_status kiln_npy_read(const char *path, kiln_rtv **out) {
       }
     }
   }
-  int64_t dims[KILN_RTV_MAX_RANK];
   int32_t rank = 0;
   if (!st) {
     const char *p = shape;
@@ -109,39 +108,46 @@ kiln_status kiln_npy_read(const char *path, kiln_rtv **out) {
     for (p++; !st && *p && *p != ')';) {
       while (*p == ' ' || *p == ',') p++;
       if (*p == ')') break;
-      if (!isdigit((unsigned char)*p) || rank >= KILN_RTV_MAX_RANK) {
+      if (!isdigit((unsigned char)*p) || rank >= KILN_MAX_RANK) {
         st = fail(path, "malformed shape");
         break;
       }
       char *e;
       long long v = strtoll(p, &e, 10);
-      dims[rank++] = v;
+      out->dims[rank++] = v;
       p = e;
     }
   }
-  if (!st) st = kiln_rtv_tensor(kiln_interp_scalar_type(elem), rank, dims, out);
+  size_t bytes = kiln_elem_storage_bytes(elem == KILN_ELEM_COUNT ? KILN_ELEM_I1 : elem);
+  for (int32_t i = 0; !st && i < rank; i++)
+    if (out->dims[i] < 0 || !kiln_mul_size(bytes, (size_t)out->dims[i], &bytes)) st = fail(path, "the shape is too large");
+  if (!st && !(out->data = malloc(bytes ? bytes : 1))) st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", path);
   if (!st) {
-    size_t bytes = (size_t)(*out)->count * (*out)->elem_bytes;
-    if (fread((*out)->data, 1, bytes, f) != bytes) st = fail(path, "the data is shorter than the shape says");
-    size_t part = elem == KILN_ELEM_C64 || elem == KILN_ELEM_C128 ? (*out)->elem_bytes / 2 : (*out)->elem_bytes;
+    out->elem = elem;
+    out->rank = rank;
+    out->byte_size = bytes;
+    if (fread(out->data, 1, bytes, f) != bytes) st = fail(path, "the data is shorter than the shape says");
+    size_t elem_bytes = kiln_elem_storage_bytes(elem);
+    size_t part = elem == KILN_ELEM_C64 || elem == KILN_ELEM_C128 ? elem_bytes / 2 : elem_bytes;
     for (size_t i = 0; !st && swap && part > 1 && i < bytes; i += part)
       for (size_t a = 0, b = part - 1; a < b; a++, b--) {
-        uint8_t t = (*out)->data[i + a];
-        (*out)->data[i + a] = (*out)->data[i + b];
-        (*out)->data[i + b] = t;
+        uint8_t t = out->data[i + a];
+        out->data[i + a] = out->data[i + b];
+        out->data[i + b] = t;
       }
   }
-  if (st) {
-    kiln_rtv_release(*out);
-    *out = NULL;
-  }
+  if (st) kiln_npy_free(out);
   free(header);
   fclose(f);
   return st;
 }
 
-kiln_status kiln_npy_write(const char *path, const kiln_rtv *v) {
-  if (v->kind != KILN_RTV_TENSOR) return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "%s: only tensors can be saved as .npy", path);
+void kiln_npy_free(kiln_npy_array *a) {
+  free(a->data);
+  memset(a, 0, sizeof *a);
+}
+
+kiln_status kiln_npy_write(const char *path, const kiln_npy_array *v) {
   kiln_elem e = v->elem;
   const char *descr = NULL;
   for (int i = 0; i < NUM_DTYPES; i++)
@@ -160,8 +166,7 @@ kiln_status kiln_npy_write(const char *path, const kiln_rtv *v) {
   bool ok = fwrite(pre, 1, 10, f) == 10 && fwrite(dict, 1, (size_t)n, f) == (size_t)n;
   for (size_t i = 0; ok && i < pad; i++) ok = fputc(' ', f) != EOF;
   ok = ok && fputc('\n', f) != EOF;
-  size_t bytes = (size_t)v->count * v->elem_bytes;
-  ok = ok && fwrite(v->data, 1, bytes, f) == bytes;
+  ok = ok && fwrite(v->data, 1, v->byte_size, f) == v->byte_size;
   ok = (fclose(f) == 0) && ok;
   return ok ? NULL : KILN_STATUS(KILN_STATUS_DATA_LOSS, "%s: write failed", path);
 }

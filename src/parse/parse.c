@@ -82,6 +82,7 @@ bool kp_expect_ident(kiln_parser *p, const char *w) {
 bool kp_enter(kiln_parser *p) {
   if (++p->depth > KILN_PARSE_MAX_DEPTH)
     return kp_fail_at(p, p->tok.offset, "nesting is deeper than %d levels", KILN_PARSE_MAX_DEPTH);
+  if (p->depth > p->max_depth) p->max_depth = p->depth;
   return true;
 }
 
@@ -442,6 +443,7 @@ static bool parse_type_inner(kiln_parser *p, const kiln_type **out) {
     }
     const kiln_alias *alias = kp_find_alias(p, &p->tok);
     if (alias && alias->type) {
+      if (!kp_use_alias(p, alias)) return false;
       kp_next(p);
       *out = alias->type;
       return true;
@@ -795,6 +797,8 @@ static kiln_op *build_op(kiln_parser *p, const kiln_op_state *st) {
       kiln_block *next = b->next;
       b->next = NULL;
       kiln_region_append(&op->regions[i], b);
+      for (kiln_op *o = b->first; o; o = o->next) /* ops the pretty form implies (`applies`) */
+        if (!o->loc.line) o->loc = op->loc;
       b = next;
     }
   }
@@ -899,7 +903,38 @@ static bool parse_alias(kiln_parser *p) {
   slot->len = name.len;
   slot->attr = NULL;
   slot->type = NULL;
-  return is_type ? kp_parse_type(p, &slot->type) : kp_parse_attr(p, &slot->attr);
+  /* measure the definition: its depth and its size with the aliases it uses expanded */
+  int saved_max = p->max_depth;
+  uint64_t saved_cost = p->alias_cost;
+  size_t at = p->tok.offset;
+  p->max_depth = p->depth;
+  p->alias_cost = 0;
+  bool ok = is_type ? kp_parse_type(p, &slot->type) : kp_parse_attr(p, &slot->attr);
+  slot->depth = p->max_depth - p->depth;
+  slot->weight = (uint64_t)(p->tok.offset - at) + p->alias_cost;
+  p->max_depth = saved_max;
+  p->alias_cost = saved_cost;
+  return ok;
+}
+
+/* Aliases are shared, not copied, but the printer writes them out in full, and the printed
+ * text must parse back: a use counts with the definition's depth and expanded size, so a
+ * chain of aliases can neither nest deeper than KILN_PARSE_MAX_DEPTH nor grow the module
+ * exponentially. */
+#define KILN_ALIAS_EXPANSION_LIMIT ((uint64_t)1 << 24)
+
+bool kp_use_alias(kiln_parser *p, const kiln_alias *a) {
+  /* the use sits at a level the type or attribute parser has entered already, which the
+   * definition's depth counts too */
+  int depth = p->depth - 1 + a->depth;
+  if (depth > KILN_PARSE_MAX_DEPTH)
+    return kp_fail(p, "nesting is deeper than %d levels once alias '%.*s' is expanded", KILN_PARSE_MAX_DEPTH,
+                   (int)a->len, a->name);
+  if (depth > p->max_depth) p->max_depth = depth;
+  p->alias_cost += a->weight;
+  if (p->alias_cost > KILN_ALIAS_EXPANSION_LIMIT)
+    return kp_fail(p, "aliases expand to more than %llu bytes", (unsigned long long)KILN_ALIAS_EXPANSION_LIMIT);
+  return true;
 }
 
 const kiln_alias *kp_find_alias(const kiln_parser *p, const kiln_tok *name) {

@@ -562,6 +562,7 @@ static bool parse_hash_attr(kiln_parser *p, const kiln_attr **out) {
   if (!dialect) {
     const kiln_alias *alias = kp_find_alias(p, &p->tok);
     if (alias && alias->attr) {
+      if (!kp_use_alias(p, alias)) return false;
       kp_next(p);
       *out = alias->attr;
       return true;

@@ -21,6 +21,8 @@ typedef struct kiln_alias {
   size_t len;
   const kiln_attr *attr;
   const kiln_type *type;
+  int depth;       /* nesting depth of the definition, aliases it uses included */
+  uint64_t weight; /* bytes of its definition's text once aliases it uses are expanded */
 } kiln_alias;
 
 typedef struct kiln_parser {
@@ -45,6 +47,8 @@ typedef struct kiln_parser {
   size_t num_slots, used_slots;
   kiln_alias *aliases; /* top-level #x = ... / !x = ... definitions */
   int32_t num_aliases, cap_aliases;
+  int max_depth;       /* deepest nesting seen (aliases count with their depth) */
+  uint64_t alias_cost; /* bytes that the alias uses so far add once expanded */
   /* line/column cursor: offsets of ops are asked in increasing order */
   size_t line_offset, line_start;
   uint32_t line;
@@ -66,6 +70,9 @@ bool kp_enter(kiln_parser *p); /* nesting guard; pair with kp_leave */
 bool kp_skip_location(kiln_parser *p);
 /* The alias a #name / !name token refers to, or NULL. */
 const kiln_alias *kp_find_alias(const kiln_parser *p, const kiln_tok *name);
+/* Accounts for a use of alias a at the current nesting (false: too deep or too large once
+ * expanded; the printer writes aliases out in full). */
+bool kp_use_alias(kiln_parser *p, const kiln_alias *a);
 void kp_leave(kiln_parser *p);
 void *kp_alloc(kiln_parser *p, size_t n, size_t size); /* arena array or error */
 /* Grows an arena vector *items of *count elements with capacity *cap by one slot. */

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "ir/scalar.h"
 #include "npy.h"
 
 int main(int argc, char **argv) {
@@ -12,20 +13,23 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: npy_close A.npy B.npy TOLERANCE\n");
     return 2;
   }
-  kiln_rtv *a = NULL, *b = NULL;
+  kiln_npy_array a, b = {0};
   kiln_status st = kiln_npy_read(argv[1], &a);
   if (!st) st = kiln_npy_read(argv[2], &b);
   int bad = st != NULL;
   if (st) printf("%s\n", kiln_status_message(st));
   double tol = atof(argv[3]);
-  if (!bad && (a->elem != b->elem || a->count != b->count || a->rank != b->rank)) {
+  bool same_dims = !bad && a.rank == b.rank;
+  for (int32_t i = 0; same_dims && i < a.rank; i++) same_dims = a.dims[i] == b.dims[i];
+  if (!bad && (a.elem != b.elem || !same_dims)) {
     printf("dtype or shape differ\n");
     bad = 1;
   }
-  for (int64_t i = 0; !bad && i < a->count; i++) {
-    kiln_scalar x = kiln_scalar_load(a->elem, a->data + (size_t)i * a->elem_bytes);
-    kiln_scalar y = kiln_scalar_load(b->elem, b->data + (size_t)i * b->elem_bytes);
-    double d = kiln_elem_is_float(a->elem) ? fabs(x.f - y.f) : (double)(x.i != y.i);
+  size_t elem_bytes = bad ? 1 : kiln_elem_storage_bytes(a.elem);
+  for (size_t i = 0; !bad && i < a.byte_size / elem_bytes; i++) {
+    kiln_scalar x = kiln_scalar_load(a.elem, a.data + i * elem_bytes);
+    kiln_scalar y = kiln_scalar_load(b.elem, b.data + i * elem_bytes);
+    double d = kiln_elem_is_float(a.elem) ? fabs(x.f - y.f) : (double)(x.i != y.i);
     if (!(d <= tol)) {
       printf("element %lld: %.9g vs %.9g\n", (long long)i, x.f, y.f);
       bad = 1;
@@ -33,7 +37,7 @@ int main(int argc, char **argv) {
   }
   printf("%d passed, %d failed\n", !bad, bad);
   kiln_status_free(st);
-  kiln_rtv_release(a);
-  kiln_rtv_release(b);
+  kiln_npy_free(&a);
+  kiln_npy_free(&b);
   return bad;
 }

@@ -1,5 +1,5 @@
 /* Runtime values of the reference interpreter: tensors (dense, row-major, element storage
- * as in ir/elem.def), tuples and tokens; plus scalar load/store and index iteration.
+ * as in ir/elem.def), tuples and tokens; plus index iteration (scalar load/store: ir/scalar.h).
  *
  * Values are reference-counted (atomically: values cross threads in run_parallel). A
  * function returning a new value hands the caller one reference; kiln_rtv_release drops
@@ -11,6 +11,7 @@
 #include <stdatomic.h>
 
 #include "ir/ir.h"
+#include "ir/scalar.h"
 
 #define KILN_RTV_MAX_RANK 64
 
@@ -48,23 +49,6 @@ kiln_status kiln_rtv_from_dense(const kiln_attr *dense, kiln_rtv **out);
 
 kiln_rtv *kiln_rtv_retain(kiln_rtv *v);
 void kiln_rtv_release(kiln_rtv *v); /* NULL allowed */
-
-/* Scalars: every element type through one representation. Integers are sign- or
- * zero-extended into i/u (i1 is 0 or 1); floats of every width are doubles (exact for
- * all formats of 64 bits or fewer); complex numbers are re/im doubles. */
-typedef struct kiln_scalar {
-  union {
-    int64_t i;
-    uint64_t u;
-    double f;
-  };
-  double im;
-} kiln_scalar;
-
-kiln_scalar kiln_scalar_load(kiln_elem e, const uint8_t *p);
-/* Stores with the type's own rounding: integers wrap to their width, floats round to
- * nearest even, i1 stores (v != 0). */
-void kiln_scalar_store(kiln_elem e, uint8_t *p, kiln_scalar v);
 
 /* Row-major strides of dims (in elements). */
 void kiln_strides(int32_t rank, const int64_t *dims, int64_t *out_strides);

@@ -1,0 +1,140 @@
+/* Kiln backend plugin ABI.
+ *
+ * A backend is a shared library `libkiln-NAME.so` that exports ONE symbol,
+ * KILN_BACKEND_ENTRY_SYMBOL, a function returning a pointer to a constant kiln_backend
+ * table (static storage, never freed). The runtime (src/runtime) loads it with dlopen,
+ * checks api_version and struct_size, checks that name matches the file name, calls probe,
+ * and only then uses the other entries. src/backends/null/ is the template for a new
+ * backend; src/backends/interp/plugin.c is a complete one.
+ *
+ * A plugin links against libkiln.so and reads programs through the IR API (src/ir/ir.h:
+ * kiln_module, kiln_op, kiln_type, ...); statuses it returns are made with
+ * kiln_status_make / KILN_STATUS and owned by the runtime once returned.
+ *
+ * Ownership: objects a plugin creates (devices, buffers, executables, events) are owned
+ * by the runtime until it passes them to the matching *_destroy. The runtime never calls
+ * a plugin after unloading it, and destroys everything a plugin made before unloading.
+ *
+ * Thread-safety a plugin must provide: probe, device_count and everything on distinct
+ * objects may be called from several threads at once; execute may be called on one
+ * executable from several threads at once; buffer_* and event_* reads of one object may
+ * run concurrently. The runtime serializes compile calls for one program.
+ *
+ * Compatibility (docs/ABI.md): entries are only ever appended. A plugin built for an older
+ * table has a smaller struct_size; the runtime treats entries past it as absent (NULL). A
+ * change that is not an append bumps KILN_BACKEND_API_VERSION and the entry symbol's
+ * suffix, so an old plugin is reported as "built for ABI version N" and passed over.
+ */
+#ifndef KILN_BACKEND_H
+#define KILN_BACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kiln/kiln.h"
+#include "kiln/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define KILN_BACKEND_API_VERSION 1u
+#define KILN_BACKEND_ENTRY_SYMBOL "kiln_backend_entry_v1"
+
+/* The IR the plugin compiles (src/ir/ir.h, src/base/source.h). */
+typedef struct kiln_module kiln_module;
+typedef struct kiln_source kiln_source;
+typedef struct kiln_op kiln_op;
+
+/* Plugin-defined objects: opaque to the runtime. */
+typedef struct kiln_backend_device kiln_backend_device;
+typedef struct kiln_backend_buffer kiln_backend_buffer;
+typedef struct kiln_backend_executable kiln_backend_executable;
+typedef struct kiln_backend_event kiln_backend_event;
+
+/* A tensor's element type and shape. dims is borrowed (from the caller, or from the
+ * buffer it describes, valid while the buffer lives). */
+typedef struct kiln_backend_shape {
+  kiln_element_type element_type;
+  int32_t rank;
+  const int64_t *dims;
+} kiln_backend_shape;
+
+/* What compile gets: the verified module, its source (for located errors) and the entry
+ * function (a func.func of the module). All owned by the runtime; they outlive the
+ * executable. */
+typedef struct kiln_backend_compile_args {
+  size_t struct_size;
+  const kiln_module *module;
+  const kiln_source *source;
+  const kiln_op *function;
+} kiln_backend_compile_args;
+
+/* Reports the check.* results of a run; called at most once per run, from any thread,
+ * before the run's event is ready. failures: one line per failed check ("" if none),
+ * copied by the runtime. */
+typedef void (*kiln_backend_check_fn)(void *check_ctx, int32_t passed, int32_t failed, const char *failures);
+
+typedef struct kiln_backend_execute_args {
+  size_t struct_size;
+  kiln_backend_buffer *const *inputs; /* checked by the runtime against the signature */
+  int32_t num_inputs;
+  kiln_backend_buffer **out_results;  /* the plugin writes num_results new buffers */
+  int32_t num_results;
+  uint32_t flags;                     /* KILN_EXECUTE_* */
+  kiln_backend_check_fn report_checks; /* non-NULL with KILN_EXECUTE_COLLECT_CHECKS */
+  void *check_ctx;
+  /* An asynchronous device sets *out_event to an event that completes the run; a device
+   * that finished before returning leaves it NULL. */
+  kiln_backend_event **out_event;
+} kiln_backend_execute_args;
+
+typedef struct kiln_backend {
+  uint32_t api_version; /* KILN_BACKEND_API_VERSION: first, always */
+  uint32_t struct_size; /* sizeof(kiln_backend) as the plugin was built */
+  const char *name;     /* "interp": must match the library's file name libkiln-NAME.so */
+  const char *description;
+
+  /* Whether this machine can run the plugin: NULL when it can, otherwise the reason
+   * (UNAVAILABLE, "no CUDA driver found"). Cheap, no side effects that outlive it. */
+  kiln_status (*probe)(void);
+
+  /* Devices. */
+  kiln_status (*device_count)(int32_t *out_count);
+  kiln_status (*device_create)(int32_t index, kiln_backend_device **out_device);
+  /* A one-line description (borrowed from the device). */
+  const char *(*device_description)(const kiln_backend_device *device);
+  void (*device_destroy)(kiln_backend_device *device);
+
+  /* Buffers: shape->dims and data are borrowed for the call; byte_size is checked by
+   * the runtime. */
+  kiln_status (*buffer_create)(kiln_backend_device *device, const kiln_backend_shape *shape, const void *data,
+                               size_t byte_size, kiln_backend_buffer **out_buffer);
+  kiln_status (*buffer_shape)(const kiln_backend_buffer *buffer, kiln_backend_shape *out_shape);
+  kiln_status (*buffer_to_host)(kiln_backend_buffer *buffer, void *dst, size_t byte_size);
+  void (*buffer_destroy)(kiln_backend_buffer *buffer);
+
+  /* Compilation and execution. */
+  kiln_status (*compile)(kiln_backend_device *device, const kiln_backend_compile_args *args,
+                         kiln_backend_executable **out_executable);
+  void (*executable_destroy)(kiln_backend_executable *executable);
+  kiln_status (*execute)(kiln_backend_executable *executable, const kiln_backend_execute_args *args);
+
+  /* Events of asynchronous devices (NULL for devices that finish before execute returns). */
+  bool (*event_is_ready)(kiln_backend_event *event);
+  kiln_status (*event_wait)(kiln_backend_event *event);
+  void (*event_destroy)(kiln_backend_event *event);
+} kiln_backend;
+
+/* The entry symbol's type. It must not fail, allocate or have side effects: the runtime
+ * may call it for every plugin it finds (kiln devices). */
+typedef const kiln_backend *(*kiln_backend_entry_fn)(void);
+
+/* For plugins: declares the entry point with default visibility and C linkage. */
+#define KILN_BACKEND_EXPORT __attribute__((visibility("default")))
+
+#ifdef __cplusplus
+}
+#endif
+#endif

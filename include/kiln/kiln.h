@@ -1,0 +1,336 @@
+/* Kiln: the public C API of the runtime (libkiln.so).
+ *
+ * A client loads backend plugins and owns their devices; a program is a parsed and
+ * verified StableHLO module; an executable is a program compiled for one device; buffers
+ * hold tensors in a device's memory; executing returns a completion event.
+ *
+ *   kiln_client_options o = {.struct_size = sizeof o, .devices = "cuda,cpu,interp"};
+ *   kiln_client *c;        kiln_client_create(&o, &c);
+ *   kiln_program *p;       kiln_program_create(text, len, NULL, &p);
+ *   kiln_executable *x;    kiln_program_compile(p, kiln_client_device(c, 0), NULL, &x);
+ *   kiln_buffer *in, *out; kiln_buffer_create(device, &args, &in);
+ *   kiln_event *e;         kiln_executable_execute(x, &exec_args, &e);
+ *   kiln_event_wait(e);    kiln_buffer_copy_to_host(out, dst, size);
+ *
+ * Rules that hold for every call (docs/ABI.md states them as the ABI's rules):
+ * - Errors are kiln_status values (include/kiln/status.h): NULL is success; the caller owns
+ *   any other status and frees it. No call aborts the process on bad input: NULL handles,
+ *   wrong sizes, shapes or types come back as INVALID_ARGUMENT.
+ * - Handles are opaque. Objects are reference-counted: a call that makes one (create,
+ *   compile, execute) hands the caller one reference; *_retain adds one, *_release drops
+ *   one (NULL allowed). An object keeps alive what it needs (a buffer its client, an
+ *   executable its program and client), so they may be released in any order.
+ * - Argument and option structs start with `size_t struct_size`, set by the caller to
+ *   sizeof the struct it was compiled with; fields past that size read as zero. A NULL
+ *   options pointer means all defaults.
+ * - Out-parameters (out_*) are written on success; handle out-parameters are set to NULL
+ *   on failure, so releasing them afterwards is always safe.
+ * - Borrowed strings and arrays stay valid as long as the object they came from.
+ * - Thread-safety is stated per call. Unless said otherwise, calls on distinct objects
+ *   are thread-safe, and calls that only read an object may run from several threads.
+ */
+#ifndef KILN_KILN_H
+#define KILN_KILN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kiln/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ version */
+
+#define KILN_VERSION_MAJOR 0
+#define KILN_VERSION_MINOR 1
+#define KILN_VERSION_PATCH 0
+#define KILN_VERSION_STRING "0.1.0"
+/* One number for compile-time comparisons: major * 10000 + minor * 100 + patch. */
+#define KILN_VERSION (KILN_VERSION_MAJOR * 10000 + KILN_VERSION_MINOR * 100 + KILN_VERSION_PATCH)
+
+/* Marks a declaration that is to be retired (docs/ABI.md: how long it keeps working). */
+#define KILN_DEPRECATED(message) __attribute__((deprecated(message)))
+
+/* The version of the library actually loaded, "MAJOR.MINOR.PATCH" (static storage; may
+ * differ from KILN_VERSION_STRING when an application runs against a newer library of
+ * the same major version). Thread-safe. */
+const char *kiln_version(void);
+
+/* The most dimensions a buffer may have. */
+#define KILN_MAX_RANK 64
+
+/* ------------------------------------------------------------------ handles */
+
+typedef struct kiln_client_s kiln_client;
+typedef struct kiln_device_s kiln_device;
+typedef struct kiln_program_s kiln_program;
+typedef struct kiln_executable_s kiln_executable;
+typedef struct kiln_buffer_s kiln_buffer;
+typedef struct kiln_event_s kiln_event;
+typedef struct kiln_plugin_list_s kiln_plugin_list;
+
+/* ------------------------------------------------------------------ element types */
+
+/* Element types of buffers. Values are fixed forever (never renumbered or reused); they
+ * follow PJRT_Buffer_Type's numbering for the types PJRT has, Kiln-only types start at 64.
+ * Host data is dense and row-major; every element takes kiln_element_type_size() bytes:
+ * PRED one byte (0 or 1), the 2- and 4-bit integers and sub-byte floats one byte each
+ * (integers sign- or zero-extended), complex numbers as (real, imaginary). */
+typedef enum kiln_element_type {
+  KILN_ELEMENT_TYPE_INVALID = 0,
+  KILN_ELEMENT_TYPE_PRED = 1,
+  KILN_ELEMENT_TYPE_S8 = 2,
+  KILN_ELEMENT_TYPE_S16 = 3,
+  KILN_ELEMENT_TYPE_S32 = 4,
+  KILN_ELEMENT_TYPE_S64 = 5,
+  KILN_ELEMENT_TYPE_U8 = 6,
+  KILN_ELEMENT_TYPE_U16 = 7,
+  KILN_ELEMENT_TYPE_U32 = 8,
+  KILN_ELEMENT_TYPE_U64 = 9,
+  KILN_ELEMENT_TYPE_F16 = 10,
+  KILN_ELEMENT_TYPE_F32 = 11,
+  KILN_ELEMENT_TYPE_F64 = 12,
+  KILN_ELEMENT_TYPE_BF16 = 13,
+  KILN_ELEMENT_TYPE_C64 = 14,
+  KILN_ELEMENT_TYPE_C128 = 15,
+  KILN_ELEMENT_TYPE_F8E5M2 = 16,
+  KILN_ELEMENT_TYPE_F8E4M3FN = 17,
+  KILN_ELEMENT_TYPE_F8E4M3B11FNUZ = 18,
+  KILN_ELEMENT_TYPE_F8E5M2FNUZ = 19,
+  KILN_ELEMENT_TYPE_F8E4M3FNUZ = 20,
+  KILN_ELEMENT_TYPE_S4 = 21,
+  KILN_ELEMENT_TYPE_U4 = 22,
+  KILN_ELEMENT_TYPE_TOKEN = 23, /* a !stablehlo.token result; no host data */
+  KILN_ELEMENT_TYPE_S2 = 24,
+  KILN_ELEMENT_TYPE_U2 = 25,
+  KILN_ELEMENT_TYPE_F8E4M3 = 26,
+  KILN_ELEMENT_TYPE_F8E3M4 = 27,
+  KILN_ELEMENT_TYPE_F8E8M0FNU = 28,
+  KILN_ELEMENT_TYPE_F4E2M1FN = 29,
+  KILN_ELEMENT_TYPE_F6E2M3FN = 64,
+  KILN_ELEMENT_TYPE_F6E3M2FN = 65,
+  KILN_ELEMENT_TYPE_TF32 = 66,
+  KILN_ELEMENT_TYPE_TUPLE = 67, /* a tuple result: only the device reads it; no host data */
+} kiln_element_type;
+
+/* Bytes per element in host data (0 for INVALID, TOKEN, TUPLE and unknown values). */
+size_t kiln_element_type_size(kiln_element_type type);
+/* The MLIR spelling ("f32", "i8", "complex<f32>", "!stablehlo.token"); "invalid" for an
+ * unknown value. Static storage. */
+const char *kiln_element_type_name(kiln_element_type type);
+
+/* ------------------------------------------------------------------ plugin reports */
+
+/* What happened to one plugin during selection or a scan. Strings are borrowed from the
+ * list. */
+typedef struct kiln_plugin_report {
+  size_t struct_size;
+  const char *name;        /* the plugin's name as asked for or found ("cuda") */
+  const char *path;        /* the library tried; "" when none was found */
+  kiln_status_code code;   /* OK: usable (and, in a client's list, selected) */
+  const char *reason;      /* why it was passed over or cannot run here; "" when usable */
+  const char *description; /* the plugin's own one-line description; "" when not loaded */
+} kiln_plugin_report;
+
+/* Entries of a list, in the order they were tried. Thread-safe (lists are immutable). */
+int32_t kiln_plugin_list_count(const kiln_plugin_list *list);
+/* Fills *out_report (whose struct_size the caller sets) with entry index. */
+kiln_status kiln_plugin_list_get(const kiln_plugin_list *list, int32_t index,
+                                 kiln_plugin_report *out_report);
+/* Frees a list from kiln_plugins_scan (NULL allowed). Lists owned by a client are never
+ * freed by the caller. */
+void kiln_plugin_list_free(kiln_plugin_list *list);
+
+/* ------------------------------------------------------------------ client */
+
+/* Client options. Device list, plugin folders and config file are all optional.
+ *
+ * Where plugins are looked for, in order: the `plugin_paths` given here, the
+ * `plugin_path` lines of the config file, then `kiln-plugins/` next to libkiln.so itself
+ * (found from the library's own location, so a relocated install needs nothing set).
+ * The plugin called NAME is the file `libkiln-NAME.so` in the first folder that has one.
+ *
+ * The device list is an ordered, comma-separated list of plugin names ("cuda,cpu,interp"):
+ * the first plugin that loads, has the right ABI version and whose probe says it can run
+ * here wins; every one passed over is reported with its reason. Where the list comes from,
+ * first found wins: the environment variable KILN_DEVICE (an override; never required),
+ * `devices` here, the config file's `devices` line, then the default list of the plugins
+ * this release ships, best first (KILN_DEFAULT_DEVICES).
+ *
+ * Config file: UTF-8 text, one `key = value` per line; `#` starts a comment; blank lines
+ * are ignored. Keys: `devices = LIST` and `plugin_path = DIR` (repeatable; a relative DIR
+ * is taken from the config file's folder). An unknown key or malformed line is an error
+ * naming the file and line. */
+typedef struct kiln_client_options {
+  size_t struct_size;
+  const char *devices;             /* NULL: see above */
+  const char *const *plugin_paths; /* extra plugin folders, searched first */
+  int32_t num_plugin_paths;
+  const char *config_file;         /* NULL: none */
+  uint32_t flags;                  /* KILN_CLIENT_* */
+} kiln_client_options;
+
+#define KILN_DEFAULT_DEVICES "interp"
+
+/* Ignore KILN_DEVICE (for callers whose device list must not be overridden). */
+#define KILN_CLIENT_IGNORE_ENV 1u
+
+/* Creates a client: loads the plugin chosen from the device list and opens its devices.
+ * When no plugin of the list can be used, fails with UNAVAILABLE (NOT_FOUND when no
+ * plugin of the list was found at all) whose message gives every name and its reason.
+ * Thread-safe. The client is released with kiln_client_release. */
+kiln_status kiln_client_create(const kiln_client_options *options, kiln_client **out_client);
+kiln_client *kiln_client_retain(kiln_client *client);
+/* Drops a reference; the plugin is unloaded when the client and everything made from it
+ * (executables, buffers, events) are released. NULL allowed. */
+void kiln_client_release(kiln_client *client);
+
+/* The plugins tried while choosing, in list order: the ones passed over with their reasons,
+ * then the selected one (code OK). Borrowed from the client. Thread-safe. */
+const kiln_plugin_list *kiln_client_selection(const kiln_client *client);
+/* Name of the selected plugin ("interp"). Borrowed. Thread-safe. */
+const char *kiln_client_plugin_name(const kiln_client *client);
+/* Devices of the selected plugin (at least one). Thread-safe. */
+int32_t kiln_client_device_count(const kiln_client *client);
+/* Device index, or NULL when out of range. Borrowed: owned by the client. */
+kiln_device *kiln_client_device(const kiln_client *client, int32_t index);
+
+/* Lists every plugin in the folders the options name (see kiln_client_options), loading
+ * and probing each to say whether it can run here and why not. The device list is not
+ * used. *out_list is freed with kiln_plugin_list_free. Thread-safe. */
+kiln_status kiln_plugins_scan(const kiln_client_options *options, kiln_plugin_list **out_list);
+
+/* ------------------------------------------------------------------ devices */
+
+/* "interp:0": the plugin name and the device's index. Borrowed. Thread-safe. */
+const char *kiln_device_name(const kiln_device *device);
+/* The plugin's description of the device. Borrowed. Thread-safe. */
+const char *kiln_device_description(const kiln_device *device);
+
+/* ------------------------------------------------------------------ programs */
+
+typedef struct kiln_program_options {
+  size_t struct_size;
+  const char *name;    /* shown in diagnostics ("model.mlir"); NULL: "<program>" */
+  uint32_t first_line; /* line number of text[0] in that file; 0 means 1 */
+} kiln_program_options;
+
+/* Parses and verifies MLIR text (StableHLO's pretty or generic form). The text is copied.
+ * A syntax or verification error comes back as INVALID_ARGUMENT with a located message
+ * ("model.mlir:12:7: error: ..." and the line with a caret). Thread-safe. */
+kiln_status kiln_program_create(const char *text, size_t length, const kiln_program_options *options,
+                                kiln_program **out_program);
+kiln_program *kiln_program_retain(kiln_program *program);
+void kiln_program_release(kiln_program *program);
+
+typedef struct kiln_function_info {
+  size_t struct_size;
+  const char *name; /* without the '@'; borrowed from the program */
+  int32_t num_inputs, num_results;
+  uint32_t line;    /* where it is defined (0: unknown) */
+} kiln_function_info;
+
+/* The functions that have a body, in program order. Thread-safe. */
+int32_t kiln_program_function_count(const kiln_program *program);
+kiln_status kiln_program_function(const kiln_program *program, int32_t index, kiln_function_info *out_info);
+/* The function called name; NOT_FOUND when there is none. */
+kiln_status kiln_program_find_function(const kiln_program *program, const char *name,
+                                       kiln_function_info *out_info);
+
+typedef struct kiln_compile_options {
+  size_t struct_size;
+  const char *function; /* the entry function; NULL: "main" */
+} kiln_compile_options;
+
+/* Compiles one function of a program for a device. The executable keeps the program and
+ * the device's client alive. Thread-safe; compiles of one program are serialized. */
+kiln_status kiln_program_compile(kiln_program *program, kiln_device *device, const kiln_compile_options *options,
+                                 kiln_executable **out_executable);
+
+/* ------------------------------------------------------------------ buffers */
+
+typedef struct kiln_buffer_args {
+  size_t struct_size;
+  kiln_element_type element_type;
+  int32_t rank;          /* 0 for a scalar; at most KILN_MAX_RANK */
+  const int64_t *dims;   /* rank non-negative sizes */
+  const void *data;      /* dense row-major host data (see kiln_element_type) */
+  size_t byte_size;      /* must equal the product of dims * element size */
+} kiln_buffer_args;
+
+/* Copies host data into a new buffer on device. The host data may be reused as soon as
+ * the call returns. Thread-safe. */
+kiln_status kiln_buffer_create(kiln_device *device, const kiln_buffer_args *args, kiln_buffer **out_buffer);
+kiln_buffer *kiln_buffer_retain(kiln_buffer *buffer);
+void kiln_buffer_release(kiln_buffer *buffer);
+
+/* Shape queries: the arrays are borrowed from the buffer. Thread-safe. */
+kiln_element_type kiln_buffer_element_type(const kiln_buffer *buffer);
+int32_t kiln_buffer_rank(const kiln_buffer *buffer);
+const int64_t *kiln_buffer_dims(const kiln_buffer *buffer);
+/* Bytes of its host data (0 for TOKEN and TUPLE). */
+size_t kiln_buffer_byte_size(const kiln_buffer *buffer);
+kiln_device *kiln_buffer_device(const kiln_buffer *buffer);
+
+/* Copies the buffer's contents to host memory of byte_size bytes (which must equal
+ * kiln_buffer_byte_size). Waits until the execution that produces the buffer is done and
+ * returns its error if it failed. Thread-safe. */
+kiln_status kiln_buffer_copy_to_host(kiln_buffer *buffer, void *dst, size_t byte_size);
+
+/* ------------------------------------------------------------------ execution */
+
+/* Collect the results of check.* ops instead of failing on the first failed check (see
+ * kiln_event_checks); for test programs. */
+#define KILN_EXECUTE_COLLECT_CHECKS 1u
+
+typedef struct kiln_execute_args {
+  size_t struct_size;
+  kiln_buffer *const *inputs; /* one per function input, on the executable's device */
+  int32_t num_inputs;
+  kiln_buffer **out_results;  /* caller's array of num_results slots, filled on success */
+  int32_t num_results;        /* must equal the function's number of results */
+  uint32_t flags;             /* KILN_EXECUTE_* */
+} kiln_execute_args;
+
+/* Starts running the executable. Errors found before it starts (wrong number, type or
+ * shape of inputs, a buffer of another device) and, on devices that run at once, errors
+ * of the run itself come back here; then nothing is written to out_results. On success,
+ * out_results holds one new buffer per result, whose contents are ready when *out_event
+ * is; an error of an asynchronous run comes from kiln_event_wait and from copying the
+ * results. Inputs may be released as soon as the call returns.
+ * Thread-safe: one executable may run from several threads at once. */
+kiln_status kiln_executable_execute(kiln_executable *executable, const kiln_execute_args *args,
+                                    kiln_event **out_event);
+kiln_executable *kiln_executable_retain(kiln_executable *executable);
+void kiln_executable_release(kiln_executable *executable);
+/* The function it runs (borrowed). Thread-safe. */
+kiln_status kiln_executable_function(const kiln_executable *executable, kiln_function_info *out_info);
+
+/* ------------------------------------------------------------------ events */
+
+/* Whether the work the event stands for is done (successfully or not). Never blocks.
+ * Thread-safe. */
+bool kiln_event_is_ready(const kiln_event *event);
+/* Blocks until the work is done; returns its error (a new status the caller owns), NULL
+ * when it succeeded. May be called any number of times from any thread. */
+kiln_status kiln_event_wait(kiln_event *event);
+kiln_event *kiln_event_retain(kiln_event *event);
+void kiln_event_release(kiln_event *event);
+
+typedef struct kiln_check_results {
+  size_t struct_size;
+  int32_t passed, failed;
+  const char *failures; /* one line per failed check; borrowed from the event; "" if none */
+} kiln_check_results;
+
+/* The check.* results of a run started with KILN_EXECUTE_COLLECT_CHECKS (zeros
+ * otherwise). Waits for the event; fails with the run's error if it failed. */
+kiln_status kiln_event_checks(kiln_event *event, kiln_check_results *out_results);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,103 @@
+/* Buffers: tensors in a device's memory. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/runtime.h"
+
+static kiln_status byte_size_of(kiln_element_type type, int32_t rank, const int64_t *dims, size_t *out) {
+  size_t n = kiln_element_type_size(type);
+  *out = 0;
+  if (type == KILN_ELEMENT_TYPE_TOKEN || type == KILN_ELEMENT_TYPE_TUPLE) return NULL;
+  if (!n) return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "unknown element type %d", (int)type);
+  if (rank < 0 || rank > KILN_MAX_RANK)
+    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "rank %d is out of range (0 to %d)", (int)rank, KILN_MAX_RANK);
+  if (rank && !dims) return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "dims is NULL for rank %d", (int)rank);
+  for (int32_t i = 0; i < rank; i++) {
+    if (dims[i] < 0) return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "dimension %d is negative", (int)i);
+    if ((uint64_t)dims[i] > SIZE_MAX || !kiln_mul_size(n, (size_t)dims[i], &n))
+      return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "the buffer's size overflows");
+  }
+  *out = n;
+  return NULL;
+}
+
+kiln_status kiln_buffer_wrap(kiln_device *device, kiln_backend_buffer *impl, kiln_event *ready, kiln_buffer **out) {
+  *out = NULL;
+  const kiln_backend *b = kiln_device_backend(device);
+  kiln_backend_shape shape = {0};
+  kiln_buffer *buf = calloc(1, sizeof *buf);
+  kiln_status st = buf ? b->buffer_shape(impl, &shape) : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  bool opaque = shape.element_type == KILN_ELEMENT_TYPE_TOKEN || shape.element_type == KILN_ELEMENT_TYPE_TUPLE;
+  if (!st) st = byte_size_of(shape.element_type, shape.rank, shape.dims, &buf->byte_size);
+  if (st) {
+    b->buffer_destroy(impl);
+    free(buf);
+    return st;
+  }
+  atomic_init(&buf->refs, 1);
+  buf->device = device;
+  buf->client = kiln_client_retain(device->client);
+  buf->impl = impl;
+  buf->ready = kiln_event_retain(ready);
+  buf->element_type = shape.element_type;
+  buf->rank = opaque ? 0 : shape.rank;
+  if (buf->rank > 0) memcpy(buf->dims, shape.dims, (size_t)shape.rank * sizeof *shape.dims);
+  *out = buf;
+  return NULL;
+}
+
+kiln_status kiln_buffer_create(kiln_device *device, const kiln_buffer_args *args, kiln_buffer **out_buffer) {
+  if (!out_buffer) return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "kiln_buffer_create: out_buffer is NULL");
+  *out_buffer = NULL;
+  if (!device || !args) return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "kiln_buffer_create: device and args are required");
+  kiln_buffer_args a;
+  KILN_RETURN_IF_ERROR(kiln_args_copy(&a, sizeof a, args, "kiln_buffer_args"));
+  if (a.element_type == KILN_ELEMENT_TYPE_TOKEN || a.element_type == KILN_ELEMENT_TYPE_TUPLE)
+    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "kiln_buffer_create: %s buffers have no host data",
+                       kiln_element_type_name(a.element_type));
+  size_t want;
+  KILN_RETURN_IF_ERROR(byte_size_of(a.element_type, a.rank, a.dims, &want));
+  if (a.byte_size != want)
+    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "kiln_buffer_create: byte_size is %zu; the shape needs %zu",
+                       a.byte_size, want);
+  if (want && !a.data) return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "kiln_buffer_create: data is NULL");
+  const kiln_backend *b = kiln_device_backend(device);
+  kiln_backend_shape shape = {a.element_type, a.rank, a.dims};
+  kiln_backend_buffer *impl = NULL;
+  KILN_RETURN_IF_ERROR(b->buffer_create(device->impl, &shape, a.data, a.byte_size, &impl));
+  return kiln_buffer_wrap(device, impl, NULL, out_buffer);
+}
+
+kiln_buffer *kiln_buffer_retain(kiln_buffer *buf) {
+  if (buf) atomic_fetch_add(&buf->refs, 1);
+  return buf;
+}
+
+void kiln_buffer_release(kiln_buffer *buf) {
+  if (!buf || atomic_fetch_sub(&buf->refs, 1) != 1) return;
+  kiln_event_release(buf->ready); /* waits for a run in flight that writes it */
+  kiln_device_backend(buf->device)->buffer_destroy(buf->impl);
+  kiln_client_release(buf->client);
+  free(buf);
+}
+
+kiln_element_type kiln_buffer_element_type(const kiln_buffer *buf) {
+  return buf ? buf->element_type : KILN_ELEMENT_TYPE_INVALID;
+}
+int32_t kiln_buffer_rank(const kiln_buffer *buf) { return buf ? buf->rank : 0; }
+const int64_t *kiln_buffer_dims(const kiln_buffer *buf) { return buf ? buf->dims : NULL; }
+size_t kiln_buffer_byte_size(const kiln_buffer *buf) { return buf ? buf->byte_size : 0; }
+kiln_device *kiln_buffer_device(const kiln_buffer *buf) { return buf ? buf->device : NULL; }
+
+kiln_status kiln_buffer_copy_to_host(kiln_buffer *buf, void *dst, size_t byte_size) {
+  if (!buf || (!dst && byte_size))
+    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "kiln_buffer_copy_to_host: buffer and dst are required");
+  if (buf->element_type == KILN_ELEMENT_TYPE_TOKEN || buf->element_type == KILN_ELEMENT_TYPE_TUPLE)
+    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "kiln_buffer_copy_to_host: a %s buffer has no host data",
+                       kiln_element_type_name(buf->element_type));
+  if (byte_size != buf->byte_size)
+    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "kiln_buffer_copy_to_host: byte_size is %zu; the buffer holds %zu",
+                       byte_size, buf->byte_size);
+  if (buf->ready) KILN_RETURN_IF_ERROR(kiln_event_wait(buf->ready));
+  return kiln_device_backend(buf->device)->buffer_to_host(buf->impl, dst, byte_size);
+}

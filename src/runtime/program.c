@@ -1,0 +1,93 @@
+/* Programs: parsed and verified modules, and their functions. */
+#define _GNU_SOURCE /* strdup */
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse/parse.h"
+#include "runtime/runtime.h"
+
+static void program_free(kiln_program *p) {
+  free(p->functions);
+  kiln_module_destroy(p->module);
+  pthread_mutex_destroy(&p->compile_mu);
+  free(p->source.owned);
+  free(p->name);
+  free(p);
+}
+
+static kiln_status collect_functions(kiln_program *p) {
+  kiln_block *top = kiln_op_block(p->module->op, 0);
+  int32_t n = 0;
+  for (kiln_op *op = top ? top->first : NULL; op; op = op->next) n += op->kind == KILN_OP_FUNC;
+  if (!(p->functions = calloc((size_t)n + 1, sizeof *p->functions)))
+    return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  for (kiln_op *op = top ? top->first : NULL; op; op = op->next)
+    if (op->kind == KILN_OP_FUNC && kiln_op_block(op, 0)) p->functions[p->num_functions++] = op;
+  return NULL;
+}
+
+kiln_status kiln_program_create(const char *text, size_t length, const kiln_program_options *options,
+                                kiln_program **out_program) {
+  if (!out_program) return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "kiln_program_create: out_program is NULL");
+  *out_program = NULL;
+  if (!text && length) return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "kiln_program_create: text is NULL");
+  kiln_program_options o;
+  KILN_RETURN_IF_ERROR(kiln_args_copy(&o, sizeof o, options, "kiln_program_options"));
+  kiln_program *p = calloc(1, sizeof *p);
+  if (!p) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  atomic_init(&p->refs, 1);
+  pthread_mutex_init(&p->compile_mu, NULL);
+  p->name = strdup(o.name ? o.name : "<program>");
+  char *copy = malloc(length + 1);
+  kiln_status st = p->name && copy ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  if (copy) {
+    if (length) memcpy(copy, text, length);
+    copy[length] = '\0';
+    p->source = kiln_source_view(p->name, copy, length, o.first_line ? o.first_line : 1);
+    p->source.owned = copy;
+  }
+  if (!st) st = kiln_parse_module(&p->source, &p->module);
+  if (!st) st = kiln_verify_module(p->module, &p->source);
+  if (!st) st = collect_functions(p);
+  if (st) {
+    program_free(p);
+    return st;
+  }
+  *out_program = p;
+  return NULL;
+}
+
+kiln_program *kiln_program_retain(kiln_program *p) {
+  if (p) atomic_fetch_add(&p->refs, 1);
+  return p;
+}
+
+void kiln_program_release(kiln_program *p) {
+  if (p && atomic_fetch_sub(&p->refs, 1) == 1) program_free(p);
+}
+
+int32_t kiln_program_function_count(const kiln_program *p) { return p ? p->num_functions : 0; }
+
+kiln_status kiln_function_info_fill(const kiln_op *f, kiln_function_info *out) {
+  if (!out || out->struct_size < sizeof(size_t))
+    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "out_info with its struct_size set is required");
+  const kiln_type *t = kiln_func_type(f);
+  kiln_function_info info = {sizeof info, kiln_func_name(f), t->func.num_inputs, t->func.num_results, f->loc.line};
+  size_t caller_size = out->struct_size;
+  memcpy(out, &info, caller_size < sizeof info ? caller_size : sizeof info);
+  out->struct_size = caller_size;
+  return NULL;
+}
+
+kiln_status kiln_program_function(const kiln_program *p, int32_t index, kiln_function_info *out) {
+  if (!p || index < 0 || index >= p->num_functions)
+    return KILN_STATUS(KILN_STATUS_OUT_OF_RANGE, "kiln_program_function: no function %d", (int)index);
+  return kiln_function_info_fill(p->functions[index], out);
+}
+
+kiln_status kiln_program_find_function(const kiln_program *p, const char *name, kiln_function_info *out) {
+  if (!p || !name) return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "kiln_program_find_function: NULL argument");
+  for (int32_t i = 0; i < p->num_functions; i++)
+    if (!strcmp(kiln_func_name(p->functions[i]), name)) return kiln_function_info_fill(p->functions[i], out);
+  return KILN_STATUS(KILN_STATUS_NOT_FOUND, "%s: no function @%s", p->name, name);
+}

@@ -1,0 +1,42 @@
+/* The CLI's device selection (see select.h). */
+#include "select.h"
+
+#include <stdio.h>
+#include <string.h>
+
+bool kiln_cli_device_option(const char *command, int argc, char **argv, int *i, kiln_cli_devices *d, bool *bad) {
+  const char *a = argv[*i];
+  bool device = !strcmp(a, "--device"), config = !strcmp(a, "--config");
+  if (!device && !config) return false;
+  if (*i + 1 >= argc) {
+    fprintf(stderr, "kiln %s: %s needs a value\n", command, a);
+    *bad = true;
+    return true;
+  }
+  *(device ? &d->devices : &d->config) = argv[++*i];
+  return true;
+}
+
+kiln_client_options kiln_cli_options(const kiln_cli_devices *d) {
+  return (kiln_client_options){.struct_size = sizeof(kiln_client_options), .devices = d->devices, .config_file = d->config};
+}
+
+kiln_client *kiln_cli_client(const char *command, const kiln_cli_devices *d) {
+  kiln_client_options o = kiln_cli_options(d);
+  kiln_client *c = NULL;
+  kiln_status st = kiln_client_create(&o, &c);
+  if (st) {
+    fprintf(stderr, "kiln %s: %s\n", command, kiln_status_message(st));
+    kiln_status_free(st);
+    return NULL;
+  }
+  const kiln_plugin_list *sel = kiln_client_selection(c);
+  int32_t n = kiln_plugin_list_count(sel);
+  for (int32_t i = 0; i < n; i++) {
+    kiln_plugin_report r = {.struct_size = sizeof r};
+    kiln_status_free(kiln_plugin_list_get(sel, i, &r));
+    if (r.code != KILN_STATUS_OK) fprintf(stderr, "kiln %s: %s passed over: %s\n", command, r.name, r.reason);
+  }
+  if (n > 1) fprintf(stderr, "kiln %s: running on %s\n", command, kiln_device_name(kiln_client_device(c, 0)));
+  return c;
+}
