@@ -20,6 +20,9 @@
 #include "base/source.h"
 #include "base/strbuf.h"
 #include "commands.h"
+#include "filecheck.h"
+#include "ir/format.h"
+#include "runtime/element.h"
 #include "kiln/kiln.h"
 #include "select.h"
 
@@ -33,6 +36,8 @@
 
 typedef struct check_case {
   kiln_source src; /* a view into its file's text */
+  const char *file_text; /* the whole file, for its RUN lines */
+  size_t file_len;
   kiln_strbuf result; /* what the child reported: 'P', 'F' or 'S', then text */
   bool passed, skipped, done;
 } check_case;
@@ -99,7 +104,13 @@ static kiln_status add_file(check_run *run, const char *path) {
   run->texts = t;
   run->texts[run->num_texts++] = name;
   src.name = name;
-  return kiln_source_split(&src, add_case, run);
+  size_t first = run->num_cases;
+  KILN_RETURN_IF_ERROR(kiln_source_split(&src, add_case, run));
+  for (size_t i = first; i < run->num_cases; i++) {
+    run->cases[i].file_text = src.text;
+    run->cases[i].file_len = src.len;
+  }
+  return NULL;
 }
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
@@ -145,34 +156,176 @@ static kiln_status add_path(check_run *run, const char *path) {
 
 /* ------------------------------------------------------------------ running one case */
 
-/* Runs one function with the check.* results collected, adding them to log. */
-static kiln_status run_function(kiln_program *p, kiln_device *device, const kiln_function_info *f, kiln_strbuf *log,
-                                int32_t *passed, int32_t *failed) {
+/* What a file's RUN lines ask for: the output checked by FileCheck with the default
+ * prefix, and the arguments of @main given as `--args="[dense<...> : tensor<...>, ...]"`. */
+typedef struct run_line {
+  bool filecheck;
+  const char *args; /* inside the brackets; NULL if none */
+  size_t args_len;
+} run_line;
+
+static run_line read_run_lines(const char *text, size_t len) {
+  run_line r = {false, NULL, 0};
+  for (const char *p = text, *end = text + len; p < end;) {
+    const char *eol = memchr(p, '\n', (size_t)(end - p));
+    if (!eol) eol = end;
+    size_t n = (size_t)(eol - p);
+    if (n > 8 && !memcmp(p, "// RUN:", 7)) {
+      const char *cmd = p + 7;
+      while (cmd < eol && *cmd == ' ') cmd++;
+      bool negated = eol - cmd > 4 && !memcmp(cmd, "not ", 4);
+      bool fc = memmem(cmd, (size_t)(eol - cmd), "FileCheck", 9) && !memmem(cmd, (size_t)(eol - cmd), "--check-prefix", 14);
+      if (fc && !negated) {
+        r.filecheck = true;
+        const char *a = memmem(cmd, (size_t)(eol - cmd), "--args=\"[", 9);
+        const char *close = a ? memmem(a, (size_t)(eol - a), "]\"", 2) : NULL;
+        if (close) {
+          r.args = a + 9;
+          r.args_len = (size_t)(close - r.args);
+        }
+      }
+    }
+    p = eol + 1;
+  }
+  return r;
+}
+
+/* Splits "dense<1> : tensor<2xi32>, dense<2> : tensor<2xi32>" at top-level commas and
+ * writes a program whose @main returns those values, so the device makes the buffers. */
+static bool args_program(const char *a, size_t n, kiln_strbuf *prog, int32_t *count) {
+  kiln_strbuf body = {0}, types = {0};
+  int depth = 0;
+  *count = 0;
+  const char *item = a;
+  for (size_t i = 0; i <= n; i++) {
+    char c = i < n ? a[i] : ',';
+    if (c == '<' || c == '[' || c == '(') depth++;
+    else if (c == '>' || c == ']' || c == ')') depth--;
+    if (c != ',' || depth) continue;
+    const char *e = a + i, *colon = NULL;
+    int d = 0;
+    for (const char *q = item; q < e; q++) { /* the type follows the last top-level ':' */
+      if (*q == '<' || *q == '[' || *q == '(') d++;
+      else if (*q == '>' || *q == ']' || *q == ')') d--;
+      else if (*q == ':' && !d) colon = q;
+    }
+    if (!colon) {
+      free(body.data);
+      free(types.data);
+      return false;
+    }
+    kiln_strbuf_printf(&body, "  %%a%d = stablehlo.constant %.*s\n", (int)*count, (int)(e - item), item);
+    kiln_strbuf_printf(&types, "%s%.*s", *count ? ", " : "", (int)(e - colon - 1), colon + 1);
+    (*count)++;
+    item = a + i + 1;
+  }
+  kiln_strbuf_printf(prog, "func.func @main() -> (%s) {\n%s  return", types.data ? types.data : "", body.data ? body.data : "");
+  for (int32_t i = 0; i < *count; i++) kiln_strbuf_printf(prog, "%s %%a%d", i ? "," : "", (int)i);
+  kiln_strbuf_printf(prog, " : %s\n}\n", types.data ? types.data : "");
+  bool ok = !prog->failed && !body.failed && !types.failed;
+  free(body.data);
+  free(types.data);
+  return ok;
+}
+
+/* Compiles and runs one function; results receive its outputs (new references). With a
+ * log, the check.* results are collected: failures are appended to it and counted. */
+static kiln_status execute(kiln_program *p, kiln_device *device, const kiln_function_info *f, kiln_buffer *const *args,
+                           int32_t nargs, kiln_buffer **results, kiln_strbuf *log, int32_t *failed) {
   kiln_executable *x = NULL;
   kiln_event *done = NULL;
   kiln_compile_options co = {sizeof co, f->name};
-  kiln_buffer **results = calloc((size_t)f->num_results + 1, sizeof *results);
-  kiln_status st = results ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-  if (!st) st = kiln_program_compile(p, device, &co, &x);
-  kiln_execute_args ea = {sizeof ea, NULL, 0, results, f->num_results, KILN_EXECUTE_COLLECT_CHECKS};
+  kiln_status st = kiln_program_compile(p, device, &co, &x);
+  kiln_execute_args ea = {sizeof ea, args, nargs, results, f->num_results, log ? KILN_EXECUTE_COLLECT_CHECKS : 0};
   if (!st) st = kiln_executable_execute(x, &ea, &done);
+  if (!st) st = kiln_event_wait(done);
   kiln_check_results r = {.struct_size = sizeof r};
-  if (!st) st = kiln_event_checks(done, &r);
-  if (!st) {
-    *passed += r.passed;
+  if (!st && log) st = kiln_event_checks(done, &r);
+  if (!st && log) { /* the failure text is borrowed from the event: copy it first */
     *failed += r.failed;
     kiln_strbuf_puts(log, r.failures);
   }
-  for (int32_t i = 0; results && i < f->num_results; i++) kiln_buffer_release(results[i]);
-  free(results);
   kiln_event_release(done);
   kiln_executable_release(x);
   return st;
 }
 
-/* Runs @main if the module has one, else every function without arguments. Writes the
- * outcome to out: first byte 'P' (passed), 'F' or 'S' (skipped), then the text. */
-static void run_case(const kiln_source *src, kiln_device *device, FILE *out) {
+/* Makes @main's arguments from the RUN line's --args by running a program of constants. */
+static kiln_status make_args(const run_line *rl, const kiln_source *src, kiln_device *device, kiln_buffer **args,
+                             int32_t want) {
+  kiln_strbuf text = {0};
+  int32_t n = 0;
+  kiln_program *p = NULL;
+  kiln_status st = args_program(rl->args, rl->args_len, &text, &n)
+                       ? NULL
+                       : KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "%s: cannot read the RUN line's --args", src->name);
+  if (!st && n != want)
+    st = KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "%s: the RUN line gives %d arguments, @main takes %d", src->name,
+                     (int)n, (int)want);
+  kiln_program_options po = {sizeof po, "<--args>", 1};
+  if (!st) st = kiln_program_create(text.data, text.len, &po, &p);
+  kiln_function_info f = {.struct_size = sizeof f};
+  if (!st) st = kiln_program_find_function(p, "main", &f);
+  if (!st) st = execute(p, device, &f, NULL, 0, args, NULL, NULL);
+  kiln_program_release(p);
+  free(text.data);
+  return st;
+}
+
+/* Appends the results the way the reference interpreter prints them. */
+static kiln_status print_results(const kiln_function_info *f, kiln_buffer *const *results, kiln_strbuf *out) {
+  kiln_strbuf_printf(out, "Evaluated results of function: %s\n", f->name);
+  for (int32_t i = 0; i < f->num_results; i++) {
+    kiln_elem e = kiln_element_type_to_elem(kiln_buffer_element_type(results[i]));
+    if (e == KILN_ELEM_COUNT) continue; /* tokens and tuples print nothing here */
+    size_t bytes = kiln_buffer_byte_size(results[i]);
+    uint8_t *data = malloc(bytes ? bytes : 1);
+    if (!data) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+    kiln_status st = kiln_buffer_copy_to_host(results[i], data, bytes);
+    kiln_type t = {.kind = KILN_TYPE_SCALAR, .elem = e};
+    if (!st) kiln_format_tensor(out, &t, kiln_buffer_rank(results[i]), kiln_buffer_dims(results[i]), data);
+    kiln_strbuf_puts(out, "\n");
+    free(data);
+    if (st) return st;
+  }
+  return NULL;
+}
+
+/* Runs one function with the check.* results collected, adding them to log. */
+static kiln_status run_function(kiln_program *p, kiln_device *device, const kiln_function_info *f,
+                                kiln_buffer *const *args, int32_t nargs, kiln_strbuf *log, kiln_strbuf *printed,
+                                int32_t *failed) {
+  kiln_buffer **results = calloc((size_t)f->num_results + 1, sizeof *results);
+  if (!results) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  kiln_status st = execute(p, device, f, args, nargs, results, log, failed);
+  if (!st && printed) st = print_results(f, results, printed);
+  for (int32_t i = 0; i < f->num_results; i++) kiln_buffer_release(results[i]);
+  free(results);
+  return st;
+}
+
+/* Reads what the case printed to stdout (redirected to a temporary file). */
+static void read_captured(FILE *cap, kiln_strbuf *out) {
+  fflush(stdout);
+  if (!cap || fseek(cap, 0, SEEK_SET) != 0) return;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, cap)) > 0) kiln_strbuf_put(out, buf, n);
+}
+
+/* Runs @main if the module has one, else every function without arguments; when the
+ * file's RUN line pipes the output to FileCheck, what the case printed and its results
+ * are checked against the CHECK lines. Writes the outcome to out: first byte 'P'
+ * (passed), 'F' or 'S' (skipped), then the text. */
+static void run_case(const check_case *c, kiln_device *device, FILE *out) {
+  const kiln_source *src = &c->src;
+  run_line rl = read_run_lines(c->file_text, c->file_len);
+  bool filecheck = rl.filecheck && kiln_filecheck_has_directives(src->text, src->len);
+  FILE *cap = NULL;
+  if (filecheck && (cap = tmpfile())) { /* the case's stdout becomes the checked output */
+    fflush(stdout);
+    dup2(fileno(cap), STDOUT_FILENO);
+  }
   kiln_program *p = NULL;
   kiln_program_options po = {sizeof po, src->name, src->first_line};
   kiln_status st = kiln_program_create(src->text, src->len, &po, &p);
@@ -180,20 +333,32 @@ static void run_case(const kiln_source *src, kiln_device *device, FILE *out) {
   kiln_status no_main = st ? NULL : kiln_program_find_function(p, "main", &main_fn);
   bool has_main = !st && !no_main;
   kiln_status_free(no_main);
-  if (has_main && main_fn.num_inputs > 0) {
+  kiln_buffer *args[16] = {NULL};
+  int32_t nargs = has_main ? main_fn.num_inputs : 0;
+  if (nargs > 0 && (!rl.args || nargs > 16)) {
     /* e.g. the dynamic-shape testdata: programs without inputs or expected values */
     fprintf(out, "S%s:%u: skipped: @main takes %d arguments and the case gives none\n", src->name, main_fn.line,
-            (int)main_fn.num_inputs);
+            (int)nargs);
     kiln_program_release(p);
+    if (cap) fclose(cap);
     return;
   }
-  kiln_strbuf log = {0};
-  int32_t passed = 0, failed = 0;
+  if (nargs > 0) st = make_args(&rl, src, device, args, nargs);
+  kiln_strbuf log = {0}, printed = {0};
+  int32_t failed = 0;
   for (int32_t i = 0; !st && i < kiln_program_function_count(p); i++) {
     kiln_function_info f = {.struct_size = sizeof f};
     st = kiln_program_function(p, i, &f);
     if (!st && (has_main ? strcmp(f.name, "main") == 0 : f.num_inputs == 0))
-      st = run_function(p, device, &f, &log, &passed, &failed);
+      st = run_function(p, device, &f, args, nargs, &log, filecheck ? &printed : NULL, &failed);
+  }
+  if (filecheck && !st) {
+    kiln_strbuf output = {0};
+    read_captured(cap, &output);
+    kiln_strbuf_put(&output, printed.data ? printed.data : "", printed.len);
+    if (!kiln_filecheck(src->text, src->len, output.data ? output.data : "", src->name, src->first_line, &log))
+      failed++;
+    free(output.data);
   }
   fputc(!st && failed == 0 ? 'P' : 'F', out);
   if (st) { /* one line: the located message without the echoed source */
@@ -203,7 +368,10 @@ static void run_case(const kiln_source *src, kiln_device *device, FILE *out) {
   if (log.data) fputs(log.data, out);
   kiln_status_free(st);
   free(log.data);
+  free(printed.data);
+  for (int32_t i = 0; i < nargs && i < 16; i++) kiln_buffer_release(args[i]);
   kiln_program_release(p);
+  if (cap) fclose(cap);
 }
 
 /* ------------------------------------------------------------------ the scheduler */
@@ -241,7 +409,7 @@ static bool start_case(check_run *run, size_t index, worker *w) {
 #endif
     FILE *out = fdopen(fds[1], "w");
     if (!out) _exit(3);
-    run_case(&run->cases[index].src, run->device, out);
+    run_case(&run->cases[index], run->device, out);
     fclose(out);
     exit(0); /* not _exit: sanitizer builds check the case for leaks at exit */
   }

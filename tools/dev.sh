@@ -10,6 +10,7 @@ install_missing() {
   command -v cmake >/dev/null || missing+=(cmake)
   command -v cc >/dev/null || missing+=(gcc)
   command -v make >/dev/null || missing+=(make)
+  command -v pkg-config >/dev/null || missing+=(pkgconf) # the SDK tests build against the install
   for pkg in "$@"; do dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg"); done
   if [ ${#missing[@]} -gt 0 ]; then
     echo "installing: ${missing[*]}"

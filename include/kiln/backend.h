@@ -63,7 +63,9 @@ typedef struct kiln_backend_shape {
 
 /* What compile gets: the verified module, its source (for located errors) and the entry
  * function (a func.func of the module). All owned by the runtime; they outlive the
- * executable. */
+ * executable. The module is read-only: other compiles and runs of the same program may use
+ * it at the same time. Its values are already numbered densely per function
+ * (kiln_value.id, 0 .. kiln_func_num_values(function) - 1), ready to index a frame. */
 typedef struct kiln_backend_compile_args {
   size_t struct_size;
   const kiln_module *module;

@@ -173,6 +173,40 @@ kiln_op *kiln_module_lookup_func(const kiln_module *m, const char *name) {
   return NULL;
 }
 
+/* One walk for numbering and counting: values are visited in program order. */
+static void walk_block(kiln_block *b, int32_t *next, bool write);
+
+static void walk_op(kiln_op *op, int32_t *next, bool write) {
+  for (int32_t i = 0; i < op->num_results; i++, (*next)++)
+    if (write) op->results[i].id = *next;
+  for (int32_t r = 0; r < op->num_regions; r++)
+    for (kiln_block *b = op->regions[r].first; b; b = b->next) walk_block(b, next, write);
+}
+
+static void walk_block(kiln_block *b, int32_t *next, bool write) {
+  for (int32_t i = 0; i < b->num_args; i++, (*next)++)
+    if (write) b->args[i].id = *next;
+  for (kiln_op *op = b->first; op; op = op->next) walk_op(op, next, write);
+}
+
+static int32_t walk_func(kiln_op *func, bool write) {
+  int32_t next = 0;
+  for (int32_t r = 0; r < func->num_regions; r++)
+    for (kiln_block *b = func->regions[r].first; b; b = b->next) walk_block(b, &next, write);
+  return next;
+}
+
+int32_t kiln_func_number_values(kiln_op *func) { return walk_func(func, true); }
+
+/* The cast is safe: with write false the walk only reads. */
+int32_t kiln_func_num_values(const kiln_op *func) { return walk_func((kiln_op *)func, false); }
+
+void kiln_module_number_values(kiln_module *m) {
+  kiln_block *top = kiln_op_block(m->op, 0);
+  for (kiln_op *op = top ? top->first : NULL; op; op = op->next)
+    if (op->kind == KILN_OP_FUNC) kiln_func_number_values(op);
+}
+
 kiln_status kiln_op_errorv(const kiln_source *src, const char *name, const kiln_op *op, const char *fmt,
                            va_list ap) {
   char msg[768];

@@ -221,7 +221,7 @@ typedef struct kiln_value {
   kiln_op *def;       /* defining op, NULL for a block argument */
   kiln_block *block;  /* owning block for a block argument */
   int32_t index;      /* result number or argument number */
-  int32_t id;         /* dense number within its function, set by backends that need one */
+  int32_t id;         /* dense number within its function (kiln_func_number_values) */
 } kiln_value;
 
 struct kiln_op {
@@ -271,6 +271,18 @@ const char *kiln_func_name(const kiln_op *func);
 const kiln_type *kiln_func_type(const kiln_op *func);
 /* Finds a func.func in a module by name; NULL if absent. */
 kiln_op *kiln_module_lookup_func(const kiln_module *m, const char *name);
+
+/* Value numbering: gives every value of a function (the entry block's arguments, each op's
+ * results and the arguments of nested blocks, in program order) a dense kiln_value.id from
+ * 0, and returns how many there are (a frame's size). The runtime numbers every function
+ * of a program once, when the program is created, so backends only read the ids. Writes
+ * the module: not thread-safe with anything else that reads it. */
+int32_t kiln_func_number_values(kiln_op *func);
+/* Numbers every func.func of the module (kiln_func_number_values). */
+void kiln_module_number_values(kiln_module *m);
+/* How many values kiln_func_number_values numbers in func, without writing anything.
+ * Thread-safe. */
+int32_t kiln_func_num_values(const kiln_op *func);
 
 /* Module lifetime. kiln_module_create makes an empty module (an arena with a
  * builtin.module op); NULL when memory is exhausted. */

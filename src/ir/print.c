@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/strbuf.h"
+#include "ir/format.h"
 #include "ir/op.h"
 
 typedef struct value_slot {
@@ -37,30 +38,9 @@ static void newline(printer *pr) {
 
 /* ------------------------------------------------------------------ numbers */
 
-/* Shortest decimal that reads back as the same value of type e; false if not finite. */
-static bool format_float(double v, kiln_elem e, char *out, size_t cap) {
-  if (!isfinite(v)) return false;
-  uint64_t want = kiln_elem_float_to_bits(e, v);
-  for (int prec = 1; prec <= 17; prec++) {
-    snprintf(out, cap, "%.*g", prec, v);
-    if (kiln_elem_float_to_bits(e, strtod(out, NULL)) == want) break;
-  }
-  if (!strchr(out, '.')) { /* MLIR floats need a '.': 1e+10 -> 1.0e+10, 3 -> 3.0 */
-    char *ex = strchr(out, 'e');
-    char tail[32] = "";
-    if (ex) {
-      snprintf(tail, sizeof tail, "%s", ex);
-      *ex = 0;
-    }
-    size_t n = strlen(out);
-    snprintf(out + n, cap - n, ".0%s", tail);
-  }
-  return true;
-}
-
 static void put_float(printer *pr, double v, kiln_elem e) {
   char buf[64];
-  if (format_float(v, e, buf, sizeof buf)) puts_(pr, buf);
+  if (kiln_format_float_shortest(v, e, buf, sizeof buf)) puts_(pr, buf);
   else putf(pr, "0x%0*llX", (int)(kiln_elem_storage_bytes(e) * 2), (unsigned long long)kiln_elem_float_to_bits(e, v));
 }
 
@@ -197,7 +177,7 @@ static uint64_t elem_bits_of(kiln_elem e, uint64_t u) {
 static void put_float_bits(printer *pr, kiln_elem e, uint64_t u) {
   char buf[64];
   u = elem_bits_of(e, u);
-  if (format_float(kiln_elem_float_from_bits(e, u), e, buf, sizeof buf)) puts_(pr, buf);
+  if (kiln_format_float_shortest(kiln_elem_float_from_bits(e, u), e, buf, sizeof buf)) puts_(pr, buf);
   else putf(pr, "0x%0*llX", (int)(kiln_elem_storage_bytes(e) * 2), (unsigned long long)u);
 }
 
@@ -374,7 +354,7 @@ static void print_attr(printer *pr, const kiln_attr *a, bool in_struct) {
     case KILN_ATTR_FLOAT: {
       kiln_elem e = a->type && a->type->kind == KILN_TYPE_SCALAR ? a->type->elem : KILN_ELEM_F64;
       char buf[64];
-      if (format_float(a->f, e, buf, sizeof buf)) {
+      if (kiln_format_float_shortest(a->f, e, buf, sizeof buf)) {
         puts_(pr, buf);
       } else {
         put_float(pr, a->f, e);

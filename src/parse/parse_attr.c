@@ -373,7 +373,9 @@ bool kp_parse_attr_dict(kiln_parser *p, kiln_named_attr **out, int32_t *count) {
       const char *name;
       size_t len;
       if (p->tok.kind == KILN_TOK_STRING) {
+        size_t at = p->tok.offset;
         if (!decode_string(p, &name, &len)) return false;
+        if (strlen(name) != len) return kp_fail_at(p, at, "an attribute name cannot hold a NUL byte");
       } else if (p->tok.kind == KILN_TOK_IDENT) {
         if (!(name = kp_strdup(p, p->tok.text, p->tok.len))) return false;
         kp_next(p);
@@ -701,11 +703,12 @@ static bool parse_attr_inner(kiln_parser *p, const kiln_attr **out, bool keyword
         }
         kp_next(p);
       }
-      size_t len;
+      size_t len = 0;
       if (!(a = kp_new_attr(p, KILN_ATTR_SYMBOL))) ok = false;
-      else if (nn) ok = append_chars(p, &nested, &nn, &cap, "", 1) && (a->symbol = nested);
+      else if (nn) ok = append_chars(p, &nested, &nn, &cap, "", 1) && (a->symbol = nested) && (len = (size_t)nn - 1, true);
       else if (first.text[1] == '"') ok = decode_escapes(p, first.text + 2, first.len - 3, first.offset + 2, &a->symbol, &len);
-      else ok = (a->symbol = kp_strdup(p, first.text + 1, first.len - 1)) != NULL;
+      else ok = (a->symbol = kp_strdup(p, first.text + 1, len = first.len - 1)) != NULL;
+      if (ok && strlen(a->symbol) != len) ok = kp_fail_at(p, first.offset, "a symbol name cannot hold a NUL byte");
       *out = a;
       break;
     }

@@ -49,6 +49,9 @@ kiln_status kiln_program_create(const char *text, size_t length, const kiln_prog
   if (!st) st = kiln_parse_module(&p->source, &p->module);
   if (!st) st = kiln_verify_module(p->module, &p->source);
   if (!st) st = collect_functions(p);
+  /* Numbered once here, so the module is read-only from now on: compiles and runs of it
+   * may overlap (backends read kiln_value.id, never write it). */
+  if (!st) kiln_module_number_values(p->module);
   if (st) {
     program_free(p);
     return st;

@@ -1,6 +1,6 @@
 /* The public API end to end on the interp plugin: programs, compiling, buffers, execution,
  * events, check results, errors for bad input, and one executable run from several
- * threads at once. */
+ * threads at once while its program is compiled again. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -206,20 +206,44 @@ static void *run_many(void *arg) {
   return NULL;
 }
 
-static void test_threads(kiln_executable *x) {
+/* Compiles the program again and again while other threads run an executable of it: the
+ * module is shared and read-only (a ThreadSanitizer build checks it). */
+typedef struct compiler {
+  kiln_program *p;
+  int bad;
+} compiler;
+
+static void *compile_many(void *arg) {
+  compiler *c = arg;
+  for (int it = 0; it < 50; it++) {
+    kiln_compile_options co = {sizeof co, it % 2 ? "checks" : "main"};
+    kiln_executable *x = NULL;
+    kiln_status st = kiln_program_compile(c->p, g_device, &co, &x);
+    c->bad += st != NULL || !x;
+    kiln_status_free(st);
+    kiln_executable_release(x);
+  }
+  return NULL;
+}
+
+static void test_threads(kiln_program *p, kiln_executable *x) {
   enum { N = 4 };
-  pthread_t t[N];
+  pthread_t t[N], tc;
   worker w[N];
+  compiler c = {p, 0};
   for (int i = 0; i < N; i++) {
     w[i] = (worker){x, (float)(i + 1), 0};
     pthread_create(&t[i], NULL, run_many, &w[i]);
   }
+  pthread_create(&tc, NULL, compile_many, &c);
   int bad = 0;
   for (int i = 0; i < N; i++) {
     pthread_join(t[i], NULL);
     bad += w[i].bad;
   }
+  pthread_join(tc, NULL);
   EXPECT(bad == 0, "%d wrong results from %d threads sharing one executable", bad, N);
+  EXPECT(c.bad == 0, "%d compiles failed while the program ran", c.bad);
 }
 
 static void test_null_device(kiln_program *p) {
@@ -266,7 +290,7 @@ int main(void) {
   kiln_program_release(p);
   test_run(x);
   test_checks(p);
-  test_threads(x);
+  test_threads(p, x);
   test_null_device(p);
   kiln_program_release(p);
   kiln_client_release(g_client);

@@ -27,19 +27,6 @@ const kiln_type *kiln_interp_scalar_type(kiln_elem e) { return &k_scalars[e]; }
 
 /* ------------------------------------------------------------------ preparation */
 
-static void number_block(kiln_block *b, int32_t *next);
-
-static void number_op(kiln_op *op, int32_t *next) {
-  for (int32_t i = 0; i < op->num_results; i++) op->results[i].id = (*next)++;
-  for (int32_t r = 0; r < op->num_regions; r++)
-    for (kiln_block *b = op->regions[r].first; b; b = b->next) number_block(b, next);
-}
-
-static void number_block(kiln_block *b, int32_t *next) {
-  for (int32_t i = 0; i < b->num_args; i++) b->args[i].id = (*next)++;
-  for (kiln_op *op = b->first; op; op = op->next) number_op(op, next);
-}
-
 kiln_status kiln_interp_create(const kiln_module *m, const kiln_source *src, kiln_interp **out) {
   *out = NULL;
   kiln_interp *in = calloc(1, sizeof *in);
@@ -57,12 +44,8 @@ kiln_status kiln_interp_create(const kiln_module *m, const kiln_source *src, kil
   }
   for (kiln_op *op = top ? top->first : NULL; op; op = op->next) {
     if (op->kind != KILN_OP_FUNC) continue;
-    int32_t next = 0;
-    /* Values are numbered in place: the module is treated as prepared from here on. */
-    for (int32_t r = 0; r < op->num_regions; r++)
-      for (kiln_block *b = op->regions[r].first; b; b = b->next) number_block(b, &next);
     in->funcs[in->num_funcs] = op;
-    in->frame_sizes[in->num_funcs++] = next;
+    in->frame_sizes[in->num_funcs++] = kiln_func_num_values(op);
   }
   *out = in;
   return NULL;

@@ -1,8 +1,9 @@
 /* The reference interpreter: evaluates StableHLO functions op by op on kiln_rtv values.
  *
- * kiln_interp_create prepares a module (numbers every value of every function); the
- * prepared interpreter only reads the module afterwards, so several threads may run it at
- * once, each with its own kiln_interp_ctx. The module must outlive the interpreter.
+ * kiln_interp_create prepares a module whose values are numbered (kiln_module_number_values,
+ * done by the runtime when it creates a program): it sizes each function's frame and only
+ * reads the module, so several interpreters of one module may be made and run at once, each
+ * run with its own kiln_interp_ctx. The module must outlive the interpreter.
  *
  * Kernels: each family file (kernels_*.c) exports a lookup from op kind to kernel, like
  * the verifier's rule families. A kernel reads its operands and allocates its results;

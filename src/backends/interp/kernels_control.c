@@ -10,6 +10,7 @@
 #include "backends/interp/collectives.h"
 #include "backends/interp/interp.h"
 #include "base/strbuf.h"
+#include "ir/format.h"
 #include "ir/print.h"
 
 static kiln_status oom(void) { return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory"); }
@@ -314,73 +315,12 @@ static uint64_t float_bits(kiln_elem e, const uint8_t *p) {
   return bits < 64 ? u & ((1ull << bits) - 1) : u;
 }
 
-enum { FMT_PRINT, FMT_MESSAGE };
-
-/* A float the way MLIR prints it (FMT_PRINT: "%.6e" when that reads back exactly, else
- * the shortest exact decimal; NaN and infinities as hex bits) or compactly for check
- * messages (shortest exact decimal; nan, inf). */
-static void fmt_float(char *out, size_t cap, kiln_elem e, uint64_t bits, int mode) {
-  double v = kiln_elem_float_from_bits(e, bits);
-  if (!isfinite(v)) {
-    if (mode == FMT_PRINT) snprintf(out, cap, "0x%llX", (unsigned long long)bits);
-    else snprintf(out, cap, "%s", isnan(v) ? "nan" : v < 0 ? "-inf" : "inf");
-    return;
-  }
-  if (mode == FMT_PRINT) {
-    snprintf(out, cap, "%.6e", v);
-    if (kiln_elem_float_to_bits(e, strtod(out, NULL)) == kiln_elem_float_to_bits(e, v)) return;
-  }
-  for (int prec = 1; prec <= 17; prec++) {
-    snprintf(out, cap, "%.*g", prec, v);
-    if (kiln_elem_float_to_bits(e, strtod(out, NULL)) == kiln_elem_float_to_bits(e, v)) break;
-  }
-  if (mode == FMT_PRINT && !strchr(out, '.') && !strchr(out, 'n')) { /* MLIR floats carry a '.' */
-    char *ex = strchr(out, 'e');
-    char tail[32] = "";
-    if (ex) {
-      snprintf(tail, sizeof tail, "%s", ex);
-      *ex = 0;
-    }
-    size_t n = strlen(out);
-    snprintf(out + n, cap - n, ".0%s", tail);
-  }
-}
-
-/* Element i of a tensor as text. */
-static void fmt_elem(kiln_strbuf *b, const kiln_rtv *v, int64_t i, int mode) {
-  const uint8_t *p = v->data + (size_t)i * v->elem_bytes;
-  char t[64];
-  switch (kiln_elem_class_of(v->elem)) {
-    case KILN_ELEM_CLASS_B: kiln_strbuf_puts(b, p[0] ? "true" : "false"); return;
-    case KILN_ELEM_CLASS_U: kiln_strbuf_printf(b, "%llu", (unsigned long long)kiln_scalar_load(v->elem, p).u); return;
-    case KILN_ELEM_CLASS_I:
-    case KILN_ELEM_CLASS_X: kiln_strbuf_printf(b, "%lld", (long long)kiln_scalar_load(v->elem, p).i); return;
-    case KILN_ELEM_CLASS_F:
-      fmt_float(t, sizeof t, v->elem, float_bits(v->elem, p), mode);
-      kiln_strbuf_puts(b, t);
-      return;
-    case KILN_ELEM_CLASS_C: {
-      kiln_elem part = kiln_elem_complex_part(v->elem);
-      size_t half = v->elem_bytes / 2;
-      kiln_strbuf_puts(b, mode == FMT_PRINT ? "[" : "(");
-      fmt_float(t, sizeof t, part, float_bits(part, p), mode);
-      kiln_strbuf_puts(b, t);
-      kiln_strbuf_puts(b, ", ");
-      fmt_float(t, sizeof t, part, float_bits(part, p + half), mode);
-      kiln_strbuf_puts(b, t);
-      kiln_strbuf_puts(b, mode == FMT_PRINT ? "]" : ")");
-      return;
-    }
-  }
-}
-
 static void fmt_tensor_type(kiln_strbuf *b, const kiln_rtv *v) {
-  char t[256];
-  kiln_type_to_string(v->elem_type, t, sizeof t);
-  kiln_strbuf_puts(b, "tensor<");
-  for (int32_t d = 0; d < v->rank; d++) kiln_strbuf_printf(b, "%lldx", (long long)v->dims[d]);
-  kiln_strbuf_puts(b, t);
-  kiln_strbuf_puts(b, ">");
+  kiln_format_tensor_type(b, v->elem_type, v->rank, v->dims);
+}
+
+static void fmt_elem(kiln_strbuf *b, const kiln_rtv *v, int64_t i) {
+  kiln_format_elem(b, v->elem, v->data + (size_t)i * v->elem_bytes, KILN_FLOAT_MESSAGE);
 }
 
 static void fmt_index(kiln_strbuf *b, const kiln_rtv *v, int64_t flat) {
@@ -392,26 +332,6 @@ static void fmt_index(kiln_strbuf *b, const kiln_rtv *v, int64_t flat) {
   kiln_strbuf_puts(b, "[");
   for (int32_t d = 0; d < v->rank; d++) kiln_strbuf_printf(b, d ? ", %lld" : "%lld", (long long)idx[d]);
   kiln_strbuf_puts(b, "]");
-}
-
-static void newline_indent(kiln_strbuf *b, int n) {
-  kiln_strbuf_puts(b, "\n");
-  for (int i = 0; i < n; i++) kiln_strbuf_puts(b, "  ");
-}
-
-/* The StableHLO reference interpreter's layout: nested brackets, one row per line. */
-static void print_nested(kiln_strbuf *b, const kiln_rtv *v, int32_t dim, int64_t *flat, int indent, bool last) {
-  if (dim == v->rank) {
-    fmt_elem(b, v, (*flat)++, FMT_PRINT);
-    if (!last) kiln_strbuf_puts(b, ", ");
-    return;
-  }
-  newline_indent(b, indent);
-  kiln_strbuf_puts(b, "[");
-  for (int64_t i = 0; i < v->dims[dim]; i++) print_nested(b, v, dim + 1, flat, indent + 1, i == v->dims[dim] - 1);
-  kiln_strbuf_puts(b, "]");
-  if (!last) kiln_strbuf_puts(b, ",");
-  else newline_indent(b, indent - 1);
 }
 
 static void print_rtv(kiln_strbuf *b, const kiln_rtv *v) {
@@ -428,11 +348,7 @@ static void print_rtv(kiln_strbuf *b, const kiln_rtv *v) {
     kiln_strbuf_puts(b, ")");
     return;
   }
-  fmt_tensor_type(b, v);
-  kiln_strbuf_puts(b, " {");
-  int64_t flat = 0;
-  print_nested(b, v, 0, &flat, 1, true);
-  kiln_strbuf_puts(b, "}");
+  kiln_format_tensor(b, v->elem_type, v->rank, v->dims, v->data);
 }
 
 /* MLIR's default name of a value as it prints a whole module: in a function, entry-block
@@ -609,9 +525,9 @@ static kiln_status compare(const kiln_interp_ctx *ctx, const kiln_op *op, const 
       kiln_strbuf_puts(msg, "index ");
       fmt_index(msg, got, first);
       kiln_strbuf_puts(msg, ": got ");
-      fmt_elem(msg, got, first, FMT_MESSAGE);
+      fmt_elem(msg, got, first);
       kiln_strbuf_puts(msg, ", expected ");
-      fmt_elem(msg, want, first, FMT_MESSAGE);
+      fmt_elem(msg, want, first);
       bool fl = kiln_elem_is_float(got->elem) || kiln_elem_is_complex(got->elem);
       if (spec->kind == CMP_ALMOST && fl) kiln_strbuf_printf(msg, " (tolerance %g)", spec->tolerance);
       if (spec->kind == CMP_CLOSE && fl) {
