@@ -1,7 +1,9 @@
 /* kiln check PATH...: runs every test case of .mlir files (each `// -----` piece) on the
- * device chosen from --device (through the runtime API) and evaluates their checks. Each case runs in its own child process, several
- * at once, with a time limit and a memory limit, so a crash, a runaway case or an
- * out-of-memory case fails that case and never the rest. */
+ * device chosen with --device (through the runtime API) and evaluates their checks: the
+ * check.* ops and @check.* custom calls, and, where the file's RUN line pipes the output
+ * to FileCheck, the printed results against its CHECK lines. Each case runs in its own
+ * child process, several at once, with a time limit and a memory limit, so a crash, a
+ * runaway case or an out-of-memory case fails that case and never the rest. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <stddef.h>

@@ -12,6 +12,7 @@
  * libkiln.so. */
 #include <kiln/kiln.h>
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,16 +101,22 @@ static void print_result(int32_t index, kiln_buffer *b) {
   free(v);
 }
 
+static int usage(void) {
+  fprintf(stderr, "usage: embed [--device LIST] [--plugins DIR]... MODEL.mlir INPUT.npy...\n");
+  return 2;
+}
+
 int main(int argc, char **argv) {
   const char *devices = NULL, *plugin_dirs[MAX_PLUGIN_DIRS], *files[MAX_INPUTS + 1];
   int32_t num_dirs = 0, num_files = 0;
   for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--device") && i + 1 < argc) devices = argv[++i];
-    else if (!strcmp(argv[i], "--plugins") && i + 1 < argc && num_dirs < MAX_PLUGIN_DIRS) plugin_dirs[num_dirs++] = argv[++i];
+    bool value = i + 1 < argc;
+    if (!strcmp(argv[i], "--device") && value) devices = argv[++i];
+    else if (!strcmp(argv[i], "--plugins") && value && num_dirs < MAX_PLUGIN_DIRS) plugin_dirs[num_dirs++] = argv[++i];
     else if (argv[i][0] != '-' && num_files <= MAX_INPUTS) files[num_files++] = argv[i];
-    else return fprintf(stderr, "usage: embed [--device LIST] [--plugins DIR]... MODEL.mlir INPUT.npy...\n"), 2;
+    else return usage();
   }
-  if (num_files < 1) return fprintf(stderr, "usage: embed [--device LIST] [--plugins DIR]... MODEL.mlir INPUT.npy...\n"), 2;
+  if (num_files < 1) return usage();
   printf("kiln %s (built against %s)\n", kiln_version(), KILN_VERSION_STRING);
 
   int rc = 1;

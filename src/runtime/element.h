@@ -1,6 +1,6 @@
 /* Public element types (kiln_element_type, fixed numbers) <-> the IR's kiln_elem (the
- * order of ir/elem.def, free to change). Exported from libkiln.so for plugins and tools.
- * Pure functions: thread-safe. */
+ * order of ir/elem.def: plugins compiled against it depend on it, docs/ABI.md). Exported
+ * from libkiln.so for plugins and tools. Pure functions: thread-safe. */
 #ifndef KILN_RUNTIME_ELEMENT_H
 #define KILN_RUNTIME_ELEMENT_H
 

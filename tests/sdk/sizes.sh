@@ -2,7 +2,7 @@
 # sdk.sizes: the stripped size of libkiln.so and of each plugin (what `cmake --install
 # --strip` ships); fails when libkiln.so is above LIMIT bytes. With a sanitizer build the
 # sizes are only reported (the test is skipped).
-# usage: sizes.sh STRIP LIMIT report|check LIBKILN PLUGIN... [-- OTHER...]
+# usage: sizes.sh STRIP LIMIT report|check LIBKILN OTHER... (plugins, the CLI)
 set -euo pipefail
 strip=$1 limit=$2 mode=$3 lib=$4
 shift 4
@@ -16,7 +16,6 @@ printf '%-24s %12s %12s\n' file bytes stripped
 libsize=$(stripped "$lib")
 printf '%-24s %12d %12d\n' "$(basename "$lib")" "$(stat -c %s "$lib")" "$libsize"
 for f in "$@"; do
-  [ "$f" = "--" ] && continue
   printf '%-24s %12d %12d\n' "$(basename "$f")" "$(stat -c %s "$f")" "$(stripped "$f")"
 done
 if [ "$mode" = report ]; then
