@@ -122,6 +122,29 @@ static kiln_status argument(kiln_rtv *v, const kiln_type *param, kiln_rtv **out)
   return NULL;
 }
 
+/* Results become buffers that may outlive the program: their element type must not point
+ * into its IR. Buffers hold storage (a quantized result's integers), so the static scalar
+ * type of the storage element replaces it; a value shared with others is copied first. */
+static kiln_status detach(kiln_rtv **v) {
+  kiln_rtv *r = *v;
+  if (r->kind == KILN_RTV_TUPLE) {
+    for (int32_t i = 0; i < r->num_items; i++) KILN_RETURN_IF_ERROR(detach(&r->items[i]));
+    return NULL;
+  }
+  const kiln_type *storage = kiln_interp_scalar_type(r->elem);
+  if (r->kind != KILN_RTV_TENSOR || r->elem_type == storage) return NULL;
+  if (atomic_load(&r->refs) == 1) {
+    r->elem_type = storage;
+    return NULL;
+  }
+  kiln_rtv *copy;
+  KILN_RETURN_IF_ERROR(kiln_rtv_tensor(storage, r->rank, r->dims, &copy));
+  if (r->count) memcpy(copy->data, r->data, (size_t)r->count * r->elem_bytes);
+  kiln_rtv_release(r);
+  *v = copy;
+  return NULL;
+}
+
 static kiln_status interp_execute(kiln_backend_executable *x, const kiln_backend_execute_args *a) {
   const kiln_type *ft = kiln_func_type(x->function);
   kiln_rtv **args = calloc((size_t)a->num_inputs + 1, sizeof *args);
@@ -134,7 +157,8 @@ static kiln_status interp_execute(kiln_backend_executable *x, const kiln_backend
   if (!st && a->report_checks) a->report_checks(a->check_ctx, log.passed, log.failed, log.text.data ? log.text.data : "");
   int32_t made = 0;
   for (; !st && made < a->num_results; made++) {
-    st = wrap(results[made], &a->out_results[made]);
+    st = detach(&results[made]);
+    if (!st) st = wrap(results[made], &a->out_results[made]);
     results[made] = NULL;
   }
   if (st) { /* the runtime gets no results on failure */
