@@ -909,7 +909,13 @@ static bool parse_alias(kiln_parser *p) {
   size_t at = p->tok.offset;
   p->max_depth = p->depth;
   p->alias_cost = 0;
-  bool ok = is_type ? kp_parse_type(p, &slot->type) : kp_parse_attr(p, &slot->attr);
+  /* parsed into locals: parsers may store a value before its parts are parsed, and a use
+   * of the alias inside its own definition must not find it (it would make a cycle) */
+  const kiln_type *type = NULL;
+  const kiln_attr *attr = NULL;
+  bool ok = is_type ? kp_parse_type(p, &type) : kp_parse_attr(p, &attr);
+  slot = &p->aliases[p->num_aliases - 1];
+  if (ok) slot->type = type, slot->attr = attr;
   slot->depth = p->max_depth - p->depth;
   slot->weight = (uint64_t)(p->tok.offset - at) + p->alias_cost;
   p->max_depth = saved_max;

@@ -11,7 +11,12 @@
 # `build-fuzz/tests/fuzz/fuzz_parse -minimize_crash=1 -runs=20000 FILE` and replayed by
 # test_fuzz_replay). Environment: JOBS (parallel fuzzing processes, default 1),
 # FUZZ_BUILD (build folder, default build-fuzz). tests/fuzz/mlir.dict is the token dictionary.
+# The corpus grows with every run; to shrink it, run
+# `fuzz_parse -merge=1 -max_len=65536 NEW_DIR build-fuzz/corpus` and put NEW_DIR in its place.
 set -euo pipefail
+# All of it is one function, read before it runs, so that editing this file while a run is
+# going does not change that run.
+main() {
 secs=${1:?usage: tests/fuzz/run.sh SECONDS [SEED_DIR]}
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -73,3 +78,6 @@ if [ "$rc" -ne 0 ] || [ "$found" -ne 0 ]; then
   exit 1
 fi
 echo "run.sh: no findings"
+}
+main "$@"
+exit $?
