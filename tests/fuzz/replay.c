@@ -8,15 +8,14 @@
  * print back to itself (the `kiln print --no-verify` path). Ends with "N passed, N failed"
  * (one count per file) and exits non-zero on a failure. */
 #define _POSIX_C_SOURCE 200809L
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "base/source.h"
 #include "ir/ir.h"
 #include "parse/parse.h"
+#include "support/files.h"
 #include "support/roundtrip.h"
 
 typedef struct file_ctx {
@@ -82,35 +81,16 @@ static kiln_status check_piece(const kiln_source *piece, void *user) {
   return NULL;
 }
 
-static int cmp_names(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int main(int argc, char **argv) {
   const char *dir = argc > 1 ? argv[1] : "tests/fuzz/regressions";
-  DIR *d = opendir(dir);
-  if (!d) {
-    printf("cannot open %s\n0 passed, 1 failed\n", dir);
+  size_t count;
+  char **names = test_files(dir, NULL, &count);
+  if (!names) {
+    printf("cannot read %s\n0 passed, 1 failed\n", dir);
     return 1;
   }
-  char **names = NULL;
-  size_t count = 0, cap = 0;
-  for (struct dirent *e; (e = readdir(d));) {
-    if (e->d_name[0] == '.' || !strcmp(e->d_name, "README.md")) continue;
-    if (count == cap && !(names = realloc(names, (cap = cap ? cap * 2 : 64) * sizeof *names))) return 2;
-    size_t n = strlen(dir) + strlen(e->d_name) + 2;
-    if (!(names[count] = malloc(n))) return 2;
-    snprintf(names[count++], n, "%s/%s", dir, e->d_name);
-  }
-  closedir(d);
-  if (count) qsort(names, count, sizeof *names, cmp_names);
   int passed = 0, failed = 0;
   for (size_t i = 0; i < count; i++) {
-    struct stat sb;
-    if (stat(names[i], &sb) || !S_ISREG(sb.st_mode)) {
-      free(names[i]);
-      continue;
-    }
     file_ctx ctx = {names[i], false};
     kiln_source src;
     kiln_status st = kiln_source_read(names[i], &src);
@@ -120,9 +100,8 @@ int main(int argc, char **argv) {
     kiln_source_free(&src);
     if (ctx.failed) failed++;
     else passed++;
-    free(names[i]);
   }
-  free(names);
+  test_files_free(names, count);
   printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }

@@ -9,15 +9,14 @@
  * Prints one line per failure, ends with "N passed, N failed" and exits non-zero when a
  * file fails (or when the folder holds none). */
 #define _POSIX_C_SOURCE 200809L
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "base/source.h"
 #include "ir/ir.h"
 #include "parse/parse.h"
+#include "support/files.h"
 
 static kiln_status print_piece(const kiln_source *piece, void *user) {
   (void)user;
@@ -67,31 +66,18 @@ static const char *check_format(const char *msg, const char *path) {
   return NULL;
 }
 
-static int cmp_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
 int main(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: test_malformed FOLDER\n");
     return 2;
   }
   const char *dir = argv[1];
-  DIR *d = opendir(dir);
-  if (!d) {
-    printf("FAIL cannot open %s\n0 passed, 1 failed\n", dir);
+  size_t count;
+  char **names = test_files(dir, ".mlir", &count);
+  if (!names) {
+    printf("FAIL cannot read %s\n0 passed, 1 failed\n", dir);
     return 1;
   }
-  char **names = NULL;
-  size_t count = 0, cap = 0;
-  for (struct dirent *e; (e = readdir(d));) {
-    size_t len = strlen(e->d_name);
-    if (len < 5 || strcmp(e->d_name + len - 5, ".mlir")) continue;
-    if (count == cap && !(names = realloc(names, (cap = cap ? cap * 2 : 64) * sizeof *names))) return 2;
-    size_t n = strlen(dir) + len + 2;
-    if (!(names[count] = malloc(n))) return 2;
-    snprintf(names[count++], n, "%s/%s", dir, e->d_name);
-  }
-  closedir(d);
-  if (count) qsort(names, count, sizeof *names, cmp_names);
 
   int passed = 0, failed = 0;
   for (size_t i = 0; i < count; i++) {
@@ -123,9 +109,8 @@ int main(int argc, char **argv) {
     kiln_status_free(st);
     free(want);
     kiln_source_free(&src);
-    free(names[i]);
   }
-  free(names);
+  test_files_free(names, count);
   printf("%d passed, %d failed\n", passed, failed);
   return failed || !passed ? 1 : 0;
 }

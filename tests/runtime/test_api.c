@@ -6,21 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "support/expect.h"
 #include "kiln/kiln.h"
 
-static int g_passed, g_failed;
 
-#define EXPECT(cond, ...)                 \
-  do {                                    \
-    if (cond) {                           \
-      g_passed++;                         \
-    } else {                              \
-      g_failed++;                         \
-      printf("FAIL line %d: ", __LINE__); \
-      printf(__VA_ARGS__);                \
-      printf("\n");                       \
-    }                                     \
-  } while (0)
 
 static const char k_program[] =
     "func.func @main(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>) -> tensor<2x3xf32> {\n"
@@ -296,6 +285,5 @@ int main(void) {
   kiln_client_release(g_client);
   test_run(x); /* still works: x holds the client */
   kiln_executable_release(x);
-  printf("%d passed, %d failed\n", g_passed, g_failed);
-  return g_failed ? 1 : 0;
+  return test_summary();
 }

@@ -10,22 +10,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "support/expect.h"
 #include "kiln/kiln.h"
 
-static int g_passed, g_failed;
 static const char *g_dir;
 
-#define EXPECT(cond, ...)              \
-  do {                                 \
-    if (cond) {                        \
-      g_passed++;                      \
-    } else {                           \
-      g_failed++;                      \
-      printf("FAIL line %d: ", __LINE__); \
-      printf(__VA_ARGS__);             \
-      printf("\n");                    \
-    }                                  \
-  } while (0)
 
 static kiln_client_options options(const char *devices) {
   static const char *dirs[1];
@@ -257,6 +246,5 @@ int main(int argc, char **argv) {
   test_bad_arguments();
   test_config_file();
   test_scan();
-  printf("%d passed, %d failed\n", g_passed, g_failed);
-  return g_failed ? 1 : 0;
+  return test_summary();
 }
