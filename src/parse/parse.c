@@ -208,7 +208,8 @@ static bool parse_quant(kiln_parser *p, kiln_type *t) {
   if (p->tok.kind != KILN_TOK_IDENT) return kp_fail(p, "expected a storage type");
   kiln_elem st;
   char buf[16];
-  size_t n = p->tok.len < sizeof buf - 1 ? p->tok.len : sizeof buf - 1;
+  size_t n = p->tok.len;
+  if (n > 6) return kp_fail(p, "expected an integer storage type in !quant.uniform"); /* at most "ui64" */
   memcpy(buf, p->tok.text, n);
   buf[n] = 0;
   if (buf[0] == 'u' && buf[1] != 'i') { /* quant spells unsigned storage uN */
