@@ -456,18 +456,20 @@ static void name_value(printer *pr, const kiln_value *v, bool arg) {
   pr->used++;
 }
 
-static void print_value(printer *pr, const kiln_value *v) {
+/* The name of a value's group: %argN for a block argument, %N for an op's results. */
+static void print_value_name(printer *pr, const kiln_value *v) {
   const kiln_value *key = v->def ? &v->def->results[0] : v;
-  if (!pr->num_slots) {
-    puts_(pr, "%<unknown>");
-    return;
-  }
-  const value_slot *s = &pr->slots[slot_of(pr, key)];
-  if (!s->key) {
+  const value_slot *s = pr->num_slots ? &pr->slots[slot_of(pr, key)] : NULL;
+  if (!s || !s->key) {
     puts_(pr, "%<unknown>");
     return;
   }
   putf(pr, s->arg ? "%%arg%d" : "%%%d", (int)s->id);
+}
+
+/* A use: the group name, and #i for a result of a multi-result op. */
+static void print_value(printer *pr, const kiln_value *v) {
+  print_value_name(pr, v);
   if (v->def && v->def->num_results > 1) putf(pr, "#%d", (int)v->index);
 }
 
@@ -1253,14 +1255,8 @@ static void print_op(printer *pr, const kiln_op *op) {
   if (pr->out.failed) return;
   if (op->num_results) {
     name_value(pr, &op->results[0], false);
-    pr->next_result += 0;
-    print_value(pr, &op->results[0]);
-    if (op->num_results > 1) {
-      /* print_value adds #0 for multi-result ops: write the group form instead */
-      while (pr->out.len && pr->out.data[pr->out.len - 1] != '#') pr->out.len--;
-      pr->out.data[--pr->out.len] = 0;
-      putf(pr, ":%d", (int)op->num_results);
-    }
+    print_value_name(pr, &op->results[0]);
+    if (op->num_results > 1) putf(pr, ":%d", (int)op->num_results);
     puts_(pr, " = ");
   }
   kiln_fmt fmt = kiln_op_format(op->kind);
