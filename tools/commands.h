@@ -5,5 +5,6 @@
 int kiln_cmd_check(int argc, char **argv);
 int kiln_cmd_run(int argc, char **argv);
 int kiln_cmd_devices(int argc, char **argv);
+int kiln_cmd_bench(int argc, char **argv);
 
 #endif

@@ -23,7 +23,7 @@ install_missing() {
 
 case "${1:-}" in
   example)
-    install_missing
+    install_missing llvm-14-dev libdnnl-dev
     cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
     cmake --build build -j"$(nproc)" --target kiln
     # A digits classifier trained with scikit-learn's data and exported from JAX
@@ -31,7 +31,7 @@ case "${1:-}" in
     ./build/kiln run examples/digits/digits.mlir --input examples/digits/input.npy
     ;;
   test)
-    install_missing
+    install_missing llvm-14-dev libdnnl-dev
     cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DKILN_WERROR=ON >/dev/null
     cmake --build build -j"$(nproc)"
     ctest --test-dir build --output-on-failure

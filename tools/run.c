@@ -8,6 +8,7 @@
 
 #include "base/source.h"
 #include "commands.h"
+#include "inputs.h"
 #include "ir/scalar.h"
 #include "kiln/kiln.h"
 #include "npy.h"
@@ -104,22 +105,6 @@ static kiln_status fetch(kiln_buffer *b, host_result *out) {
   return kiln_buffer_copy_to_host(b, a->data, a->byte_size);
 }
 
-/* Reads an input file into a buffer on device. */
-static kiln_status load_input(const char *path, int index, kiln_device *device, kiln_buffer **out) {
-  kiln_npy_array a;
-  KILN_RETURN_IF_ERROR(kiln_npy_read(path, &a));
-  kiln_element_type t = kiln_element_type_from_elem(a.elem);
-  kiln_buffer_args args = {sizeof args, t, a.rank, a.dims, a.data, a.byte_size};
-  kiln_status st = kiln_buffer_create(device, &args, out);
-  if (st) {
-    kiln_status wrapped = KILN_STATUS(kiln_status_code_of(st), "input #%d (%s): %s", index, path, kiln_status_message(st));
-    kiln_status_free(st);
-    st = wrapped;
-  }
-  kiln_npy_free(&a);
-  return st;
-}
-
 static int run(const run_opts *o) {
   kiln_source src;
   kiln_program *p = NULL;
@@ -146,7 +131,7 @@ static int run(const run_opts *o) {
     st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
     goto done;
   }
-  for (int i = 0; !st && i < o->num_inputs; i++) st = load_input(o->inputs[i], i, kiln_client_device(c, 0), &args[i]);
+  for (int i = 0; !st && i < o->num_inputs; i++) st = kiln_cli_input_read(o->inputs[i], i, kiln_client_device(c, 0), &args[i]);
   kiln_execute_args ea = {sizeof ea, args, o->num_inputs, results, info.num_results, 0};
   if (!st) st = kiln_executable_execute(x, &ea, &done);
   if (!st) st = kiln_event_wait(done);

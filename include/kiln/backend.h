@@ -92,6 +92,18 @@ typedef struct kiln_backend_execute_args {
   kiln_backend_event **out_event;
 } kiln_backend_execute_args;
 
+/* An executable's memory figures (executable_stats), in bytes; 0 for a kind the
+ * executable has none of. The runtime zeroes the struct and sets struct_size to the size
+ * it was built with; the plugin writes no field that ends past struct_size (a runtime
+ * older than the plugin has a shorter struct). */
+typedef struct kiln_backend_executable_stats {
+  size_t struct_size;
+  uint64_t temporary_bytes; /* scratch memory a run uses beyond its inputs and results:
+                               the buffer plan's size */
+  uint64_t constant_bytes;  /* constants the executable holds (weights folded in, tables) */
+  uint64_t code_bytes;      /* generated machine code */
+} kiln_backend_executable_stats;
+
 typedef struct kiln_backend {
   uint32_t api_version; /* KILN_BACKEND_API_VERSION: first, always */
   uint32_t struct_size; /* sizeof(kiln_backend) as the plugin was built */
@@ -127,6 +139,13 @@ typedef struct kiln_backend {
   bool (*event_is_ready)(kiln_backend_event *event);
   kiln_status (*event_wait)(kiln_backend_event *event);
   void (*event_destroy)(kiln_backend_event *event);
+
+  /* Appended within ABI version 1; optional (NULL, or absent from an older plugin's table:
+   * the runtime reports the figures as "not reported", all zero).
+   * Fills *out_stats for an executable (see kiln_backend_executable_stats). Cheap, no side
+   * effects; may be called from several threads at once, also while the executable runs. */
+  kiln_status (*executable_stats)(const kiln_backend_executable *executable,
+                                  kiln_backend_executable_stats *out_stats);
 } kiln_backend;
 
 /* The entry symbol's type. It must not fail, allocate or have side effects: the runtime

@@ -246,7 +246,13 @@ typedef struct kiln_compile_options {
 } kiln_compile_options;
 
 /* Compiles one function of a program for a device. The executable keeps the program and
- * the device's client alive. Thread-safe; compiles of one program are serialized. */
+ * the device's client alive. Thread-safe; compiles of one program are serialized.
+ *
+ * Compiled once per process: while an executable lives, compiling the same function of
+ * the same text (same bytes, same options.name and first_line) for the same device again,
+ * even through another kiln_program, returns a new reference to that executable instead
+ * of compiling again (it is then the executable of the program compiled first). Released
+ * executables are not kept: the cache holds no reference. */
 kiln_status kiln_program_compile(kiln_program *program, kiln_device *device, const kiln_compile_options *options,
                                  kiln_executable **out_executable);
 
@@ -308,6 +314,20 @@ kiln_executable *kiln_executable_retain(kiln_executable *executable);
 void kiln_executable_release(kiln_executable *executable);
 /* The function it runs (borrowed). Thread-safe. */
 kiln_status kiln_executable_function(const kiln_executable *executable, kiln_function_info *out_info);
+
+/* Memory figures of an executable, in bytes, as its plugin reports them. */
+typedef struct kiln_executable_stats_info {
+  size_t struct_size;
+  bool reported;            /* false: the plugin reports no figures ("not reported"; all zero) */
+  uint64_t temporary_bytes; /* scratch memory a run uses beyond its inputs and results
+                               (the buffer plan's size) */
+  uint64_t constant_bytes;  /* constants the executable holds */
+  uint64_t code_bytes;      /* generated machine code */
+} kiln_executable_stats_info;
+
+/* Fills *out_stats (whose struct_size the caller sets; INVALID_ARGUMENT when smaller than
+ * this first version of the struct). Thread-safe, also while the executable runs. */
+kiln_status kiln_executable_stats(const kiln_executable *executable, kiln_executable_stats_info *out_stats);
 
 /* ------------------------------------------------------------------ events */
 

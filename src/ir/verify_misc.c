@@ -1081,11 +1081,29 @@ static kiln_status verify_rng(const kiln_verify_ctx *ctx, const kiln_op *op) {
   return NULL;
 }
 
+/* The spec's "integer or floating-point type" of rng_bit_generator's output: i1 is the
+ * BooleanType, tf32 is not a FloatType of the spec (only a dot precision type), and
+ * complex and quantized elements are neither; the reference's ODS constraint
+ * (HLO_StaticShapeIntOrFpTensor) excludes the same. */
+static bool is_random_bits_elem(const kiln_type *elem) {
+  if (!elem || elem->kind != KILN_TYPE_SCALAR) return false;
+  kiln_elem_class c = kiln_elem_class_of(elem->elem);
+  return c == KILN_ELEM_CLASS_I || c == KILN_ELEM_CLASS_U ||
+         (c == KILN_ELEM_CLASS_F && elem->elem != KILN_ELEM_TF32);
+}
+
 static kiln_status verify_rng_bit_generator(const kiln_verify_ctx *ctx, const kiln_op *op) {
   static const char *const algorithms[] = {"DEFAULT", "THREE_FRY", "PHILOX", NULL};
   if (!one_of(enum_value(op, "rng_algorithm"), algorithms))
     return kiln_verify_error(ctx, op, "rng_algorithm must be DEFAULT, THREE_FRY or PHILOX");
   KILN_RETURN_IF_ERROR(require_counts(ctx, op, 1, 2));
+  const kiln_type *output = op->results[1].type;
+  if (!kiln_type_is_tensor(output) || !is_random_bits_elem(output->tensor.element)) {
+    char os[TYPE_BUF];
+    return kiln_verify_error(ctx, op, "output must be a tensor of integer or floating-point type "
+                                      "(not i1, tf32, complex or quantized), got %s",
+                             kiln_verify_type_str(output, os, sizeof os));
+  }
   const kiln_type *in = op->operands[0]->type, *state = op->results[0].type;
   if (rank_of(in) >= 0 && rank_of(in) == rank_of(state)) {
     bool ok = true;

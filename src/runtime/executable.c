@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "ir/print.h"
+#include "runtime/cache.h"
 #include "runtime/element.h"
 #include "runtime/runtime.h"
 
@@ -21,6 +22,11 @@ kiln_status kiln_program_compile(kiln_program *p, kiln_device *device, const kil
   if (!f) return KILN_STATUS(KILN_STATUS_NOT_FOUND, "%s: no function @%s", p->name, name);
   kiln_executable *x = calloc(1, sizeof *x);
   if (!x) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  kiln_cache_key(x, p, name, device);
+  if ((*out_executable = kiln_cache_find(x))) { /* compiled before: share it */
+    free(x);
+    return NULL;
+  }
   kiln_backend_compile_args args = {sizeof args, p->module, &p->source, f};
   pthread_mutex_lock(&p->compile_mu);
   kiln_status st = kiln_device_backend(device)->compile(device->impl, &args, &x->impl);
@@ -34,7 +40,8 @@ kiln_status kiln_program_compile(kiln_program *p, kiln_device *device, const kil
   x->device = device;
   x->client = kiln_client_retain(device->client);
   x->function = f;
-  *out_executable = x;
+  *out_executable = kiln_cache_insert(x);
+  if (*out_executable != x) kiln_executable_release(x); /* another thread compiled it meanwhile */
   return NULL;
 }
 
@@ -44,7 +51,7 @@ kiln_executable *kiln_executable_retain(kiln_executable *x) {
 }
 
 void kiln_executable_release(kiln_executable *x) {
-  if (!x || atomic_fetch_sub(&x->refs, 1) != 1) return;
+  if (!x || !kiln_cache_drop(x)) return;
   kiln_device_backend(x->device)->executable_destroy(x->impl);
   kiln_program_release(x->program);
   kiln_client_release(x->client);
@@ -54,6 +61,28 @@ void kiln_executable_release(kiln_executable *x) {
 kiln_status kiln_executable_function(const kiln_executable *x, kiln_function_info *out_info) {
   if (!x) return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "kiln_executable_function: executable is NULL");
   return kiln_function_info_fill(x->function, out_info);
+}
+
+kiln_status kiln_executable_stats(const kiln_executable *x, kiln_executable_stats_info *out_stats) {
+  if (!x || !out_stats) return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "kiln_executable_stats: NULL argument");
+  if (out_stats->struct_size < sizeof(kiln_executable_stats_info)) /* smaller than the first version */
+    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "kiln_executable_stats: struct_size is %zu, at least %zu expected",
+                       out_stats->struct_size, sizeof(kiln_executable_stats_info));
+  kiln_backend_executable_stats bs = {.struct_size = sizeof bs};
+  const kiln_backend *b = kiln_device_backend(x->device);
+  if (b->executable_stats) KILN_RETURN_IF_ERROR(b->executable_stats(x->impl, &bs));
+  kiln_executable_stats_info s = {
+      .struct_size = sizeof s,
+      .reported = b->executable_stats != NULL,
+      .temporary_bytes = bs.temporary_bytes,
+      .constant_bytes = bs.constant_bytes,
+      .code_bytes = bs.code_bytes,
+  };
+  size_t caller_size = out_stats->struct_size; /* a newer caller's extra fields read as zero */
+  memset(out_stats, 0, caller_size);
+  memcpy(out_stats, &s, sizeof s);
+  out_stats->struct_size = caller_size;
+  return NULL;
 }
 
 /* ------------------------------------------------------------------ execution */

@@ -46,7 +46,13 @@ kiln_status kiln_program_create(const char *text, size_t length, const kiln_prog
     p->source = kiln_source_view(p->name, copy, length, o.first_line ? o.first_line : 1);
     p->source.owned = copy;
   }
-  if (!st) st = kiln_parse_module(&p->source, &p->module);
+  if (!st) {
+    kiln_sha256 h;
+    kiln_sha256_init(&h);
+    kiln_sha256_update(&h, copy, length);
+    kiln_sha256_final(&h, p->digest);
+    st = kiln_parse_module(&p->source, &p->module);
+  }
   if (!st) st = kiln_verify_module(p->module, &p->source);
   if (!st) st = collect_functions(p);
   /* Numbered once here, so the module is read-only from now on: compiles and runs of it

@@ -16,6 +16,7 @@
 #include "kiln/backend.h"
 #include "kiln/kiln.h"
 #include "runtime/plugin.h"
+#include "runtime/sha256.h"
 
 struct kiln_device_s {
   kiln_client *client; /* not retained: the client owns its devices */
@@ -36,6 +37,7 @@ struct kiln_program_s {
   atomic_int refs;
   kiln_source source; /* owns a copy of the text */
   char *name;
+  uint8_t digest[KILN_SHA256_SIZE]; /* of the text: the compile cache's key (cache.h) */
   kiln_module *module;
   pthread_mutex_t compile_mu; /* backends may annotate the module while compiling */
   int32_t num_functions;
@@ -49,6 +51,12 @@ struct kiln_executable_s {
   kiln_client *client; /* retained */
   const kiln_op *function;
   kiln_backend_executable *impl;
+  /* The compile cache (cache.h): the key, and the links of its chain (guarded by the
+   * cache's mutex). */
+  uint8_t key[KILN_SHA256_SIZE];
+  const kiln_device *key_device;
+  bool cached;
+  struct kiln_executable_s *cache_next, **cache_prev;
 };
 
 struct kiln_event_s {

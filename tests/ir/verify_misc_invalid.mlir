@@ -702,6 +702,36 @@ func.func @main(%s: tensor<2xui64>) -> tensor<4xui64> {
 
 // -----
 
+// ERROR: output must be a tensor of integer or floating-point type (not i1, tf32, complex or quantized), got tensor<4xi1>
+func.func @main(%s: tensor<2xui64>) -> tensor<4xi1> {
+  %0:2 = "stablehlo.rng_bit_generator"(%s) {
+    rng_algorithm = #stablehlo<rng_algorithm THREE_FRY>
+  } : (tensor<2xui64>) -> (tensor<2xui64>, tensor<4xi1>)
+  func.return %0#1 : tensor<4xi1>
+}
+
+// -----
+
+// ERROR: output must be a tensor of integer or floating-point type (not i1, tf32, complex or quantized), got tensor<4xtf32>
+func.func @main(%s: tensor<3xui64>) -> tensor<4xtf32> {
+  %0:2 = "stablehlo.rng_bit_generator"(%s) {
+    rng_algorithm = #stablehlo<rng_algorithm PHILOX>
+  } : (tensor<3xui64>) -> (tensor<3xui64>, tensor<4xtf32>)
+  func.return %0#1 : tensor<4xtf32>
+}
+
+// -----
+
+// ERROR: output must be a tensor of integer or floating-point type (not i1, tf32, complex or quantized), got tensor<2x2xcomplex<f32>>
+func.func @main(%s: tensor<2xui64>) -> tensor<2x2xcomplex<f32>> {
+  %0:2 = "stablehlo.rng_bit_generator"(%s) {
+    rng_algorithm = #stablehlo<rng_algorithm THREE_FRY>
+  } : (tensor<2xui64>) -> (tensor<2xui64>, tensor<2x2xcomplex<f32>>)
+  func.return %0#1 : tensor<2x2xcomplex<f32>>
+}
+
+// -----
+
 // ERROR: result must be a tensor<ui32>, got tensor<i32>
 func.func @main() -> tensor<i32> {
   %0 = "stablehlo.replica_id"() : () -> tensor<i32>

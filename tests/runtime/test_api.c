@@ -196,7 +196,8 @@ static void *run_many(void *arg) {
 }
 
 /* Compiles the program again and again while other threads run an executable of it: the
- * module is shared and read-only (a ThreadSanitizer build checks it). */
+ * module is shared and read-only (a ThreadSanitizer build checks it). @main comes from the
+ * compile cache (the runners hold it); @checks, released each time, is compiled anew. */
 typedef struct compiler {
   kiln_program *p;
   int bad;

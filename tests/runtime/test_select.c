@@ -2,7 +2,8 @@
  * usage: test_runtime_select TEST_PLUGIN_DIR
  * The folder holds broken plugins: libkiln-badabi.so (wrong ABI version), libkiln-noentry.so
  * (no entry symbol), libkiln-notalib.so (a text file), libkiln-probefail.so (probe fails),
- * libkiln-misnamed.so (its table names another plugin). interp and null come from
+ * libkiln-misnamed.so (its table names another plugin); libkiln-counting.so and
+ * libkiln-countingold.so (working, for test_cache.c) load fine. interp and null come from
  * kiln-plugins/ next to libkiln.so. */
 #define _GNU_SOURCE /* setenv, mkdtemp, realpath, symlink */
 #include <stdio.h>
@@ -221,13 +222,15 @@ static void test_scan(void) {
               {"noentry", KILN_STATUS_FAILED_PRECONDITION},
               {"notalib", KILN_STATUS_FAILED_PRECONDITION},
               {"probefail", KILN_STATUS_UNAVAILABLE},
-              {"misnamed", KILN_STATUS_FAILED_PRECONDITION}};
+              {"misnamed", KILN_STATUS_FAILED_PRECONDITION},
+              {"counting", KILN_STATUS_OK},
+              {"countingold", KILN_STATUS_OK}};
   for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
     kiln_plugin_report r = report_of(l, want[i].name);
     EXPECT(r.struct_size && r.code == want[i].code, "scan: %s has %s (%s)", want[i].name,
            kiln_status_code_name(r.code), r.struct_size ? r.reason : "missing");
   }
-  EXPECT(kiln_plugin_list_count(l) == 7, "scan found %d plugins", (int)kiln_plugin_list_count(l));
+  EXPECT(kiln_plugin_list_count(l) == 7 + KILN_TEST_BUILT_PLUGINS, "scan found %d plugins", (int)kiln_plugin_list_count(l));
   kiln_plugin_list_free(l);
 }
 

@@ -3,10 +3,10 @@
 # links, RPATHs relative to $ORIGIN (nothing points back at the build or install folder), a
 # pkg-config file that follows the tree when it moves; the `runtime` component alone
 # carries no headers.
-# usage: install.sh BUILD_DIR WORK_DIR VERSION
+# usage: install.sh BUILD_DIR WORK_DIR VERSION "PLUGIN..."
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-build=$1 work=$2 version=$3
+build=$1 work=$2 version=$3 plugins=$4
 major=${version%%.*}
 rm -rf "$work"
 mkdir -p "$work"
@@ -30,8 +30,7 @@ include/kiln/status.h
 lib/cmake/kiln/kilnConfig.cmake
 lib/cmake/kiln/kilnConfigVersion.cmake
 lib/cmake/kiln/kilnTargets.cmake
-lib/kiln-plugins/libkiln-interp.so
-lib/kiln-plugins/libkiln-null.so
+$(for p in $plugins; do echo "lib/kiln-plugins/libkiln-$p.so"; done | LC_ALL=C sort)
 lib/libkiln.so
 lib/libkiln.so.$major
 lib/libkiln.so.$version
@@ -53,7 +52,7 @@ expect "libkiln.so -> libkiln.so.$major" 0 "^libkiln\.so\.$major$" -- readlink "
 
 # RPATHs: relative to each binary's own folder only.
 expect "bin/kiln finds ../lib" 0 'RUNPATH.*\[\$ORIGIN/\.\./lib\]' -- readelf -d "$prefix/bin/kiln"
-for p in interp null; do
+for p in $plugins; do
   expect "libkiln-$p.so finds libkiln.so in .." 0 'RUNPATH.*\[\$ORIGIN/\.\.\]' \
     -- readelf -d "$prefix/lib/kiln-plugins/libkiln-$p.so"
 done
@@ -78,7 +77,8 @@ fi
 # What a release carries: the runtime component, without headers or build files.
 sdk_install "$build" "$work/runtime" --component runtime
 found=$(cd "$work/runtime" && find . \( -type f -o -type l \) | sed 's|^\./||' | LC_ALL=C sort | tr '\n' ' ')
-if [ "$found" = "bin/kiln lib/kiln-plugins/libkiln-interp.so lib/kiln-plugins/libkiln-null.so lib/libkiln.so.$major lib/libkiln.so.$version " ]; then
+want="bin/kiln $(for p in $plugins; do echo "lib/kiln-plugins/libkiln-$p.so"; done | LC_ALL=C sort | tr '\n' ' ')"
+if [ "$found" = "${want}lib/libkiln.so.$major lib/libkiln.so.$version " ]; then
   ok "the runtime component"
 else
   fail "the runtime component" "it holds: $found"

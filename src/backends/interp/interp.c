@@ -207,7 +207,7 @@ static kiln_status run_quantized(kiln_interp_ctx *ctx, kiln_interp_kernel k, kil
   return st;
 }
 
-static kiln_status exec_op(kiln_interp_ctx *ctx, const kiln_op *op) {
+kiln_status kiln_interp_exec_op(kiln_interp_ctx *ctx, const kiln_op *op) {
   kiln_interp_kernel k = kiln_interp_kernel_for(op->kind);
   if (!k) return kiln_interp_error(ctx, op, "is not supported by the interpreter yet");
   kiln_rtv *in_small[16], *out_small[16];
@@ -255,7 +255,7 @@ static kiln_status run_block(kiln_interp_ctx *ctx, const kiln_block *b, kiln_rtv
       for (int32_t i = 0; i < nres; i++) results[i] = kiln_rtv_retain(ctx->frame[op->operands[i]->id]);
       return NULL;
     }
-    KILN_RETURN_IF_ERROR(exec_op(ctx, op));
+    KILN_RETURN_IF_ERROR(kiln_interp_exec_op(ctx, op));
   }
   if (nres) return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "a block ends without a terminator");
   return NULL;

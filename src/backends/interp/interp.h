@@ -54,6 +54,11 @@ kiln_status kiln_interp_call(kiln_interp_ctx *ctx, const kiln_op *func, kiln_rtv
 kiln_status kiln_interp_region(kiln_interp_ctx *ctx, const kiln_region *r, kiln_rtv *const *args, int32_t nargs,
                                kiln_rtv **results, int32_t nres);
 
+/* Runs one op of the current function: reads its operands from ctx->frame (and, for ops
+ * with regions, the outer values the regions use) and puts its results there (new
+ * references, replacing what was there). */
+kiln_status kiln_interp_exec_op(kiln_interp_ctx *ctx, const kiln_op *op);
+
 /* A located error for op: "file:line:col: error: 'op' op message". */
 kiln_status kiln_interp_error(const kiln_interp_ctx *ctx, const kiln_op *op, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -603,30 +603,44 @@ static kiln_status k_sort(kiln_interp_ctx *ctx, const kiln_kernel_args *a) {
   return st;
 }
 
-/* A key whose unsigned order is the total order of the element type (floats: -NaN <
- * -Inf < ... < -0 < +0 < ... < +Inf < +NaN, read from the storage bits). */
-static uint64_t order_key(const kiln_rtv *t, int64_t i) {
-  kiln_elem_class c = kiln_elem_class_of(t->elem);
-  if (c != KILN_ELEM_CLASS_F) {
-    kiln_scalar s = kiln_scalar_load(t->elem, at(t, i));
-    return c == KILN_ELEM_CLASS_I || c == KILN_ELEM_CLASS_X ? s.u ^ (1ull << 63) : s.u;
-  }
+/* A key whose unsigned order is the total order of a float type's values (-NaN < -Inf
+ * < ... < -0 < +0 < ... < +Inf < +NaN), read from the storage bits at p. */
+static uint64_t float_order_key(kiln_elem e, const uint8_t *p) {
   uint64_t bits = 0;
-  memcpy(&bits, at(t, i), t->elem_bytes);
-  int width = kiln_elem_bits(t->elem);
+  int width = kiln_elem_bits(e);
+  memcpy(&bits, p, (size_t)(width + 7) / 8);
   if (width < 64) bits &= (1ull << width) - 1;
-  if (t->elem == KILN_ELEM_F8E8M0FNU) return bits; /* no sign bit */
+  if (e == KILN_ELEM_F8E8M0FNU) return bits; /* no sign bit */
   uint64_t sign = 1ull << (width - 1);
   return bits & sign ? ~bits & (sign | (sign - 1)) : bits | sign;
 }
 
+/* Two words (most significant first) whose lexicographic unsigned order is the order
+ * top_k sorts by: integers by value, floats in their total order, complex numbers
+ * lexicographically by (real, imaginary) as stablehlo.compare orders them, each part
+ * in the float total order. */
+static void order_key(const kiln_rtv *t, int64_t i, uint64_t out[2]) {
+  kiln_elem_class c = kiln_elem_class_of(t->elem);
+  out[1] = 0;
+  if (c == KILN_ELEM_CLASS_F) {
+    out[0] = float_order_key(t->elem, at(t, i));
+  } else if (c == KILN_ELEM_CLASS_C) {
+    kiln_elem part = kiln_elem_complex_part(t->elem);
+    out[0] = float_order_key(part, at(t, i));
+    out[1] = float_order_key(part, at(t, i) + t->elem_bytes / 2);
+  } else {
+    kiln_scalar s = kiln_scalar_load(t->elem, at(t, i));
+    out[0] = c == KILN_ELEM_CLASS_I || c == KILN_ELEM_CLASS_X ? s.u ^ (1ull << 63) : s.u;
+  }
+}
+
 typedef struct topk_state {
-  const uint64_t *keys;
+  const uint64_t *keys; /* two words per element, see order_key */
 } topk_state;
 
 static kiln_status topk_greater(void *user, int64_t x, int64_t y, bool *out) {
-  const topk_state *s = user;
-  *out = s->keys[x] > s->keys[y];
+  const uint64_t *keys = ((const topk_state *)user)->keys, *kx = keys + 2 * x, *ky = keys + 2 * y;
+  *out = kx[0] != ky[0] ? kx[0] > ky[0] : kx[1] > ky[1];
   return NULL;
 }
 
@@ -636,7 +650,6 @@ static kiln_status k_top_k(kiln_interp_ctx *ctx, const kiln_kernel_args *a) {
   const kiln_rtv *in = a->in[0];
   KILN_RETURN_IF_ERROR(need_tensor(ctx, op, in, "operand"));
   if (in->rank < 1) return kiln_interp_error(ctx, op, "operand must have rank 1 or more");
-  if (kiln_elem_is_complex(in->elem)) return kiln_interp_error(ctx, op, "cannot order complex numbers");
   int64_t k, n = in->dims[in->rank - 1];
   KILN_RETURN_IF_ERROR(attr_int(ctx, op, "k", true, 0, &k));
   if (k < 0 || k > n)
@@ -648,7 +661,7 @@ static kiln_status k_top_k(kiln_interp_ctx *ctx, const kiln_kernel_args *a) {
   KILN_RETURN_IF_ERROR(kiln_kernel_result(a, 1, in->rank, dims));
   if (a->out[0]->count == 0) return NULL;
   int64_t *perm = malloc(sizeof *perm * (size_t)n * 2);
-  uint64_t *keys = malloc(sizeof *keys * (size_t)n);
+  uint64_t *keys = malloc(sizeof *keys * (size_t)n * 2);
   if (!perm || !keys) {
     free(perm);
     free(keys);
@@ -658,7 +671,7 @@ static kiln_status k_top_k(kiln_interp_ctx *ctx, const kiln_kernel_args *a) {
   for (int64_t row = 0; row < in->count / n; row++) {
     for (int64_t i = 0; i < n; i++) {
       perm[i] = i;
-      keys[i] = order_key(in, row * n + i);
+      order_key(in, row * n + i, keys + 2 * i);
     }
     merge_sort(perm, perm + n, n, topk_greater, &s); /* cannot fail */
     for (int64_t i = 0; i < k; i++) {

@@ -192,6 +192,7 @@ static const kiln_backend k_interp = {
     .compile = interp_compile,
     .executable_destroy = interp_executable_destroy,
     .execute = interp_execute,
+    /* executable_stats: none (no buffer plan: values are allocated as it goes), "not reported" */
 };
 
 KILN_BACKEND_EXPORT const kiln_backend *kiln_backend_entry_v1(void);

@@ -40,6 +40,29 @@ kiln_status kiln_rtv_tensor(const kiln_type *elem_type, int32_t rank, const int6
   return NULL;
 }
 
+kiln_status kiln_rtv_view(const kiln_type *elem_type, int32_t rank, const int64_t *dims, void *data, kiln_rtv **out) {
+  *out = NULL;
+  if (rank < 0 || rank > KILN_RTV_MAX_RANK)
+    return KILN_STATUS(KILN_STATUS_UNIMPLEMENTED, "tensors of rank %d are not supported (at most %d)", (int)rank,
+                       KILN_RTV_MAX_RANK);
+  kiln_rtv *v = rtv_alloc(KILN_RTV_TENSOR);
+  if (!v) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  kiln_elem e = elem_type->kind == KILN_TYPE_QUANT ? elem_type->quant.storage : elem_type->elem;
+  v->elem_type = elem_type;
+  v->elem = e;
+  v->elem_bytes = kiln_elem_storage_bytes(e);
+  v->rank = rank;
+  v->count = 1;
+  for (int32_t i = 0; i < rank; i++) {
+    v->dims[i] = dims[i];
+    v->count *= dims[i];
+  }
+  v->data = data;
+  v->borrowed = true;
+  *out = v;
+  return NULL;
+}
+
 kiln_status kiln_rtv_of_type(const kiln_type *t, kiln_rtv **out) {
   if (!kiln_type_is_tensor(t) || t->tensor.num_elements < 0) {
     *out = NULL;
@@ -87,7 +110,7 @@ void kiln_rtv_release(kiln_rtv *v) {
   if (!v || atomic_fetch_sub_explicit(&v->refs, 1, memory_order_acq_rel) != 1) return;
   for (int32_t i = 0; i < v->num_items; i++) kiln_rtv_release(v->items[i]);
   free(v->items);
-  free(v->data);
+  if (!v->borrowed) free(v->data);
   free(v);
 }
 

@@ -32,6 +32,7 @@ typedef struct kiln_rtv {
   int64_t dims[KILN_RTV_MAX_RANK];
   int64_t count;
   uint8_t *data; /* count * elem_bytes bytes */
+  bool borrowed;  /* data belongs to someone else (kiln_rtv_view) */
   /* TUPLE */
   int32_t num_items;
   struct kiln_rtv **items;
@@ -44,6 +45,9 @@ kiln_status kiln_rtv_of_type(const kiln_type *tensor_type, kiln_rtv **out);
 /* A tuple taking one new reference to each item. */
 kiln_status kiln_rtv_tuple(kiln_rtv *const *items, int32_t n, kiln_rtv **out);
 kiln_status kiln_rtv_token(kiln_rtv **out);
+/* A tensor over count * storage bytes of memory it does not own (the caller keeps data
+ * alive and unchanged while the view lives). The rank is checked; dims are copied. */
+kiln_status kiln_rtv_view(const kiln_type *elem_type, int32_t rank, const int64_t *dims, void *data, kiln_rtv **out);
 /* A tensor holding a DENSE attribute's elements (splats expanded). */
 kiln_status kiln_rtv_from_dense(const kiln_attr *dense, kiln_rtv **out);
 

@@ -78,6 +78,7 @@ static const kiln_backend k_null = {
     .executable_destroy = null_executable_destroy,
     .execute = null_execute,
     /* event_*: only for devices whose runs finish after execute returns */
+    /* executable_stats: optional; without it an executable's figures are "not reported" */
 };
 
 KILN_BACKEND_EXPORT const kiln_backend *kiln_backend_entry_v1(void);

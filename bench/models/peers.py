@@ -1,0 +1,633 @@
+"""Runs the model zoo (zoo.py) on Kiln, XLA:CPU and IREE, side by side, and prints one table.
+
+Started by bench/run, which sets up the pinned Python environment and builds Kiln first:
+    bench/run [--quick] [--kiln PATH] [--only NAME,...] [--write-results]
+
+For every model: each system runs in its own process; its results are checked against the
+reference outputs JAX wrote at export time (a disagreement is a failure, and the exit status
+says so); the table gives compile time, median run time and peak memory, and for the peers the
+ratio Kiln/peer of each (above 1: Kiln is slower or bigger).
+
+What is measured, the same way for all three where the systems allow it:
+  compile   Kiln: `kiln bench`'s compile line (parse+verify+compile); XLA:CPU: Lowered.compile()
+            of the jitted original JAX function (tracing and lowering excluded); IREE: the wall
+            time of `iree-compile` on the same model.mlir (llvm-cpu, this host's CPU).
+  run       median wall time of one call on inputs already on the device, outputs ready (XLA:
+            block_until_ready; IREE: synchronous invoke), after one warm-up call.
+  peak mem  the peak resident memory the model adds to its process: VmHWM (reset through
+            /proc/self/clear_refs after the runtime is imported) minus VmRSS at that point, so
+            inputs, compilation and execution count and the Python runtime itself does not.
+            IREE compiles in another process (iree-compile): its figure is the runtime's only.
+            Kiln: `kiln bench`'s peak memory (the whole process's) less the peak RSS of
+            `kiln run` on a one-op program on the same device (the CLI and its plugin loaded).
+A Kiln that has no `kiln bench` yet, or a Kiln run slower than SLOW_RUN_S, is measured by
+timing whole `kiln run` processes (parse, compile, run, .npy I/O) and their peak RSS (read
+through GNU time) less the same baseline; such figures are marked * in the table.
+kiln_measure() is the one function that knows how Kiln is measured.
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+
+SMALL_TIMEOUT = 120
+LARGE_TIMEOUT = 300
+KILN_INTERP_LARGE_TIMEOUT = 100  # the reference interpreter on a throughput-sized model
+SLOW_RUN_S = 5                   # a Kiln run slower than this is timed once, by `kiln run`
+
+
+# ------------------------------------------------------------------ helpers shared by workers
+
+def _status_kb(field):
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    return 0
+
+
+def reset_peak():
+    """Resets VmHWM to the current RSS (Linux >= 4.0) and returns the current RSS in bytes."""
+    with open("/proc/self/clear_refs", "w") as f:
+        f.write("5")
+    return _status_kb("VmRSS") * 1024
+
+
+def peak_since(base):
+    return _status_kb("VmHWM") * 1024 - base
+
+
+def time_calls(call, min_runs, target_s, max_runs):
+    """Warm-up call, then at least min_runs timed calls, more until target_s seconds are spent."""
+    t = time.perf_counter()
+    call()
+    first = time.perf_counter() - t
+    runs = max(min_runs, min(max_runs, int(target_s / max(first, 1e-6))))
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        call()
+        times.append(time.perf_counter() - t)
+    return times
+
+
+def load_inputs(model_dir):
+    import numpy as np
+    import ml_dtypes  # noqa: F401
+    n = len([f for f in os.listdir(model_dir) if f.startswith("input_")])
+    return [np.load(os.path.join(model_dir, f"input_{i}.npy")) for i in range(n)]
+
+
+def worker_xla(model_dir, out_dir, target_s):
+    import jax
+    jax.config.update("jax_platforms", "cpu")
+    import numpy as np
+    import zoo
+    meta = json.load(open(os.path.join(model_dir, "meta.json")))
+    flat_fn, _, _ = zoo.build(meta["kind"], meta["size"], meta["dtype"], abstract=True)
+    jax.block_until_ready(jax.device_put(np.zeros(1)))  # the client exists before the reset
+    base = reset_peak()
+    inputs = [jax.device_put(a) for a in load_inputs(model_dir)]
+    jax.block_until_ready(inputs)
+    t = time.perf_counter()
+    lowered = jax.jit(flat_fn).lower(*inputs)
+    lower_s = time.perf_counter() - t
+    t = time.perf_counter()
+    compiled = lowered.compile()
+    compile_s = time.perf_counter() - t
+    outs = jax.block_until_ready(compiled(*inputs))
+    times = time_calls(lambda: jax.block_until_ready(compiled(*inputs)), 3, target_s, 1000)
+    peak = peak_since(base)
+    for i, o in enumerate(outs):
+        zoo.save_npy(os.path.join(out_dir, f"result_{i}.npy"), np.asarray(o))
+    return {"compile_s": compile_s, "lower_s": lower_s, "times": times, "peak": peak}
+
+
+def worker_iree(model_dir, out_dir, target_s, iree_compile):
+    import numpy as np
+    import iree.runtime as rt
+    import zoo
+    vmfb = os.path.join(out_dir, "model.vmfb")
+    t = time.perf_counter()
+    cp = subprocess.run([iree_compile, "--iree-hal-target-backends=llvm-cpu",
+                         "--iree-llvmcpu-target-cpu=host", os.path.join(model_dir, "model.mlir"),
+                         "-o", vmfb], capture_output=True, text=True)
+    compile_s = time.perf_counter() - t
+    if cp.returncode != 0:
+        raise RuntimeError("iree-compile failed: " + cp.stderr.strip()[-2000:])
+    compile_rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
+    config = rt.Config("local-task")
+    base = reset_peak()
+    inputs = load_inputs(model_dir)
+    vm = rt.VmModule.mmap(config.vm_instance, vmfb)
+    ctx = rt.SystemContext(config=config)
+    ctx.add_vm_module(vm)
+    fn = ctx.modules[vm.name]["main"]
+    dev = [rt.asdevicearray(config.device, a) for a in inputs]
+    outs = fn(*dev)
+    outs = outs if isinstance(outs, (list, tuple)) else [outs]
+    host = [o.to_host() for o in outs]
+    times = time_calls(lambda: fn(*dev), 3, target_s, 1000)
+    peak = peak_since(base)
+    for i, o in enumerate(host):
+        zoo.save_npy(os.path.join(out_dir, f"result_{i}.npy"), np.asarray(o))
+    return {"compile_s": compile_s, "times": times, "peak": peak, "compile_rss": compile_rss}
+
+
+def worker_main(argv):
+    system, model_dir, out_dir, target_s = argv[0], argv[1], argv[2], float(argv[3])
+    try:
+        if system == "xla":
+            r = worker_xla(model_dir, out_dir, target_s)
+        else:
+            r = worker_iree(model_dir, out_dir, target_s, argv[4])
+    except Exception as e:  # reported in the table
+        r = {"error": f"{type(e).__name__}: {e}"}
+    with open(os.path.join(out_dir, "measure.json"), "w") as f:
+        json.dump(r, f)
+    return 0
+
+
+# ------------------------------------------------------------------ the parent: Kiln
+
+def run_child(cmd, timeout):
+    """Runs cmd; returns (rc or None on timeout, wall seconds, ru_maxrss bytes, stdout, stderr)."""
+    t = time.perf_counter()
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        out, err = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+        return None, time.perf_counter() - t, 0, out, err
+    return p.returncode, time.perf_counter() - t, 0, out, err
+
+
+GNU_TIME = "/usr/bin/time"
+
+
+def run_child_rss(cmd, timeout):
+    """Like run_child, with the child's own peak RSS in bytes (0 when unknown). It is read
+    through GNU time, which forks the child from a small process: a child forked straight from
+    this Python process would report this process's RSS as its maxrss (Linux keeps the peak of
+    the memory image an exec replaces)."""
+    rss_file = None
+    if os.access(GNU_TIME, os.X_OK):
+        fd, rss_file = tempfile.mkstemp(prefix="kiln-rss-")
+        os.close(fd)
+        cmd = [GNU_TIME, "-f", "%M", "-o", rss_file, *cmd]
+    try:
+        rc, wall, _, out, err = run_child(cmd, timeout)
+        rss = 0
+        if rss_file and rc is not None:
+            try:
+                rss = int(open(rss_file).read().split()[-1]) * 1024
+            except (OSError, ValueError, IndexError):
+                rss = 0
+        return rc, wall, rss, out, err
+    finally:
+        if rss_file:
+            os.unlink(rss_file)
+
+
+_kiln_bench_ok = {}
+_kiln_bench_warmup = {}
+_kiln_base_rss = {}
+
+
+def kiln_has_bench(kiln):
+    if kiln not in _kiln_bench_ok:
+        rc, _, _, out, _ = run_child([kiln, "bench", "--help"], 30)
+        _kiln_bench_ok[kiln] = rc == 0 and "Not available yet" not in out
+        _kiln_bench_warmup[kiln] = "--warmup" in out
+    return _kiln_bench_ok[kiln]
+
+
+def kiln_device_used(kiln, devices):
+    """The device `--device devices` picks here, or None with the reason."""
+    rc, _, _, out, err = run_child([kiln, "devices", "--device", devices], 30)
+    m = re.search(r"uses (\w+):", out)
+    if rc == 0 and m:
+        return m.group(1), None
+    return None, (err or out).strip().splitlines()[-1] if (err or out).strip() else "no device"
+
+
+TRIVIAL_MLIR = """func.func @main(%x: tensor<f32>) -> tensor<f32> {
+  %0 = stablehlo.add %x, %x : tensor<f32>
+  return %0 : tensor<f32>
+}
+"""
+
+
+def kiln_base_rss(kiln, devices):
+    """Peak RSS of Kiln running a one-op program on `devices`: the CLI with that device's plugin
+    loaded, as the peers' baseline is their runtime once imported (0 if unknown)."""
+    key = (kiln, devices)
+    if key not in _kiln_base_rss:
+        import numpy as np
+        d = tempfile.mkdtemp(prefix="kiln-base-")
+        with open(os.path.join(d, "trivial.mlir"), "w") as f:
+            f.write(TRIVIAL_MLIR)
+        np.save(os.path.join(d, "x.npy"), np.float32(1))
+        rc, _, rss, _, _ = run_child_rss([kiln, "run", os.path.join(d, "trivial.mlir"), "--input",
+                                          os.path.join(d, "x.npy"), "--device", devices], 60)
+        shutil.rmtree(d, ignore_errors=True)
+        _kiln_base_rss[key] = rss if rc == 0 else 0
+    return _kiln_base_rss[key]
+
+
+def kiln_inputs(model_dir):
+    n = len([f for f in os.listdir(model_dir) if f.startswith("input_")])
+    args = []
+    for i in range(n):
+        args += ["--input", os.path.join(model_dir, f"input_{i}.npy")]
+    return args
+
+
+def kiln_measure(kiln, devices, model_dir, out_dir, target_s, timeout):
+    """Kiln's figures for one model on one device list: the results (written to out_dir) come
+    from `kiln run`; compile time, run times and peak memory from `kiln bench` when this Kiln
+    has it, else from timing whole `kiln run` processes (marked estimate=True)."""
+    mlir = os.path.join(model_dir, "model.mlir")
+    run_cmd = [kiln, "run", mlir, *kiln_inputs(model_dir), "--device", devices,
+               "--output-dir", out_dir]
+    rc, wall, rss, out, err = run_child_rss(run_cmd, timeout)
+    if rc is None:
+        return {"error": f"timeout after {timeout} s", "timeout": True}
+    if rc != 0:
+        return {"error": "kiln run failed: " + (err or out).strip()[-600:]}
+    if kiln_has_bench(kiln) and wall <= SLOW_RUN_S:
+        iters = max(3, min(1000, int(target_s / max(wall, 1e-4))))
+        warm = ["--warmup", "1"] if _kiln_bench_warmup[kiln] else []
+        rc, _, _, bout, berr = run_child(
+            [kiln, "bench", mlir, "--device", devices, "--iterations", str(iters), *warm,
+             *kiln_inputs(model_dir)], timeout + 10 * (iters + 3) * wall)
+        if rc != 0:
+            return {"error": "kiln bench failed: " + (berr or bout).strip()[-600:]}
+        c = re.search(r"compile:\s*([\d.]+)\s*ms", bout)
+        r = re.search(r"run:\s*median\s*([\d.]+)\s*us\s*\(min\s*([\d.]+),\s*max\s*([\d.]+)\)"
+                      r"\s*over\s*(\d+)", bout)
+        p = re.search(r"peak memory:\s*(\d+)\s*bytes", bout)
+        if not (c and r and p):
+            return {"error": "cannot read kiln bench's output: " + bout.strip()[-300:]}
+        # kiln bench's peak is the whole process's; less that of a process that loaded the
+        # plugins and ran nothing, it counts what the peers' figures count
+        base = kiln_base_rss(kiln, devices)
+        return {"compile_s": float(c.group(1)) / 1e3, "median_s": float(r.group(1)) / 1e6,
+                "min_s": float(r.group(2)) / 1e6, "max_s": float(r.group(3)) / 1e6,
+                "runs": int(r.group(4)), "peak": int(p.group(1)) - base, "estimate": False}
+    # fallback: whole processes (parse + run + .npy I/O), as many as fit in target_s
+    base = kiln_base_rss(kiln, devices)
+    times, peaks = [wall], [rss]
+    runs = max(0, min(20, int(target_s / max(wall, 1e-4)) - 1))
+    if wall > SLOW_RUN_S:
+        runs = 0
+    for _ in range(runs):
+        rc, w, r, _, _ = run_child_rss(run_cmd, timeout)
+        if rc != 0:
+            break
+        times.append(w)
+        peaks.append(r)
+    peak = max(peaks) - base if min(peaks) and base else None
+    return {"compile_s": None, "times": times, "peak": peak,
+            "estimate": True}
+
+
+# ------------------------------------------------------------------ checking and the table
+
+def check_outputs(model_dir, out_dir, meta):
+    import numpy as np
+    import ml_dtypes  # noqa: F401
+    n = len([f for f in os.listdir(model_dir) if f.startswith("expected_")])
+    worst = 0.0
+    for i in range(n):
+        ref = np.load(os.path.join(model_dir, f"expected_{i}.npy"))
+        path = os.path.join(out_dir, f"result_{i}.npy")
+        if not os.path.exists(path):
+            return False, f"result {i} missing"
+        got = np.load(path)
+        if got.shape != ref.shape:
+            return False, f"result {i}: shape {got.shape}, expected {ref.shape}"
+        if ref.dtype.kind in "iub":
+            bad = int(np.sum(got != ref))
+            if bad:
+                return False, f"result {i}: {bad} of {ref.size} integers differ"
+            continue
+        r = ref.astype(np.float64)
+        g = got.astype(np.float64)
+        if not np.all(np.isfinite(g) == np.isfinite(r)):
+            return False, f"result {i}: non-finite values differ"
+        scale = float(np.max(np.abs(r[np.isfinite(r)]), initial=0.0))
+        err = float(np.max(np.abs(np.where(np.isfinite(r), g - r, 0.0)), initial=0.0))
+        tol = meta["atol"] + meta["rtol"] * scale
+        worst = max(worst, err / tol if tol else 0.0)
+        if err > tol:
+            return False, f"result {i}: max error {err:.3g} > tolerance {tol:.3g}"
+    return True, f"worst error {worst:.2f} of tolerance"
+
+
+def fmt_time(s):
+    if s is None:
+        return "-"
+    if s < 1e-3:
+        return f"{s * 1e6:.0f} us" if s < 1e-4 else f"{s * 1e6:.0f} us"
+    if s < 1:
+        return f"{s * 1e3:.2f} ms" if s < 1e-2 else f"{s * 1e3:.1f} ms"
+    return f"{s:.2f} s"
+
+
+def fmt_bytes(b):
+    if b is None:
+        return "-"
+    if b < 1 << 20:
+        return f"{b / 1024:.0f} KiB"
+    return f"{b / (1 << 20):.1f} MiB"
+
+
+def fmt_ratio(a, b):
+    if a is None or b is None or b <= 0 or a <= 0:
+        return "-"
+    r = a / b
+    return f"{r:.2f}" if r < 100 else f"{r:.0f}"
+
+
+def measure_peer(system, model_dir, work, target_s, timeout, iree_compile):
+    os.makedirs(work, exist_ok=True)
+    cmd = [sys.executable, os.path.abspath(__file__), "--worker", system, model_dir, work,
+           str(target_s), iree_compile or ""]
+    env = dict(os.environ, PYTHONPATH=HERE)
+    try:
+        cp = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
+    except subprocess.TimeoutExpired:
+        return {"error": f"timeout after {timeout} s"}
+    path = os.path.join(work, "measure.json")
+    if not os.path.exists(path):
+        return {"error": f"worker died (rc {cp.returncode}): " + cp.stderr.strip()[-600:]}
+    return json.load(open(path))
+
+
+def summarise(r):
+    """Adds median_s/min_s/max_s/runs from times."""
+    if "times" in r and r["times"]:
+        r["median_s"] = statistics.median(r["times"])
+        r["min_s"], r["max_s"], r["runs"] = min(r["times"]), max(r["times"]), len(r["times"])
+    return r
+
+
+def versions():
+    import jax
+    import jaxlib
+    import numpy
+    import ml_dtypes
+    from importlib.metadata import version
+    return {"jax": jax.__version__, "jaxlib": jaxlib.__version__,
+            "iree-base-compiler": version("iree-base-compiler"),
+            "iree-base-runtime": version("iree-base-runtime"),
+            "numpy": numpy.__version__, "ml_dtypes": ml_dtypes.__version__,
+            "python": platform.python_version()}
+
+
+def cpu_name():
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
+def kiln_version(kiln):
+    try:
+        return subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
+                              capture_output=True, text=True).stdout.strip() or "?"
+    except OSError:
+        return "?"
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description="Kiln vs XLA:CPU vs IREE on the model zoo")
+    ap.add_argument("--kiln", required=True, help="the kiln executable")
+    ap.add_argument("--quick", action="store_true", help="small sizes only")
+    ap.add_argument("--only", default="", help="comma-separated model names")
+    ap.add_argument("--zoo", default=os.path.join(HERE, "zoo"))
+    ap.add_argument("--kiln-devices", default="cpu,interp",
+                    help="Kiln's main device list (default cpu,interp: the first that works here)")
+    ap.add_argument("--systems", default="kiln,interp,xla,iree",
+                    help="which to run, of kiln (the main device list), interp, xla, iree")
+    ap.add_argument("--target", type=float, default=None,
+                    help="seconds of timed runs per model and system")
+    ap.add_argument("--write-results", action="store_true",
+                    help="replace the '## Peers' section of bench/RESULTS.md")
+    ap.add_argument("--json", default="", help="also write every measurement here")
+    args = ap.parse_args(argv)
+
+    import zoo
+    t_start = time.perf_counter()
+    sizes = ["small"] if args.quick else ["small", "large"]
+    only = set(filter(None, args.only.split(",")))
+    models = [m for m in zoo.all_models(sizes) if not only or zoo.model_name(*m) in only]
+    iree_compile = shutil.which("iree-compile") or os.path.join(os.path.dirname(sys.executable),
+                                                                "iree-compile")
+
+    # 1. the zoo, regenerated when the generator, the versions or a model changed
+    stamp_key = json.dumps([open(os.path.join(HERE, "zoo.py")).read(), versions()])
+    missing = []
+    for kind, size, dtype in models:
+        d = os.path.join(args.zoo, zoo.model_name(kind, size, dtype))
+        try:
+            ok = open(os.path.join(d, ".stamp")).read() == stamp_key
+        except OSError:
+            ok = False
+        if not ok:
+            missing.append((kind, size, dtype))
+    t = time.perf_counter()
+    for kind, size, dtype in missing:
+        name = zoo.export_model(kind, size, dtype, args.zoo)
+        with open(os.path.join(args.zoo, name, ".stamp"), "w") as f:
+            f.write(stamp_key)
+        print(f"exported {name}", file=sys.stderr, flush=True)
+    gen_s = time.perf_counter() - t
+
+    # 2. Kiln's devices
+    kiln = os.path.abspath(args.kiln)
+    used, why = kiln_device_used(kiln, args.kiln_devices)
+    kiln_main = f"kiln {args.kiln_devices}" + (f" ({used})" if used and used != args.kiln_devices
+                                                else "")
+    chosen = set(args.systems.split(","))
+    interp_ok = "interp" in chosen and kiln_device_used(kiln, "interp")[0] == "interp"
+    has_bench = kiln_has_bench(kiln)
+
+    # 3. measure
+    rows = []
+    failures = []
+    unfinished = []
+    work_root = tempfile.mkdtemp(prefix="kiln-peers-")
+    for kind, size, dtype in models:
+        name = zoo.model_name(kind, size, dtype)
+        mdir = os.path.join(args.zoo, name)
+        meta = json.load(open(os.path.join(mdir, "meta.json")))
+        target = args.target if args.target is not None else (0.5 if size == "small" else 1.5)
+        timeout = SMALL_TIMEOUT if size == "small" else LARGE_TIMEOUT
+        systems = []
+        if "kiln" not in chosen:
+            pass
+        elif used:
+            ktimeout = timeout if used != "interp" or size == "small" else KILN_INTERP_LARGE_TIMEOUT
+            systems.append((kiln_main, lambda w, d=args.kiln_devices, kt=ktimeout:
+                            kiln_measure(kiln, d, mdir, w, target, kt)))
+        else:
+            systems.append((f"kiln {args.kiln_devices}", lambda w: {"error": why}))
+        if interp_ok and size == "small" and used != "interp":
+            systems.append(("kiln interp", lambda w: kiln_measure(kiln, "interp", mdir, w, target,
+                                                                  timeout)))
+        if "xla" in chosen:
+            systems.append(("XLA:CPU", lambda w: measure_peer("xla", mdir, w, target, timeout,
+                                                              None)))
+        if "iree" in chosen:
+            systems.append(("IREE", lambda w: measure_peer("iree", mdir, w, target, timeout,
+                                                           iree_compile)))
+        results = {}
+        for sysname, fn in systems:
+            w = os.path.join(work_root, name, re.sub(r"\W+", "_", sysname))
+            os.makedirs(w, exist_ok=True)
+            t = time.perf_counter()
+            r = summarise(fn(w))
+            r["wall_s"] = time.perf_counter() - t
+            if "error" not in r:
+                r["ok"], r["check"] = check_outputs(mdir, w, meta)
+                if not r["ok"]:
+                    failures.append(f"{name} on {sysname}: {r['check']}")
+            elif r.get("timeout") and sysname.startswith("kiln") and used == "interp":
+                unfinished.append(f"{name} on {sysname}: {r['error']} (the reference "
+                                  "interpreter is not meant for throughput sizes)")
+            else:
+                failures.append(f"{name} on {sysname}: {r['error']}")
+            results[sysname] = r
+            print(f"{name:24s} {sysname:22s} "
+                  + (r["error"][:100] if "error" in r else
+                     f"{'ok' if r['ok'] else 'FAIL'}  run {fmt_time(r['median_s'])}  "
+                     f"({r['check']})"), file=sys.stderr, flush=True)
+        rows.append((name, meta, results))
+    shutil.rmtree(work_root, ignore_errors=True)
+    total_s = time.perf_counter() - t_start
+
+    # 4. the table
+    lines = []
+    estimate = any(r.get("estimate") for _, _, res in rows for r in res.values())
+    lines.append("| model | system | check | compile | run (median) | peak memory "
+                 "| Kiln/peer run | Kiln/peer compile | Kiln/peer memory |")
+    lines.append("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for name, meta, results in rows:
+        kiln_rows = [s for s in results if s.startswith("kiln")]
+        ref = next((results[s] for s in kiln_rows if "error" not in results[s]), None)
+        for sysname, r in results.items():
+            is_kiln = sysname.startswith("kiln")
+            if "error" in r:
+                err = r["error"].replace("|", "/").replace("\n", " ")[:140]
+                what = ("not finished" if r.get("timeout") and is_kiln and "interp" in sysname
+                        else "FAIL")
+                lines.append(f"| {name} | {sysname} | {what}: {err} | | | | | | |")
+                continue
+            check = "ok" if r["ok"] else "FAIL: " + r["check"]
+            comp = fmt_time(r.get("compile_s")) if r.get("compile_s") is not None else (
+                "-" if not is_kiln else "n/a")
+            star = "*" if r.get("estimate") else ""
+            run = fmt_time(r["median_s"]) + star
+            mem = fmt_bytes(r["peak"]) + (star if r["peak"] is not None else "")
+            if is_kiln or ref is None:
+                ratios = ["", "", ""]
+            else:
+                ratios = [fmt_ratio(ref.get("median_s"), r["median_s"]),
+                          fmt_ratio(ref.get("compile_s"), r.get("compile_s")),
+                          fmt_ratio(ref.get("peak"), r.get("peak"))]
+            lines.append(f"| {name} | {sysname} | {check} | {comp} | {run} | {mem} | "
+                         + " | ".join(ratios) + " |")
+    table = "\n".join(lines)
+    vers = versions()
+    header = (f"Machine: {cpu_name()}, {os.cpu_count()} cores, {platform.system()} "
+              f"{platform.release()}. Date: {datetime.date.today().isoformat()}. "
+              f"Kiln {kiln_version(kiln)}; "
+              + ", ".join(f"{k} {v}" for k, v in vers.items()) + ".")
+    notes = []
+    if estimate:
+        why_est = ("this Kiln has no `kiln bench` yet" if not has_bench else
+                   f"a run over {SLOW_RUN_S} s is timed once, by `kiln run`")
+        notes.append(f"*: {why_est}: Kiln's run time is the median wall time of a whole "
+                     "`kiln run` process (parse, verify, run, .npy I/O) and its memory that "
+                     "process's peak RSS less that of `kiln run` on a one-op program; no compile time. The "
+                     "ratios compare those figures.")
+    notes.append("XLA:CPU and IREE (local-task) use every core of the machine; Kiln's interp "
+                 "runs on one thread. XLA's peak memory includes its compilation (same process); "
+                 "IREE's is the runtime's only (iree-compile runs before, in its own process).")
+    if "kiln" not in chosen:
+        pass
+    elif used and used != args.kiln_devices.split(",")[0]:
+        notes.append(f"`--device {args.kiln_devices}` chose `{used}` on this machine.")
+    elif not used:
+        notes.append(f"`--device {args.kiln_devices}`: {why}")
+    summary = (f"{len(rows)} models, {sum(len(r[2]) for r in rows)} runs, "
+               f"{len(failures)} failed, {len(unfinished)} did not finish in time; "
+               f"total {total_s:.0f} s "
+               f"(zoo export {gen_s:.0f} s).")
+    print(header)
+    print()
+    print(table)
+    print()
+    for n in notes:
+        print(n)
+    print(summary)
+    for title, items in (("Failures", failures), ("Did not finish", unfinished)):
+        if items:
+            print(f"\n{title}:")
+            for f in items:
+                print("  " + f)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"header": header, "rows": [[n, m, r] for n, m, r in rows]}, f, indent=1,
+                      default=str)
+    if args.write_results:
+        write_results(header, table, notes, summary, failures, unfinished, args.quick)
+    return 1 if failures else 0
+
+
+def write_results(header, table, notes, summary, failures, unfinished, quick):
+    path = os.path.join(ROOT, "bench", "RESULTS.md")
+    text = open(path).read() if os.path.exists(path) else "# Benchmark results\n"
+    section = ["## Peers", "",
+               "`bench/run" + (" --quick" if quick else "") + "` (models from "
+               "`bench/models/zoo.py`, exported from JAX; method in `bench/models/peers.py`). "
+               "Kiln/peer above 1 means Kiln is slower or uses more memory.", "",
+               header, "", table, ""]
+    section += [n + "\n" for n in notes]
+    section.append(summary)
+    for title, items in (("Failures", failures), ("Did not finish", unfinished)):
+        if items:
+            section += ["", f"{title}:", ""] + [f"- {f}" for f in items]
+    section = "\n".join(section).rstrip() + "\n"
+    m = re.search(r"^## Peers\n.*?(?=^## |\Z)", text, flags=re.S | re.M)
+    if m:
+        text = text[:m.start()] + section + ("\n" if m.end() < len(text) else "") + text[m.end():]
+    else:
+        text = text.rstrip() + "\n\n" + section
+    with open(path, "w") as f:
+        f.write(text)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "--worker":
+        sys.exit(worker_main(sys.argv[2:]))
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,42 @@
+# The cpu backend plugin (libkiln-cpu.so): LLVM 14 (ORC LLJIT) code generation, oneDNN for
+# contractions, OpenMP threads (the libgomp oneDNN is built on: one pool). Debian:
+# llvm-14-dev, libdnnl-dev; tools/dev.sh installs them. Without them the plugin is skipped.
+find_package(LLVM 14 CONFIG QUIET PATHS /usr/lib/llvm-14/lib/cmake/llvm NO_DEFAULT_PATH)
+find_package(dnnl CONFIG QUIET)
+find_package(OpenMP QUIET COMPONENTS C)
+if(NOT LLVM_FOUND OR NOT dnnl_FOUND OR NOT OpenMP_C_FOUND)
+  message(WARNING "the cpu plugin is not built: it needs LLVM 14 (llvm-14-dev), oneDNN (libdnnl-dev) and OpenMP")
+  set(KILN_HAVE_CPU OFF)
+  return()
+endif()
+set(KILN_HAVE_CPU ON)
+
+# Passes over the IR that the cpu compiler runs (src/passes/).
+add_library(kiln_passes_objects OBJECT src/passes/fusion.c src/passes/buffer_plan.c)
+target_include_directories(kiln_passes_objects PUBLIC include PRIVATE src)
+set_target_properties(kiln_passes_objects PROPERTIES POSITION_INDEPENDENT_CODE ON C_VISIBILITY_PRESET hidden)
+
+set(KILN_CPU_SOURCES
+  src/backends/cpu/compile.c
+  src/backends/cpu/exec.c
+  src/backends/cpu/jit.c
+  src/backends/cpu/loopgen.c
+  src/backends/cpu/loopnest.c
+  src/backends/cpu/parallel.c
+  src/backends/cpu/dnnl_ops.c
+  src/backends/cpu/dnnl_dot.c
+  src/backends/cpu/dnnl_conv.c
+)
+# The vectorised math library (llvm_math.h), one file per function family.
+file(GLOB KILN_CPU_MATH_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/backends/cpu/llvm_math*.c)
+add_library(kiln_cpu_objects OBJECT ${KILN_CPU_SOURCES} ${KILN_CPU_MATH_SOURCES})
+target_include_directories(kiln_cpu_objects PUBLIC include PRIVATE src ${LLVM_INCLUDE_DIRS})
+target_link_libraries(kiln_cpu_objects PUBLIC DNNL::dnnl OpenMP::OpenMP_C)
+set_target_properties(kiln_cpu_objects PROPERTIES POSITION_INDEPENDENT_CODE ON C_VISIBILITY_PRESET hidden)
+
+kiln_plugin(cpu $<TARGET_OBJECTS:kiln_cpu_objects> $<TARGET_OBJECTS:kiln_passes_objects>
+            $<TARGET_OBJECTS:kiln_interp_objects> src/backends/cpu/plugin.c)
+target_include_directories(kiln-cpu PRIVATE ${LLVM_INCLUDE_DIRS})
+target_link_directories(kiln-cpu PRIVATE ${LLVM_LIBRARY_DIRS})
+target_link_libraries(kiln-cpu PRIVATE LLVM-14 DNNL::dnnl OpenMP::OpenMP_C Threads::Threads m)
+add_dependencies(kiln kiln-cpu)

@@ -1,0 +1,642 @@
+/* The cpu backend's compiler: fusion into loop kernels, the other ops as oneDNN calls or
+ * interpreter steps, storage for every value, the buffer plan, code generation. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/cpu/cpu.h"
+#include "backends/cpu/dnnl_ops.h"
+#include "passes/buffer_plan.h"
+#include "passes/fusion.h"
+
+enum { ARENA_ALIGN = 64, MAX_MEMO = 4096 };
+
+/* ---------------------------------------------------------------- classification */
+
+static bool static_tensor(const kiln_type *t) {
+  return kiln_type_is_tensor(t) && !kiln_type_is_quant_tensor(t) && kiln_type_is_static(t) &&
+         t->tensor.rank <= KILN_CPU_MAX_RANK && kiln_cpu_loopgen_elem(kiln_type_elem(t));
+}
+
+static bool all_static(const kiln_op *op) {
+  for (int32_t i = 0; i < op->num_operands; i++)
+    if (!static_tensor(op->operands[i]->type)) return false;
+  for (int32_t i = 0; i < op->num_results; i++)
+    if (!static_tensor(op->results[i].type)) return false;
+  return op->num_regions == 0 || op->kind == KILN_OP_REDUCE;
+}
+
+/* reshape that only adds or removes dims of size 1: an affine index map */
+static bool unit_reshape(const kiln_op *op) {
+  const kiln_type *a = op->operands[0]->type, *r = op->results[0].type;
+  int32_t i = 0, j = 0;
+  for (;;) {
+    while (i < a->tensor.rank && a->tensor.dims[i] == 1) i++;
+    while (j < r->tensor.rank && r->tensor.dims[j] == 1) j++;
+    if (i == a->tensor.rank || j == r->tensor.rank) return i == a->tensor.rank && j == r->tensor.rank;
+    if (a->tensor.dims[i++] != r->tensor.dims[j++]) return false;
+  }
+}
+
+/* The combining op of a reduce body `(a, b) -> op(a, b)`, or NULL. */
+static const kiln_op *reduce_combiner(const kiln_op *op) {
+  if (op->num_operands != 2 || op->num_results != 1) return NULL;
+  const kiln_block *b = kiln_op_block(op, 0);
+  if (!b || b->num_args != 2 || !b->first || b->first->next != b->last) return NULL;
+  const kiln_op *c = b->first, *ret = b->last;
+  if (ret->num_operands != 1 || ret->operands[0] != &c->results[0] || c->num_operands != 2) return NULL;
+  const kiln_value *x = c->operands[0], *y = c->operands[1];
+  bool args = (x == &b->args[0] && y == &b->args[1]) || (x == &b->args[1] && y == &b->args[0]);
+  if (!args) return NULL;
+  switch (c->kind) {
+    case KILN_OP_ADD: case KILN_OP_MULTIPLY: case KILN_OP_MAXIMUM: case KILN_OP_MINIMUM: case KILN_OP_AND:
+    case KILN_OP_OR: case KILN_OP_XOR:
+      break;
+    default: return NULL;
+  }
+  if (!kiln_type_is_tensor(c->results[0].type) || c->results[0].type->tensor.rank != 0) return NULL;
+  if (kiln_type_elem(c->results[0].type) != kiln_type_elem(op->results[0].type)) return NULL;
+  return kiln_cpu_loopgen_supports(c) ? c : NULL;
+}
+
+static bool same_shape_operands(const kiln_op *op) {
+  const kiln_type *r = op->results[0].type;
+  for (int32_t i = 0; i < op->num_operands; i++) {
+    const kiln_type *t = op->operands[i]->type;
+    if (t->tensor.rank == 0 && r->tensor.rank > 0 && (op->kind == KILN_OP_SELECT || op->kind == KILN_OP_CLAMP)) continue;
+    if (t->tensor.rank != r->tensor.rank) return false;
+    for (int32_t d = 0; d < r->tensor.rank; d++)
+      if (t->tensor.dims[d] != r->tensor.dims[d]) return false;
+  }
+  return true;
+}
+
+static kiln_fuse_class classify(const kiln_op *op, void *user) {
+  if (op->num_results != 1 || !all_static(op)) return KILN_FUSE_NONE;
+  switch (op->kind) {
+    case KILN_OP_CONSTANT: {
+      const kiln_attr *v = kiln_op_attr(op, "value");
+      return v && v->kind == KILN_ATTR_DENSE && v->dense.splat ? KILN_FUSE_DUPLICATE : KILN_FUSE_NONE;
+    }
+    case KILN_OP_IOTA: return KILN_FUSE_DUPLICATE;
+    case KILN_OP_BROADCAST_IN_DIM: {
+      const kiln_op *def = op->operands[0]->def;
+      return def && def->parent == op->parent && classify(def, user) == KILN_FUSE_DUPLICATE ? KILN_FUSE_DUPLICATE
+                                                                                           : KILN_FUSE_LOOP;
+    }
+    case KILN_OP_TRANSPOSE:
+    case KILN_OP_SLICE:
+    case KILN_OP_REVERSE: return KILN_FUSE_LOOP;
+    case KILN_OP_RESHAPE: return unit_reshape(op) ? KILN_FUSE_LOOP : KILN_FUSE_NONE;
+    case KILN_OP_REDUCE: return reduce_combiner(op) ? KILN_FUSE_REDUCE : KILN_FUSE_NONE;
+    default: return kiln_cpu_loopgen_supports(op) && same_shape_operands(op) ? KILN_FUSE_LOOP : KILN_FUSE_NONE;
+  }
+}
+
+/* ---------------------------------------------------------------- expressions */
+
+/* Index map from the loop's space (rank n) to a value's index (rank q): row d of the
+ * value's index is sum_k a[d][k] * i[k] + b[d]. */
+typedef struct imap {
+  int32_t q, n;
+  int64_t a[KILN_CPU_MAX_RANK][KILN_CPU_MAX_RANK];
+  int64_t b[KILN_CPU_MAX_RANK];
+} imap;
+
+typedef struct memo_entry {
+  const kiln_value *v;
+  const imap *map;
+  kiln_cpu_node *node;
+} memo_entry;
+
+typedef struct builder {
+  kiln_cpu_executable *x;
+  const kiln_fusion *fu;
+  kiln_cpu_loop *L;
+  int32_t group;
+  int32_t *inputs; /* value ids, L->num_inputs of them */
+  int32_t max_inputs;
+  memo_entry memo[MAX_MEMO];
+  int32_t num_memo;
+  kiln_status st;
+} builder;
+
+static kiln_cpu_node *new_node(builder *bd, kiln_cpu_node_kind kind, kiln_elem elem) {
+  kiln_cpu_node *n = kiln_arena_alloc(bd->x->arena, sizeof *n);
+  if (!n) {
+    if (!bd->st) bd->st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+    return NULL;
+  }
+  n->kind = kind;
+  n->elem = elem;
+  n->id = bd->L->num_nodes++;
+  return n;
+}
+
+static int32_t input_of(builder *bd, int32_t value_id) {
+  for (int32_t i = 0; i < bd->L->num_inputs; i++)
+    if (bd->inputs[i] == value_id) return i;
+  if (bd->L->num_inputs == bd->max_inputs) {
+    int32_t cap = bd->max_inputs ? 2 * bd->max_inputs : 8;
+    int32_t *grown = realloc(bd->inputs, sizeof *grown * (size_t)cap);
+    if (!grown) {
+      if (!bd->st) bd->st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+      return 0;
+    }
+    bd->inputs = grown;
+    bd->max_inputs = cap;
+  }
+  bd->inputs[bd->L->num_inputs] = value_id;
+  return bd->L->num_inputs++;
+}
+
+/* strides and base of a dense row-major tensor of type t read through map m */
+static void affine(const kiln_type *t, const imap *m, int64_t *strides, int64_t *base) {
+  int64_t st[KILN_CPU_MAX_RANK];
+  int64_t s = 1;
+  for (int32_t d = t->tensor.rank - 1; d >= 0; d--) {
+    st[d] = s;
+    s *= t->tensor.dims[d];
+  }
+  *base = 0;
+  for (int32_t k = 0; k < m->n; k++) strides[k] = 0;
+  for (int32_t d = 0; d < m->q; d++) {
+    *base += st[d] * m->b[d];
+    for (int32_t k = 0; k < m->n; k++) strides[k] += st[d] * m->a[d][k];
+  }
+}
+
+static imap *map_new(builder *bd, int32_t q, int32_t n) {
+  imap *m = kiln_arena_alloc(bd->x->arena, sizeof *m);
+  if (!m) {
+    if (!bd->st) bd->st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+    return NULL;
+  }
+  m->q = q;
+  m->n = n;
+  return m;
+}
+
+static bool map_equal(const imap *x, const imap *y) {
+  if (x->q != y->q || x->n != y->n) return false;
+  for (int32_t d = 0; d < x->q; d++) {
+    if (x->b[d] != y->b[d]) return false;
+    for (int32_t k = 0; k < x->n; k++)
+      if (x->a[d][k] != y->a[d][k]) return false;
+  }
+  return true;
+}
+
+static kiln_cpu_node *build_value(builder *bd, const kiln_value *v, const imap *m);
+
+static int64_t attr_at(const kiln_op *op, const char *name, int64_t i, int64_t dflt) {
+  int64_t v;
+  return kiln_attr_i64_at(kiln_op_attr(op, name), i, &v) ? v : dflt;
+}
+
+/* The map of operand k of op from the map of its result. */
+static imap *operand_map(builder *bd, const kiln_op *op, int32_t k, const imap *m) {
+  const kiln_type *t = op->operands[k]->type, *r = op->results[0].type;
+  imap *o = map_new(bd, t->tensor.rank, m->n);
+  if (!o) return NULL;
+  switch (op->kind) {
+    case KILN_OP_BROADCAST_IN_DIM:
+      for (int32_t d = 0; d < o->q; d++) {
+        int64_t rd = attr_at(op, "broadcast_dimensions", d, -1);
+        if (rd < 0 || rd >= r->tensor.rank) return NULL;
+        if (t->tensor.dims[d] == 1 && r->tensor.dims[rd] != 1) continue; /* stays 0 */
+        memcpy(o->a[d], m->a[rd], sizeof o->a[d]);
+        o->b[d] = m->b[rd];
+      }
+      return o;
+    case KILN_OP_TRANSPOSE:
+      for (int32_t j = 0; j < m->q; j++) {
+        int64_t d = attr_at(op, "permutation", j, -1);
+        if (d < 0 || d >= o->q) return NULL;
+        memcpy(o->a[d], m->a[j], sizeof o->a[d]);
+        o->b[d] = m->b[j];
+      }
+      return o;
+    case KILN_OP_SLICE:
+      for (int32_t d = 0; d < o->q; d++) {
+        int64_t start = attr_at(op, "start_indices", d, 0), step = attr_at(op, "strides", d, 1);
+        for (int32_t c = 0; c < m->n; c++) o->a[d][c] = step * m->a[d][c];
+        o->b[d] = start + step * m->b[d];
+      }
+      return o;
+    case KILN_OP_REVERSE:
+      memcpy(o->a, m->a, sizeof o->a);
+      memcpy(o->b, m->b, sizeof o->b);
+      for (int64_t i = 0; i < kiln_attr_count(kiln_op_attr(op, "dimensions")); i++) {
+        int64_t d = attr_at(op, "dimensions", i, -1);
+        if (d < 0 || d >= o->q) return NULL;
+        for (int32_t c = 0; c < m->n; c++) o->a[d][c] = -m->a[d][c];
+        o->b[d] = t->tensor.dims[d] - 1 - m->b[d];
+      }
+      return o;
+    case KILN_OP_RESHAPE: { /* unit dims only: match the other dims in order */
+      int32_t j = 0;
+      for (int32_t d = 0; d < o->q; d++) {
+        if (t->tensor.dims[d] == 1) continue;
+        while (j < m->q && r->tensor.dims[j] == 1) j++;
+        memcpy(o->a[d], m->a[j], sizeof o->a[d]);
+        o->b[d] = m->b[j++];
+      }
+      return o;
+    }
+    default:
+      if (o->q == 0) return o; /* a scalar operand of select or clamp */
+      memcpy(o->a, m->a, sizeof o->a);
+      memcpy(o->b, m->b, sizeof o->b);
+      return o;
+  }
+}
+
+static kiln_cpu_node *build_op(builder *bd, const kiln_op *op, const imap *m) {
+  kiln_elem re = kiln_type_elem(op->results[0].type);
+  switch (op->kind) {
+    case KILN_OP_CONSTANT: {
+      const kiln_attr *v = kiln_op_attr(op, "value");
+      kiln_cpu_node *n = new_node(bd, KILN_CPU_NODE_SCALAR, re);
+      if (n) n->value = kiln_scalar_load(re, v->dense.data);
+      return n;
+    }
+    case KILN_OP_IOTA: {
+      int64_t d = attr_at(op, "iota_dimension", 0, 0);
+      kiln_cpu_node *n = new_node(bd, KILN_CPU_NODE_IOTA, re);
+      if (!n || d < 0 || d >= m->q) return n;
+      n->base = m->b[d];
+      memcpy(n->strides, m->a[d], sizeof n->strides);
+      return n;
+    }
+    case KILN_OP_BROADCAST_IN_DIM:
+    case KILN_OP_TRANSPOSE:
+    case KILN_OP_SLICE:
+    case KILN_OP_REVERSE:
+    case KILN_OP_RESHAPE: {
+      imap *o = operand_map(bd, op, 0, m);
+      if (!o) {
+        if (!bd->st) bd->st = KILN_STATUS(KILN_STATUS_INTERNAL, "cpu: bad index map for %s", kiln_op_name(op->kind));
+        return NULL;
+      }
+      return build_value(bd, op->operands[0], o);
+    }
+    default: {
+      kiln_cpu_node *n = new_node(bd, KILN_CPU_NODE_OP, re);
+      if (!n) return NULL;
+      n->op = op;
+      n->num_args = op->num_operands;
+      n->args = kiln_arena_alloc_array(bd->x->arena, (size_t)op->num_operands + 1, sizeof *n->args);
+      if (!n->args) {
+        if (!bd->st) bd->st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+        return NULL;
+      }
+      for (int32_t k = 0; k < op->num_operands; k++) {
+        imap *o = operand_map(bd, op, k, m);
+        if (!o || !(n->args[k] = build_value(bd, op->operands[k], o))) return NULL;
+      }
+      return n;
+    }
+  }
+}
+
+static kiln_cpu_node *build_value(builder *bd, const kiln_value *v, const imap *m) {
+  if (bd->st) return NULL;
+  for (int32_t i = 0; i < bd->num_memo; i++)
+    if (bd->memo[i].v == v && map_equal(bd->memo[i].map, m)) return bd->memo[i].node;
+  int32_t i = v->def ? kiln_fusion_index(bd->fu, v->def) : -1;
+  kiln_cpu_node *n;
+  if (i >= 0 && (bd->fu->cls[i] == KILN_FUSE_DUPLICATE || (bd->fu->group[i] == bd->group && !bd->fu->materialized[i]))) {
+    n = build_op(bd, v->def, m);
+  } else {
+    n = new_node(bd, KILN_CPU_NODE_LOAD, kiln_type_elem(v->type));
+    if (n) {
+      n->input = input_of(bd, v->id);
+      affine(v->type, m, n->strides, &n->base);
+    }
+  }
+  if (n && bd->num_memo < MAX_MEMO) bd->memo[bd->num_memo++] = (memo_entry){v, m, n};
+  return n;
+}
+
+/* The loop of the group rooted at op. */
+static kiln_status build_loop(kiln_cpu_executable *x, const kiln_fusion *fu, int32_t group, const kiln_op *op,
+                              kiln_cpu_step *step) {
+  builder *bd = calloc(1, sizeof *bd);
+  if (!bd) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  bd->x = x;
+  bd->fu = fu;
+  bd->group = group;
+  kiln_cpu_loop *L = kiln_arena_alloc(x->arena, sizeof *L);
+  if (!L) {
+    free(bd);
+    return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  }
+  bd->L = L;
+  const kiln_type *rt = op->results[0].type;
+  L->out_elem = kiln_type_elem(rt);
+  int64_t points = rt->tensor.num_elements, work = points;
+  if (op->kind == KILN_OP_REDUCE) {
+    const kiln_type *it = op->operands[0]->type;
+    bool reduced[KILN_CPU_MAX_RANK] = {0};
+    for (int64_t i = 0; i < kiln_attr_count(kiln_op_attr(op, "dimensions")); i++) {
+      int64_t d = attr_at(op, "dimensions", i, -1);
+      if (d >= 0 && d < it->tensor.rank) reduced[d] = true;
+    }
+    imap *m = map_new(bd, it->tensor.rank, it->tensor.rank);
+    if (m) {
+      int32_t col = 0;
+      for (int pass = 0; pass < 2; pass++)
+        for (int32_t d = 0; d < it->tensor.rank; d++)
+          if (reduced[d] == (pass == 1)) {
+            L->dims[col] = it->tensor.dims[d];
+            m->a[d][col++] = 1;
+          }
+      L->rank = it->tensor.rank;
+      L->num_out_dims = rt->tensor.rank;
+      const kiln_op *c = reduce_combiner(op);
+      L->combiner = c->kind;
+      L->combiner_op = c;
+      L->root = build_value(bd, op->operands[0], m);
+      imap *scalar = map_new(bd, 0, it->tensor.rank);
+      if (scalar) L->init = build_value(bd, op->operands[1], scalar);
+      work = it->tensor.num_elements;
+    }
+  } else {
+    imap *m = map_new(bd, rt->tensor.rank, rt->tensor.rank);
+    if (m) {
+      for (int32_t d = 0; d < rt->tensor.rank; d++) {
+        m->a[d][d] = 1;
+        L->dims[d] = rt->tensor.dims[d];
+      }
+      L->rank = L->num_out_dims = rt->tensor.rank;
+      L->root = build_op(bd, op, m);
+    }
+  }
+  kiln_status st = bd->st;
+  if (!st && (!L->root || (op->kind == KILN_OP_REDUCE && !L->init)))
+    st = KILN_STATUS(KILN_STATUS_INTERNAL, "cpu: could not build the loop of %s", kiln_op_name(op->kind));
+  if (!st) {
+    step->kind = KILN_CPU_STEP_LOOP;
+    step->op = op;
+    step->loop = L;
+    step->points = points;
+    step->work = work;
+    step->num_values = L->num_inputs + 1;
+    step->values = kiln_arena_alloc_array(x->arena, (size_t)step->num_values, sizeof *step->values);
+    if (!step->values) st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+    else {
+      memcpy(step->values, bd->inputs, sizeof *bd->inputs * (size_t)L->num_inputs);
+      step->values[L->num_inputs] = op->results[0].id;
+    }
+  }
+  free(bd->inputs);
+  free(bd);
+  return st;
+}
+
+/* ---------------------------------------------------------------- the schedule */
+
+static bool top_level(const kiln_cpu_executable *x, const kiln_value *v, const kiln_block *body) {
+  return v->def ? v->def->parent == body : v->block == body;
+}
+
+/* Values of the top block that op (with its regions) reads. */
+static void collect_reads(const kiln_op *op, const kiln_block *body, bool *seen, int32_t *out, int32_t *n,
+                          const kiln_cpu_executable *x) {
+  for (int32_t k = 0; k < op->num_operands; k++) {
+    const kiln_value *v = op->operands[k];
+    if (top_level(x, v, body) && !seen[v->id]) {
+      seen[v->id] = true;
+      out[(*n)++] = v->id;
+    }
+  }
+  for (int32_t r = 0; r < op->num_regions; r++)
+    for (const kiln_block *b = op->regions[r].first; b; b = b->next)
+      for (const kiln_op *inner = b->first; inner; inner = inner->next) collect_reads(inner, body, seen, out, n, x);
+}
+
+static kiln_status interp_step(kiln_cpu_executable *x, const kiln_op *op, const kiln_block *body, kiln_cpu_step *step) {
+  bool *seen = calloc((size_t)x->num_values + 1, sizeof *seen);
+  int32_t *ids = calloc((size_t)x->num_values + 1, sizeof *ids);
+  kiln_status st = seen && ids ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  int32_t n = 0;
+  if (!st) collect_reads(op, body, seen, ids, &n, x);
+  step->kind = KILN_CPU_STEP_INTERP;
+  step->op = op;
+  step->num_values = n;
+  if (!st && !(step->values = kiln_arena_alloc_array(x->arena, (size_t)n + 1, sizeof *step->values)))
+    st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  if (!st) memcpy(step->values, ids, sizeof *ids * (size_t)n);
+  for (int32_t i = 0; !st && i < op->num_results; i++) x->slots[op->results[i].id].store = KILN_CPU_STORE_INTERP;
+  for (int32_t i = 0; !st && i < n; i++) x->slots[ids[i]].needs_rtv = true;
+  free(seen);
+  free(ids);
+  return st;
+}
+
+/* Below this many elements in all (operands and result) a contraction is not worth a
+ * oneDNN call (about 1.2 us of fixed cost, measured): the interpreter's exact kernel
+ * runs it. */
+enum { DNNL_MIN_ELEMENTS = 4096 };
+
+static kiln_status dnnl_step(kiln_cpu_executable *x, const kiln_op *op, kiln_cpu_step *step, bool *out_done) {
+  *out_done = false;
+  if (!all_static(op)) return NULL;
+  int64_t elements = op->results[0].type->tensor.num_elements;
+  for (int32_t i = 0; i < op->num_operands; i++) elements += op->operands[i]->type->tensor.num_elements;
+  if (elements < DNNL_MIN_ELEMENTS) return NULL;
+  struct kiln_cpu_dnnl_op *p;
+  kiln_status st = kiln_cpu_dnnl_prepare(op, &p);
+  if (st) {
+    bool unsupported = kiln_status_code_of(st) == KILN_STATUS_UNIMPLEMENTED;
+    kiln_status_free(st);
+    return unsupported ? NULL : KILN_STATUS(KILN_STATUS_INTERNAL, "cpu: oneDNN could not prepare %s", kiln_op_name(op->kind));
+  }
+  step->kind = KILN_CPU_STEP_DNNL;
+  step->op = op;
+  step->dnnl = p;
+  step->num_values = 3;
+  step->values = kiln_arena_alloc_array(x->arena, 3, sizeof *step->values);
+  if (!step->values) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  step->values[0] = op->operands[0]->id;
+  step->values[1] = op->operands[1]->id;
+  step->values[2] = op->results[0].id;
+  x->slots[op->results[0].id].store = KILN_CPU_STORE_TEMP;
+  *out_done = true;
+  return NULL;
+}
+
+static void set_store(kiln_cpu_executable *x, int32_t v, kiln_cpu_store store, int32_t index) {
+  x->slots[v].store = store;
+  x->slots[v].index = index;
+}
+
+/* The base of an alias chain. */
+static int32_t alias_base(const kiln_cpu_executable *x, int32_t v) {
+  while (x->slots[v].store == KILN_CPU_STORE_ALIAS) v = x->slots[v].index;
+  return v;
+}
+
+static kiln_status schedule(kiln_cpu_executable *x, const kiln_block *body, const kiln_fusion *fu) {
+  x->steps = kiln_arena_alloc_array(x->arena, (size_t)fu->num_ops + 1, sizeof *x->steps);
+  if (!x->steps) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  for (int32_t i = 0; i < body->num_args; i++)
+    set_store(x, body->args[i].id, KILN_CPU_STORE_INPUT, i);
+  for (int32_t i = 0; i < fu->num_ops; i++) {
+    const kiln_op *op = fu->ops[i];
+    kiln_cpu_step *step = &x->steps[x->num_steps];
+    if (op->kind == KILN_OP_FUNC_RETURN) {
+      x->num_results = op->num_operands;
+      x->result_values = kiln_arena_alloc_array(x->arena, (size_t)op->num_operands + 1, sizeof *x->result_values);
+      if (!x->result_values) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+      for (int32_t k = 0; k < op->num_operands; k++) {
+        int32_t v = op->operands[k]->id;
+        x->result_values[k] = v;
+        if (x->slots[v].store == KILN_CPU_STORE_TEMP) set_store(x, v, KILN_CPU_STORE_RESULT, k);
+        else if (x->slots[v].store == KILN_CPU_STORE_INTERP) x->slots[v].needs_rtv = true;
+      }
+      continue;
+    }
+    int32_t g = fu->group[i];
+    if (g >= 0 && fu->root[g] == i) {
+      KILN_RETURN_IF_ERROR(build_loop(x, fu, g, op, step));
+      x->slots[op->results[0].id].store = KILN_CPU_STORE_TEMP;
+      x->num_steps++;
+      continue;
+    }
+    if (fu->cls[i] != KILN_FUSE_NONE) continue; /* inside a loop, recomputed, or dead */
+    const kiln_attr *dense = op->kind == KILN_OP_CONSTANT ? kiln_op_attr(op, "value") : NULL;
+    if (dense && dense->kind == KILN_ATTR_DENSE && !dense->dense.splat && kiln_type_is_static(op->results[0].type) &&
+        !kiln_type_is_quant_tensor(op->results[0].type)) {
+      set_store(x, op->results[0].id, KILN_CPU_STORE_CONST, 0);
+      x->slots[op->results[0].id].data = dense->dense.data;
+      x->constant_bytes += dense->dense.nbytes;
+      continue;
+    }
+    if (op->kind == KILN_OP_RESHAPE && all_static(op) && x->slots[op->operands[0]->id].store != KILN_CPU_STORE_NONE) {
+      set_store(x, op->results[0].id, KILN_CPU_STORE_ALIAS, op->operands[0]->id);
+      continue;
+    }
+    if (op->kind == KILN_OP_DOT_GENERAL || op->kind == KILN_OP_CONVOLUTION) {
+      bool done;
+      KILN_RETURN_IF_ERROR(dnnl_step(x, op, step, &done));
+      if (done) {
+        x->num_steps++;
+        continue;
+      }
+    }
+    KILN_RETURN_IF_ERROR(interp_step(x, op, body, step));
+    x->num_steps++;
+  }
+  return NULL;
+}
+
+/* Liveness of the arena's values and their offsets. */
+static kiln_status plan(kiln_cpu_executable *x) {
+  kiln_buffer_request *req = calloc((size_t)x->num_values + 1, sizeof *req);
+  uint64_t *off = calloc((size_t)x->num_values + 1, sizeof *off);
+  if (!req || !off) {
+    free(req), free(off);
+    return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  }
+  for (int32_t v = 0; v < x->num_values; v++) {
+    req[v].first = -1;
+    req[v].last = -1;
+    const kiln_type *t = x->slots[v].type;
+    if (x->slots[v].store == KILN_CPU_STORE_TEMP && t && kiln_type_is_tensor(t) && t->tensor.num_elements >= 0)
+      req[v].bytes = (uint64_t)t->tensor.num_elements * kiln_elem_storage_bytes(kiln_type_elem(t));
+  }
+  for (int32_t s = 0; s < x->num_steps; s++) {
+    const kiln_cpu_step *step = &x->steps[s];
+    for (int32_t k = 0; k < step->num_values; k++) {
+      int32_t v = alias_base(x, step->values[k]);
+      if (req[v].first < 0) req[v].first = s;
+      req[v].last = s;
+    }
+  }
+  /* only TEMP values are planned: the others get an empty interval */
+  for (int32_t v = 0; v < x->num_values; v++)
+    if (x->slots[v].store != KILN_CPU_STORE_TEMP || req[v].first < 0) req[v] = (kiln_buffer_request){0, -2, -2};
+  kiln_status st = kiln_buffer_plan(req, x->num_values, ARENA_ALIGN, off, &x->arena_bytes);
+  for (int32_t v = 0; !st && v < x->num_values; v++)
+    if (x->slots[v].store == KILN_CPU_STORE_TEMP) x->slots[v].offset = off[v];
+  free(req);
+  free(off);
+  return st;
+}
+
+static kiln_status generate(kiln_cpu_executable *x) {
+  int32_t n = 0;
+  for (int32_t s = 0; s < x->num_steps; s++) n += x->steps[s].kind == KILN_CPU_STEP_LOOP;
+  if (!n) return NULL;
+  kiln_cpu_loop **loops = calloc((size_t)n, sizeof *loops);
+  kiln_cpu_loop_fn *fns = calloc((size_t)n, sizeof *fns);
+  kiln_status st = loops && fns ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  int32_t k = 0;
+  for (int32_t s = 0; !st && s < x->num_steps; s++)
+    if (x->steps[s].kind == KILN_CPU_STEP_LOOP) loops[k++] = x->steps[s].loop;
+  if (!st) st = kiln_cpu_code_compile(loops, n, &x->code, fns);
+  k = 0;
+  for (int32_t s = 0; !st && s < x->num_steps; s++)
+    if (x->steps[s].kind == KILN_CPU_STEP_LOOP) x->steps[s].fn = fns[k++];
+  free(loops);
+  free(fns);
+  return st;
+}
+
+/* Functions the planner does not handle (tuples, tokens, quantized or dynamic values at
+ * the top level, several blocks) run in the interpreter as a whole. */
+static bool plannable(const kiln_op *function, const kiln_block *body) {
+  if (!body || body->next) return false;
+  const kiln_type *ft = kiln_func_type(function);
+  for (int32_t i = 0; i < ft->func.num_inputs; i++)
+    if (!kiln_type_is_tensor(ft->func.inputs[i]) || !kiln_type_is_static(ft->func.inputs[i]) ||
+        kiln_type_is_quant_tensor(ft->func.inputs[i]))
+      return false;
+  for (const kiln_op *op = body->first; op; op = op->next)
+    for (int32_t i = 0; i < op->num_results; i++) {
+      const kiln_type *t = op->results[i].type;
+      if (!kiln_type_is_tensor(t) || !kiln_type_is_static(t)) return false;
+    }
+  return true;
+}
+
+kiln_status kiln_cpu_compile(const kiln_module *m, const kiln_source *src, const kiln_op *function,
+                             kiln_cpu_executable **out) {
+  *out = NULL;
+  kiln_cpu_executable *x = calloc(1, sizeof *x);
+  if (!x) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  pthread_mutex_init(&x->pool_lock, NULL);
+  x->module = m;
+  x->source = src;
+  x->function = function;
+  x->arena = kiln_arena_create(0);
+  kiln_status st = x->arena ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  if (!st) st = kiln_interp_create(m, src, &x->interp);
+  const kiln_block *body = kiln_op_block(function, 0);
+  x->num_values = kiln_func_num_values(function);
+  x->whole_interp = !plannable(function, body);
+  if (!st && !x->whole_interp) {
+    x->slots = kiln_arena_alloc_array(x->arena, (size_t)x->num_values + 1, sizeof *x->slots);
+    if (!x->slots) st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  }
+  if (!st && !x->whole_interp) {
+    for (int32_t i = 0; i < body->num_args; i++) x->slots[body->args[i].id].type = body->args[i].type;
+    for (const kiln_op *op = body->first; op; op = op->next)
+      for (int32_t i = 0; i < op->num_results; i++) x->slots[op->results[i].id].type = op->results[i].type;
+    kiln_fusion fu;
+    st = kiln_fusion_run(body, classify, NULL, &fu);
+    if (!st) {
+      st = schedule(x, body, &fu);
+      kiln_fusion_free(&fu);
+    }
+    if (!st) st = plan(x);
+    if (!st) st = generate(x);
+  }
+  if (st) {
+    kiln_cpu_executable_destroy(x);
+    return st;
+  }
+  *out = x;
+  return NULL;
+}

@@ -1,0 +1,107 @@
+/* The cpu backend's executable: a schedule of steps over the values of the entry
+ * function, each value stored in an input, a constant, the planned temporaries arena, a
+ * result buffer, or (for values of steps the interpreter runs) an interpreter value.
+ *
+ * compile.c builds it (fusion, code generation, buffer planning); exec.c runs it. An
+ * executable is immutable after compile: runs only read it, so any number may run at
+ * once; each run takes a run state (its arena and value table) from the executable's
+ * pool, so repeated runs allocate nothing but their result buffers. */
+#ifndef KILN_BACKENDS_CPU_CPU_H
+#define KILN_BACKENDS_CPU_CPU_H
+
+#include <pthread.h>
+
+#include "backends/cpu/loop.h"
+#include "backends/interp/interp.h"
+
+typedef enum kiln_cpu_store {
+  KILN_CPU_STORE_NONE,     /* not computed (dead, or recomputed inside loops) */
+  KILN_CPU_STORE_INPUT,    /* the function's parameter `index` */
+  KILN_CPU_STORE_CONST,    /* data owned by the executable */
+  KILN_CPU_STORE_TEMP,     /* arena + offset */
+  KILN_CPU_STORE_RESULT,   /* written straight into result buffer `index` */
+  KILN_CPU_STORE_ALIAS,    /* the same bytes as value `index` (a reshape) */
+  KILN_CPU_STORE_INTERP,   /* an interpreter value made by a step the interpreter runs */
+} kiln_cpu_store;
+
+typedef struct kiln_cpu_slot {
+  kiln_cpu_store store;
+  int32_t index;
+  uint64_t offset;
+  const void *data;     /* CONST */
+  const kiln_type *type;
+  uint64_t bytes;
+  bool needs_rtv;       /* read by an interpreted step (or returned while INTERP) */
+} kiln_cpu_slot;
+
+typedef enum kiln_cpu_step_kind {
+  KILN_CPU_STEP_LOOP,   /* a generated loop kernel */
+  KILN_CPU_STEP_DNNL,   /* a oneDNN primitive */
+  KILN_CPU_STEP_INTERP, /* one op run by the reference interpreter's kernel */
+} kiln_cpu_step_kind;
+
+struct kiln_cpu_dnnl_op;
+
+typedef struct kiln_cpu_step {
+  kiln_cpu_step_kind kind;
+  const kiln_op *op;
+  int32_t num_values;
+  int32_t *values;      /* LOOP: inputs then output; DNNL: lhs, rhs, result; INTERP: what it reads */
+  kiln_cpu_loop_fn fn;  /* LOOP */
+  kiln_cpu_loop *loop;
+  int64_t points;       /* LOOP: output points (the range split over threads) */
+  int64_t work;         /* LOOP: points * elements folded per point */
+  struct kiln_cpu_dnnl_op *dnnl;
+} kiln_cpu_step;
+
+typedef struct kiln_cpu_run_state kiln_cpu_run_state;
+
+typedef struct kiln_cpu_executable {
+  const kiln_module *module;
+  const kiln_source *source;
+  const kiln_op *function;
+  kiln_interp *interp;      /* for interpreted steps (and whole functions it cannot plan) */
+  bool whole_interp;        /* the interpreter runs the whole function */
+  int32_t num_values;
+  kiln_cpu_slot *slots;     /* by value id */
+  int32_t num_steps;
+  kiln_cpu_step *steps;
+  int32_t num_results;
+  int32_t *result_values;   /* value id per result */
+  uint64_t arena_bytes;     /* the buffer plan */
+  uint64_t constant_bytes;
+  kiln_arena *arena;        /* steps, loops and their nodes */
+  struct kiln_cpu_code *code;
+  pthread_mutex_t pool_lock;
+  kiln_cpu_run_state *pool; /* idle run states */
+} kiln_cpu_executable;
+
+kiln_status kiln_cpu_compile(const kiln_module *m, const kiln_source *src, const kiln_op *function,
+                             kiln_cpu_executable **out);
+void kiln_cpu_executable_destroy(kiln_cpu_executable *x);
+
+/* A tensor in host memory: what cpu buffers and results are. `hold` (when set) owns the
+ * data (an interpreter value); otherwise data was malloc'ed and is freed with it. A token
+ * or tuple (only functions the interpreter runs whole make or take them) is a `hold` of
+ * that kind with no data. */
+typedef struct kiln_cpu_tensor {
+  kiln_elem elem;
+  int32_t rank;
+  int64_t dims[KILN_RTV_MAX_RANK];
+  uint64_t bytes;
+  void *data;
+  kiln_rtv *hold;
+} kiln_cpu_tensor;
+
+/* Runs x on inputs (num_inputs = the function's parameters, checked by the runtime);
+ * writes num_results new tensors (owned by the caller, kiln_cpu_tensor_free). checks and
+ * print_out as for the interpreter (kiln_interp_ctx). */
+kiln_status kiln_cpu_run(kiln_cpu_executable *x, kiln_cpu_tensor *const *inputs, kiln_cpu_tensor **results,
+                         kiln_check_log *checks);
+kiln_status kiln_cpu_tensor_new(kiln_elem elem, int32_t rank, const int64_t *dims, kiln_cpu_tensor **out);
+void kiln_cpu_tensor_free(kiln_cpu_tensor *t);
+
+/* Runs fn over [0, points) split over the threads when work is large enough. */
+void kiln_cpu_parallel_for(kiln_cpu_loop_fn fn, void *const *bufs, int64_t points, int64_t work);
+
+#endif

@@ -1,0 +1,272 @@
+/* convolution as a oneDNN forward convolution.
+ *
+ * oneDNN's logical order is source [N, C, spatial...], weights [O, I, spatial...] (grouped:
+ * [G, O/G, I, spatial...]) and destination [N, O, spatial...]; the op's dimension numbers
+ * become the strides of those views over the dense buffers, so any layout (NHWC, NCHW,
+ * HWIO, ...) is read in place when a fast kernel takes it. The weights are always given to
+ * the kernel in the format it prefers (a reorder into scratch per run: they are an input,
+ * not a constant); when the kernel for the caller's source and result layouts is oneDNN's
+ * reference one, those go through temporaries in the kernel's preferred formats too.
+ *
+ * feature_group_count G: groups of oneDNN. batch_group_count G: the source is read as
+ * [N/G, G*C, spatial...] (group g's channels are batch slice g), copied into that order
+ * first, and convolved with G groups. Negative padding crops the source. lhs dilation and
+ * window reversal are refused (UNIMPLEMENTED). */
+#include <string.h>
+
+#include "backends/cpu/dnnl_internal.h"
+
+#define MAXD DNNL_MAX_NDIMS
+#define MAXS 3 /* oneDNN's most spatial dimensions */
+
+typedef struct conv_plan {
+  int32_t ns; /* spatial dimensions as written */
+  int64_t ib, ifd, kif, kof, ob, ofd;
+  int64_t is[MAXD], ks[MAXD], os[MAXD];
+  int64_t stride[MAXS], ldil[MAXS], rdil[MAXS], pad_lo[MAXS], pad_hi[MAXS];
+  int64_t fgc, bgc;
+} conv_plan;
+
+static kiln_status field(const kiln_attr *dn, const char *name, int32_t rank, int64_t *v) {
+  int64_t n = kiln_dnnl_ints(kiln_attr_get(dn, name), v, 1);
+  if (n == 0) *v = 0; /* a missing scalar field is 0 */
+  if (n > 1 || n < 0 || *v < 0 || *v >= rank)
+    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "convolution: %s out of range", name);
+  return NULL;
+}
+
+static kiln_status list(const kiln_attr *dn, const char *name, int32_t ns, int32_t rank, int64_t *v) {
+  int64_t n = kiln_dnnl_ints(kiln_attr_get(dn, name), v, MAXD);
+  if (n != ns) return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "convolution: %s needs %d entries", name, (int)ns);
+  for (int32_t i = 0; i < ns; i++)
+    if (v[i] < 0 || v[i] >= rank) return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "convolution: %s out of range", name);
+  return NULL;
+}
+
+/* A window attribute of ns entries (absent: all dflt). */
+static kiln_status window(const kiln_op *op, const char *name, int32_t ns, int64_t dflt, int64_t *v) {
+  const kiln_attr *a = kiln_op_attr(op, name);
+  for (int32_t i = 0; i < ns; i++) v[i] = dflt;
+  if (!a) return NULL;
+  if (kiln_dnnl_ints(a, v, ns) != ns)
+    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "convolution: %s needs %d entries", name, (int)ns);
+  return NULL;
+}
+
+/* Whether window_reversal reverses any dimension (a bool array or an integer list). */
+static bool any_reversal(const kiln_attr *a) {
+  if (!a) return false;
+  if (a->kind == KILN_ATTR_ARRAY) {
+    for (int32_t i = 0; i < a->array.count; i++) {
+      const kiln_attr *x = a->array.items[i];
+      if ((x->kind == KILN_ATTR_BOOL && x->b) || (x->kind == KILN_ATTR_INT && kiln_attr_int(x))) return true;
+    }
+    return false;
+  }
+  int64_t n = kiln_attr_count(a), v;
+  for (int64_t i = 0; i < n; i++)
+    if (kiln_attr_i64_at(a, i, &v) && v) return true;
+  return false;
+}
+
+static kiln_status read_plan(const kiln_op *op, conv_plan *c) {
+  int32_t rank = op->operands[0]->type->tensor.rank;
+  if (rank < 2 || op->operands[1]->type->tensor.rank != rank || op->results[0].type->tensor.rank != rank)
+    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "convolution: operands of one rank, at least 2");
+  c->ns = rank - 2;
+  if (c->ns > MAXS) return kiln_dnnl_unimplemented(op, "more than 3 spatial dimensions");
+  const kiln_attr *dn = kiln_op_attr(op, "dimension_numbers");
+  if (!dn || dn->kind != KILN_ATTR_STRUCT)
+    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "convolution: needs dimension_numbers");
+  KILN_RETURN_IF_ERROR(field(dn, "input_batch_dimension", rank, &c->ib));
+  KILN_RETURN_IF_ERROR(field(dn, "input_feature_dimension", rank, &c->ifd));
+  KILN_RETURN_IF_ERROR(list(dn, "input_spatial_dimensions", c->ns, rank, c->is));
+  KILN_RETURN_IF_ERROR(field(dn, "kernel_input_feature_dimension", rank, &c->kif));
+  KILN_RETURN_IF_ERROR(field(dn, "kernel_output_feature_dimension", rank, &c->kof));
+  KILN_RETURN_IF_ERROR(list(dn, "kernel_spatial_dimensions", c->ns, rank, c->ks));
+  KILN_RETURN_IF_ERROR(field(dn, "output_batch_dimension", rank, &c->ob));
+  KILN_RETURN_IF_ERROR(field(dn, "output_feature_dimension", rank, &c->ofd));
+  KILN_RETURN_IF_ERROR(list(dn, "output_spatial_dimensions", c->ns, rank, c->os));
+  KILN_RETURN_IF_ERROR(window(op, "window_strides", c->ns, 1, c->stride));
+  KILN_RETURN_IF_ERROR(window(op, "lhs_dilation", c->ns, 1, c->ldil));
+  KILN_RETURN_IF_ERROR(window(op, "rhs_dilation", c->ns, 1, c->rdil));
+  int64_t pad[2 * MAXS];
+  const kiln_attr *pa = kiln_op_attr(op, "padding");
+  if (pa && kiln_dnnl_ints(pa, pad, 2 * MAXS) != 2 * c->ns)
+    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "convolution: padding needs shape [%d, 2]", (int)c->ns);
+  for (int32_t i = 0; i < c->ns; i++) {
+    c->pad_lo[i] = pa ? pad[2 * i] : 0;
+    c->pad_hi[i] = pa ? pad[2 * i + 1] : 0;
+    if (c->stride[i] < 1 || c->ldil[i] < 1 || c->rdil[i] < 1)
+      return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "convolution: strides and dilations must be positive");
+    if (c->ldil[i] != 1) return kiln_dnnl_unimplemented(op, "lhs dilation");
+  }
+  if (any_reversal(kiln_op_attr(op, "window_reversal"))) return kiln_dnnl_unimplemented(op, "window reversal");
+  int64_t one = 1;
+  c->fgc = c->bgc = 1;
+  if (kiln_op_attr(op, "feature_group_count") && kiln_dnnl_ints(kiln_op_attr(op, "feature_group_count"), &one, 1) == 1)
+    c->fgc = one;
+  one = 1;
+  if (kiln_op_attr(op, "batch_group_count") && kiln_dnnl_ints(kiln_op_attr(op, "batch_group_count"), &one, 1) == 1)
+    c->bgc = one;
+  const int64_t *ld = op->operands[0]->type->tensor.dims, *rd = op->operands[1]->type->tensor.dims;
+  if (c->fgc < 1 || c->bgc < 1 || (c->fgc > 1 && c->bgc > 1) || ld[c->ib] % c->bgc || ld[c->ifd] % c->fgc ||
+      rd[c->kof] % c->fgc || rd[c->kof] % c->bgc || ld[c->ifd] / c->fgc != rd[c->kif])
+    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "convolution: group counts do not divide the dimensions");
+  return NULL;
+}
+
+/* The oneDNN views: dims and strides of source, weights and destination in oneDNN's order,
+ * plus the source's first element and its grouped form. */
+typedef struct conv_views {
+  int n; /* oneDNN dimensions of source and destination */
+  int64_t sd[MAXD], ss[MAXD], wd[MAXD], ws[MAXD], dd[MAXD], dsd[MAXD];
+  int wn;
+  size_t src_offset;
+  int64_t stride[MAXS], dil[MAXS], pl[MAXS], pr[MAXS];
+  bool empty_sum; /* every sum is empty: the result is zeros */
+} conv_views;
+
+static void make_views(const kiln_op *op, const conv_plan *c, conv_views *v) {
+  const kiln_type *lt = op->operands[0]->type, *rt = op->operands[1]->type, *ot = op->results[0].type;
+  int32_t rank = lt->tensor.rank;
+  int64_t ls[MAXD], rs[MAXD], os[MAXD];
+  kiln_dnnl_dense_strides(rank, lt->tensor.dims, ls);
+  kiln_dnnl_dense_strides(rank, rt->tensor.dims, rs);
+  kiln_dnnl_dense_strides(rank, ot->tensor.dims, os);
+  const int64_t *ld = lt->tensor.dims, *rd = rt->tensor.dims, *od = ot->tensor.dims;
+  int32_t ns = c->ns ? c->ns : 1; /* no spatial dimension: one of size one */
+  v->n = 2 + ns;
+  v->src_offset = 0;
+  v->empty_sum = rd[c->kif] == 0;
+  v->sd[0] = ld[c->ib], v->ss[0] = ls[c->ib];
+  v->sd[1] = ld[c->ifd], v->ss[1] = ls[c->ifd];
+  v->dd[0] = od[c->ob], v->dsd[0] = os[c->ob];
+  v->dd[1] = od[c->ofd], v->dsd[1] = os[c->ofd];
+  int64_t groups = c->fgc > 1 ? c->fgc : c->bgc;
+  int w0 = groups > 1 ? 1 : 0;
+  v->wn = v->n + w0;
+  if (groups > 1) v->wd[0] = groups, v->ws[0] = rs[c->kof] * (rd[c->kof] / groups);
+  v->wd[w0] = rd[c->kof] / groups, v->ws[w0] = rs[c->kof];
+  v->wd[w0 + 1] = rd[c->kif], v->ws[w0 + 1] = rs[c->kif];
+  size_t esize = kiln_elem_storage_bytes(kiln_type_elem(lt));
+  for (int32_t i = 0; i < ns; i++) {
+    if (!c->ns) {
+      v->sd[2] = v->dd[2] = v->wd[w0 + 2] = 1;
+      v->ss[2] = v->dsd[2] = v->ws[w0 + 2] = 1;
+      v->stride[0] = 1, v->dil[0] = 0, v->pl[0] = v->pr[0] = 0;
+      break;
+    }
+    int64_t len = ld[c->is[i]], lo = c->pad_lo[i], hi = c->pad_hi[i];
+    if (lo < 0) { /* crop */
+      int64_t cut = -lo < len ? -lo : len;
+      v->src_offset += (size_t)cut * (size_t)ls[c->is[i]] * esize;
+      len -= cut, lo += cut;
+    }
+    if (hi < 0) {
+      int64_t cut = -hi < len ? -hi : len;
+      len -= cut, hi += cut;
+    }
+    v->empty_sum |= len == 0 || rd[c->ks[i]] == 0;
+    v->sd[2 + i] = len, v->ss[2 + i] = ls[c->is[i]];
+    v->wd[w0 + 2 + i] = rd[c->ks[i]], v->ws[w0 + 2 + i] = rs[c->ks[i]];
+    v->dd[2 + i] = od[c->os[i]], v->dsd[2 + i] = os[c->os[i]];
+    v->stride[i] = c->stride[i];
+    v->dil[i] = c->rdil[i] - 1;
+    v->pl[i] = lo, v->pr[i] = hi;
+  }
+}
+
+/* The source of a batch-grouped convolution: the view [N/G, G, C, spatial...] copied into
+ * a dense temporary, read as [N/G, G*C, spatial...]. */
+static kiln_status batch_grouped_src(const conv_views *v, int64_t g, dnnl_data_type_t t, kiln_dnnl_io *io) {
+  int64_t ud[MAXD], us[MAXD], ts[MAXD], pd[MAXD], ps[MAXD];
+  int un = v->n + 1;
+  ud[0] = v->sd[0] / g, us[0] = v->ss[0];
+  ud[1] = g, us[1] = v->ss[0] * (v->sd[0] / g);
+  for (int i = 1; i < v->n; i++) ud[i + 1] = v->sd[i], us[i + 1] = v->ss[i];
+  KILN_RETURN_IF_ERROR(kiln_dnnl_md(&io->user_md, un, ud, us, t));
+  kiln_dnnl_dense_strides(un, ud, ts);
+  KILN_RETURN_IF_ERROR(kiln_dnnl_md(&io->tmp_md, un, ud, ts, t));
+  pd[0] = ud[0], pd[1] = g * v->sd[1];
+  for (int i = 2; i < v->n; i++) pd[i] = v->sd[i];
+  kiln_dnnl_dense_strides(v->n, pd, ps);
+  KILN_RETURN_IF_ERROR(kiln_dnnl_md(&io->prim_md, v->n, pd, ps, t));
+  io->via_tmp = true;
+  return NULL;
+}
+
+static kiln_status any_md(dnnl_memory_desc_t *md, const dnnl_memory_desc_t *like) {
+  return dnnl_memory_desc_init_by_tag(md, like->ndims, like->dims, like->data_type, dnnl_format_tag_any) == dnnl_success
+             ? NULL
+             : KILN_STATUS(KILN_STATUS_INTERNAL, "oneDNN refused a format-any view");
+}
+
+/* The descriptions, with the source and destination in the caller's layouts or (any_io) in
+ * the kernel's; then the primitive. */
+static kiln_status build_conv(kiln_cpu_dnnl_op *p, const kiln_op *op, const conv_plan *c, const conv_views *v,
+                              bool any_io) {
+  dnnl_data_type_t lt, rt, ot;
+  kiln_dnnl_type(kiln_type_elem(op->operands[0]->type), &lt);
+  kiln_dnnl_type(kiln_type_elem(op->operands[1]->type), &rt);
+  kiln_dnnl_type(p->out_elem, &ot);
+  kiln_dnnl_io *src = &p->io[KILN_DNNL_SRC], *wei = &p->io[KILN_DNNL_WEI], *dst = &p->io[KILN_DNNL_DST];
+  memset(p->io, 0, sizeof p->io);
+  src->offset = v->src_offset;
+  if (c->bgc > 1) {
+    KILN_RETURN_IF_ERROR(batch_grouped_src(v, c->bgc, lt, src));
+  } else {
+    KILN_RETURN_IF_ERROR(kiln_dnnl_md(&src->user_md, v->n, v->sd, v->ss, lt));
+    src->prim_md = src->user_md;
+    if (any_io) {
+      KILN_RETURN_IF_ERROR(any_md(&src->prim_md, &src->user_md));
+      src->tmp_any = true;
+    }
+  }
+  KILN_RETURN_IF_ERROR(kiln_dnnl_md(&wei->user_md, v->wn, v->wd, v->ws, rt));
+  KILN_RETURN_IF_ERROR(any_md(&wei->prim_md, &wei->user_md));
+  wei->tmp_any = true;
+  KILN_RETURN_IF_ERROR(kiln_dnnl_md(&dst->user_md, v->n, v->dd, v->dsd, ot));
+  dst->prim_md = dst->user_md;
+  if (any_io) {
+    KILN_RETURN_IF_ERROR(any_md(&dst->prim_md, &dst->user_md));
+    dst->tmp_any = true;
+  }
+  dnnl_dims_t st, dil, pl, pr;
+  for (int i = 0; i < v->n - 2; i++) st[i] = v->stride[i], dil[i] = v->dil[i], pl[i] = v->pl[i], pr[i] = v->pr[i];
+  if (dnnl_dilated_convolution_forward_desc_init(&p->conv, dnnl_forward_inference, dnnl_convolution_direct,
+                                                 &src->prim_md, &wei->prim_md, NULL, &dst->prim_md, st, dil, pl,
+                                                 pr) != dnnl_success)
+    return kiln_dnnl_unimplemented(op, "convolution description refused");
+  p->is_conv = true;
+  return kiln_dnnl_build(p);
+}
+
+kiln_status kiln_dnnl_prepare_conv(const kiln_op *op, kiln_cpu_dnnl_op *p) {
+  conv_plan c;
+  KILN_RETURN_IF_ERROR(read_plan(op, &c));
+  conv_views v;
+  make_views(op, &c, &v);
+  p->out_to_prim[c.ofd] = 1;
+  p->out_alone[c.ofd] = true;
+  if (p->out_count == 0) p->mode = KILN_DNNL_MODE_NOTHING;
+  else if (v.empty_sum) p->mode = KILN_DNNL_MODE_ZEROS;
+  else p->mode = KILN_DNNL_MODE_PRIMITIVE;
+  if (p->mode != KILN_DNNL_MODE_PRIMITIVE) return kiln_dnnl_build(p);
+  kiln_status s = build_conv(p, op, &c, &v, false);
+  if (s || kiln_dnnl_is_ref(p)) {
+    kiln_status again = build_conv(p, op, &c, &v, true);
+    if (!again || s) {
+      kiln_status_free(s);
+      s = again;
+    } else {
+      kiln_status_free(again);
+      s = build_conv(p, op, &c, &v, false); /* keep the caller's layouts */
+    }
+  }
+  if (s && kiln_status_code_of(s) == KILN_STATUS_UNIMPLEMENTED) {
+    kiln_status_free(s);
+    return kiln_dnnl_unimplemented(op, "no convolution kernel for these types or windows");
+  }
+  return s;
+}

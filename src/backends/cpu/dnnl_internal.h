@@ -1,0 +1,86 @@
+/* Internals of the oneDNN lowering (dnnl_ops.h), shared by its files: dnnl_ops.c (the
+ * prepared object, primitive creation, runs), dnnl_dot.c and dnnl_conv.c (reading an op
+ * into oneDNN descriptions). Not for other code.
+ *
+ * A prepared op is one oneDNN primitive (matmul or convolution) over three tensors: source
+ * (from lhs), weights (from rhs) and destination (the result). Each tensor is seen by the
+ * primitive either directly, as a strided view of the caller's buffer, or through a
+ * temporary in scratch that a oneDNN reorder fills from (or empties into) that buffer:
+ * for operands whose dimensions cannot be described as one strided view, or whose layout
+ * the fast kernels want in another (blocked) format. */
+#ifndef KILN_BACKENDS_CPU_DNNL_INTERNAL_H
+#define KILN_BACKENDS_CPU_DNNL_INTERNAL_H
+
+#include <dnnl.h>
+
+#include "backends/cpu/dnnl_ops.h"
+
+enum { KILN_DNNL_SRC, KILN_DNNL_WEI, KILN_DNNL_DST, KILN_DNNL_NUM_IO };
+
+/* How a run goes: the primitive; only the epilogue applied to zeros (an empty sum: K = 0,
+ * no input features, an empty window or input); or nothing (an empty result). */
+typedef enum kiln_dnnl_mode { KILN_DNNL_MODE_PRIMITIVE, KILN_DNNL_MODE_ZEROS, KILN_DNNL_MODE_NOTHING } kiln_dnnl_mode;
+
+/* One tensor of the primitive. */
+typedef struct kiln_dnnl_io {
+  size_t offset;              /* bytes from the caller's pointer to the view's first element */
+  dnnl_memory_desc_t user_md; /* the view of the caller's buffer */
+  /* Through a temporary: tmp_md has user_md's dimensions (a reorder copies between the
+   * two); prim_md is the same bytes as the primitive sees them (possibly another shape).
+   * With tmp_any, the primitive chooses the temporary's format and tmp_md = prim_md. */
+  bool via_tmp, tmp_any;
+  dnnl_memory_desc_t tmp_md, prim_md;
+  /* Filled in when the primitive is created. */
+  dnnl_primitive_t reorder;
+  size_t tmp_offset, tmp_bytes; /* within the scratch */
+} kiln_dnnl_io;
+
+struct kiln_cpu_dnnl_op {
+  dnnl_engine_t engine;
+  kiln_dnnl_mode mode;
+  bool is_conv;
+  dnnl_matmul_desc_t matmul;
+  dnnl_convolution_desc_t conv;
+  kiln_dnnl_io io[KILN_DNNL_NUM_IO];
+  /* The result as the caller sees it (for ZEROS runs and bias checks). */
+  kiln_elem out_elem;
+  int32_t out_rank;
+  int64_t out_dims[DNNL_MAX_NDIMS];
+  int64_t out_count;
+  /* For each result dimension, the primitive's destination dimension it is part of and
+   * whether it is the only one there of size above one (bias placement); -1: none. */
+  int32_t out_to_prim[DNNL_MAX_NDIMS];
+  bool out_alone[DNNL_MAX_NDIMS];
+  kiln_cpu_dnnl_epilogue epi;
+  dnnl_memory_desc_t bias_md;
+  dnnl_primitive_t prim;
+  size_t prim_scratch; /* the largest scratchpad of the primitive and the reorders */
+  size_t scratch_bytes;
+  char impl[48];
+};
+
+/* Element type of a kiln element type: false when oneDNN has none. */
+bool kiln_dnnl_type(kiln_elem e, dnnl_data_type_t *out);
+/* Row-major strides of dims. */
+void kiln_dnnl_dense_strides(int n, const int64_t *dims, int64_t *strides);
+/* A strided memory descriptor; INTERNAL status when oneDNN refuses it. */
+kiln_status kiln_dnnl_md(dnnl_memory_desc_t *md, int n, const int64_t *dims, const int64_t *strides,
+                         dnnl_data_type_t t);
+/* An UNIMPLEMENTED status naming op: "<op name>: <message>". */
+kiln_status kiln_dnnl_unimplemented(const kiln_op *op, const char *what);
+
+/* Integer-list attributes (any integer-list spelling; an absent attribute is none). */
+int64_t kiln_dnnl_ints(const kiln_attr *a, int64_t *out, int64_t max);
+
+/* Creates the primitive (with the epilogue's post-ops), the reorders and the scratch layout
+ * from the descriptions in p. UNIMPLEMENTED when oneDNN has no kernel for them. Releases
+ * whatever an earlier call created first. */
+kiln_status kiln_dnnl_build(kiln_cpu_dnnl_op *p);
+/* Whether the chosen kernel is oneDNN's slow reference one. */
+bool kiln_dnnl_is_ref(const kiln_cpu_dnnl_op *p);
+
+/* Reading the ops (dnnl_dot.c, dnnl_conv.c): fill p's descriptions and mode and build. */
+kiln_status kiln_dnnl_prepare_dot(const kiln_op *op, kiln_cpu_dnnl_op *p);
+kiln_status kiln_dnnl_prepare_conv(const kiln_op *op, kiln_cpu_dnnl_op *p);
+
+#endif

@@ -1,0 +1,276 @@
+/* Running a cpu executable (see cpu.h): the steps in order over one run state. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/cpu/cpu.h"
+#include "backends/cpu/dnnl_ops.h"
+
+enum { ALIGN = 64 };
+
+struct kiln_cpu_run_state {
+  kiln_cpu_run_state *next; /* in the executable's pool */
+  void **ptr;               /* by value id */
+  kiln_rtv **frame;         /* by value id: interpreter values (owned) and views */
+  void **bufs;              /* argument arrays of the loop steps, back to back */
+  uint8_t *arena;
+};
+
+static void *aligned(uint64_t bytes) {
+  size_t n = (size_t)((bytes + ALIGN - 1) / ALIGN * ALIGN);
+  return aligned_alloc(ALIGN, n ? n : ALIGN);
+}
+
+kiln_status kiln_cpu_tensor_new(kiln_elem elem, int32_t rank, const int64_t *dims, kiln_cpu_tensor **out) {
+  *out = NULL;
+  if (rank < 0 || rank > KILN_RTV_MAX_RANK) return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "cpu: rank %d is too large", (int)rank);
+  int64_t count = 1;
+  for (int32_t i = 0; i < rank; i++)
+    if (dims[i] < 0 || !kiln_mul_i64(count, dims[i], &count)) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "cpu: tensor too large");
+  size_t bytes;
+  if (!kiln_mul_size((size_t)count, kiln_elem_storage_bytes(elem), &bytes) || bytes > ((size_t)1 << 40))
+    return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "cpu: tensor of %lld elements is too large", (long long)count);
+  kiln_cpu_tensor *t = calloc(1, sizeof *t);
+  if (!t || !(t->data = aligned(bytes))) {
+    free(t);
+    return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "cpu: out of memory allocating %zu bytes", bytes);
+  }
+  t->elem = elem;
+  t->rank = rank;
+  if (rank) memcpy(t->dims, dims, sizeof *dims * (size_t)rank);
+  t->bytes = bytes;
+  *out = t;
+  return NULL;
+}
+
+void kiln_cpu_tensor_free(kiln_cpu_tensor *t) {
+  if (!t) return;
+  if (t->hold) kiln_rtv_release(t->hold);
+  else free(t->data);
+  free(t);
+}
+
+/* ---------------------------------------------------------------- run states */
+
+static int32_t loop_args(const kiln_cpu_executable *x) {
+  int32_t n = 0;
+  for (int32_t s = 0; s < x->num_steps; s++)
+    if (x->steps[s].kind == KILN_CPU_STEP_LOOP) n += x->steps[s].num_values;
+  return n;
+}
+
+static void state_free(kiln_cpu_run_state *s) {
+  if (!s) return;
+  free(s->ptr);
+  free(s->frame);
+  free(s->bufs);
+  free(s->arena);
+  free(s);
+}
+
+static kiln_cpu_run_state *state_take(kiln_cpu_executable *x) {
+  pthread_mutex_lock(&x->pool_lock);
+  kiln_cpu_run_state *s = x->pool;
+  if (s) x->pool = s->next;
+  pthread_mutex_unlock(&x->pool_lock);
+  if (s) return s;
+  s = calloc(1, sizeof *s);
+  if (!s) return NULL;
+  size_t n = (size_t)x->num_values + 1;
+  s->ptr = calloc(n, sizeof *s->ptr);
+  s->frame = calloc(n, sizeof *s->frame);
+  s->bufs = calloc((size_t)loop_args(x) + 1, sizeof *s->bufs);
+  s->arena = aligned(x->arena_bytes);
+  if (!s->ptr || !s->frame || !s->bufs || !s->arena) {
+    state_free(s);
+    return NULL;
+  }
+  return s;
+}
+
+static void state_give(kiln_cpu_executable *x, kiln_cpu_run_state *s) {
+  pthread_mutex_lock(&x->pool_lock);
+  s->next = x->pool;
+  x->pool = s;
+  pthread_mutex_unlock(&x->pool_lock);
+}
+
+void kiln_cpu_executable_destroy(kiln_cpu_executable *x) {
+  if (!x) return;
+  while (x->pool) {
+    kiln_cpu_run_state *s = x->pool;
+    x->pool = s->next;
+    state_free(s);
+  }
+  for (int32_t s = 0; s < x->num_steps; s++)
+    if (x->steps[s].dnnl) kiln_cpu_dnnl_destroy(x->steps[s].dnnl);
+  kiln_cpu_code_destroy(x->code);
+  kiln_interp_destroy(x->interp);
+  kiln_arena_destroy(x->arena);
+  pthread_mutex_destroy(&x->pool_lock);
+  free(x);
+}
+
+/* ---------------------------------------------------------------- running */
+
+static void *data_of(const kiln_cpu_executable *x, kiln_cpu_run_state *s, int32_t v) {
+  while (x->slots[v].store == KILN_CPU_STORE_ALIAS) v = x->slots[v].index;
+  return s->ptr[v];
+}
+
+/* The interpreter value of v: its own (INTERP), or a view of its bytes. */
+static kiln_status rtv_of(const kiln_cpu_executable *x, kiln_cpu_run_state *s, int32_t v, kiln_rtv **out) {
+  if (x->slots[v].store == KILN_CPU_STORE_INTERP) {
+    *out = kiln_rtv_retain(s->frame[v]);
+    return NULL;
+  }
+  const kiln_type *t = x->slots[v].type;
+  return kiln_rtv_view(kiln_type_element(t), t->tensor.rank, t->tensor.dims, data_of(x, s, v), out);
+}
+
+static kiln_status run_interp_step(const kiln_cpu_executable *x, kiln_cpu_run_state *s, const kiln_cpu_step *step,
+                                   kiln_check_log *checks) {
+  kiln_status st = NULL;
+  for (int32_t k = 0; !st && k < step->num_values; k++) {
+    int32_t v = step->values[k];
+    if (x->slots[v].store != KILN_CPU_STORE_INTERP) st = rtv_of(x, s, v, &s->frame[v]);
+  }
+  kiln_interp_ctx ctx = {.interp = x->interp, .frame = s->frame, .checks = checks, .print_out = stdout};
+  if (!st) st = kiln_interp_exec_op(&ctx, step->op);
+  for (int32_t k = 0; k < step->num_values; k++) { /* drop the views */
+    int32_t v = step->values[k];
+    if (x->slots[v].store != KILN_CPU_STORE_INTERP) {
+      kiln_rtv_release(s->frame[v]);
+      s->frame[v] = NULL;
+    }
+  }
+  for (int32_t i = 0; !st && i < step->op->num_results; i++) {
+    kiln_rtv *r = s->frame[step->op->results[i].id];
+    s->ptr[step->op->results[i].id] = r && r->kind == KILN_RTV_TENSOR ? r->data : NULL;
+  }
+  return st;
+}
+
+static kiln_status make_result(const kiln_cpu_executable *x, kiln_cpu_run_state *s, int32_t k, kiln_cpu_tensor **out) {
+  int32_t v = x->result_values[k];
+  const kiln_type *t = x->slots[v].type;
+  if (x->slots[v].store == KILN_CPU_STORE_INTERP) {
+    kiln_rtv *r = s->frame[v];
+    kiln_cpu_tensor *c = calloc(1, sizeof *c);
+    if (!c) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+    c->elem = r->elem;
+    c->rank = r->rank;
+    memcpy(c->dims, r->dims, sizeof *r->dims * (size_t)r->rank);
+    c->bytes = (uint64_t)r->count * r->elem_bytes;
+    c->data = r->data;
+    c->hold = kiln_rtv_retain(r);
+    *out = c;
+    return NULL;
+  }
+  KILN_RETURN_IF_ERROR(kiln_cpu_tensor_new(kiln_type_elem(t), t->tensor.rank, t->tensor.dims, out));
+  if ((*out)->bytes) memcpy((*out)->data, data_of(x, s, v), (*out)->bytes);
+  return NULL;
+}
+
+static kiln_status run_whole(kiln_cpu_executable *x, kiln_cpu_tensor *const *inputs, kiln_cpu_tensor **results,
+                             kiln_check_log *checks);
+
+kiln_status kiln_cpu_run(kiln_cpu_executable *x, kiln_cpu_tensor *const *inputs, kiln_cpu_tensor **results,
+                         kiln_check_log *checks) {
+  if (x->whole_interp) return run_whole(x, inputs, results, checks);
+  kiln_cpu_run_state *s = state_take(x);
+  if (!s) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "cpu: out of memory for a run of %llu bytes",
+                             (unsigned long long)x->arena_bytes);
+  kiln_status st = NULL;
+  for (int32_t k = 0; k < x->num_results; k++) results[k] = NULL;
+  for (int32_t v = 0; v < x->num_values; v++) {
+    const kiln_cpu_slot *sl = &x->slots[v];
+    switch (sl->store) {
+      case KILN_CPU_STORE_INPUT: s->ptr[v] = inputs[sl->index]->data; break;
+      case KILN_CPU_STORE_CONST: s->ptr[v] = (void *)sl->data; break;
+      case KILN_CPU_STORE_TEMP: s->ptr[v] = s->arena + sl->offset; break;
+      case KILN_CPU_STORE_RESULT:
+        if (!st) {
+          const kiln_type *t = sl->type;
+          st = kiln_cpu_tensor_new(kiln_type_elem(t), t->tensor.rank, t->tensor.dims, &results[sl->index]);
+          if (!st) s->ptr[v] = results[sl->index]->data;
+        }
+        break;
+      default: s->ptr[v] = NULL; break;
+    }
+  }
+  void **bufs = s->bufs;
+  for (int32_t i = 0; !st && i < x->num_steps; i++) {
+    const kiln_cpu_step *step = &x->steps[i];
+    switch (step->kind) {
+      case KILN_CPU_STEP_LOOP:
+        for (int32_t k = 0; k < step->num_values; k++) bufs[k] = data_of(x, s, step->values[k]);
+        kiln_cpu_parallel_for(step->fn, bufs, step->points, step->work);
+        bufs += step->num_values;
+        break;
+      case KILN_CPU_STEP_DNNL:
+        st = kiln_cpu_dnnl_run(step->dnnl, data_of(x, s, step->values[0]), data_of(x, s, step->values[1]),
+                               data_of(x, s, step->values[2]));
+        break;
+      case KILN_CPU_STEP_INTERP: st = run_interp_step(x, s, step, checks); break;
+    }
+  }
+  for (int32_t k = 0; !st && k < x->num_results; k++) {
+    int32_t v = x->result_values[k];
+    if (x->slots[v].store == KILN_CPU_STORE_RESULT && x->slots[v].index == k) continue;
+    st = make_result(x, s, k, &results[k]);
+  }
+  for (int32_t v = 0; v < x->num_values; v++) {
+    kiln_rtv_release(s->frame[v]);
+    s->frame[v] = NULL;
+  }
+  if (st)
+    for (int32_t k = 0; k < x->num_results; k++) {
+      kiln_cpu_tensor_free(results[k]);
+      results[k] = NULL;
+    }
+  state_give(x, s);
+  return st;
+}
+
+/* ---------------------------------------------------------------- whole functions */
+
+static kiln_status run_whole(kiln_cpu_executable *x, kiln_cpu_tensor *const *inputs, kiln_cpu_tensor **results,
+                             kiln_check_log *checks) {
+  const kiln_type *ft = kiln_func_type(x->function);
+  int32_t ni = ft->func.num_inputs, nr = ft->func.num_results;
+  kiln_rtv **args = calloc((size_t)ni + 1, sizeof *args), **res = calloc((size_t)nr + 1, sizeof *res);
+  kiln_status st = args && res ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  for (int32_t i = 0; !st && i < ni; i++) {
+    const kiln_type *t = ft->func.inputs[i];
+    const kiln_cpu_tensor *in = inputs[i];
+    if (in->hold && in->hold->kind != KILN_RTV_TENSOR) {
+      args[i] = kiln_rtv_retain(in->hold);
+      continue;
+    }
+    const kiln_type *et = kiln_type_is_tensor(t) ? kiln_type_element(t) : kiln_interp_scalar_type(in->elem);
+    st = kiln_rtv_view(et, in->rank, in->dims, in->data, &args[i]);
+  }
+  kiln_interp_ctx ctx = {.interp = x->interp, .checks = checks, .print_out = stdout};
+  if (!st) st = kiln_interp_call(&ctx, x->function, args, ni, res);
+  for (int32_t k = 0; !st && k < nr; k++) {
+    kiln_rtv *r = res[k];
+    if (r->kind != KILN_RTV_TENSOR) { /* a token or tuple */
+      if (!(results[k] = calloc(1, sizeof *results[k]))) st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+      else results[k]->hold = kiln_rtv_retain(r);
+      continue;
+    }
+    /* results may outlive the program: copy into plain storage */
+    st = kiln_cpu_tensor_new(r->elem, r->rank, r->dims, &results[k]);
+    if (!st && results[k]->bytes) memcpy(results[k]->data, r->data, results[k]->bytes);
+  }
+  for (int32_t i = 0; args && i < ni; i++) kiln_rtv_release(args[i]);
+  for (int32_t k = 0; res && k < nr; k++) kiln_rtv_release(res[k]);
+  if (st)
+    for (int32_t k = 0; k < nr; k++) {
+      kiln_cpu_tensor_free(results[k]);
+      results[k] = NULL;
+    }
+  free(args);
+  free(res);
+  return st;
+}

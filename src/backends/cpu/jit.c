@@ -1,0 +1,232 @@
+/* Module building, optimisation for the host CPU and JIT compilation with LLVM's ORC
+ * LLJIT (see loop.h: kiln_cpu_code_compile). */
+#include <llvm-c/Analysis.h>
+#include <llvm-c/Core.h>
+#include <llvm-c/Error.h>
+#include <llvm-c/LLJIT.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+#include <llvm-c/Transforms/PassManagerBuilder.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/cpu/loopgen.h"
+
+bool kiln_cpu_emit_loop(kiln_cpu_gen *g, const kiln_cpu_loop *L, int32_t index, const char *cpu, const char *features);
+
+struct kiln_cpu_code {
+  LLVMOrcLLJITRef jit;
+};
+
+static pthread_once_t g_init_once = PTHREAD_ONCE_INIT;
+static bool g_init_ok;
+
+static void init_llvm(void) {
+  g_init_ok = !LLVMInitializeNativeTarget() && !LLVMInitializeNativeAsmPrinter();
+}
+
+static kiln_status from_llvm_error(LLVMErrorRef e, const char *what) {
+  char *msg = LLVMGetErrorMessage(e);
+  kiln_status st = KILN_STATUS(KILN_STATUS_INTERNAL, "cpu: %s: %s", what, msg);
+  LLVMDisposeErrorMessage(msg);
+  return st;
+}
+
+/* Merges adjacent dims that every read walks contiguously (and drops size-1 dims), so
+ * the inner loop is as long as possible; a reduction's kept and reduced dims stay apart. */
+static void collapse(kiln_cpu_loop *L, kiln_cpu_node **nodes) {
+  int32_t r = L->rank, ro = L->num_out_dims;
+  int32_t keep[KILN_CPU_MAX_RANK], nk = 0, nro = 0;
+  for (int32_t d = 0; d < r; d++) {
+    bool out = d < ro;
+    if (L->dims[d] == 1 && r > 1) continue;
+    if (nk > 0 && (keep[nk - 1] < ro) == out) {
+      int32_t p = keep[nk - 1];
+      bool ok = true;
+      for (int32_t k = 0; k < L->num_nodes && ok; k++) {
+        kiln_cpu_node *x = nodes[k];
+        if (x && (x->kind == KILN_CPU_NODE_LOAD || x->kind == KILN_CPU_NODE_IOTA))
+          ok = x->strides[p] == x->strides[d] * L->dims[d];
+      }
+      if (ok) {
+        L->dims[p] *= L->dims[d];
+        for (int32_t k = 0; k < L->num_nodes; k++) {
+          kiln_cpu_node *x = nodes[k];
+          if (x && (x->kind == KILN_CPU_NODE_LOAD || x->kind == KILN_CPU_NODE_IOTA)) x->strides[p] = x->strides[d];
+        }
+        continue;
+      }
+    }
+    keep[nk++] = d;
+    nro += out;
+  }
+  /* compact */
+  for (int32_t i = 0; i < nk; i++) {
+    L->dims[i] = L->dims[keep[i]];
+    for (int32_t k = 0; k < L->num_nodes; k++) {
+      kiln_cpu_node *x = nodes[k];
+      if (x && (x->kind == KILN_CPU_NODE_LOAD || x->kind == KILN_CPU_NODE_IOTA)) x->strides[i] = x->strides[keep[i]];
+    }
+  }
+  for (int32_t k = 0; k < L->num_nodes; k++) {
+    kiln_cpu_node *x = nodes[k];
+    if (x && (x->kind == KILN_CPU_NODE_LOAD || x->kind == KILN_CPU_NODE_IOTA))
+      for (int32_t i = nk; i < KILN_CPU_MAX_RANK; i++) x->strides[i] = 0;
+  }
+  L->rank = nk;
+  L->num_out_dims = nro;
+  if (ro < r && nro == nk) { /* every reduced dim had size 1: keep one of them */
+    L->dims[L->rank] = 1;
+    L->rank++;
+  }
+}
+
+static void gather_nodes(kiln_cpu_node *x, kiln_cpu_node **nodes) {
+  if (!x || nodes[x->id]) return;
+  nodes[x->id] = x;
+  for (int32_t i = 0; i < x->num_args; i++) gather_nodes(x->args[i], nodes);
+}
+
+static kiln_status optimise(LLVMModuleRef m, char *cpu, char *features) {
+  char *triple = LLVMGetDefaultTargetTriple();
+  LLVMTargetRef target;
+  char *err = NULL;
+  kiln_status st = NULL;
+  if (LLVMGetTargetFromTriple(triple, &target, &err)) {
+    st = KILN_STATUS(KILN_STATUS_INTERNAL, "cpu: no LLVM target for %s: %s", triple, err ? err : "");
+    LLVMDisposeMessage(err);
+    LLVMDisposeMessage(triple);
+    return st;
+  }
+  LLVMTargetMachineRef tm = LLVMCreateTargetMachine(target, triple, cpu, features, LLVMCodeGenLevelAggressive,
+                                                    LLVMRelocDefault, LLVMCodeModelJITDefault);
+  LLVMSetTarget(m, triple);
+  LLVMTargetDataRef layout = LLVMCreateTargetDataLayout(tm);
+  LLVMSetModuleDataLayout(m, layout);
+  if (LLVMVerifyModule(m, LLVMReturnStatusAction, &err)) {
+    st = KILN_STATUS(KILN_STATUS_INTERNAL, "cpu: generated code does not verify: %.400s", err ? err : "");
+  } else {
+    LLVMPassManagerRef pm = LLVMCreatePassManager();
+    LLVMAddAnalysisPasses(tm, pm);
+    LLVMPassManagerBuilderRef pmb = LLVMPassManagerBuilderCreate();
+    LLVMPassManagerBuilderSetOptLevel(pmb, 3);
+    LLVMPassManagerBuilderPopulateModulePassManager(pmb, pm);
+    LLVMRunPassManager(pm, m);
+    LLVMPassManagerBuilderDispose(pmb);
+    LLVMDisposePassManager(pm);
+  }
+  LLVMDisposeMessage(err);
+  LLVMDisposeTargetData(layout);
+  LLVMDisposeTargetMachine(tm);
+  LLVMDisposeMessage(triple);
+  return st;
+}
+
+kiln_status kiln_cpu_code_compile(kiln_cpu_loop *const *loops, int32_t n, kiln_cpu_code **out_code, kiln_cpu_loop_fn *out_fns) {
+  *out_code = NULL;
+  pthread_once(&g_init_once, init_llvm);
+  if (!g_init_ok) return KILN_STATUS(KILN_STATUS_INTERNAL, "cpu: LLVM's native target did not initialise");
+  kiln_cpu_code *code = calloc(1, sizeof *code);
+  if (!code) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
+  kiln_cpu_gen g = {.c = LLVMOrcThreadSafeContextGetContext(tsc)};
+  g.m = LLVMModuleCreateWithNameInContext("kiln", g.c);
+  g.b = LLVMCreateBuilderInContext(g.c);
+  g.i1 = LLVMInt1TypeInContext(g.c);
+  g.i8 = LLVMInt8TypeInContext(g.c);
+  g.i16 = LLVMInt16TypeInContext(g.c);
+  g.i32 = LLVMInt32TypeInContext(g.c);
+  g.i64 = LLVMInt64TypeInContext(g.c);
+  g.f16 = LLVMHalfTypeInContext(g.c);
+  g.f32 = LLVMFloatTypeInContext(g.c);
+  g.f64 = LLVMDoubleTypeInContext(g.c);
+  g.ptr = LLVMPointerType(g.i8, 0);
+  char *cpu = LLVMGetHostCPUName(), *features = LLVMGetHostCPUFeatures();
+  kiln_status st = NULL;
+  for (int32_t i = 0; i < n && !st; i++) {
+    kiln_cpu_node **nodes = calloc((size_t)loops[i]->num_nodes + 1, sizeof *nodes);
+    if (!nodes) {
+      st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+      break;
+    }
+    gather_nodes(loops[i]->root, nodes);
+    gather_nodes(loops[i]->init, nodes);
+    collapse(loops[i], nodes);
+    free(nodes);
+    if (!kiln_cpu_emit_loop(&g, loops[i], i, cpu, features))
+      st = KILN_STATUS(KILN_STATUS_INTERNAL, "cpu: could not generate code for loop %d", (int)i);
+  }
+  LLVMDisposeBuilder(g.b);
+  const char *dump = getenv("KILN_CPU_DUMP_IR"); /* for debugging the code generator */
+  if (!st && dump && *dump == '1') {
+    char *text = LLVMPrintModuleToString(g.m);
+    fprintf(stderr, "%s\n", text);
+    LLVMDisposeMessage(text);
+  }
+  if (!st) st = optimise(g.m, cpu, features);
+  if (!st && dump && *dump == '2') {
+    char *text = LLVMPrintModuleToString(g.m);
+    fprintf(stderr, "%s\n", text);
+    LLVMDisposeMessage(text);
+  }
+  LLVMErrorRef e = NULL;
+  if (!st) {
+    LLVMOrcLLJITBuilderRef jb = LLVMOrcCreateLLJITBuilder();
+    LLVMOrcJITTargetMachineBuilderRef jtmb;
+    e = LLVMOrcJITTargetMachineBuilderDetectHost(&jtmb);
+    if (e) {
+      LLVMOrcDisposeLLJITBuilder(jb);
+      st = from_llvm_error(e, "detecting the host");
+    } else {
+      LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(jb, jtmb);
+      e = LLVMOrcCreateLLJIT(&code->jit, jb);
+      if (e) st = from_llvm_error(e, "creating the JIT");
+    }
+  }
+  if (!st) { /* the code may call memset/memcpy (the optimiser makes them from loops) */
+    LLVMOrcDefinitionGeneratorRef gen;
+    e = LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(&gen, LLVMOrcLLJITGetGlobalPrefix(code->jit), NULL, NULL);
+    if (e) st = from_llvm_error(e, "resolving the C library");
+    else LLVMOrcJITDylibAddGenerator(LLVMOrcLLJITGetMainJITDylib(code->jit), gen);
+  }
+  if (!st) {
+    LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(g.m, tsc);
+    g.m = NULL;
+    e = LLVMOrcLLJITAddLLVMIRModule(code->jit, LLVMOrcLLJITGetMainJITDylib(code->jit), tsm);
+    if (e) {
+      LLVMOrcDisposeThreadSafeModule(tsm);
+      st = from_llvm_error(e, "adding code");
+    }
+  }
+  for (int32_t i = 0; i < n && !st; i++) {
+    char name[32];
+    snprintf(name, sizeof name, "kiln_loop_%d", (int)i);
+    LLVMOrcExecutorAddress addr = 0;
+    e = LLVMOrcLLJITLookup(code->jit, &addr, name);
+    if (e) st = from_llvm_error(e, "compiling");
+    else out_fns[i] = (kiln_cpu_loop_fn)(uintptr_t)addr;
+  }
+  if (g.m) LLVMDisposeModule(g.m);
+  LLVMOrcDisposeThreadSafeContext(tsc);
+  LLVMDisposeMessage(cpu);
+  LLVMDisposeMessage(features);
+  if (st) {
+    kiln_cpu_code_destroy(code);
+    return st;
+  }
+  *out_code = code;
+  return NULL;
+}
+
+void kiln_cpu_code_destroy(kiln_cpu_code *code) {
+  if (!code) return;
+  if (code->jit) {
+    LLVMErrorRef e = LLVMOrcDisposeLLJIT(code->jit);
+    if (e) LLVMConsumeError(e);
+  }
+  free(code);
+}
+
+uint64_t kiln_cpu_code_bytes(const kiln_cpu_code *code) { return 0; }

@@ -1,0 +1,145 @@
+/* Entry points of the vectorised math library: op -> kernel table, type checks, and the
+ * one-per-(op, type) internal helper functions. Kernels live in llvm_math_*.c.
+ * Not yet implemented (NULL is returned, the caller falls back): erf, erfc, and the double
+ * versions of sin/cos/tan (their Cody-Waite reduction is only exact for |x| < 2^26; a
+ * Payne-Hanek reduction for larger arguments is still to do). */
+#include "backends/cpu/llvm_math.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "backends/cpu/llvm_math_internal.h"
+
+typedef struct kiln_math_entry {
+  kiln_op_kind kind;
+  const char *name;
+  kiln_math_unary_fn unary;
+  kiln_math_binary_fn binary;
+  bool f32_via_f64; /* the f32 kernel computes in f64 and rounds once */
+  bool keep_zero;   /* f(+-0) = +-0: the input zero is returned as is */
+  bool no_f64;      /* no double kernel yet (NULL is returned) */
+} kiln_math_entry;
+
+static const kiln_math_entry kEntries[] = {
+    {KILN_OP_EXPONENTIAL, "exp", kiln_math_exp, NULL, false, false, false},
+    {KILN_OP_EXPONENTIAL_MINUS_ONE, "expm1", kiln_math_expm1_op, NULL, false, true, false},
+    {KILN_OP_LOG, "log", kiln_math_log, NULL, false, false, false},
+    {KILN_OP_LOG_PLUS_ONE, "log1p", kiln_math_log1p, NULL, false, true, false},
+    {KILN_OP_LOGISTIC, "logistic", kiln_math_logistic, NULL, true, false, false},
+    {KILN_OP_TANH, "tanh", kiln_math_tanh, NULL, true, true, false},
+    {KILN_OP_SINE, "sin", kiln_math_sin, NULL, true, true, true},
+    {KILN_OP_COSINE, "cos", kiln_math_cos, NULL, true, false, true},
+    {KILN_OP_TAN, "tan", kiln_math_tan, NULL, true, true, true},
+    {KILN_OP_CHLO_TAN, "tan", kiln_math_tan, NULL, true, true, true},
+    {KILN_OP_CBRT, "cbrt", kiln_math_cbrt, NULL, true, true, false},
+    {KILN_OP_CHLO_SINH, "sinh", kiln_math_sinh, NULL, true, true, false},
+    {KILN_OP_CHLO_COSH, "cosh", kiln_math_cosh, NULL, false, false, false},
+    {KILN_OP_CHLO_ATAN, "atan", kiln_math_atan, NULL, false, true, false},
+    {KILN_OP_CHLO_ASIN, "asin", kiln_math_asin, NULL, true, true, false},
+    {KILN_OP_CHLO_ACOS, "acos", kiln_math_acos, NULL, true, false, false},
+    {KILN_OP_CHLO_ASINH, "asinh", kiln_math_asinh, NULL, false, true, false},
+    {KILN_OP_CHLO_ACOSH, "acosh", kiln_math_acosh, NULL, false, false, false},
+    {KILN_OP_CHLO_ATANH, "atanh", kiln_math_atanh, NULL, false, true, false},
+    {KILN_OP_ATAN2, "atan2", NULL, kiln_math_atan2, false, false, false},
+    {KILN_OP_POWER, "pow", NULL, kiln_math_pow, true, false, false},
+};
+
+static const kiln_math_entry *find_entry(kiln_op_kind kind, bool binary) {
+  for (size_t i = 0; i < sizeof kEntries / sizeof kEntries[0]; i++) {
+    const kiln_math_entry *en = &kEntries[i];
+    if (en->kind == kind && (binary ? en->binary != NULL : en->unary != NULL)) return en;
+  }
+  return NULL;
+}
+
+/* Accepts float, double and vectors of them (up to KILN_MB_MAX_LANES lanes). */
+static bool classify(LLVMTypeRef t, bool *out_dbl, unsigned *out_lanes) {
+  unsigned lanes = 0;
+  if (LLVMGetTypeKind(t) == LLVMVectorTypeKind) {
+    lanes = LLVMGetVectorSize(t);
+    if (lanes == 0 || lanes > KILN_MB_MAX_LANES) return false;
+    t = LLVMGetElementType(t);
+  }
+  LLVMTypeKind k = LLVMGetTypeKind(t);
+  if (k != LLVMFloatTypeKind && k != LLVMDoubleTypeKind) return false;
+  *out_dbl = k == LLVMDoubleTypeKind;
+  *out_lanes = lanes;
+  return true;
+}
+
+static void add_attr(LLVMContextRef ctx, LLVMValueRef fn, const char *name) {
+  unsigned id = LLVMGetEnumAttributeKindForName(name, strlen(name));
+  if (id) LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, id, 0));
+}
+
+/* Builds the body of the helper for entry en on type ft. */
+static void build_body(const kiln_math_entry *en, LLVMModuleRef m, LLVMValueRef fn,
+                       LLVMTypeRef ft, bool dbl, unsigned lanes) {
+  LLVMContextRef ctx = LLVMGetModuleContext(m);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+  LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, fn, "entry"));
+  kiln_mb e;
+  kiln_mb_init(&e, m, b, ft, dbl, lanes);
+  kiln_mv x = LLVMGetParam(fn, 0);
+  kiln_mv y = en->binary ? LLVMGetParam(fn, 1) : NULL;
+  kiln_mv r;
+  if (!dbl && en->f32_via_f64) {
+    kiln_mb w = kiln_mb_widened(&e);
+    kiln_mv wx = kiln_mb_fpext(&w, x);
+    kiln_mv wr = en->binary ? en->binary(&w, wx, kiln_mb_fpext(&w, y)) : en->unary(&w, wx);
+    r = kiln_mb_fptrunc(&e, wr);
+  } else {
+    r = en->binary ? en->binary(&e, x, y) : en->unary(&e, x);
+  }
+  if (en->keep_zero) r = kiln_mb_sel(&e, kiln_mb_eqc(&e, x, 0.0), x, r);
+  LLVMBuildRet(b, r);
+  LLVMDisposeBuilder(b);
+}
+
+static LLVMValueRef emit(LLVMModuleRef m, LLVMBuilderRef b, const kiln_math_entry *en,
+                         LLVMValueRef x, LLVMValueRef y) {
+  if (!m || !b || !x || !LLVMGetInsertBlock(b)) return NULL;
+  LLVMTypeRef ft = LLVMTypeOf(x);
+  bool dbl;
+  unsigned lanes;
+  if (!classify(ft, &dbl, &lanes) || (dbl && en->no_f64)) return NULL;
+  if (y && LLVMTypeOf(y) != ft) return NULL;
+  char name[64];
+  if (lanes)
+    snprintf(name, sizeof name, "kiln.math.%s.v%u%s", en->name, lanes, dbl ? "f64" : "f32");
+  else
+    snprintf(name, sizeof name, "kiln.math.%s.%s", en->name, dbl ? "f64" : "f32");
+  LLVMTypeRef params[2] = {ft, ft};
+  LLVMTypeRef fty = LLVMFunctionType(ft, params, y ? 2 : 1, 0);
+  LLVMValueRef fn = LLVMGetNamedFunction(m, name);
+  if (!fn) {
+    LLVMContextRef ctx = LLVMGetModuleContext(m);
+    fn = LLVMAddFunction(m, name, fty);
+    LLVMSetLinkage(fn, LLVMInternalLinkage);
+    add_attr(ctx, fn, "alwaysinline");
+    add_attr(ctx, fn, "nounwind");
+    add_attr(ctx, fn, "readnone");
+    add_attr(ctx, fn, "willreturn");
+    build_body(en, m, fn, ft, dbl, lanes);
+  }
+  LLVMValueRef args[2] = {x, y};
+  return LLVMBuildCall2(b, fty, fn, args, y ? 2 : 1, "");
+}
+
+LLVMValueRef kiln_cpu_emit_unary_math(LLVMModuleRef m, LLVMBuilderRef b, kiln_op_kind kind,
+                                      LLVMValueRef x) {
+  const kiln_math_entry *en = find_entry(kind, false);
+  return en ? emit(m, b, en, x, NULL) : NULL;
+}
+
+LLVMValueRef kiln_cpu_emit_binary_math(LLVMModuleRef m, LLVMBuilderRef b, kiln_op_kind kind,
+                                       LLVMValueRef x, LLVMValueRef y) {
+  const kiln_math_entry *en = find_entry(kind, true);
+  return en && y ? emit(m, b, en, x, y) : NULL;
+}
+
+bool kiln_cpu_math_has(kiln_op_kind kind, bool f64) {
+  const kiln_math_entry *en = find_entry(kind, false);
+  if (!en) en = find_entry(kind, true);
+  return en && !(f64 && en->no_f64);
+}

@@ -1,0 +1,121 @@
+/* Exponential family: exp, expm1, logistic, tanh, sinh, cosh (native precision).
+ *
+ * exp: Cody-Waite reduction x = n*ln2 + r, |r| <= ln2/2, with ln2 split in two (the first
+ * product is formed with fma), then e^r = 1 + r + r^2 P(r) (P a Chebyshev fit of
+ * (e^r - 1 - r)/r^2), scaled by 2^n in two exact steps so that results in the subnormal
+ * range are rounded once. */
+#include <stddef.h>
+
+#include "backends/cpu/llvm_math_internal.h"
+
+static const double kExpP32[] = {0.500000001347, 0.16666666683, 0.0416664648414,
+                                  0.00833331029523, 0.00139336593022, 0.00019891517901};
+static const double kExpP64[] = {
+    0.5, 0.16666666666666670995, 0.041666666666666670507, 0.0083333333333261292249,
+    0.0013888888888883162282, 0.00019841269874841251289, 0.000024801587327111870786,
+    2.7557255374049217207e-6, 2.7557271966592528283e-7, 2.5105227889120455771e-8,
+    2.0915307929440388618e-9};
+
+/* The reduction shared by exp and expm1: returns r with x = n*ln2 + r, and n (float). x
+ * must not be NaN. */
+static kiln_mv reduce_ln2(const kiln_mb *e, kiln_mv x, kiln_mv *out_n) {
+  double hi = e->dbl ? 0x1.62e42fefa39efp-1 : 0x1.62e43p-1;
+  double lo = e->dbl ? 0x1.abc9e3b39803fp-56 : -0x1.05c61p-29;
+  kiln_mv n = kiln_mb_rint(e, kiln_mb_mulc(e, x, 0x1.71547652b82fep+0));
+  kiln_mv nn = kiln_mb_neg(e, n);
+  kiln_mv r = kiln_mb_fma(e, nn, kiln_mb_c(e, hi), x);
+  *out_n = n;
+  return kiln_mb_fma(e, nn, kiln_mb_c(e, lo), r);
+}
+
+/* r + r^2 P(r) = e^r - 1 for |r| <= ln2/2. */
+static kiln_mv expm1_poly(const kiln_mb *e, kiln_mv r) {
+  kiln_mv p = e->dbl ? kiln_mb_poly(e, r, kExpP64, 11) : kiln_mb_poly(e, r, kExpP32, 6);
+  return kiln_mb_fma(e, kiln_mb_mul(e, r, r), p, r);
+}
+
+/* Clamps x to [lo, hi]; NaN becomes lo (callers restore NaN at the end). */
+static kiln_mv clamp(const kiln_mb *e, kiln_mv x, double lo, double hi) {
+  kiln_mv c = kiln_mb_sel(e, kiln_mb_gtc(e, x, hi), kiln_mb_c(e, hi), x);
+  return kiln_mb_sel(e, kiln_mb_ge(e, c, kiln_mb_c(e, lo)), c, kiln_mb_c(e, lo));
+}
+
+static kiln_mv exp_impl(const kiln_mb *e, kiln_mv x, kiln_mv lo, int extra) {
+  /* Beyond these bounds the result has certainly overflowed / underflowed to 0. */
+  kiln_mv xc = e->dbl ? clamp(e, x, -746.0, 711.0) : clamp(e, x, -104.5, 89.5);
+  kiln_mv nf;
+  kiln_mv r = reduce_ln2(e, xc, &nf);
+  if (lo) r = kiln_mb_add(e, r, kiln_mb_sel(e, kiln_mb_eq(e, xc, x), lo, kiln_mb_c(e, 0.0)));
+  kiln_mv p = kiln_mb_addc(e, expm1_poly(e, r), 1.0);
+  kiln_mv n = kiln_mb_iadd(e, kiln_mb_ftoi(e, nf), kiln_mb_ci(e, extra));
+  kiln_mv y = kiln_mb_scale(e, p, n);
+  return kiln_mb_sel(e, kiln_mb_isnan(e, x), x, y);
+}
+
+kiln_mv kiln_math_exp_scaled(const kiln_mb *e, kiln_mv x, int extra) {
+  return exp_impl(e, x, NULL, extra);
+}
+kiln_mv kiln_math_exp_dd(const kiln_mb *e, kiln_mv hi, kiln_mv lo) {
+  return exp_impl(e, hi, lo, 0);
+}
+
+kiln_mv kiln_math_exp(const kiln_mb *e, kiln_mv x) { return kiln_math_exp_scaled(e, x, 0); }
+
+/* expm1(x) = 2^n (q + (1 - 2^-n)) with q = expm1(r); exact for n = 0. */
+kiln_mv kiln_math_expm1(const kiln_mb *e, kiln_mv x) {
+  kiln_mv xc = e->dbl ? clamp(e, x, -45.0, 710.0) : clamp(e, x, -25.0, 89.5);
+  kiln_mv nf;
+  kiln_mv q = expm1_poly(e, reduce_ln2(e, xc, &nf));
+  double cap = e->dbl ? 60.0 : 30.0; /* 2^-n is below rounding beyond this */
+  kiln_mv mf = kiln_mb_sel(e, kiln_mb_gtc(e, nf, cap), kiln_mb_c(e, cap), nf);
+  kiln_mv t = kiln_mb_sub(e, kiln_mb_c(e, 1.0),
+                          kiln_mb_pow2i(e, kiln_mb_ftoi(e, kiln_mb_neg(e, mf))));
+  kiln_mv y = kiln_mb_scale(e, kiln_mb_add(e, q, t), kiln_mb_ftoi(e, nf));
+  y = kiln_mb_sel(e, kiln_mb_isnan(e, x), x, y);
+  return kiln_mb_sel(e, kiln_mb_eqc(e, x, 0.0), x, y);
+}
+
+kiln_mv kiln_math_expm1_op(const kiln_mb *e, kiln_mv x) { return kiln_math_expm1(e, x); }
+
+/* 1/(1+e^-x) for x >= 0, e^x/(1+e^x) otherwise: never overflows, underflows correctly. */
+kiln_mv kiln_math_logistic(const kiln_mb *e, kiln_mv x) {
+  kiln_mv t = kiln_math_exp(e, kiln_mb_neg(e, kiln_mb_fabs(e, x)));
+  kiln_mv d = kiln_mb_addc(e, t, 1.0);
+  kiln_mv num = kiln_mb_sel(e, kiln_mb_ge(e, x, kiln_mb_c(e, 0.0)), kiln_mb_c(e, 1.0), t);
+  return kiln_mb_div(e, num, d);
+}
+
+/* tanh|x| = m/(m+2) with m = expm1(2|x|); |x| is capped where tanh is 1. */
+kiln_mv kiln_math_tanh(const kiln_mb *e, kiln_mv x) {
+  kiln_mv a = kiln_mb_fabs(e, x);
+  a = kiln_mb_sel(e, kiln_mb_gtc(e, a, 40.0), kiln_mb_c(e, 40.0), a);
+  kiln_mv m = kiln_math_expm1(e, kiln_mb_add(e, a, a));
+  kiln_mv t = kiln_mb_div(e, m, kiln_mb_addc(e, m, 2.0));
+  return kiln_mb_copysign(e, t, x);
+}
+
+/* For |x| < 1 from m = expm1|x|; beyond from h = e^|x|/2 (exact halving, no early
+ * overflow): sinh = h - 1/(4h), cosh = h + 1/(4h). */
+static kiln_mv sinh_cosh(const kiln_mb *e, kiln_mv x, bool is_cosh) {
+  kiln_mv a = kiln_mb_fabs(e, x);
+  kiln_mv small = kiln_mb_ltc(e, a, 1.0);
+  kiln_mv m = kiln_math_expm1(e, kiln_mb_sel(e, small, a, kiln_mb_c(e, 1.0)));
+  kiln_mv m1 = kiln_mb_addc(e, m, 1.0);
+  kiln_mv h = kiln_math_exp_scaled(e, a, -1);
+  kiln_mv q = kiln_mb_div(e, kiln_mb_c(e, 0.25), h);
+  kiln_mv lo, hi;
+  if (is_cosh) {
+    /* 1 + m^2 / (2 (1 + m)) */
+    lo = kiln_mb_addc(e, kiln_mb_div(e, kiln_mb_mul(e, m, m), kiln_mb_add(e, m1, m1)), 1.0);
+    hi = kiln_mb_add(e, h, q);
+  } else {
+    /* (m + m/(m+1)) / 2 */
+    lo = kiln_mb_mulc(e, kiln_mb_add(e, m, kiln_mb_div(e, m, m1)), 0.5);
+    hi = kiln_mb_sub(e, h, q);
+  }
+  kiln_mv y = kiln_mb_sel(e, small, lo, hi);
+  return is_cosh ? y : kiln_mb_copysign(e, y, x);
+}
+
+kiln_mv kiln_math_sinh(const kiln_mb *e, kiln_mv x) { return sinh_cosh(e, x, false); }
+kiln_mv kiln_math_cosh(const kiln_mb *e, kiln_mv x) { return sinh_cosh(e, x, true); }

@@ -1,0 +1,134 @@
+/* Internal to the llvm_math*.c files: a small IR-building vocabulary for the math kernels.
+ *
+ * A kiln_mb names the builder, the float type being computed (scalar or vector) and the
+ * integer type of the same shape and width (i32 for float, i64 for double). Every helper
+ * emits straight-line IR at the builder's position and returns the new value; constants are
+ * splatted to the vector shape. Values are owned by the LLVM context. Not thread-safe beyond
+ * LLVM's own rules (one thread per context). */
+#ifndef KILN_BACKENDS_CPU_LLVM_MATH_INTERNAL_H
+#define KILN_BACKENDS_CPU_LLVM_MATH_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <llvm-c/Core.h>
+
+typedef LLVMValueRef kiln_mv;
+
+#define KILN_MB_MAX_LANES 256u
+
+typedef struct kiln_mb {
+  LLVMModuleRef m;
+  LLVMBuilderRef b;
+  LLVMContextRef ctx;
+  LLVMTypeRef ft;  /* float, double or a vector of them */
+  LLVMTypeRef it;  /* i32/i64 of the same shape */
+  LLVMTypeRef bt;  /* i1 of the same shape */
+  unsigned lanes;  /* 0 for a scalar */
+  bool dbl;        /* element is double */
+  bool narrow;     /* computing in double for float inputs (values are exact floats) */
+} kiln_mb;
+
+/* Fills e for the float type ft (already validated). */
+void kiln_mb_init(kiln_mb *e, LLVMModuleRef m, LLVMBuilderRef b, LLVMTypeRef ft, bool dbl,
+                  unsigned lanes);
+/* The same shape with double elements (for f32 kernels that compute in f64). */
+kiln_mb kiln_mb_widened(const kiln_mb *e);
+kiln_mv kiln_mb_fpext(const kiln_mb *wide, kiln_mv x);
+kiln_mv kiln_mb_fptrunc(const kiln_mb *narrow, kiln_mv x);
+
+/* Constants. */
+kiln_mv kiln_mb_c(const kiln_mb *e, double v);
+kiln_mv kiln_mb_ci(const kiln_mb *e, int64_t v);
+kiln_mv kiln_mb_inf(const kiln_mb *e);
+kiln_mv kiln_mb_nan(const kiln_mb *e);
+
+/* Arithmetic (IEEE, no fast-math). */
+kiln_mv kiln_mb_add(const kiln_mb *e, kiln_mv a, kiln_mv b);
+kiln_mv kiln_mb_sub(const kiln_mb *e, kiln_mv a, kiln_mv b);
+kiln_mv kiln_mb_mul(const kiln_mb *e, kiln_mv a, kiln_mv b);
+kiln_mv kiln_mb_div(const kiln_mb *e, kiln_mv a, kiln_mv b);
+kiln_mv kiln_mb_neg(const kiln_mb *e, kiln_mv a);
+kiln_mv kiln_mb_fma(const kiln_mb *e, kiln_mv a, kiln_mv b, kiln_mv c);
+kiln_mv kiln_mb_mulc(const kiln_mb *e, kiln_mv a, double c);
+kiln_mv kiln_mb_addc(const kiln_mb *e, kiln_mv a, double c);
+/* Intrinsics: fabs, floor, rint (round half even), sqrt; copysign(mag, sgn). */
+kiln_mv kiln_mb_fabs(const kiln_mb *e, kiln_mv a);
+kiln_mv kiln_mb_floor(const kiln_mb *e, kiln_mv a);
+kiln_mv kiln_mb_rint(const kiln_mb *e, kiln_mv a);
+kiln_mv kiln_mb_sqrt(const kiln_mb *e, kiln_mv a);
+kiln_mv kiln_mb_copysign(const kiln_mb *e, kiln_mv mag, kiln_mv sgn);
+/* c[0] + x*(c[1] + x*(... c[n-1])) with fma. */
+kiln_mv kiln_mb_poly(const kiln_mb *e, kiln_mv x, const double *c, int n);
+
+/* Ordered comparisons (false on NaN) and isnan. */
+kiln_mv kiln_mb_lt(const kiln_mb *e, kiln_mv a, kiln_mv b);
+kiln_mv kiln_mb_gt(const kiln_mb *e, kiln_mv a, kiln_mv b);
+kiln_mv kiln_mb_le(const kiln_mb *e, kiln_mv a, kiln_mv b);
+kiln_mv kiln_mb_ge(const kiln_mb *e, kiln_mv a, kiln_mv b);
+kiln_mv kiln_mb_eq(const kiln_mb *e, kiln_mv a, kiln_mv b);
+kiln_mv kiln_mb_ltc(const kiln_mb *e, kiln_mv a, double c);
+kiln_mv kiln_mb_gtc(const kiln_mb *e, kiln_mv a, double c);
+kiln_mv kiln_mb_eqc(const kiln_mb *e, kiln_mv a, double c);
+kiln_mv kiln_mb_isnan(const kiln_mb *e, kiln_mv a);
+kiln_mv kiln_mb_isinf(const kiln_mb *e, kiln_mv a);
+kiln_mv kiln_mb_and(const kiln_mb *e, kiln_mv a, kiln_mv b);
+kiln_mv kiln_mb_or(const kiln_mb *e, kiln_mv a, kiln_mv b);
+kiln_mv kiln_mb_not(const kiln_mb *e, kiln_mv a);
+kiln_mv kiln_mb_sel(const kiln_mb *e, kiln_mv c, kiln_mv a, kiln_mv b);
+kiln_mv kiln_mb_selc(const kiln_mb *e, kiln_mv c, double a, kiln_mv b);
+
+/* Bit-level and integer helpers (integers are it-typed). */
+kiln_mv kiln_mb_bits(const kiln_mb *e, kiln_mv x);
+kiln_mv kiln_mb_from_bits(const kiln_mb *e, kiln_mv i);
+kiln_mv kiln_mb_iadd(const kiln_mb *e, kiln_mv a, kiln_mv b);
+kiln_mv kiln_mb_isub(const kiln_mb *e, kiln_mv a, kiln_mv b);
+kiln_mv kiln_mb_iand(const kiln_mb *e, kiln_mv a, kiln_mv b);
+kiln_mv kiln_mb_ashr(const kiln_mb *e, kiln_mv a, int s);
+kiln_mv kiln_mb_shl(const kiln_mb *e, kiln_mv a, int s);
+kiln_mv kiln_mb_ftoi(const kiln_mb *e, kiln_mv x); /* x integral and in range */
+kiln_mv kiln_mb_itof(const kiln_mb *e, kiln_mv i);
+int kiln_mb_mant_bits(const kiln_mb *e); /* 23 or 52 */
+/* 2^n for integer n within the normal exponent range. */
+kiln_mv kiln_mb_pow2i(const kiln_mb *e, kiln_mv n);
+/* x * 2^n for |n| up to about twice the exponent range (two exact scalings). */
+kiln_mv kiln_mb_scale(const kiln_mb *e, kiln_mv x, kiln_mv n);
+
+/* Shared kernels (bodies in llvm_math_*.c), computing in e's type. */
+kiln_mv kiln_math_exp_scaled(const kiln_mb *e, kiln_mv x, int extra); /* exp(x)*2^extra */
+kiln_mv kiln_math_exp_dd(const kiln_mb *e, kiln_mv hi, kiln_mv lo); /* exp(hi + lo), |lo| tiny */
+
+kiln_mv kiln_math_expm1(const kiln_mb *e, kiln_mv x);
+/* log(x) for x > 0 finite, plus c (a small correction added before the final rounding). */
+/* x = 2^k (1 + f) with 1 + f in [sqrt(1/2), sqrt(2)), for x > 0 finite; returns f
+ * (exact) and k (as a float). */
+kiln_mv kiln_math_log_decompose(const kiln_mb *e, kiln_mv x, kiln_mv *out_k);
+kiln_mv kiln_math_log_core(const kiln_mb *e, kiln_mv x, kiln_mv c);
+kiln_mv kiln_math_log1p(const kiln_mb *e, kiln_mv x); /* with special values */
+/* atan2(a, b) for a, b >= 0 (not both zero, not NaN): in [0, pi/2]. */
+kiln_mv kiln_math_atan2_pos(const kiln_mb *e, kiln_mv a, kiln_mv b);
+
+/* Op bodies: y = f(x) (and g(x, y)) with all special values. */
+typedef kiln_mv (*kiln_math_unary_fn)(const kiln_mb *e, kiln_mv x);
+typedef kiln_mv (*kiln_math_binary_fn)(const kiln_mb *e, kiln_mv x, kiln_mv y);
+kiln_mv kiln_math_exp(const kiln_mb *e, kiln_mv x);
+kiln_mv kiln_math_expm1_op(const kiln_mb *e, kiln_mv x);
+kiln_mv kiln_math_logistic(const kiln_mb *e, kiln_mv x);
+kiln_mv kiln_math_tanh(const kiln_mb *e, kiln_mv x);
+kiln_mv kiln_math_sinh(const kiln_mb *e, kiln_mv x);
+kiln_mv kiln_math_cosh(const kiln_mb *e, kiln_mv x);
+kiln_mv kiln_math_log(const kiln_mb *e, kiln_mv x);
+kiln_mv kiln_math_asinh(const kiln_mb *e, kiln_mv x);
+kiln_mv kiln_math_acosh(const kiln_mb *e, kiln_mv x);
+kiln_mv kiln_math_atanh(const kiln_mb *e, kiln_mv x);
+kiln_mv kiln_math_sin(const kiln_mb *e, kiln_mv x);
+kiln_mv kiln_math_cos(const kiln_mb *e, kiln_mv x);
+kiln_mv kiln_math_tan(const kiln_mb *e, kiln_mv x);
+kiln_mv kiln_math_atan(const kiln_mb *e, kiln_mv x);
+kiln_mv kiln_math_asin(const kiln_mb *e, kiln_mv x);
+kiln_mv kiln_math_acos(const kiln_mb *e, kiln_mv x);
+kiln_mv kiln_math_atan2(const kiln_mb *e, kiln_mv y, kiln_mv x);
+kiln_mv kiln_math_cbrt(const kiln_mb *e, kiln_mv x);
+kiln_mv kiln_math_pow(const kiln_mb *e, kiln_mv x, kiln_mv y);
+
+#endif /* KILN_BACKENDS_CPU_LLVM_MATH_INTERNAL_H */

@@ -1,0 +1,136 @@
+/* IR-building vocabulary for the math kernels (see llvm_math_internal.h). */
+#include <math.h>
+#include <string.h>
+
+#include "backends/cpu/llvm_math_internal.h"
+
+void kiln_mb_init(kiln_mb *e, LLVMModuleRef m, LLVMBuilderRef b, LLVMTypeRef ft, bool dbl,
+                  unsigned lanes) {
+  e->m = m;
+  e->b = b;
+  e->ctx = LLVMGetModuleContext(m);
+  e->ft = ft;
+  e->dbl = dbl;
+  e->lanes = lanes;
+  e->narrow = false;
+  LLVMTypeRef is = LLVMIntTypeInContext(e->ctx, dbl ? 64 : 32);
+  LLVMTypeRef bs = LLVMInt1TypeInContext(e->ctx);
+  e->it = lanes ? LLVMVectorType(is, lanes) : is;
+  e->bt = lanes ? LLVMVectorType(bs, lanes) : bs;
+}
+
+kiln_mb kiln_mb_widened(const kiln_mb *e) {
+  kiln_mb w;
+  LLVMTypeRef d = LLVMDoubleTypeInContext(e->ctx);
+  kiln_mb_init(&w, e->m, e->b, e->lanes ? LLVMVectorType(d, e->lanes) : d, true, e->lanes);
+  w.narrow = !e->dbl;
+  return w;
+}
+
+kiln_mv kiln_mb_fpext(const kiln_mb *wide, kiln_mv x) {
+  return LLVMBuildFPExt(wide->b, x, wide->ft, "");
+}
+kiln_mv kiln_mb_fptrunc(const kiln_mb *narrow, kiln_mv x) {
+  return LLVMBuildFPTrunc(narrow->b, x, narrow->ft, "");
+}
+
+/* Vectors are limited to KILN_MB_MAX_LANES lanes (checked by the entry points). */
+static kiln_mv splat(const kiln_mb *e, kiln_mv s) {
+  if (!e->lanes) return s;
+  kiln_mv v[KILN_MB_MAX_LANES];
+  for (unsigned i = 0; i < e->lanes; i++) v[i] = s;
+  return LLVMConstVector(v, e->lanes);
+}
+
+kiln_mv kiln_mb_c(const kiln_mb *e, double v) {
+  LLVMTypeRef s = e->dbl ? LLVMDoubleTypeInContext(e->ctx) : LLVMFloatTypeInContext(e->ctx);
+  return splat(e, LLVMConstReal(s, e->dbl ? v : (double)(float)v));
+}
+kiln_mv kiln_mb_ci(const kiln_mb *e, int64_t v) {
+  LLVMTypeRef s = LLVMIntTypeInContext(e->ctx, e->dbl ? 64 : 32);
+  return splat(e, LLVMConstInt(s, (unsigned long long)v, 1));
+}
+kiln_mv kiln_mb_inf(const kiln_mb *e) { return kiln_mb_c(e, INFINITY); }
+kiln_mv kiln_mb_nan(const kiln_mb *e) { return kiln_mb_c(e, NAN); }
+
+kiln_mv kiln_mb_add(const kiln_mb *e, kiln_mv a, kiln_mv b) { return LLVMBuildFAdd(e->b, a, b, ""); }
+kiln_mv kiln_mb_sub(const kiln_mb *e, kiln_mv a, kiln_mv b) { return LLVMBuildFSub(e->b, a, b, ""); }
+kiln_mv kiln_mb_mul(const kiln_mb *e, kiln_mv a, kiln_mv b) { return LLVMBuildFMul(e->b, a, b, ""); }
+kiln_mv kiln_mb_div(const kiln_mb *e, kiln_mv a, kiln_mv b) { return LLVMBuildFDiv(e->b, a, b, ""); }
+kiln_mv kiln_mb_neg(const kiln_mb *e, kiln_mv a) { return LLVMBuildFNeg(e->b, a, ""); }
+kiln_mv kiln_mb_mulc(const kiln_mb *e, kiln_mv a, double c) { return kiln_mb_mul(e, a, kiln_mb_c(e, c)); }
+kiln_mv kiln_mb_addc(const kiln_mb *e, kiln_mv a, double c) { return kiln_mb_add(e, a, kiln_mb_c(e, c)); }
+
+static kiln_mv intrinsic(const kiln_mb *e, const char *name, kiln_mv *args, unsigned n) {
+  unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+  LLVMTypeRef t = e->ft;
+  kiln_mv fn = LLVMGetIntrinsicDeclaration(e->m, id, &t, 1);
+  LLVMTypeRef fty = LLVMIntrinsicGetType(e->ctx, id, &t, 1);
+  return LLVMBuildCall2(e->b, fty, fn, args, n, "");
+}
+
+kiln_mv kiln_mb_fma(const kiln_mb *e, kiln_mv a, kiln_mv b, kiln_mv c) {
+  kiln_mv args[3] = {a, b, c};
+  return intrinsic(e, "llvm.fma", args, 3);
+}
+kiln_mv kiln_mb_fabs(const kiln_mb *e, kiln_mv a) { return intrinsic(e, "llvm.fabs", &a, 1); }
+kiln_mv kiln_mb_floor(const kiln_mb *e, kiln_mv a) { return intrinsic(e, "llvm.floor", &a, 1); }
+kiln_mv kiln_mb_rint(const kiln_mb *e, kiln_mv a) { return intrinsic(e, "llvm.rint", &a, 1); }
+kiln_mv kiln_mb_sqrt(const kiln_mb *e, kiln_mv a) { return intrinsic(e, "llvm.sqrt", &a, 1); }
+kiln_mv kiln_mb_copysign(const kiln_mb *e, kiln_mv mag, kiln_mv sgn) {
+  kiln_mv args[2] = {mag, sgn};
+  return intrinsic(e, "llvm.copysign", args, 2);
+}
+
+kiln_mv kiln_mb_poly(const kiln_mb *e, kiln_mv x, const double *c, int n) {
+  kiln_mv acc = kiln_mb_c(e, c[n - 1]);
+  for (int i = n - 2; i >= 0; i--) acc = kiln_mb_fma(e, acc, x, kiln_mb_c(e, c[i]));
+  return acc;
+}
+
+static kiln_mv fcmp(const kiln_mb *e, LLVMRealPredicate p, kiln_mv a, kiln_mv b) {
+  return LLVMBuildFCmp(e->b, p, a, b, "");
+}
+kiln_mv kiln_mb_lt(const kiln_mb *e, kiln_mv a, kiln_mv b) { return fcmp(e, LLVMRealOLT, a, b); }
+kiln_mv kiln_mb_gt(const kiln_mb *e, kiln_mv a, kiln_mv b) { return fcmp(e, LLVMRealOGT, a, b); }
+kiln_mv kiln_mb_le(const kiln_mb *e, kiln_mv a, kiln_mv b) { return fcmp(e, LLVMRealOLE, a, b); }
+kiln_mv kiln_mb_ge(const kiln_mb *e, kiln_mv a, kiln_mv b) { return fcmp(e, LLVMRealOGE, a, b); }
+kiln_mv kiln_mb_eq(const kiln_mb *e, kiln_mv a, kiln_mv b) { return fcmp(e, LLVMRealOEQ, a, b); }
+kiln_mv kiln_mb_ltc(const kiln_mb *e, kiln_mv a, double c) { return kiln_mb_lt(e, a, kiln_mb_c(e, c)); }
+kiln_mv kiln_mb_gtc(const kiln_mb *e, kiln_mv a, double c) { return kiln_mb_gt(e, a, kiln_mb_c(e, c)); }
+kiln_mv kiln_mb_eqc(const kiln_mb *e, kiln_mv a, double c) { return kiln_mb_eq(e, a, kiln_mb_c(e, c)); }
+kiln_mv kiln_mb_isnan(const kiln_mb *e, kiln_mv a) { return fcmp(e, LLVMRealUNO, a, a); }
+kiln_mv kiln_mb_isinf(const kiln_mb *e, kiln_mv a) {
+  return kiln_mb_eq(e, kiln_mb_fabs(e, a), kiln_mb_inf(e));
+}
+kiln_mv kiln_mb_and(const kiln_mb *e, kiln_mv a, kiln_mv b) { return LLVMBuildAnd(e->b, a, b, ""); }
+kiln_mv kiln_mb_or(const kiln_mb *e, kiln_mv a, kiln_mv b) { return LLVMBuildOr(e->b, a, b, ""); }
+kiln_mv kiln_mb_not(const kiln_mb *e, kiln_mv a) { return LLVMBuildNot(e->b, a, ""); }
+kiln_mv kiln_mb_sel(const kiln_mb *e, kiln_mv c, kiln_mv a, kiln_mv b) {
+  return LLVMBuildSelect(e->b, c, a, b, "");
+}
+kiln_mv kiln_mb_selc(const kiln_mb *e, kiln_mv c, double a, kiln_mv b) {
+  return kiln_mb_sel(e, c, kiln_mb_c(e, a), b);
+}
+
+kiln_mv kiln_mb_bits(const kiln_mb *e, kiln_mv x) { return LLVMBuildBitCast(e->b, x, e->it, ""); }
+kiln_mv kiln_mb_from_bits(const kiln_mb *e, kiln_mv i) { return LLVMBuildBitCast(e->b, i, e->ft, ""); }
+kiln_mv kiln_mb_iadd(const kiln_mb *e, kiln_mv a, kiln_mv b) { return LLVMBuildAdd(e->b, a, b, ""); }
+kiln_mv kiln_mb_isub(const kiln_mb *e, kiln_mv a, kiln_mv b) { return LLVMBuildSub(e->b, a, b, ""); }
+kiln_mv kiln_mb_iand(const kiln_mb *e, kiln_mv a, kiln_mv b) { return LLVMBuildAnd(e->b, a, b, ""); }
+kiln_mv kiln_mb_ashr(const kiln_mb *e, kiln_mv a, int s) { return LLVMBuildAShr(e->b, a, kiln_mb_ci(e, s), ""); }
+kiln_mv kiln_mb_shl(const kiln_mb *e, kiln_mv a, int s) { return LLVMBuildShl(e->b, a, kiln_mb_ci(e, s), ""); }
+kiln_mv kiln_mb_ftoi(const kiln_mb *e, kiln_mv x) { return LLVMBuildFPToSI(e->b, x, e->it, ""); }
+kiln_mv kiln_mb_itof(const kiln_mb *e, kiln_mv i) { return LLVMBuildSIToFP(e->b, i, e->ft, ""); }
+int kiln_mb_mant_bits(const kiln_mb *e) { return e->dbl ? 52 : 23; }
+
+kiln_mv kiln_mb_pow2i(const kiln_mb *e, kiln_mv n) {
+  kiln_mv biased = kiln_mb_iadd(e, n, kiln_mb_ci(e, e->dbl ? 1023 : 127));
+  return kiln_mb_from_bits(e, kiln_mb_shl(e, biased, kiln_mb_mant_bits(e)));
+}
+
+kiln_mv kiln_mb_scale(const kiln_mb *e, kiln_mv x, kiln_mv n) {
+  kiln_mv h = kiln_mb_ashr(e, n, 1);
+  kiln_mv y = kiln_mb_mul(e, x, kiln_mb_pow2i(e, h));
+  return kiln_mb_mul(e, y, kiln_mb_pow2i(e, kiln_mb_isub(e, n, h)));
+}

@@ -1,0 +1,82 @@
+/* Loop kernels of the cpu backend: what a fused group computes, as an expression tree
+ * over an iteration space, and the code generator that turns a set of them into machine
+ * code through LLVM (loopgen.c).
+ *
+ * The iteration space has `rank` dims; a LOOP kernel stores its root's value at every
+ * point, a REDUCE kernel folds its root over the last `rank - num_out_dims` dims and
+ * stores one value per point of the first num_out_dims dims. Every read of a stored
+ * tensor is affine in the space's index: element offset = base + sum(strides[k] * i[k])
+ * (broadcasts, transposes, slices and reversals are folded into those numbers). Output
+ * is dense row-major over the kept dims.
+ *
+ * The generated function for kernel k, named "kiln_loop_<k>", has the type
+ * kiln_cpu_loop_fn: bufs holds the loop's input buffers (kiln_cpu_loop.num_inputs) then
+ * its output; it computes the output points [begin, end) (row-major order of the kept
+ * dims), so disjoint ranges may run on different threads. */
+#ifndef KILN_BACKENDS_CPU_LOOP_H
+#define KILN_BACKENDS_CPU_LOOP_H
+
+#include <stdint.h>
+
+#include "base/arena.h"
+#include "ir/ir.h"
+#include "ir/scalar.h"
+
+#define KILN_CPU_MAX_RANK 16
+
+typedef void (*kiln_cpu_loop_fn)(void *const *bufs, int64_t begin, int64_t end);
+
+typedef enum kiln_cpu_node_kind {
+  KILN_CPU_NODE_LOAD,   /* an element of input buffer `input` */
+  KILN_CPU_NODE_IOTA,   /* the affine index itself (base + sum strides * i), converted to elem */
+  KILN_CPU_NODE_SCALAR, /* a constant */
+  KILN_CPU_NODE_OP,     /* op applied to args (elementwise: kiln op semantics) */
+} kiln_cpu_node_kind;
+
+typedef struct kiln_cpu_node {
+  kiln_cpu_node_kind kind;
+  kiln_elem elem;   /* the value's element type */
+  int32_t id;       /* dense per kernel */
+  /* LOAD, IOTA */
+  int32_t input;
+  int64_t base;
+  int64_t strides[KILN_CPU_MAX_RANK];
+  /* SCALAR */
+  kiln_scalar value;
+  /* OP */
+  const kiln_op *op;
+  int32_t num_args;
+  struct kiln_cpu_node **args;
+} kiln_cpu_node;
+
+typedef struct kiln_cpu_loop {
+  int32_t rank, num_out_dims;
+  int64_t dims[KILN_CPU_MAX_RANK];
+  int32_t num_inputs;
+  kiln_elem out_elem;
+  kiln_cpu_node *root;
+  int32_t num_nodes;
+  /* REDUCE */
+  kiln_op_kind combiner;       /* ADD, MULTIPLY, MAXIMUM, MINIMUM, AND, OR, XOR */
+  const kiln_op *combiner_op;  /* the op of the reduce's body that combines */
+  kiln_cpu_node *init;   /* a node read with all strides zero */
+} kiln_cpu_loop;
+
+/* Whether the code generator computes op (an elementwise op, a convert or compare...) on
+ * these element types; the classification of fusion (compile.c) asks. */
+bool kiln_cpu_loopgen_supports(const kiln_op *op);
+/* Whether elem is an element type loop code handles. */
+bool kiln_cpu_loopgen_elem(kiln_elem elem);
+
+typedef struct kiln_cpu_code kiln_cpu_code;
+
+/* Generates, optimises for the host CPU and JIT-compiles the loops; out_fns[k] receives
+ * loop k's entry. The code lives until kiln_cpu_code_destroy. Thread-safe for distinct
+ * calls (each makes its own LLVM context). */
+kiln_status kiln_cpu_code_compile(kiln_cpu_loop *const *loops, int32_t n, kiln_cpu_code **out_code,
+                                  kiln_cpu_loop_fn *out_fns);
+void kiln_cpu_code_destroy(kiln_cpu_code *code);
+/* Bytes of machine code (0 if unknown). */
+uint64_t kiln_cpu_code_bytes(const kiln_cpu_code *code);
+
+#endif

@@ -1,0 +1,390 @@
+/* LLVM IR for loop kernels (see loop.h): a row loop over the kept dims, the last dim
+ * vectorised explicitly (W lanes, then a scalar tail), reads folded into affine offsets.
+ * f16 and bf16 compute in f32 and are rounded back after every op, as StableHLO defines
+ * each op's result in the storage type (f32 has at least 2p+2 bits for both, so the double
+ * rounding of + - * / sqrt is exact). Loop counters and accumulators live in allocas that
+ * the optimiser promotes to registers. */
+#include "backends/cpu/loopgen.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/cpu/llvm_math.h"
+
+static LLVMTypeRef compute_type(const kiln_cpu_gen *g, kiln_elem e) {
+  switch (e) {
+    case KILN_ELEM_I1: return g->i1;
+    case KILN_ELEM_SI8: case KILN_ELEM_UI8: return g->i8;
+    case KILN_ELEM_SI16: case KILN_ELEM_UI16: return g->i16;
+    case KILN_ELEM_SI32: case KILN_ELEM_UI32: return g->i32;
+    case KILN_ELEM_SI64: case KILN_ELEM_UI64: return g->i64;
+    case KILN_ELEM_F16: case KILN_ELEM_BF16: case KILN_ELEM_F32: return g->f32;
+    case KILN_ELEM_F64: return g->f64;
+    default: return NULL;
+  }
+}
+
+static LLVMTypeRef storage_type(const kiln_cpu_gen *g, kiln_elem e) {
+  switch (e) {
+    case KILN_ELEM_I1: return g->i8;
+    case KILN_ELEM_F16: return g->f16;
+    case KILN_ELEM_BF16: return g->i16;
+    default: return compute_type(g, e);
+  }
+}
+
+bool kiln_cpu_loopgen_elem(kiln_elem e) {
+  switch (e) {
+    case KILN_ELEM_I1: case KILN_ELEM_SI8: case KILN_ELEM_UI8: case KILN_ELEM_SI16: case KILN_ELEM_UI16:
+    case KILN_ELEM_SI32: case KILN_ELEM_UI32: case KILN_ELEM_SI64: case KILN_ELEM_UI64: case KILN_ELEM_F16:
+    case KILN_ELEM_BF16: case KILN_ELEM_F32: case KILN_ELEM_F64:
+      return true;
+    default: return false;
+  }
+}
+
+static LLVMTypeRef vec_of(LLVMTypeRef t, int w) { return w == 1 ? t : LLVMVectorType(t, (unsigned)w); }
+
+static int width_of(LLVMValueRef v) {
+  LLVMTypeRef t = LLVMTypeOf(v);
+  return LLVMGetTypeKind(t) == LLVMVectorTypeKind ? (int)LLVMGetVectorSize(t) : 1;
+}
+
+static LLVMValueRef splat(kiln_cpu_gen *g, LLVMValueRef s, int w) {
+  if (w == 1) return s;
+  LLVMTypeRef vt = LLVMVectorType(LLVMTypeOf(s), (unsigned)w);
+  LLVMValueRef v = LLVMBuildInsertElement(g->b, LLVMGetUndef(vt), s, LLVMConstInt(g->i32, 0, 0), "");
+  LLVMValueRef zeros = LLVMConstNull(LLVMVectorType(g->i32, (unsigned)w));
+  return LLVMBuildShuffleVector(g->b, v, LLVMGetUndef(vt), zeros, "");
+}
+
+static LLVMValueRef const_like(kiln_cpu_gen *g, LLVMValueRef like, double f, uint64_t u) {
+  LLVMTypeRef t = LLVMTypeOf(like);
+  int w = width_of(like);
+  LLVMTypeRef s = w == 1 ? t : LLVMGetElementType(t);
+  LLVMValueRef c = LLVMGetTypeKind(s) == LLVMIntegerTypeKind ? LLVMConstInt(s, u, 0) : LLVMConstReal(s, f);
+  if (w == 1) return c;
+  LLVMValueRef *items = malloc(sizeof *items * (size_t)w);
+  if (!items) return NULL;
+  for (int i = 0; i < w; i++) items[i] = c;
+  LLVMValueRef v = LLVMConstVector(items, (unsigned)w);
+  free(items);
+  return v;
+}
+
+LLVMValueRef kiln_cpu_intrinsic(kiln_cpu_gen *g, const char *name, LLVMValueRef *args, int n, int num_overloads) {
+  unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+  LLVMTypeRef over[2] = {LLVMTypeOf(args[0]), n > 1 ? LLVMTypeOf(args[1]) : NULL};
+  LLVMValueRef fn = LLVMGetIntrinsicDeclaration(g->m, id, over, (size_t)num_overloads);
+  LLVMTypeRef fty = LLVMIntrinsicGetType(g->c, id, over, (size_t)num_overloads);
+  return LLVMBuildCall2(g->b, fty, fn, args, (unsigned)n, "");
+}
+
+static LLVMValueRef intr1(kiln_cpu_gen *g, const char *name, LLVMValueRef x) {
+  return kiln_cpu_intrinsic(g, name, &x, 1, 1);
+}
+static LLVMValueRef intr2(kiln_cpu_gen *g, const char *name, LLVMValueRef x, LLVMValueRef y) {
+  LLVMValueRef a[2] = {x, y};
+  return kiln_cpu_intrinsic(g, name, a, 2, 1);
+}
+
+/* ---------------------------------------------------------------- storage rounding */
+
+static LLVMValueRef round_bf16(kiln_cpu_gen *g, LLVMValueRef v) {
+  int w = width_of(v);
+  LLVMTypeRef it = vec_of(g->i32, w);
+  LLVMValueRef bits = LLVMBuildBitCast(g->b, v, it, "");
+  LLVMValueRef lsb = LLVMBuildAnd(g->b, LLVMBuildLShr(g->b, bits, splat(g, LLVMConstInt(g->i32, 16, 0), w), ""),
+                                  splat(g, LLVMConstInt(g->i32, 1, 0), w), "");
+  LLVMValueRef rounded = LLVMBuildAdd(g->b, bits, LLVMBuildAdd(g->b, lsb, splat(g, LLVMConstInt(g->i32, 0x7fff, 0), w), ""), "");
+  LLVMValueRef hi = splat(g, LLVMConstInt(g->i32, 0xffff0000u, 0), w);
+  rounded = LLVMBuildAnd(g->b, rounded, hi, "");
+  LLVMValueRef quiet = LLVMBuildAnd(g->b, LLVMBuildOr(g->b, bits, splat(g, LLVMConstInt(g->i32, 0x00400000u, 0), w), ""), hi, "");
+  LLVMValueRef nan = LLVMBuildFCmp(g->b, LLVMRealUNO, v, v, "");
+  return LLVMBuildBitCast(g->b, LLVMBuildSelect(g->b, nan, quiet, rounded, ""), vec_of(g->f32, w), "");
+}
+
+/* Rounds an f32 value to the storage type e (f16, bf16); other types are unchanged. */
+static LLVMValueRef round_storage(kiln_cpu_gen *g, kiln_elem e, LLVMValueRef v) {
+  int w = width_of(v);
+  if (e == KILN_ELEM_F16)
+    return LLVMBuildFPExt(g->b, LLVMBuildFPTrunc(g->b, v, vec_of(g->f16, w), ""), vec_of(g->f32, w), "");
+  if (e == KILN_ELEM_BF16) return round_bf16(g, v);
+  return v;
+}
+
+/* From storage (as loaded) to the compute representation. */
+static LLVMValueRef from_storage(kiln_cpu_gen *g, kiln_elem e, LLVMValueRef v) {
+  int w = width_of(v);
+  switch (e) {
+    case KILN_ELEM_I1: return LLVMBuildTrunc(g->b, v, vec_of(g->i1, w), "");
+    case KILN_ELEM_F16: return LLVMBuildFPExt(g->b, v, vec_of(g->f32, w), "");
+    case KILN_ELEM_BF16: {
+      LLVMValueRef x = LLVMBuildZExt(g->b, v, vec_of(g->i32, w), "");
+      x = LLVMBuildShl(g->b, x, splat(g, LLVMConstInt(g->i32, 16, 0), w), "");
+      return LLVMBuildBitCast(g->b, x, vec_of(g->f32, w), "");
+    }
+    default: return v;
+  }
+}
+
+static LLVMValueRef to_storage(kiln_cpu_gen *g, kiln_elem e, LLVMValueRef v) {
+  int w = width_of(v);
+  switch (e) {
+    case KILN_ELEM_I1: return LLVMBuildZExt(g->b, v, vec_of(g->i8, w), "");
+    case KILN_ELEM_F16: return LLVMBuildFPTrunc(g->b, v, vec_of(g->f16, w), "");
+    case KILN_ELEM_BF16: {
+      LLVMValueRef x = LLVMBuildBitCast(g->b, round_bf16(g, v), vec_of(g->i32, w), "");
+      x = LLVMBuildLShr(g->b, x, splat(g, LLVMConstInt(g->i32, 16, 0), w), "");
+      return LLVMBuildTrunc(g->b, x, vec_of(g->i16, w), "");
+    }
+    default: return v;
+  }
+}
+
+/* ---------------------------------------------------------------- memory */
+
+static LLVMValueRef elem_ptr(kiln_cpu_gen *g, LLVMValueRef base, kiln_elem e, LLVMValueRef offset) {
+  LLVMTypeRef st = storage_type(g, e);
+  LLVMValueRef typed = LLVMBuildBitCast(g->b, base, LLVMPointerType(st, 0), "");
+  return LLVMBuildGEP2(g->b, st, typed, &offset, 1, "");
+}
+
+/* Loads w elements starting at element `offset`, `stride` elements apart. */
+LLVMValueRef kiln_cpu_load(kiln_cpu_gen *g, LLVMValueRef base, kiln_elem e, LLVMValueRef offset, int64_t stride, int w) {
+  LLVMTypeRef st = storage_type(g, e);
+  unsigned align = (unsigned)kiln_elem_storage_bytes(e);
+  LLVMValueRef v;
+  if (w == 1 || stride == 0) {
+    LLVMValueRef p = elem_ptr(g, base, e, offset);
+    v = LLVMBuildLoad2(g->b, st, p, "");
+    LLVMSetAlignment(v, align);
+    v = splat(g, from_storage(g, e, v), w);
+    return v;
+  }
+  if (stride == 1) {
+    LLVMTypeRef vt = LLVMVectorType(st, (unsigned)w);
+    LLVMValueRef p = LLVMBuildBitCast(g->b, elem_ptr(g, base, e, offset), LLVMPointerType(vt, 0), "");
+    v = LLVMBuildLoad2(g->b, vt, p, "");
+    LLVMSetAlignment(v, align);
+    return from_storage(g, e, v);
+  }
+  v = LLVMGetUndef(LLVMVectorType(st, (unsigned)w));
+  for (int i = 0; i < w; i++) {
+    LLVMValueRef off = LLVMBuildAdd(g->b, offset, LLVMConstInt(g->i64, (uint64_t)(stride * i), 1), "");
+    LLVMValueRef s = LLVMBuildLoad2(g->b, st, elem_ptr(g, base, e, off), "");
+    LLVMSetAlignment(s, align);
+    v = LLVMBuildInsertElement(g->b, v, s, LLVMConstInt(g->i32, (uint64_t)i, 0), "");
+  }
+  return from_storage(g, e, v);
+}
+
+void kiln_cpu_store(kiln_cpu_gen *g, LLVMValueRef base, kiln_elem e, LLVMValueRef offset, LLVMValueRef v) {
+  int w = width_of(v);
+  LLVMValueRef s = to_storage(g, e, v);
+  LLVMValueRef p = elem_ptr(g, base, e, offset);
+  if (w > 1) p = LLVMBuildBitCast(g->b, p, LLVMPointerType(LLVMTypeOf(s), 0), "");
+  LLVMValueRef st = LLVMBuildStore(g->b, s, p);
+  LLVMSetAlignment(st, (unsigned)kiln_elem_storage_bytes(e));
+}
+
+/* ---------------------------------------------------------------- ops */
+
+static bool is_unsigned(kiln_elem e) { return kiln_elem_class_of(e) == KILN_ELEM_CLASS_U || e == KILN_ELEM_I1; }
+static bool is_float(kiln_elem e) { return kiln_elem_is_float(e); }
+
+static const char *compare_direction(const kiln_op *op) {
+  const kiln_attr *a = kiln_op_attr(op, "comparison_direction");
+  if (a && a->kind == KILN_ATTR_ENUM) return a->enumv.value;
+  if (a && a->kind == KILN_ATTR_STRING) return a->str.data;
+  return NULL;
+}
+
+static bool compare_is_totalorder(const kiln_op *op) {
+  const kiln_attr *a = kiln_op_attr(op, "compare_type");
+  const char *v = !a ? NULL : a->kind == KILN_ATTR_ENUM ? a->enumv.value : a->kind == KILN_ATTR_STRING ? a->str.data : NULL;
+  return v && !strcmp(v, "TOTALORDER");
+}
+
+static int direction_index(const char *d) {
+  static const char *const names[] = {"EQ", "NE", "GE", "GT", "LE", "LT"};
+  for (int i = 0; d && i < 6; i++)
+    if (!strcmp(d, names[i])) return i;
+  return -1;
+}
+
+static LLVMValueRef emit_compare(kiln_cpu_gen *g, const kiln_op *op, kiln_elem e, LLVMValueRef x, LLVMValueRef y) {
+  static const LLVMRealPredicate fp[] = {LLVMRealOEQ, LLVMRealUNE, LLVMRealOGE, LLVMRealOGT, LLVMRealOLE, LLVMRealOLT};
+  static const LLVMIntPredicate sp[] = {LLVMIntEQ, LLVMIntNE, LLVMIntSGE, LLVMIntSGT, LLVMIntSLE, LLVMIntSLT};
+  static const LLVMIntPredicate up[] = {LLVMIntEQ, LLVMIntNE, LLVMIntUGE, LLVMIntUGT, LLVMIntULE, LLVMIntULT};
+  int d = direction_index(compare_direction(op));
+  if (d < 0) return NULL;
+  if (is_float(e)) return LLVMBuildFCmp(g->b, fp[d], x, y, "");
+  return LLVMBuildICmp(g->b, is_unsigned(e) ? up[d] : sp[d], x, y, "");
+}
+
+/* maximum/minimum: NaN if either is NaN, -0 < +0 (LLVM 14 cannot select llvm.maximum on
+ * x86, so it is spelled out: equal operands combine their bits, which orders the zeros). */
+static LLVMValueRef emit_max_min(kiln_cpu_gen *g, bool max, kiln_elem e, LLVMValueRef x, LLVMValueRef y) {
+  if (!is_float(e)) {
+    if (is_unsigned(e)) return intr2(g, max ? "llvm.umax" : "llvm.umin", x, y);
+    return intr2(g, max ? "llvm.smax" : "llvm.smin", x, y);
+  }
+  int w = width_of(x);
+  LLVMTypeRef it = vec_of(LLVMTypeOf(x) == vec_of(g->f64, w) ? g->i64 : g->i32, w);
+  LLVMValueRef pick = LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, max ? LLVMRealOGT : LLVMRealOLT, x, y, ""), x, y, "");
+  LLVMValueRef xb = LLVMBuildBitCast(g->b, x, it, ""), yb = LLVMBuildBitCast(g->b, y, it, "");
+  LLVMValueRef same = LLVMBuildBitCast(g->b, max ? LLVMBuildAnd(g->b, xb, yb, "") : LLVMBuildOr(g->b, xb, yb, ""), LLVMTypeOf(x), "");
+  LLVMValueRef r = LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOEQ, x, y, ""), same, pick, "");
+  return LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealUNO, x, y, ""), LLVMBuildFAdd(g->b, x, y, ""), r, "");
+}
+
+static LLVMValueRef emit_shift(kiln_cpu_gen *g, kiln_op_kind k, LLVMValueRef x, LLVMValueRef n) {
+  unsigned bits = LLVMGetIntTypeWidth(width_of(x) > 1 ? LLVMGetElementType(LLVMTypeOf(x)) : LLVMTypeOf(x));
+  LLVMValueRef big = LLVMBuildICmp(g->b, LLVMIntUGE, n, const_like(g, n, 0, bits), "");
+  LLVMValueRef safe = LLVMBuildSelect(g->b, big, const_like(g, n, 0, 0), n, "");
+  switch (k) {
+    case KILN_OP_SHIFT_LEFT:
+      return LLVMBuildSelect(g->b, big, const_like(g, x, 0, 0), LLVMBuildShl(g->b, x, safe, ""), "");
+    case KILN_OP_SHIFT_RIGHT_LOGICAL:
+      return LLVMBuildSelect(g->b, big, const_like(g, x, 0, 0), LLVMBuildLShr(g->b, x, safe, ""), "");
+    default: {
+      LLVMValueRef fill = LLVMBuildAShr(g->b, x, const_like(g, x, 0, bits - 1), "");
+      return LLVMBuildSelect(g->b, big, fill, LLVMBuildAShr(g->b, x, safe, ""), "");
+    }
+  }
+}
+
+LLVMValueRef kiln_cpu_convert(kiln_cpu_gen *g, kiln_elem from, kiln_elem to, LLVMValueRef x) {
+  int w = width_of(x);
+  LLVMTypeRef tt = vec_of(compute_type(g, to), w);
+  if (is_float(from) && is_float(to)) {
+    LLVMTypeRef ft = LLVMTypeOf(x);
+    if (ft != tt) x = to == KILN_ELEM_F64 ? LLVMBuildFPExt(g->b, x, tt, "") : LLVMBuildFPTrunc(g->b, x, tt, "");
+    return round_storage(g, to, x);
+  }
+  if (is_float(from)) {
+    if (to == KILN_ELEM_I1) return LLVMBuildFCmp(g->b, LLVMRealUNE, x, const_like(g, x, 0, 0), "");
+    LLVMTypeRef over[2] = {tt, LLVMTypeOf(x)};
+    const char *name = is_unsigned(to) ? "llvm.fptoui.sat" : "llvm.fptosi.sat";
+    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+    LLVMValueRef fn = LLVMGetIntrinsicDeclaration(g->m, id, over, 2);
+    return LLVMBuildCall2(g->b, LLVMIntrinsicGetType(g->c, id, over, 2), fn, &x, 1, "");
+  }
+  if (is_float(to)) {
+    LLVMValueRef r = is_unsigned(from) ? LLVMBuildUIToFP(g->b, x, tt, "") : LLVMBuildSIToFP(g->b, x, tt, "");
+    return round_storage(g, to, r);
+  }
+  if (to == KILN_ELEM_I1) return LLVMBuildICmp(g->b, LLVMIntNE, x, const_like(g, x, 0, 0), "");
+  unsigned fb = LLVMGetIntTypeWidth(compute_type(g, from)), tb = LLVMGetIntTypeWidth(compute_type(g, to));
+  if (fb == tb) return x;
+  if (fb > tb) return LLVMBuildTrunc(g->b, x, tt, "");
+  return is_unsigned(from) ? LLVMBuildZExt(g->b, x, tt, "") : LLVMBuildSExt(g->b, x, tt, "");
+}
+
+static LLVMValueRef emit_sign(kiln_cpu_gen *g, kiln_elem e, LLVMValueRef x) {
+  if (is_float(e)) {
+    LLVMValueRef one = const_like(g, x, 1.0, 0), zero = const_like(g, x, 0.0, 0);
+    LLVMValueRef r = LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOGT, x, zero, ""), one, x, "");
+    return LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOLT, x, zero, ""), LLVMBuildFNeg(g->b, one, ""), r, "");
+  }
+  if (is_unsigned(e)) return LLVMBuildZExt(g->b, LLVMBuildICmp(g->b, LLVMIntNE, x, const_like(g, x, 0, 0), ""), LLVMTypeOf(x), "");
+  return intr2(g, "llvm.smax", intr2(g, "llvm.smin", x, const_like(g, x, 0, 1)), const_like(g, x, 0, UINT64_MAX));
+}
+
+/* One elementwise op on computed operands (elems: the operands' element types). */
+LLVMValueRef kiln_cpu_emit_op(kiln_cpu_gen *g, const kiln_op *op, kiln_elem re, const kiln_elem *ae, LLVMValueRef *a) {
+  kiln_elem e = ae[0];
+  bool f = is_float(e), b1 = e == KILN_ELEM_I1;
+  LLVMValueRef r = NULL;
+  switch (op->kind) {
+    case KILN_OP_ADD: r = f ? LLVMBuildFAdd(g->b, a[0], a[1], "") : b1 ? LLVMBuildOr(g->b, a[0], a[1], "") : LLVMBuildAdd(g->b, a[0], a[1], ""); break;
+    case KILN_OP_SUBTRACT: r = f ? LLVMBuildFSub(g->b, a[0], a[1], "") : LLVMBuildSub(g->b, a[0], a[1], ""); break;
+    case KILN_OP_MULTIPLY: r = f ? LLVMBuildFMul(g->b, a[0], a[1], "") : b1 ? LLVMBuildAnd(g->b, a[0], a[1], "") : LLVMBuildMul(g->b, a[0], a[1], ""); break;
+    case KILN_OP_DIVIDE: r = f ? LLVMBuildFDiv(g->b, a[0], a[1], "") : NULL; break;
+    case KILN_OP_MAXIMUM: r = emit_max_min(g, true, e, a[0], a[1]); break;
+    case KILN_OP_MINIMUM: r = emit_max_min(g, false, e, a[0], a[1]); break;
+    case KILN_OP_NEGATE: r = f ? LLVMBuildFNeg(g->b, a[0], "") : LLVMBuildNeg(g->b, a[0], ""); break;
+    case KILN_OP_ABS: {
+      if (f) r = intr1(g, "llvm.fabs", a[0]);
+      else {
+        LLVMValueRef args[2] = {a[0], LLVMConstInt(g->i1, 0, 0)};
+        r = kiln_cpu_intrinsic(g, "llvm.abs", args, 2, 1);
+      }
+      break;
+    }
+    case KILN_OP_SQRT: r = intr1(g, "llvm.sqrt", a[0]); break;
+    case KILN_OP_RSQRT: r = LLVMBuildFDiv(g->b, const_like(g, a[0], 1.0, 0), intr1(g, "llvm.sqrt", a[0]), ""); break;
+    case KILN_OP_FLOOR: r = intr1(g, "llvm.floor", a[0]); break;
+    case KILN_OP_CEIL: r = intr1(g, "llvm.ceil", a[0]); break;
+    case KILN_OP_ROUND_NEAREST_EVEN: r = intr1(g, "llvm.roundeven", a[0]); break;
+    case KILN_OP_ROUND_NEAREST_AFZ: r = intr1(g, "llvm.round", a[0]); break;
+    case KILN_OP_SIGN: r = emit_sign(g, e, a[0]); break;
+    case KILN_OP_NOT: r = LLVMBuildNot(g->b, a[0], ""); break;
+    case KILN_OP_AND: r = LLVMBuildAnd(g->b, a[0], a[1], ""); break;
+    case KILN_OP_OR: r = LLVMBuildOr(g->b, a[0], a[1], ""); break;
+    case KILN_OP_XOR: r = LLVMBuildXor(g->b, a[0], a[1], ""); break;
+    case KILN_OP_SHIFT_LEFT:
+    case KILN_OP_SHIFT_RIGHT_LOGICAL:
+    case KILN_OP_SHIFT_RIGHT_ARITHMETIC: r = emit_shift(g, op->kind, a[0], a[1]); break;
+    case KILN_OP_POPCNT: r = intr1(g, "llvm.ctpop", a[0]); break;
+    case KILN_OP_COUNT_LEADING_ZEROS: {
+      LLVMValueRef args[2] = {a[0], LLVMConstInt(g->i1, 0, 0)};
+      r = kiln_cpu_intrinsic(g, "llvm.ctlz", args, 2, 1);
+      break;
+    }
+    case KILN_OP_COMPARE: return emit_compare(g, op, e, a[0], a[1]);
+    case KILN_OP_IS_FINITE:
+      return LLVMBuildFCmp(g->b, LLVMRealOLT, intr1(g, "llvm.fabs", a[0]), const_like(g, a[0], 1.0 / 0.0, 0), "");
+    case KILN_OP_SELECT: return LLVMBuildSelect(g->b, a[0], a[1], a[2], "");
+    case KILN_OP_CLAMP: {
+      kiln_elem ce = ae[1];
+      r = emit_max_min(g, false, ce, emit_max_min(g, true, ce, a[1], a[0]), a[2]);
+      return r;
+    }
+    case KILN_OP_CONVERT: return kiln_cpu_convert(g, e, re, a[0]);
+    case KILN_OP_ATAN2:
+    case KILN_OP_POWER: r = f ? kiln_cpu_emit_binary_math(g->m, g->b, op->kind, a[0], a[1]) : NULL; break;
+    default: r = f ? kiln_cpu_emit_unary_math(g->m, g->b, op->kind, a[0]) : NULL; break;
+  }
+  return r && f ? round_storage(g, re, r) : r;
+}
+
+/* Whether kiln_cpu_emit_op handles op (checked before fusing it). */
+bool kiln_cpu_loopgen_supports(const kiln_op *op) {
+  if (op->num_results != 1 || !kiln_type_is_tensor(op->results[0].type) || kiln_type_is_quant_tensor(op->results[0].type))
+    return false;
+  kiln_elem re = kiln_type_elem(op->results[0].type);
+  if (!kiln_cpu_loopgen_elem(re)) return false;
+  for (int32_t i = 0; i < op->num_operands; i++) {
+    const kiln_type *t = op->operands[i]->type;
+    if (!kiln_type_is_tensor(t) || kiln_type_is_quant_tensor(t) || !kiln_cpu_loopgen_elem(kiln_type_elem(t))) return false;
+  }
+  kiln_elem e = op->num_operands ? kiln_type_elem(op->operands[op->kind == KILN_OP_SELECT || op->kind == KILN_OP_CLAMP ? 1 : 0]->type) : re;
+  bool f = is_float(e), in = !f;
+  switch (op->kind) {
+    case KILN_OP_ADD: case KILN_OP_MULTIPLY: case KILN_OP_MAXIMUM: case KILN_OP_MINIMUM: case KILN_OP_SELECT:
+    case KILN_OP_CLAMP: case KILN_OP_CONVERT:
+      return true;
+    case KILN_OP_SUBTRACT: case KILN_OP_NEGATE: case KILN_OP_ABS: case KILN_OP_SIGN: return e != KILN_ELEM_I1;
+    case KILN_OP_DIVIDE: case KILN_OP_SQRT: case KILN_OP_RSQRT: case KILN_OP_FLOOR: case KILN_OP_CEIL:
+    case KILN_OP_ROUND_NEAREST_EVEN: case KILN_OP_ROUND_NEAREST_AFZ: case KILN_OP_IS_FINITE:
+      return f;
+    case KILN_OP_NOT: case KILN_OP_AND: case KILN_OP_OR: case KILN_OP_XOR: return in;
+    case KILN_OP_SHIFT_LEFT: case KILN_OP_SHIFT_RIGHT_LOGICAL: case KILN_OP_SHIFT_RIGHT_ARITHMETIC:
+    case KILN_OP_POPCNT: case KILN_OP_COUNT_LEADING_ZEROS:
+      return in && e != KILN_ELEM_I1;
+    case KILN_OP_COMPARE: return !compare_is_totalorder(op) && direction_index(compare_direction(op)) >= 0;
+    case KILN_OP_ATAN2: case KILN_OP_POWER: return f && kiln_cpu_math_has(op->kind, e == KILN_ELEM_F64);
+    default: return f && kiln_cpu_math_has(op->kind, e == KILN_ELEM_F64);
+  }
+}
+
+LLVMTypeRef kiln_cpu_compute_type(const kiln_cpu_gen *g, kiln_elem e, int w) { return vec_of(compute_type(g, e), w); }
+
+LLVMValueRef kiln_cpu_const(kiln_cpu_gen *g, kiln_elem e, kiln_scalar v, int w) {
+  LLVMTypeRef t = compute_type(g, e);
+  LLVMValueRef c = is_float(e) ? LLVMConstReal(t, v.f) : LLVMConstInt(t, e == KILN_ELEM_I1 ? (v.u != 0) : v.u, 0);
+  return splat(g, c, w);
+}

@@ -1,0 +1,36 @@
+/* Internal to the cpu backend's code generator: the LLVM state of one module being built
+ * and the element-level emitters (loopgen.c) that the loop nests (loopnest.c) call. */
+#ifndef KILN_BACKENDS_CPU_LOOPGEN_H
+#define KILN_BACKENDS_CPU_LOOPGEN_H
+
+#include <llvm-c/Core.h>
+
+#include "backends/cpu/loop.h"
+
+typedef struct kiln_cpu_gen {
+  LLVMContextRef c;
+  LLVMModuleRef m;
+  LLVMBuilderRef b;
+  LLVMTypeRef i1, i8, i16, i32, i64, f16, f32, f64, ptr; /* ptr: i8* */
+} kiln_cpu_gen;
+
+/* Loads w elements of type e from base (an i8*) at element `offset`, `stride` elements
+ * apart (0: one element, splat), converted to the compute representation (f16/bf16 as
+ * f32, i1 as i1). */
+LLVMValueRef kiln_cpu_load(kiln_cpu_gen *g, LLVMValueRef base, kiln_elem e, LLVMValueRef offset, int64_t stride, int w);
+/* Stores v (compute representation, width 1 or a vector) densely at element `offset`. */
+void kiln_cpu_store(kiln_cpu_gen *g, LLVMValueRef base, kiln_elem e, LLVMValueRef offset, LLVMValueRef v);
+/* op on computed operands a (element types ae); re: the result's element type. NULL when
+ * the op is not supported (kiln_cpu_loopgen_supports says beforehand). */
+LLVMValueRef kiln_cpu_emit_op(kiln_cpu_gen *g, const kiln_op *op, kiln_elem re, const kiln_elem *ae, LLVMValueRef *a);
+/* Converts x (compute representation of from) to to, as stablehlo.convert does. */
+LLVMValueRef kiln_cpu_convert(kiln_cpu_gen *g, kiln_elem from, kiln_elem to, LLVMValueRef x);
+/* A call of an overloaded LLVM intrinsic ("llvm.fabs"), overloaded on the types of its
+ * first num_overloads arguments. */
+LLVMValueRef kiln_cpu_intrinsic(kiln_cpu_gen *g, const char *name, LLVMValueRef *args, int n, int num_overloads);
+/* The compute-representation type of e (f32 for f16/bf16), vectorised to w lanes. */
+LLVMTypeRef kiln_cpu_compute_type(const kiln_cpu_gen *g, kiln_elem e, int w);
+/* A constant of the compute type of e, w lanes. */
+LLVMValueRef kiln_cpu_const(kiln_cpu_gen *g, kiln_elem e, kiln_scalar v, int w);
+
+#endif

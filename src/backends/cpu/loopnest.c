@@ -1,0 +1,349 @@
+/* Loop nests of the cpu backend's kernels (see loop.h): dims collapsed, a row loop over
+ * a flat range of output points, the innermost dim vectorised with a scalar tail; for
+ * reductions, a second nest over the reduced dims per output point, folding into a
+ * vector and a scalar accumulator that are combined at the end. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/cpu/loopgen.h"
+
+enum { VECTOR_BYTES = 64 }; /* one AVX-512 register */
+
+typedef struct nest {
+  kiln_cpu_gen *g;
+  const kiln_cpu_loop *L;
+  kiln_cpu_node **nodes;  /* by id */
+  LLVMValueRef *inputs;   /* i8* per input buffer */
+  LLVMValueRef out;
+  LLVMValueRef *offset;   /* per LOAD/IOTA node: element offset at the current row's start */
+  LLVMValueRef *memo;     /* per node: its value in the body being emitted */
+  int32_t inner;          /* the vectorised dim */
+  LLVMValueRef entry_end; /* where allocas go */
+  LLVMBasicBlockRef entry;
+} nest;
+
+typedef struct loop_var {
+  LLVMValueRef var, i;
+  LLVMBasicBlockRef head, exit;
+} loop_var;
+
+static LLVMValueRef i64c(nest *n, int64_t v) { return LLVMConstInt(n->g->i64, (uint64_t)v, 1); }
+
+static LLVMValueRef new_var(nest *n, LLVMTypeRef t) {
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(n->g->c);
+  LLVMValueRef first = LLVMGetFirstInstruction(n->entry);
+  if (first) LLVMPositionBuilderBefore(b, first);
+  else LLVMPositionBuilderAtEnd(b, n->entry);
+  LLVMValueRef v = LLVMBuildAlloca(b, t, "");
+  LLVMDisposeBuilder(b);
+  return v;
+}
+
+/* for (i = lo; i < hi; i += step) { ...; loop_close } */
+static void loop_open(nest *n, loop_var *l, LLVMValueRef lo, LLVMValueRef hi) {
+  LLVMBuilderRef b = n->g->b;
+  LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(b));
+  l->var = new_var(n, n->g->i64);
+  LLVMBuildStore(b, lo, l->var);
+  l->head = LLVMAppendBasicBlockInContext(n->g->c, fn, "head");
+  LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(n->g->c, fn, "body");
+  l->exit = LLVMAppendBasicBlockInContext(n->g->c, fn, "exit");
+  LLVMBuildBr(b, l->head);
+  LLVMPositionBuilderAtEnd(b, l->head);
+  l->i = LLVMBuildLoad2(b, n->g->i64, l->var, "");
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, l->i, hi, ""), body, l->exit);
+  LLVMPositionBuilderAtEnd(b, body);
+}
+
+static void loop_close(nest *n, loop_var *l, LLVMValueRef step) {
+  LLVMBuilderRef b = n->g->b;
+  LLVMBuildStore(b, LLVMBuildAdd(b, l->i, step, ""), l->var);
+  LLVMBuildBr(b, l->head);
+  LLVMPositionBuilderAtEnd(b, l->exit);
+}
+
+/* Adds, for every LOAD/IOTA node, the offset of the multi-index that `flat` is over dims
+ * [from, to) (row-major) to base[node]. */
+static void add_offsets(nest *n, LLVMValueRef *base, int32_t from, int32_t to, LLVMValueRef flat) {
+  LLVMBuilderRef b = n->g->b;
+  LLVMValueRef rest = flat;
+  for (int32_t d = to - 1; d >= from; d--) {
+    if (n->L->dims[d] == 1) continue;
+    LLVMValueRef idx = d == from ? rest : LLVMBuildURem(b, rest, i64c(n, n->L->dims[d]), "");
+    if (d > from) rest = LLVMBuildUDiv(b, rest, i64c(n, n->L->dims[d]), "");
+    for (int32_t k = 0; k < n->L->num_nodes; k++) {
+      const kiln_cpu_node *x = n->nodes[k];
+      if (!x || (x->kind != KILN_CPU_NODE_LOAD && x->kind != KILN_CPU_NODE_IOTA) || !x->strides[d]) continue;
+      base[k] = LLVMBuildAdd(b, base[k], LLVMBuildMul(b, idx, i64c(n, x->strides[d]), ""), "");
+    }
+  }
+}
+
+static void start_offsets(nest *n, LLVMValueRef *base) {
+  for (int32_t k = 0; k < n->L->num_nodes; k++) {
+    const kiln_cpu_node *x = n->nodes[k];
+    base[k] = x && (x->kind == KILN_CPU_NODE_LOAD || x->kind == KILN_CPU_NODE_IOTA) ? i64c(n, x->base) : NULL;
+  }
+}
+
+static LLVMValueRef value(nest *n, const kiln_cpu_node *x, LLVMValueRef pos, int w) {
+  if (n->memo[x->id]) return n->memo[x->id];
+  kiln_cpu_gen *g = n->g;
+  LLVMValueRef v = NULL;
+  switch (x->kind) {
+    case KILN_CPU_NODE_LOAD: {
+      int64_t s = x->strides[n->inner];
+      LLVMValueRef off = n->offset[x->id];
+      if (s) off = LLVMBuildAdd(g->b, off, LLVMBuildMul(g->b, pos, i64c(n, s), ""), "");
+      v = kiln_cpu_load(g, n->inputs[x->input], x->elem, off, s, w);
+      break;
+    }
+    case KILN_CPU_NODE_IOTA: {
+      int64_t s = x->strides[n->inner];
+      LLVMValueRef off = n->offset[x->id];
+      if (s) off = LLVMBuildAdd(g->b, off, LLVMBuildMul(g->b, pos, i64c(n, s), ""), "");
+      LLVMValueRef idx = off;
+      if (w > 1) {
+        LLVMValueRef lanes[64];
+        for (int i = 0; i < w; i++) lanes[i] = i64c(n, s * i);
+        LLVMValueRef step = LLVMConstVector(lanes, (unsigned)w);
+        LLVMValueRef sp = LLVMBuildInsertElement(g->b, LLVMGetUndef(LLVMVectorType(g->i64, (unsigned)w)), off, LLVMConstInt(g->i32, 0, 0), "");
+        sp = LLVMBuildShuffleVector(g->b, sp, LLVMGetUndef(LLVMVectorType(g->i64, (unsigned)w)),
+                                    LLVMConstNull(LLVMVectorType(g->i32, (unsigned)w)), "");
+        idx = LLVMBuildAdd(g->b, sp, step, "");
+      }
+      v = kiln_cpu_convert(g, KILN_ELEM_SI64, x->elem, idx);
+      break;
+    }
+    case KILN_CPU_NODE_SCALAR: v = kiln_cpu_const(g, x->elem, x->value, w); break;
+    case KILN_CPU_NODE_OP: {
+      LLVMValueRef args[8];
+      kiln_elem elems[8];
+      for (int32_t i = 0; i < x->num_args && i < 8; i++) {
+        args[i] = value(n, x->args[i], pos, w);
+        elems[i] = x->args[i]->elem;
+        if (!args[i]) return NULL;
+      }
+      v = kiln_cpu_emit_op(g, x->op, x->elem, elems, args);
+      break;
+    }
+  }
+  n->memo[x->id] = v;
+  return v;
+}
+
+static void forget(nest *n) { memset(n->memo, 0, sizeof *n->memo * (size_t)n->L->num_nodes); }
+
+/* The root at the current row offsets, w lanes from inner index pos. */
+static LLVMValueRef root_at(nest *n, LLVMValueRef pos, int w) {
+  forget(n);
+  return value(n, n->L->root, pos, w);
+}
+
+static int lanes_for(const kiln_cpu_loop *L) {
+  /* the widest element in the tree decides: one register of it */
+  size_t widest = kiln_elem_storage_bytes(L->out_elem);
+  if (L->root->elem == KILN_ELEM_F64 || L->root->elem == KILN_ELEM_SI64 || L->root->elem == KILN_ELEM_UI64) widest = 8;
+  if (widest < 4) widest = 4;
+  return (int)(VECTOR_BYTES / widest);
+}
+
+/* ---------------------------------------------------------------- elementwise kernels */
+
+static bool emit_elementwise(nest *n, LLVMValueRef begin, LLVMValueRef end) {
+  kiln_cpu_gen *g = n->g;
+  LLVMBuilderRef b = g->b;
+  const kiln_cpu_loop *L = n->L;
+  int32_t r = L->rank;
+  int64_t last = r ? L->dims[r - 1] : 1;
+  int w = lanes_for(L);
+  n->inner = r ? r - 1 : 0;
+  loop_var rows;
+  LLVMValueRef fvar = new_var(n, g->i64);
+  LLVMBuildStore(b, begin, fvar);
+  /* while (f < end): one row (part) per trip */
+  LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(b));
+  LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(g->c, fn, "rows"), body = LLVMAppendBasicBlockInContext(g->c, fn, "row"),
+                    done = LLVMAppendBasicBlockInContext(g->c, fn, "done");
+  LLVMBuildBr(b, head);
+  LLVMPositionBuilderAtEnd(b, head);
+  LLVMValueRef f = LLVMBuildLoad2(b, g->i64, fvar, "");
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, f, end, ""), body, done);
+  LLVMPositionBuilderAtEnd(b, body);
+  LLVMValueRef col = LLVMBuildURem(b, f, i64c(n, last), ""), row = LLVMBuildUDiv(b, f, i64c(n, last), "");
+  LLVMValueRef left = LLVMBuildSub(b, end, f, ""), rowleft = LLVMBuildSub(b, i64c(n, last), col, "");
+  LLVMValueRef cnt = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, left, rowleft, ""), left, rowleft, "");
+  start_offsets(n, n->offset);
+  add_offsets(n, n->offset, 0, r ? r - 1 : 0, row);
+  LLVMValueRef nvec = LLVMBuildSub(b, cnt, LLVMBuildSRem(b, cnt, i64c(n, w), ""), "");
+  /* vector part */
+  loop_open(n, &rows, i64c(n, 0), nvec);
+  LLVMValueRef pos = LLVMBuildAdd(b, col, rows.i, "");
+  LLVMValueRef v = root_at(n, pos, w);
+  if (!v) return false;
+  kiln_cpu_store(g, n->out, L->out_elem, LLVMBuildAdd(b, f, rows.i, ""), v);
+  loop_close(n, &rows, i64c(n, w));
+  /* scalar tail */
+  loop_var tail;
+  loop_open(n, &tail, nvec, cnt);
+  pos = LLVMBuildAdd(b, col, tail.i, "");
+  v = root_at(n, pos, 1);
+  if (!v) return false;
+  kiln_cpu_store(g, n->out, L->out_elem, LLVMBuildAdd(b, f, tail.i, ""), v);
+  loop_close(n, &tail, i64c(n, 1));
+  LLVMBuildStore(b, LLVMBuildAdd(b, f, cnt, ""), fvar);
+  LLVMBuildBr(b, head);
+  LLVMPositionBuilderAtEnd(b, done);
+  return true;
+}
+
+/* ---------------------------------------------------------------- reductions */
+
+static LLVMValueRef combine(nest *n, LLVMValueRef a, LLVMValueRef b2) {
+  kiln_elem e[2] = {n->L->out_elem, n->L->out_elem};
+  LLVMValueRef args[2] = {a, b2};
+  return kiln_cpu_emit_op(n->g, n->L->combiner_op, n->L->out_elem, e, args);
+}
+
+static LLVMValueRef identity(nest *n, int w) {
+  kiln_elem e = n->L->out_elem;
+  bool f = kiln_elem_is_float(e), u = kiln_elem_class_of(e) == KILN_ELEM_CLASS_U || e == KILN_ELEM_I1;
+  int bits = kiln_elem_bits(e);
+  uint64_t ones = bits >= 64 ? UINT64_MAX : (((uint64_t)1 << bits) - 1);
+  kiln_scalar v = {.u = 0};
+  switch (n->L->combiner) {
+    case KILN_OP_ADD: if (f) v.f = -0.0; break;
+    case KILN_OP_MULTIPLY: if (f) v.f = 1.0; else v.u = 1; break;
+    case KILN_OP_MAXIMUM: if (f) v.f = -1.0 / 0.0; else if (!u) v.u = (uint64_t)1 << (bits - 1); break;
+    case KILN_OP_MINIMUM: if (f) v.f = 1.0 / 0.0; else v.u = u ? ones : ones >> 1; break;
+    case KILN_OP_AND: v.u = ones; break;
+    default: break;
+  }
+  return kiln_cpu_const(n->g, e, v, w);
+}
+
+static LLVMValueRef horizontal(nest *n, LLVMValueRef v) {
+  kiln_cpu_gen *g = n->g;
+  int w = (int)LLVMGetVectorSize(LLVMTypeOf(v));
+  while (w > 1) {
+    int h = w / 2;
+    LLVMValueRef lo[32], hi[32];
+    for (int i = 0; i < h; i++) {
+      lo[i] = LLVMConstInt(g->i32, (uint64_t)i, 0);
+      hi[i] = LLVMConstInt(g->i32, (uint64_t)(i + h), 0);
+    }
+    LLVMValueRef a = LLVMBuildShuffleVector(g->b, v, v, LLVMConstVector(lo, (unsigned)h), "");
+    LLVMValueRef c = LLVMBuildShuffleVector(g->b, v, v, LLVMConstVector(hi, (unsigned)h), "");
+    if (h == 1) {
+      a = LLVMBuildExtractElement(g->b, a, LLVMConstInt(g->i32, 0, 0), "");
+      c = LLVMBuildExtractElement(g->b, c, LLVMConstInt(g->i32, 0, 0), "");
+    }
+    v = combine(n, a, c);
+    w = h;
+  }
+  return v;
+}
+
+static bool emit_reduce(nest *n, LLVMValueRef begin, LLVMValueRef end) {
+  kiln_cpu_gen *g = n->g;
+  LLVMBuilderRef b = g->b;
+  const kiln_cpu_loop *L = n->L;
+  int32_t ro = L->num_out_dims, r = L->rank;
+  int64_t last = L->dims[r - 1], rows = 1;
+  for (int32_t d = ro; d < r - 1; d++) rows *= L->dims[d];
+  int w = lanes_for(L);
+  n->inner = r - 1;
+  LLVMValueRef *point = calloc((size_t)L->num_nodes + 1, sizeof *point);
+  if (!point) return false;
+  LLVMTypeRef vt = kiln_cpu_compute_type(g, L->out_elem, w), st = kiln_cpu_compute_type(g, L->out_elem, 1);
+  LLVMValueRef vacc = new_var(n, vt), sacc = new_var(n, st);
+  loop_var pts;
+  loop_open(n, &pts, begin, end);
+  start_offsets(n, point);
+  add_offsets(n, point, 0, ro, pts.i);
+  LLVMBuildStore(b, identity(n, w), vacc);
+  LLVMBuildStore(b, identity(n, 1), sacc);
+  loop_var rr;
+  loop_open(n, &rr, i64c(n, 0), i64c(n, rows));
+  memcpy(n->offset, point, sizeof *point * (size_t)L->num_nodes);
+  add_offsets(n, n->offset, ro, r - 1, rr.i);
+  int64_t nvec = last - last % w;
+  loop_var vj;
+  loop_open(n, &vj, i64c(n, 0), i64c(n, nvec));
+  LLVMValueRef v = root_at(n, vj.i, w);
+  if (!v) return free(point), false;
+  LLVMBuildStore(b, combine(n, LLVMBuildLoad2(b, vt, vacc, ""), v), vacc);
+  loop_close(n, &vj, i64c(n, w));
+  loop_var sj;
+  loop_open(n, &sj, i64c(n, nvec), i64c(n, last));
+  v = root_at(n, sj.i, 1);
+  if (!v) return free(point), false;
+  LLVMBuildStore(b, combine(n, LLVMBuildLoad2(b, st, sacc, ""), v), sacc);
+  loop_close(n, &sj, i64c(n, 1));
+  loop_close(n, &rr, i64c(n, 1));
+  /* init (read like a broadcast scalar) combined with the accumulators */
+  forget(n);
+  start_offsets(n, n->offset);
+  LLVMValueRef init = value(n, L->init, i64c(n, 0), 1);
+  LLVMValueRef total = combine(n, horizontal(n, LLVMBuildLoad2(b, vt, vacc, "")), LLVMBuildLoad2(b, st, sacc, ""));
+  kiln_cpu_store(g, n->out, L->out_elem, pts.i, combine(n, init, total));
+  loop_close(n, &pts, i64c(n, 1));
+  free(point);
+  return true;
+}
+
+/* ---------------------------------------------------------------- kernels */
+
+static void collect(kiln_cpu_node *x, kiln_cpu_node **nodes) {
+  if (nodes[x->id]) return;
+  nodes[x->id] = x;
+  for (int32_t i = 0; i < x->num_args; i++) collect(x->args[i], nodes);
+}
+
+static void set_cpu_attrs(kiln_cpu_gen *g, LLVMValueRef fn, const char *cpu, const char *features) {
+  const char *kv[][2] = {{"target-cpu", cpu}, {"target-features", features}, {"prefer-vector-width", "512"},
+                         {"min-legal-vector-width", "512"}};
+  for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++) {
+    LLVMAttributeRef a = LLVMCreateStringAttribute(g->c, kv[i][0], (unsigned)strlen(kv[i][0]), kv[i][1], (unsigned)strlen(kv[i][1]));
+    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, a);
+  }
+}
+
+/* Adds "kiln_loop_<index>" for loop L to the module. */
+bool kiln_cpu_emit_loop(kiln_cpu_gen *g, const kiln_cpu_loop *L, int32_t index, const char *cpu, const char *features) {
+  LLVMTypeRef params[3] = {LLVMPointerType(g->ptr, 0), g->i64, g->i64};
+  LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(g->c), params, 3, 0);
+  char name[32];
+  snprintf(name, sizeof name, "kiln_loop_%d", (int)index);
+  LLVMValueRef fn = LLVMAddFunction(g->m, name, fty);
+  set_cpu_attrs(g, fn, cpu, features);
+  nest n = {.g = g, .L = L};
+  n.entry = LLVMAppendBasicBlockInContext(g->c, fn, "entry");
+  LLVMPositionBuilderAtEnd(g->b, n.entry);
+  size_t nn = (size_t)L->num_nodes + 1;
+  n.nodes = calloc(nn, sizeof *n.nodes);
+  n.offset = calloc(nn, sizeof *n.offset);
+  n.memo = calloc(nn, sizeof *n.memo);
+  n.inputs = calloc((size_t)L->num_inputs + 1, sizeof *n.inputs);
+  bool ok = n.nodes && n.offset && n.memo && n.inputs;
+  if (ok) {
+    collect(L->root, n.nodes);
+    if (L->init) collect(L->init, n.nodes);
+    LLVMValueRef bufs = LLVMGetParam(fn, 0);
+    for (int32_t i = 0; i <= L->num_inputs; i++) {
+      LLVMValueRef idx = LLVMConstInt(g->i64, (uint64_t)i, 0);
+      LLVMValueRef p = LLVMBuildLoad2(g->b, g->ptr, LLVMBuildGEP2(g->b, g->ptr, bufs, &idx, 1, ""), "");
+      if (i < L->num_inputs) n.inputs[i] = p;
+      else n.out = p;
+    }
+    ok = L->num_out_dims < L->rank ? emit_reduce(&n, LLVMGetParam(fn, 1), LLVMGetParam(fn, 2))
+                                   : emit_elementwise(&n, LLVMGetParam(fn, 1), LLVMGetParam(fn, 2));
+    if (ok) LLVMBuildRetVoid(g->b);
+  }
+  free(n.nodes);
+  free(n.offset);
+  free(n.memo);
+  free(n.inputs);
+  return ok;
+}

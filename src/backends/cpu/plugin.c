@@ -1,0 +1,156 @@
+/* The optimising CPU backend as a plugin (libkiln-cpu.so): one device, the host's cores;
+ * buffers are aligned host memory; a run finishes before execute returns. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/cpu/cpu.h"
+#include "kiln/backend.h"
+#include "runtime/element.h"
+
+struct kiln_backend_device {
+  int32_t index;
+};
+
+struct kiln_backend_buffer {
+  kiln_cpu_tensor *tensor;
+};
+
+struct kiln_backend_executable {
+  kiln_cpu_executable *x;
+};
+
+static struct kiln_backend_device g_device = {0};
+
+static kiln_status cpu_probe(void) { return NULL; }
+
+static kiln_status cpu_device_count(int32_t *out_count) {
+  *out_count = 1;
+  return NULL;
+}
+
+static kiln_status cpu_device_create(int32_t index, kiln_backend_device **out_device) {
+  *out_device = index == 0 ? &g_device : NULL;
+  return index == 0 ? NULL : KILN_STATUS(KILN_STATUS_OUT_OF_RANGE, "cpu has one device, not %d", (int)index + 1);
+}
+
+static const char *cpu_device_description(const kiln_backend_device *device) {
+  return "host CPU (LLVM-generated loops, oneDNN, all cores)";
+}
+
+static void cpu_device_destroy(kiln_backend_device *device) {}
+
+static kiln_status wrap(kiln_cpu_tensor *t, kiln_backend_buffer **out) {
+  *out = malloc(sizeof **out);
+  if (!*out) {
+    kiln_cpu_tensor_free(t);
+    return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  }
+  (*out)->tensor = t;
+  return NULL;
+}
+
+static kiln_status cpu_buffer_create(kiln_backend_device *device, const kiln_backend_shape *shape, const void *data,
+                                     size_t byte_size, kiln_backend_buffer **out_buffer) {
+  *out_buffer = NULL;
+  kiln_elem e = kiln_element_type_to_elem(shape->element_type);
+  if (e == KILN_ELEM_COUNT)
+    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "cpu: no buffers of element type %d", (int)shape->element_type);
+  kiln_cpu_tensor *t;
+  KILN_RETURN_IF_ERROR(kiln_cpu_tensor_new(e, shape->rank, shape->dims, &t));
+  if (byte_size) memcpy(t->data, data, byte_size);
+  if ((size_t)kiln_elem_bits(e) < 8 * kiln_elem_storage_bytes(e)) { /* i1, sub-byte, tf32: canonical storage */
+    size_t eb = kiln_elem_storage_bytes(e);
+    for (uint64_t i = 0; i < t->bytes / eb; i++) {
+      uint8_t *p = (uint8_t *)t->data + i * eb;
+      kiln_scalar_store(e, p, kiln_scalar_load(e, p));
+    }
+  }
+  return wrap(t, out_buffer);
+}
+
+static kiln_status cpu_buffer_shape(const kiln_backend_buffer *buffer, kiln_backend_shape *out_shape) {
+  const kiln_cpu_tensor *t = buffer->tensor;
+  if (t->hold && t->hold->kind != KILN_RTV_TENSOR)
+    *out_shape = (kiln_backend_shape){t->hold->kind == KILN_RTV_TOKEN ? KILN_ELEMENT_TYPE_TOKEN : KILN_ELEMENT_TYPE_TUPLE, 0, NULL};
+  else *out_shape = (kiln_backend_shape){kiln_element_type_from_elem(t->elem), t->rank, t->dims};
+  return NULL;
+}
+
+static kiln_status cpu_buffer_to_host(kiln_backend_buffer *buffer, void *dst, size_t byte_size) {
+  const kiln_cpu_tensor *t = buffer->tensor;
+  if (!t->data || byte_size != t->bytes) return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "cpu: the buffer does not hold %zu bytes", byte_size);
+  if (byte_size) memcpy(dst, t->data, byte_size);
+  return NULL;
+}
+
+static void cpu_buffer_destroy(kiln_backend_buffer *buffer) {
+  if (!buffer) return;
+  kiln_cpu_tensor_free(buffer->tensor);
+  free(buffer);
+}
+
+static kiln_status cpu_compile(kiln_backend_device *device, const kiln_backend_compile_args *args,
+                               kiln_backend_executable **out_executable) {
+  *out_executable = NULL;
+  kiln_backend_executable *e = calloc(1, sizeof *e);
+  if (!e) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  kiln_status st = kiln_cpu_compile(args->module, args->source, args->function, &e->x);
+  if (st) {
+    free(e);
+    return st;
+  }
+  *out_executable = e;
+  return NULL;
+}
+
+static void cpu_executable_destroy(kiln_backend_executable *e) {
+  if (!e) return;
+  kiln_cpu_executable_destroy(e->x);
+  free(e);
+}
+
+static kiln_status cpu_execute(kiln_backend_executable *e, const kiln_backend_execute_args *a) {
+  kiln_cpu_tensor *in_small[16], *out_small[16];
+  kiln_cpu_tensor **in = a->num_inputs <= 16 ? in_small : calloc((size_t)a->num_inputs, sizeof *in);
+  kiln_cpu_tensor **out = a->num_results <= 16 ? out_small : calloc((size_t)a->num_results, sizeof *out);
+  kiln_status st = in && out ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  for (int32_t i = 0; !st && i < a->num_inputs; i++) in[i] = a->inputs[i]->tensor;
+  kiln_check_log log = {0};
+  if (!st) st = kiln_cpu_run(e->x, in, out, a->report_checks ? &log : NULL);
+  if (!st && a->report_checks) a->report_checks(a->check_ctx, log.passed, log.failed, log.text.data ? log.text.data : "");
+  int32_t made = 0;
+  for (; !st && made < a->num_results; made++) st = wrap(out[made], &a->out_results[made]);
+  if (st) {
+    for (int32_t i = 0; i < made; i++) {
+      cpu_buffer_destroy(a->out_results[i]);
+      a->out_results[i] = NULL;
+    }
+  }
+  kiln_check_log_free(&log);
+  if (in != in_small) free(in);
+  if (out != out_small) free(out);
+  return st;
+}
+
+static const kiln_backend k_cpu = {
+    .api_version = KILN_BACKEND_API_VERSION,
+    .struct_size = sizeof(kiln_backend),
+    .name = "cpu",
+    .description = "the optimising CPU compiler (LLVM loops, oneDNN)",
+    .probe = cpu_probe,
+    .device_count = cpu_device_count,
+    .device_create = cpu_device_create,
+    .device_description = cpu_device_description,
+    .device_destroy = cpu_device_destroy,
+    .buffer_create = cpu_buffer_create,
+    .buffer_shape = cpu_buffer_shape,
+    .buffer_to_host = cpu_buffer_to_host,
+    .buffer_destroy = cpu_buffer_destroy,
+    .compile = cpu_compile,
+    .executable_destroy = cpu_executable_destroy,
+    .execute = cpu_execute,
+};
+
+KILN_BACKEND_EXPORT const kiln_backend *kiln_backend_entry_v1(void);
+KILN_BACKEND_EXPORT const kiln_backend *kiln_backend_entry_v1(void) { return &k_cpu; }

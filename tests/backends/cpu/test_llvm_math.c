@@ -1,0 +1,336 @@
+/* Accuracy test of the vectorised math kernels (src/backends/cpu/llvm_math*.c).
+ *
+ * Builds one function per (op, type, width) -- f32 at widths 1 and 16, f64 at 1 and 8 --
+ * that maps the kernel over an array, JIT-compiles them with ORC LLJIT for the host CPU,
+ * runs each over about two million inputs (special values, a sweep over every exponent,
+ * random bit patterns, a dense interval) and compares with long double libm. Prints the
+ * largest error in ULP per function and fails when one exceeds its bound. Single-threaded. */
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/Core.h>
+#include <llvm-c/Error.h>
+#include <llvm-c/LLJIT.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+#include <llvm-c/Transforms/IPO.h>
+#include <llvm-c/Transforms/PassManagerBuilder.h>
+
+#include "backends/cpu/llvm_math.h"
+
+typedef long double (*ref1_fn)(long double);
+typedef long double (*ref2_fn)(long double, long double);
+
+static long double ref_logistic(long double x) { return 1.0L / (1.0L + expl(-x)); }
+
+typedef struct test_op {
+  kiln_op_kind kind;
+  const char *name;
+  ref1_fn ref1;
+  ref2_fn ref2;
+  double dense; /* inputs are also drawn densely from [-dense, dense] */
+} test_op;
+
+static const test_op kOps[] = {
+    {KILN_OP_EXPONENTIAL, "exp", expl, NULL, 100},
+    {KILN_OP_EXPONENTIAL_MINUS_ONE, "expm1", expm1l, NULL, 5},
+    {KILN_OP_LOG, "log", logl, NULL, 4},
+    {KILN_OP_LOG_PLUS_ONE, "log1p", log1pl, NULL, 2},
+    {KILN_OP_LOGISTIC, "logistic", ref_logistic, NULL, 30},
+    {KILN_OP_TANH, "tanh", tanhl, NULL, 10},
+    {KILN_OP_SINE, "sin", sinl, NULL, 100},
+    {KILN_OP_COSINE, "cos", cosl, NULL, 100},
+    {KILN_OP_TAN, "tan", tanl, NULL, 100},
+    {KILN_OP_CBRT, "cbrt", cbrtl, NULL, 10},
+    {KILN_OP_CHLO_ERF, "erf", erfl, NULL, 6},
+    {KILN_OP_CHLO_ERFC, "erfc", erfcl, NULL, 30},
+    {KILN_OP_CHLO_SINH, "sinh", sinhl, NULL, 10},
+    {KILN_OP_CHLO_COSH, "cosh", coshl, NULL, 10},
+    {KILN_OP_CHLO_ATAN, "atan", atanl, NULL, 4},
+    {KILN_OP_CHLO_ASIN, "asin", asinl, NULL, 1},
+    {KILN_OP_CHLO_ACOS, "acos", acosl, NULL, 1},
+    {KILN_OP_CHLO_ASINH, "asinh", asinhl, NULL, 4},
+    {KILN_OP_CHLO_ACOSH, "acosh", acoshl, NULL, 4},
+    {KILN_OP_CHLO_ATANH, "atanh", atanhl, NULL, 1},
+    {KILN_OP_ATAN2, "atan2", NULL, atan2l, 4},
+    {KILN_OP_POWER, "pow", NULL, powl, 4},
+};
+enum { kNumOps = sizeof kOps / sizeof kOps[0] };
+
+static const double kBound32 = 2.0, kBound64 = 3.0;
+
+/* ---------------------------------------------------------------- inputs */
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+static uint64_t rng(void) {
+  uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+static double rnd_unit(void) { return (double)(rng() >> 11) * 0x1p-53; }
+
+static double from_bits(bool dbl, uint64_t b) {
+  if (dbl) {
+    double d;
+    memcpy(&d, &b, 8);
+    return d;
+  }
+  uint32_t u = (uint32_t)b;
+  float f;
+  memcpy(&f, &u, 4);
+  return f;
+}
+
+static const double kSpecials[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, 1.0, -1.0, 0.5, -0.5,
+                                   2.0, -2.0, 3.0, 1e-300, 0x1p-1074, 0x1p-149, 0x1p-126,
+                                   0x1p-1022, FLT_MAX, DBL_MAX, 1.5707963267948966,
+                                   3.141592653589793, 0.6931471805599453, 88.72283935546875,
+                                   709.782712893384, -103.97, -745.13, 0x1p-30, 0x1p-60};
+enum { kNumSpecials = sizeof kSpecials / sizeof kSpecials[0] };
+
+/* Fills x (n values, rounded to the type). */
+static void gen_inputs(bool dbl, double dense, double *x, size_t n) {
+  size_t i = 0;
+  for (int s = 0; s < kNumSpecials; s++) {
+    x[i++] = kSpecials[s];
+    x[i++] = -kSpecials[s];
+  }
+  int mant = dbl ? 52 : 23, ebits = dbl ? 11 : 8;
+  unsigned nexp = (1u << ebits) - 1; /* all finite exponent fields */
+  size_t per = (n / 2) / (2 * nexp);
+  for (unsigned ex = 0; ex < nexp; ex++)
+    for (size_t k = 0; k < per; k++)
+      for (int sg = 0; sg < 2; sg++) {
+        uint64_t m = rng() & ((1ull << mant) - 1);
+        x[i++] = from_bits(dbl, ((uint64_t)sg << (mant + ebits)) | ((uint64_t)ex << mant) | m);
+      }
+  size_t rest = (n - i) / 2;
+  for (size_t k = 0; k < rest; k++) x[i++] = from_bits(dbl, rng());
+  while (i < n) {
+    double v = (2 * rnd_unit() - 1) * dense;
+    x[i++] = dbl ? v : (double)(float)v;
+  }
+}
+
+/* ---------------------------------------------------------------- ulp error */
+
+/* Error of got against ref, in units of the last place of the type at ref. */
+static double ulp_error(long double ref, double got, bool dbl) {
+  if (isnan(ref)) return isnan(got) ? 0 : INFINITY;
+  if (isnan(got)) return INFINITY;
+  long double r = dbl ? (long double)(double)ref : (long double)(float)ref;
+  if (isinf(r) || isinf(got)) return (long double)got == r ? 0 : INFINITY;
+  if (ref == 0) return got == 0 && !signbit(got) == !signbit(ref) ? 0 : INFINITY;
+  int emin = dbl ? -1022 : -126, p = dbl ? 53 : 24;
+  int ex = r == 0 ? emin : ilogbl(r);
+  if (ex < emin) ex = emin;
+  return (double)(fabsl((long double)got - ref) / ldexpl(1.0L, ex - (p - 1)));
+}
+
+/* ---------------------------------------------------------------- IR + JIT */
+
+/* void name(const T *x, const T *y, T *out, i64 nvec) */
+static bool build_loop(LLVMModuleRef m, const test_op *op, bool dbl, unsigned width,
+                       const char *name) {
+  LLVMContextRef ctx = LLVMGetModuleContext(m);
+  LLVMTypeRef et = dbl ? LLVMDoubleTypeInContext(ctx) : LLVMFloatTypeInContext(ctx);
+  LLVMTypeRef vt = width > 1 ? LLVMVectorType(et, width) : et;
+  LLVMTypeRef pt = LLVMPointerType(vt, 0);
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx);
+  LLVMTypeRef params[4] = {pt, pt, pt, i64};
+  LLVMValueRef fn = LLVMAddFunction(m, name, LLVMFunctionType(LLVMVoidTypeInContext(ctx), params, 4, 0));
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+  LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(ctx, fn, "entry");
+  LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(ctx, fn, "loop");
+  LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(ctx, fn, "done");
+  LLVMPositionBuilderAtEnd(b, entry);
+  LLVMValueRef zero = LLVMConstInt(i64, 0, 0);
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, LLVMGetParam(fn, 3), zero, ""), done, loop);
+  LLVMPositionBuilderAtEnd(b, loop);
+  LLVMValueRef i = LLVMBuildPhi(b, i64, "i");
+  unsigned align = dbl ? 8 : 4;
+  LLVMValueRef px = LLVMBuildGEP2(b, vt, LLVMGetParam(fn, 0), &i, 1, "");
+  LLVMValueRef x = LLVMBuildLoad2(b, vt, px, "");
+  LLVMSetAlignment(x, align);
+  LLVMValueRef r;
+  if (op->ref2) {
+    LLVMValueRef py = LLVMBuildGEP2(b, vt, LLVMGetParam(fn, 1), &i, 1, "");
+    LLVMValueRef y = LLVMBuildLoad2(b, vt, py, "");
+    LLVMSetAlignment(y, align);
+    r = kiln_cpu_emit_binary_math(m, b, op->kind, x, y);
+  } else {
+    r = kiln_cpu_emit_unary_math(m, b, op->kind, x);
+  }
+  bool implemented = r != NULL;
+  if (!implemented) r = x;
+  LLVMValueRef po = LLVMBuildGEP2(b, vt, LLVMGetParam(fn, 2), &i, 1, "");
+  LLVMSetAlignment(LLVMBuildStore(b, r, po), align);
+  LLVMValueRef next = LLVMBuildAdd(b, i, LLVMConstInt(i64, 1, 0), "");
+  LLVMBasicBlockRef from[2] = {entry, loop};
+  LLVMValueRef inc[2] = {zero, next};
+  LLVMAddIncoming(i, inc, from, 2);
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, next, LLVMGetParam(fn, 3), ""), done, loop);
+  LLVMPositionBuilderAtEnd(b, done);
+  LLVMBuildRetVoid(b);
+  LLVMDisposeBuilder(b);
+  return implemented;
+}
+
+static int check_err(LLVMErrorRef err, const char *what) {
+  if (!err) return 0;
+  char *msg = LLVMGetErrorMessage(err);
+  fprintf(stderr, "%s: %s\n", what, msg);
+  LLVMDisposeErrorMessage(msg);
+  return 1;
+}
+
+static const unsigned kWidths32[2] = {1, 16}, kWidths64[2] = {1, 8};
+
+static void fn_name(char *buf, size_t n, const test_op *op, bool dbl, unsigned w) {
+  snprintf(buf, n, "t_%s_%s_w%u", op->name, dbl ? "f64" : "f32", w);
+}
+
+typedef void (*loop_fn)(const void *, const void *, void *, int64_t);
+
+int main(int argc, char **argv) {
+  size_t n_in = argc > 1 ? (size_t)strtoull(argv[1], NULL, 10) : (size_t)2 << 20;
+  n_in = (n_in + 15) & ~(size_t)15;
+  LLVMInitializeNativeTarget();
+  LLVMInitializeNativeAsmPrinter();
+
+  LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
+  LLVMContextRef ctx = LLVMOrcThreadSafeContextGetContext(tsc);
+  LLVMModuleRef m = LLVMModuleCreateWithNameInContext("test_llvm_math", ctx);
+  char name[96];
+  static bool missing[kNumOps][2];
+  for (int o = 0; o < kNumOps; o++)
+    for (int t = 0; t < 2; t++)
+      for (int w = 0; w < 2; w++) {
+        unsigned width = t ? kWidths64[w] : kWidths32[w];
+        fn_name(name, sizeof name, &kOps[o], t, width);
+        if (!build_loop(m, &kOps[o], t, width, name)) missing[o][t] = true;
+      }
+  char *verr = NULL;
+  if (LLVMVerifyModule(m, LLVMReturnStatusAction, &verr)) {
+    fprintf(stderr, "invalid module: %s\n", verr);
+    return 1;
+  }
+  LLVMDisposeMessage(verr);
+
+  char *triple = LLVMGetDefaultTargetTriple();
+  char *cpu = LLVMGetHostCPUName();
+  char *features = LLVMGetHostCPUFeatures();
+  LLVMTargetRef target;
+  char *terr = NULL;
+  if (LLVMGetTargetFromTriple(triple, &target, &terr)) {
+    fprintf(stderr, "target: %s\n", terr);
+    return 1;
+  }
+  LLVMTargetMachineRef tm = LLVMCreateTargetMachine(target, triple, cpu, features,
+                                                    LLVMCodeGenLevelAggressive, LLVMRelocDefault,
+                                                    LLVMCodeModelJITDefault);
+  LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
+  LLVMSetModuleDataLayout(m, td);
+  LLVMSetTarget(m, triple);
+  LLVMPassManagerRef pm = LLVMCreatePassManager();
+  LLVMAddAnalysisPasses(tm, pm);
+  LLVMAddAlwaysInlinerPass(pm);
+  LLVMPassManagerBuilderRef pmb = LLVMPassManagerBuilderCreate();
+  LLVMPassManagerBuilderSetOptLevel(pmb, 2);
+  LLVMPassManagerBuilderPopulateModulePassManager(pmb, pm);
+  LLVMRunPassManager(pm, m);
+  LLVMPassManagerBuilderDispose(pmb);
+  LLVMDisposePassManager(pm);
+  if (getenv("KILN_MATH_DUMP")) LLVMPrintModuleToFile(m, getenv("KILN_MATH_DUMP"), NULL);
+
+  LLVMOrcLLJITBuilderRef jb = LLVMOrcCreateLLJITBuilder();
+  LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(jb, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(tm));
+  LLVMOrcLLJITRef jit;
+  if (check_err(LLVMOrcCreateLLJIT(&jit, jb), "LLJIT")) return 1;
+  LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(m, tsc);
+  if (check_err(LLVMOrcLLJITAddLLVMIRModule(jit, LLVMOrcLLJITGetMainJITDylib(jit), tsm), "add"))
+    return 1;
+  printf("host cpu %s, %zu inputs per function\n", cpu, n_in);
+
+  double *x = malloc(n_in * sizeof *x), *y = malloc(n_in * sizeof *y);
+  long double *ref = malloc(n_in * sizeof *ref);
+  void *bx = malloc(n_in * 8), *by = malloc(n_in * 8), *bo = malloc(n_in * 8);
+  int passed = 0, failed = 0;
+  for (int o = 0; o < kNumOps; o++) {
+    const test_op *op = &kOps[o];
+    for (int t = 0; t < 2; t++) {
+      bool dbl = t;
+      if (missing[o][t]) {
+        printf("%-8s %s not implemented (skipped)\n", op->name, dbl ? "f64" : "f32");
+        continue;
+      }
+      gen_inputs(dbl, op->dense, x, n_in);
+      if (op->ref2) {
+        gen_inputs(dbl, op->dense, y, n_in);
+        for (size_t i = 0; i < n_in; i++) { /* shuffle y so pairs mix categories */
+          size_t j = rng() % n_in;
+          double tmp = y[i];
+          y[i] = y[j];
+          y[j] = tmp;
+        }
+        /* every pair of specials */
+        for (int a = 0; a < kNumSpecials && (size_t)(a + 1) * kNumSpecials * 4 < n_in; a++)
+          for (int c = 0; c < kNumSpecials; c++) {
+            size_t k = 4 * ((size_t)a * kNumSpecials + c);
+            x[k] = kSpecials[a], y[k] = kSpecials[c];
+            x[k + 1] = -kSpecials[a], y[k + 1] = kSpecials[c];
+            x[k + 2] = kSpecials[a], y[k + 2] = -kSpecials[c];
+            x[k + 3] = -kSpecials[a], y[k + 3] = -kSpecials[c];
+          }
+      }
+      if (!dbl)
+        for (size_t i = 0; i < n_in; i++) x[i] = (float)x[i], y[i] = (float)y[i];
+      for (size_t i = 0; i < n_in; i++) {
+        ref[i] = op->ref2 ? op->ref2(x[i], y[i]) : op->ref1(x[i]);
+        if (dbl) {
+          ((double *)bx)[i] = x[i], ((double *)by)[i] = y[i];
+        } else {
+          ((float *)bx)[i] = (float)x[i], ((float *)by)[i] = (float)y[i];
+        }
+      }
+      for (int w = 0; w < 2; w++) {
+        unsigned width = dbl ? kWidths64[w] : kWidths32[w];
+        fn_name(name, sizeof name, op, dbl, width);
+        LLVMOrcExecutorAddress addr = 0;
+        if (check_err(LLVMOrcLLJITLookup(jit, &addr, name), name)) return 1;
+        ((loop_fn)(uintptr_t)addr)(bx, by, bo, (int64_t)(n_in / width));
+        double worst = 0;
+        size_t at = 0;
+        for (size_t i = 0; i < n_in; i++) {
+          double got = dbl ? ((double *)bo)[i] : ((float *)bo)[i];
+          double err = ulp_error(ref[i], got, dbl);
+          if (err > worst || (isnan(err) && !isnan(worst))) worst = err, at = i;
+        }
+        double bound = dbl ? kBound64 : kBound32;
+        bool ok = worst <= bound;
+        double got = dbl ? ((double *)bo)[at] : ((float *)bo)[at];
+        printf("%-8s %s w%-2u max %8.3f ulp  %s", op->name, dbl ? "f64" : "f32", width, worst,
+               ok ? "ok" : "FAIL");
+        if (worst > 0.5)
+          printf("  (at x=%a y=%a: got %a want %La)", x[at], op->ref2 ? y[at] : 0.0, got,
+                 ref[at]);
+        printf("\n");
+        if (ok) passed++;
+        else failed++;
+      }
+    }
+  }
+  printf("%d passed, %d failed\n", passed, failed);
+  free(x), free(y), free(ref), free(bx), free(by), free(bo);
+  LLVMOrcDisposeLLJIT(jit);
+  LLVMDisposeMessage(triple);
+  LLVMDisposeMessage(cpu);
+  LLVMDisposeMessage(features);
+  return failed ? 1 : 0;
+}

@@ -1,0 +1,292 @@
+/* The instances of the structured ops: shape ops, reductions, linear algebra and control
+ * flow, each with non-trivial attributes. One row per instance (see kiln_diff_instance in
+ * harness.h); the regions are shared text. Rows whose text is a whole body name the op
+ * they stand for; ops used along the way (constants, returns) are covered by rows of
+ * their own. */
+#include "harness.h"
+
+/* ---------------------------------------------------------------- shared text */
+
+#define ATTR_DIR(D) "comparison_direction = #stablehlo<comparison_direction " D ">"
+#define RET(V, T) "\"stablehlo.return\"(" V ") : (" T ") -> ()"
+/* Regions (without the parentheses of the region list). A region of two scalars of $T combined by OP. */
+#define REGION2(OP)                                                                        \
+  "{\n  ^bb0(%x: tensor<$T>, %y: tensor<$T>):\n    %s = \"" OP                              \
+  "\"(%x, %y) : (tensor<$T>, tensor<$T>) -> tensor<$T>\n    " RET("%s", "tensor<$T>") "\n  }"
+#define REGION_ADD REGION2("stablehlo.add")
+#define REGION_MAX REGION2("stablehlo.maximum")
+/* A region returning the second of two scalars (replace). */
+#define REGION_SECOND "{\n  ^bb0(%x: tensor<$T>, %y: tensor<$T>):\n    " RET("%y", "tensor<$T>") "\n  }"
+#define COMPARE_BODY(D, ARGS)                                                                   \
+  "{\n  ^bb0(" ARGS "):\n    %p = \"stablehlo.compare\"(%x, %y) {" ATTR_DIR(D)                  \
+  "} : (tensor<$T>, tensor<$T>) -> tensor<i1>\n    " RET("%p", "tensor<i1>") "\n  }"
+#define TWO_T "%x: tensor<$T>, %y: tensor<$T>"
+
+#define DOT_DIMS(LB, RB, LC, RC)                                                         \
+  "{dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [" LB               \
+  "], rhs_batching_dimensions = [" RB "], lhs_contracting_dimensions = [" LC             \
+  "], rhs_contracting_dimensions = [" RC "]>}"
+#define CONV_NHWC "dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>"
+#define GROUPS(F, B) "feature_group_count = " #F " : i64, batch_group_count = " #B " : i64"
+#define GATHER_DIMS(OFF, COLL, MAP)                                                                    \
+  "dimension_numbers = #stablehlo.gather<offset_dims = [" OFF "], collapsed_slice_dims = [" COLL       \
+  "], start_index_map = [" MAP "], index_vector_dim = 1>"
+#define SCATTER_DIMS(UPD, INS, MAP)                                                                     \
+  "scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [" UPD                          \
+  "], inserted_window_dims = [" INS "], scatter_dims_to_operand_dims = [" MAP "], index_vector_dim = 1>"
+
+/* A module-level callee and the body that calls it (func.call, composite). */
+#define CALLEE                                                                             \
+  "func.func private @callee(%x: tensor<3x5x$T>, %y: tensor<3x5x$T>) -> tensor<3x5x$T> {\n" \
+  "  %m = \"stablehlo.maximum\"(%x, %y) : (tensor<3x5x$T>, tensor<3x5x$T>) -> tensor<3x5x$T>\n" \
+  "  func.return %m : tensor<3x5x$T>\n}"
+#define IDENTITY_BODY "  %r0 = \"stablehlo.reshape\"(%a0) : (tensor<3x$T>) -> tensor<3x$T>"
+#define MAP_TEXT "(" REGION_MAX ") {dimensions = array<i64: 0, 1>}"
+#define MAP_BODY \
+  "  %r0 = \"stablehlo.map\"(%a0, %a1) " MAP_TEXT " : (tensor<3x5x$T>, tensor<3x5x$T>) -> tensor<3x5x$T>"
+#define TUPLE_BODY                                                                                    \
+  "  %t = \"stablehlo.tuple\"(%a0, %a1) : (tensor<3x$T>, tensor<2xi32>) -> tuple<tensor<3x$T>, tensor<2xi32>>\n" \
+  "  %r0 = \"stablehlo.get_tuple_element\"(%t) {index = 0 : i32} : (tuple<tensor<3x$T>, tensor<2xi32>>) -> tensor<3x$T>\n" \
+  "  %r1 = \"stablehlo.get_tuple_element\"(%t) {index = 1 : i32} : (tuple<tensor<3x$T>, tensor<2xi32>>) -> tensor<2xi32>"
+#define TOKEN_BODY                                                                 \
+  "  %r1 = \"stablehlo.create_token\"() : () -> !stablehlo.token\n"               \
+  "  %r0 = \"stablehlo.after_all\"(%r1, %r1) : (!stablehlo.token, !stablehlo.token) -> !stablehlo.token"
+#define QUANT "!quant.uniform<i8:$T, 0.1:3>"
+#define QUANT_BODY                                                                                   \
+  "  %q = \"stablehlo.uniform_quantize\"(%a0) : (tensor<3x5x$T>) -> tensor<3x5x" QUANT ">\n"        \
+  "  %r0 = \"stablehlo.uniform_dequantize\"(%q) : (tensor<3x5x" QUANT ">) -> tensor<3x5x$T>"
+#define WHILE_BODY                                                                                      \
+  "  %r0, %r1 = \"stablehlo.while\"(%a0, %a1) ({\n  ^bb0(%x: tensor<4x$T>, %i: tensor<i32>):\n"          \
+  "    %n = \"stablehlo.constant\"() {value = dense<3> : tensor<i32>} : () -> tensor<i32>\n"              \
+  "    %p = \"stablehlo.compare\"(%i, %n) {" ATTR_DIR("LT") "} : (tensor<i32>, tensor<i32>) -> tensor<i1>\n" \
+  "    " RET("%p", "tensor<i1>") "\n  }, {\n  ^bb0(%x: tensor<4x$T>, %i: tensor<i32>):\n"                   \
+  "    %one = \"stablehlo.constant\"() {value = dense<1> : tensor<i32>} : () -> tensor<i32>\n"            \
+  "    %j = \"stablehlo.add\"(%i, %one) : (tensor<i32>, tensor<i32>) -> tensor<i32>\n"                    \
+  "    %y = \"stablehlo.add\"(%x, %x) : (tensor<4x$T>, tensor<4x$T>) -> tensor<4x$T>\n"                   \
+  "    \"stablehlo.return\"(%y, %j) : (tensor<4x$T>, tensor<i32>) -> ()\n"                                \
+  "  }) : (tensor<4x$T>, tensor<i32>) -> (tensor<4x$T>, tensor<i32>)"
+#define BRANCH(V) "{\n    " RET(V, "tensor<3x$T>") "\n  }"
+#define SCAN_BODY                                                                                  \
+  "  %r0, %r1 = chlo.scan(%a0) inits(%a1) dimension=1 {\n  ^bb0(%x: tensor<2x$T>, %c: tensor<2x$T>):\n" \
+  "    %s = stablehlo.add %x, %c : tensor<2x$T>\n    stablehlo.return %s, %s : tensor<2x$T>, tensor<2x$T>\n" \
+  "  } : (tensor<2x3x$T>, tensor<2x$T>) -> (tensor<2x3x$T>, tensor<2x$T>)"
+#define SCF_BODY                                                                              \
+  "  %lo = arith.constant 0 : index\n  %hi = arith.constant 3 : index\n  %st = arith.constant 1 : index\n" \
+  "  %r0 = scf.for %i = %lo to %hi step %st iter_args(%x = %a0) -> (tensor<3x$T>) {\n"         \
+  "    %y = \"stablehlo.maximum\"(%x, %a1) : (tensor<3x$T>, tensor<3x$T>) -> tensor<3x$T>\n"    \
+  "    scf.yield %y : tensor<3x$T>\n  }"
+/* The lower triangle of a 2x4x4 batch (cholesky leaves the other one unspecified). */
+#define LOWER4 "[[1, 0, 0, 0], [1, 1, 0, 0], [1, 1, 1, 0], [1, 1, 1, 1]]"
+#define CHOLESKY_BODY                                                                                   \
+  "  %c = \"stablehlo.cholesky\"(%a0) {lower = true} : (tensor<2x4x4x$T>) -> tensor<2x4x4x$T>\n"          \
+  "  %m = \"stablehlo.constant\"() {value = dense<[" LOWER4 ", " LOWER4 "]> : tensor<2x4x4xi1>} : () -> tensor<2x4x4xi1>\n" \
+  "  %z = \"stablehlo.constant\"() {value = dense<0.0> : tensor<2x4x4x$T>} : () -> tensor<2x4x4x$T>\n"    \
+  "  %r0 = \"stablehlo.select\"(%m, %c, %z) : (tensor<2x4x4xi1>, tensor<2x4x4x$T>, tensor<2x4x4x$T>) -> tensor<2x4x4x$T>"
+#define TRI(LEFT, LOWER, TRANS) \
+  "{left_side = " LEFT ", lower = " LOWER ", unit_diagonal = false, transpose_a = #stablehlo<transpose " TRANS ">}"
+#define SHAPE_CONST(NAME, VALS, N) \
+  "  " NAME " = \"stablehlo.constant\"() {value = dense<" VALS "> : tensor<" #N "xi64>} : () -> tensor<" #N "xi64>\n"
+
+#define RW(WIN, STR, PAD, MORE) \
+  " {window_dimensions = array<i64: " WIN ">, window_strides = array<i64: " STR ">, padding = dense<" PAD "> : tensor<" MORE
+
+/* ---------------------------------------------------------------- the table */
+
+const kiln_diff_instance kiln_diff_instances[] = {
+    /* structure: every program has a function and a return; these rows name them */
+    {KILN_OP_MODULE, "identity", "3x$T", "3x$T", IDENTITY_BODY, 0, 0, KILN_DIFF_BODY | KILN_DIFF_MODULE, 0},
+    {KILN_OP_FUNC, "identity", "3x$T", "3x$T", IDENTITY_BODY, 0, 0, KILN_DIFF_BODY, 0},
+    {KILN_OP_FUNC_RETURN, "identity", "3x$T", "3x$T", IDENTITY_BODY, 0, 0, KILN_DIFF_BODY, 0},
+    {KILN_OP_RETURN, "map", "3x5x$T; 3x5x$T", "3x5x$T", MAP_BODY, 0, 0, KILN_DIFF_BODY, 0},
+    {KILN_OP_CALL, "", "3x5x$T; 3x5x$T", "3x5x$T",
+     "  %r0 = func.call @callee(%a0, %a1) : (tensor<3x5x$T>, tensor<3x5x$T>) -> tensor<3x5x$T>", 0, 0, KILN_DIFF_BODY,
+     CALLEE},
+    {KILN_OP_COMPOSITE, "", "3x5x$T; 3x5x$T", "3x5x$T", "{name = \"kiln.max\", decomposition = @callee}", 0, 0, 0,
+     CALLEE},
+
+    /* shape ops */
+    {KILN_OP_BROADCAST_IN_DIM, "dims=[1,2]", "3x1x$T", "2x3x5x$T", "{broadcast_dimensions = array<i64: 1, 2>}", 0, 0, 0, 0},
+    {KILN_OP_BROADCAST_IN_DIM, "scalar", "$T", "3x5x$T", "{broadcast_dimensions = array<i64>}", 0, 0, 0, 0},
+    {KILN_OP_BROADCAST_IN_DIM, "empty", "0x$T", "2x0x$T", "{broadcast_dimensions = array<i64: 1>}", 0, 0, 0, 0},
+    {KILN_OP_BROADCAST, "", "3x$T", "2x4x3x$T", "{broadcast_sizes = array<i64: 2, 4>}", 0, 0, 0, 0},
+    {KILN_OP_TRANSPOSE, "perm=[2,0,1]", "2x3x4x$T", "4x2x3x$T", "{permutation = array<i64: 2, 0, 1>}", 0, 0, 0, 0},
+    {KILN_OP_TRANSPOSE, "perm=[1,0]", "17x33x$T", "33x17x$T", "{permutation = array<i64: 1, 0>}", 0, 0, 0, 0},
+    {KILN_OP_RESHAPE, "", "2x3x4x$T", "6x4x$T", "", 0, 0, 0, 0},
+    {KILN_OP_RESHAPE, "empty", "0x$T", "0x5x$T", "", 0, 0, 0, 0},
+    {KILN_OP_SLICE, "strides=[3,5]", "17x33x$T", "5x6x$T",
+     "{start_indices = array<i64: 1, 2>, limit_indices = array<i64: 16, 30>, strides = array<i64: 3, 5>}", 0, 0, 0, 0},
+    {KILN_OP_SLICE, "3d", "2x3x4x$T", "2x2x2x$T",
+     "{start_indices = array<i64: 0, 1, 1>, limit_indices = array<i64: 2, 3, 4>, strides = array<i64: 1, 1, 2>}", 0, 0, 0, 0},
+    {KILN_OP_DYNAMIC_SLICE, "clamped starts", "5x7x$T; i32@-2:8; i32@-2:8", "2x3x$T", "{slice_sizes = array<i64: 2, 3>}", 0, 0, 0, 0},
+    {KILN_OP_DYNAMIC_UPDATE_SLICE, "clamped starts", "5x7x$T; 2x3x$T; i32@-2:8; i32@-2:8", "5x7x$T", "", 0, 0, 0, 0},
+    {KILN_OP_PAD, "negative and interior", "3x5x$T; $T", "8x12x$T",
+     "{edge_padding_low = array<i64: 1, -1>, edge_padding_high = array<i64: 2, 0>, interior_padding = array<i64: 1, 2>}", 0, 0, 0, 0},
+    {KILN_OP_CONCATENATE, "dim=1", "3x5x$T; 3x2x$T", "3x7x$T", "{dimension = 1 : i64}", 0, 0, 0, 0},
+    {KILN_OP_CONCATENATE, "dim=0 with empty", "0x5x$T; 3x5x$T; 1x5x$T", "4x5x$T", "{dimension = 0 : i64}", 0, 0, 0, 0},
+    {KILN_OP_REVERSE, "dims=[0,2]", "2x3x4x$T", "2x3x4x$T", "{dimensions = array<i64: 0, 2>}", 0, 0, 0, 0},
+    {KILN_OP_IOTA, "dim=1", "", "3x5x$T", "{iota_dimension = 1 : i64}", 0, 0, 0, 0},
+    {KILN_OP_GET_DIMENSION_SIZE, "", "3x5x$T", "i32", "{dimension = 1 : i64}", 0, 0, 0, 0},
+    {KILN_OP_CLAMP, "scalar bounds", "$T; 3x5x$T; $T", "3x5x$T", "", 0, 0, 0, 0},
+    {KILN_OP_CONSTANT, "int", "", "3x$T", "{value = dense<[1, 0, 3]> : tensor<3x$T>}", 0, 0, 0, 0},
+    {KILN_OP_CONSTANT, "float", "", "3x$T", "{value = dense<[1.5, -0.0, 3.0]> : tensor<3x$T>}", 0, 0, 0, 0},
+    {KILN_OP_CONSTANT, "bool", "", "3x$T", "{value = dense<[true, false, true]> : tensor<3x$T>}", 0, 0, 0, 0},
+    {KILN_OP_CONSTANT, "complex", "", "2x$T", "{value = dense<[(1.5, -2.0), (0.0, 1.0)]> : tensor<2x$T>}", 0, 0, 0, 0},
+    {KILN_OP_TUPLE, "", "3x$T; 2xi32", "3x$T; 2xi32", TUPLE_BODY, 0, 0, KILN_DIFF_BODY, 0},
+    {KILN_OP_GET_TUPLE_ELEMENT, "", "3x$T; 2xi32", "3x$T; 2xi32", TUPLE_BODY, 0, 0, KILN_DIFF_BODY, 0},
+    {KILN_OP_OPTIMIZATION_BARRIER, "", "3x5x$T; 2xi32", "3x5x$T; 2xi32", "", 0, 0, 0, 0},
+    {KILN_OP_CREATE_TOKEN, "", "", "token; token", TOKEN_BODY, 0, 0, KILN_DIFF_BODY, 0},
+    {KILN_OP_AFTER_ALL, "", "", "token; token", TOKEN_BODY, 0, 0, KILN_DIFF_BODY, 0},
+    {KILN_OP_PARTITION_ID, "", "", "ui32", "", 0, 0, 0, 0},
+    {KILN_OP_REPLICA_ID, "", "", "ui32", "", 0, 0, 0, 0},
+    {KILN_OP_UNIFORM_QUANTIZE, "i8 scale 0.1 zero 3", "3x5x$T@-20:20", "3x5x$T", QUANT_BODY, 0, 0, KILN_DIFF_BODY, 0},
+    {KILN_OP_UNIFORM_DEQUANTIZE, "i8 scale 0.1 zero 3", "3x5x$T@-20:20", "3x5x$T", QUANT_BODY, 0, 0, KILN_DIFF_BODY, 0},
+    {KILN_OP_RNG_BIT_GENERATOR, "THREE_FRY", "2xui64", "2xui64; 3x5x$T",
+     "{rng_algorithm = #stablehlo<rng_algorithm THREE_FRY>}", 0, 0, 0, 0},
+    {KILN_OP_RNG_BIT_GENERATOR, "PHILOX", "3xui64", "3xui64; 3x5x$T", "{rng_algorithm = #stablehlo<rng_algorithm PHILOX>}", 0, 0, 0, 0},
+    {KILN_OP_TORCH_INDEX_SELECT, "", "5x3x$T; 4xi32@0:4", "4x3x$T", "{dim = 0 : i64, batch_dims = 0 : i64}", 0, 0, 0, 0},
+    {KILN_OP_CHLO_TOP_K, "k=4", "3x7x$T", "3x4x$T; 3x4xi32", "{k = 4 : i64}", 0, 0, 0, 0},
+
+    /* shape ops with shape operands (constants matching the static result types) */
+    {KILN_OP_DYNAMIC_BROADCAST_IN_DIM, "", "3x1x$T", "2x3x5x$T",
+     SHAPE_CONST("%s", "[2, 3, 5]", 3) "  %r0 = \"stablehlo.dynamic_broadcast_in_dim\"(%a0, %s) {broadcast_dimensions = array<i64: 1, 2>} : (tensor<3x1x$T>, tensor<3xi64>) -> tensor<2x3x5x$T>",
+     0, 0, KILN_DIFF_BODY, 0},
+    {KILN_OP_DYNAMIC_RESHAPE, "", "2x3x4x$T", "6x4x$T",
+     SHAPE_CONST("%s", "[6, 4]", 2) "  %r0 = \"stablehlo.dynamic_reshape\"(%a0, %s) : (tensor<2x3x4x$T>, tensor<2xi64>) -> tensor<6x4x$T>",
+     0, 0, KILN_DIFF_BODY, 0},
+    {KILN_OP_DYNAMIC_IOTA, "dim=0", "", "3x5x$T",
+     SHAPE_CONST("%s", "[3, 5]", 2) "  %r0 = \"stablehlo.dynamic_iota\"(%s) {iota_dimension = 0 : i64} : (tensor<2xi64>) -> tensor<3x5x$T>",
+     0, 0, KILN_DIFF_BODY, 0},
+    {KILN_OP_DYNAMIC_PAD, "", "3x5x$T; $T", "8x12x$T",
+     SHAPE_CONST("%l", "[1, -1]", 2) SHAPE_CONST("%h", "[2, 0]", 2) SHAPE_CONST("%i", "[1, 2]", 2)
+     "  %r0 = \"stablehlo.dynamic_pad\"(%a0, %a1, %l, %h, %i) : (tensor<3x5x$T>, tensor<$T>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<8x12x$T>",
+     0, 0, KILN_DIFF_BODY, 0},
+    {KILN_OP_REAL_DYNAMIC_SLICE, "", "17x33x$T", "5x6x$T",
+     SHAPE_CONST("%b", "[1, 2]", 2) SHAPE_CONST("%e", "[16, 30]", 2) SHAPE_CONST("%s", "[3, 5]", 2)
+     "  %r0 = \"stablehlo.real_dynamic_slice\"(%a0, %b, %e, %s) : (tensor<17x33x$T>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<5x6x$T>",
+     0, 0, KILN_DIFF_BODY, 0},
+    {KILN_OP_SET_DIMENSION_SIZE, "", "3x5x$T", "3x5x$T",
+     "  %n = \"stablehlo.constant\"() {value = dense<3> : tensor<i32>} : () -> tensor<i32>\n"
+     "  %r0 = \"stablehlo.set_dimension_size\"(%a0, %n) {dimension = 0 : i64} : (tensor<3x5x$T>, tensor<i32>) -> tensor<3x5x$T>",
+     0, 0, KILN_DIFF_BODY, 0},
+
+    /* gather and scatter */
+    {KILN_OP_GATHER, "rows", "5x7x$T; 3x1xi32@-1:6", "3x7x$T",
+     "{" GATHER_DIMS("1", "0", "0") ", slice_sizes = array<i64: 1, 7>}", 0, 0, 0, 0},
+    {KILN_OP_GATHER, "points", "5x7x$T; 4x2xi32@-1:8", "4x$T",
+     "{" GATHER_DIMS("", "0, 1", "0, 1") ", slice_sizes = array<i64: 1, 1>}", 0, 0, 0, 0},
+    {KILN_OP_GATHER, "windows", "5x7x$T; 2x2xi32@-1:8", "2x2x3x$T",
+     "{" GATHER_DIMS("1, 2", "", "0, 1") ", slice_sizes = array<i64: 2, 3>}", 0, 0, 0, 0},
+    {KILN_OP_DYNAMIC_GATHER, "rows", "5x7x$T; 3x1xi32@-1:6", "3x7x$T",
+     "  %z = \"stablehlo.constant\"() {value = dense<[1, 7]> : tensor<2xi32>} : () -> tensor<2xi32>\n"
+     "  %r0 = \"stablehlo.dynamic_gather\"(%a0, %a1, %z) {" GATHER_DIMS("1", "0", "0")
+     "} : (tensor<5x7x$T>, tensor<3x1xi32>, tensor<2xi32>) -> tensor<3x7x$T>",
+     0, 0, KILN_DIFF_BODY, 0},
+    {KILN_OP_SCATTER, "add rows, repeated indices", "5x3x$T; 4x1xi32@-1:5; 4x3x$T", "5x3x$T",
+     "(" REGION_ADD ")" " {" SCATTER_DIMS("1", "0", "0") "}", 5, 0, 0, 0},
+    {KILN_OP_SCATTER, "replace points", "5x3x$T; 3x$T", "5x3x$T",
+     "  %i = \"stablehlo.constant\"() {value = dense<[[0, 1], [4, 2], [2, 0]]> : tensor<3x2xi32>} : () -> tensor<3x2xi32>\n"
+     "  %r0 = \"stablehlo.scatter\"(%a0, %i, %a1) " "(" REGION_SECOND ")" " {" SCATTER_DIMS("", "0, 1", "0, 1")
+     "} : (tensor<5x3x$T>, tensor<3x2xi32>, tensor<3x$T>) -> tensor<5x3x$T>",
+     0, 0, KILN_DIFF_BODY, 0},
+    {KILN_OP_SELECT_AND_SCATTER, "2x2 windows", "4x6x$T@nospec; 2x3x$T; $T", "4x6x$T",
+     "(" COMPARE_BODY("GE", TWO_T) ", " REGION_ADD ")"
+     " {window_dimensions = array<i64: 2, 2>, window_strides = array<i64: 2, 2>}",
+     2, 0, 0, 0},
+
+    /* reductions */
+    {KILN_OP_REDUCE, "add dims=[1]", "2x3x4x$T; $T", "2x4x$T", "(" REGION_ADD ")" " {dimensions = array<i64: 1>}", 4, 0, KILN_DIFF_FEW_SPECIALS, 0},
+    {KILN_OP_REDUCE, "add dims=[0,2]", "2x3x4x$T; $T", "3x$T", "(" REGION_ADD ")" " {dimensions = array<i64: 0, 2>}", 9, 0, KILN_DIFF_FEW_SPECIALS, 0},
+    {KILN_OP_REDUCE, "max dims=[1]", "17x33x$T; $T", "17x$T", "(" REGION_MAX ")" " {dimensions = array<i64: 1>}", 0, 0, 0, 0},
+    {KILN_OP_REDUCE, "add all", "17x33x$T; $T", "$T", "(" REGION_ADD ")" " {dimensions = array<i64: 0, 1>}", 562, 0, KILN_DIFF_FEW_SPECIALS, 0},
+    {KILN_OP_REDUCE, "empty", "0x5x$T; $T", "5x$T", "(" REGION_ADD ")" " {dimensions = array<i64: 0>}", 1, 0, 0, 0},
+    {KILN_OP_REDUCE, "two operands", "5x7x$T; 5x7xi32; $T; i32", "5x$T; 5xi32",
+     "({\n  ^bb0(%x: tensor<$T>, %u: tensor<i32>, %y: tensor<$T>, %v: tensor<i32>):\n"
+     "    %s = \"stablehlo.add\"(%x, %y) : (tensor<$T>, tensor<$T>) -> tensor<$T>\n"
+     "    %w = \"stablehlo.maximum\"(%u, %v) : (tensor<i32>, tensor<i32>) -> tensor<i32>\n"
+     "    \"stablehlo.return\"(%s, %w) : (tensor<$T>, tensor<i32>) -> ()\n  }) {dimensions = array<i64: 1>}",
+     8, 0, KILN_DIFF_FEW_SPECIALS, 0},
+    {KILN_OP_REDUCE_WINDOW, "max padded strided", "5x7x$T; $T", "5x3x$T",
+     "(" REGION_MAX ")" RW("2, 3", "1, 2", "[[1, 0], [0, 1]]", "2x2xi64>}"), 0, 0, 0, 0},
+    {KILN_OP_REDUCE_WINDOW, "add window dilation", "2x3x4x$T; $T", "2x2x2x$T",
+     "(" REGION_ADD ")" RW("1, 2, 2", "1, 1, 1", "0", "3x2xi64>, window_dilations = array<i64: 1, 1, 2>}"), 5, 0, KILN_DIFF_FEW_SPECIALS, 0},
+    {KILN_OP_REDUCE_WINDOW, "add base dilation", "4x$T; $T", "5x$T",
+     "(" REGION_ADD ")" RW("3", "1", "0", "1x2xi64>, base_dilations = array<i64: 2>}"), 4, 0, KILN_DIFF_FEW_SPECIALS, 0},
+    {KILN_OP_MAP, "max", "3x5x$T; 3x5x$T", "3x5x$T", MAP_TEXT, 0, 0, 0, 0},
+    {KILN_OP_SORT, "two operands, stable", "17x33x$T@nospec; 17x33xi32", "17x33x$T; 17x33xi32",
+     "(" COMPARE_BODY("LT", TWO_T ", %u: tensor<i32>, %v: tensor<i32>") ")" " {dimension = 1 : i64, is_stable = true}", 0, 0, 0, 0},
+    {KILN_OP_SORT, "descending dim 0", "2x3x4x$T@nospec", "2x3x4x$T",
+     "(" COMPARE_BODY("GT", TWO_T) ") {dimension = 0 : i64, is_stable = true}", 0, 0, 0, 0},
+    {KILN_OP_CHLO_SCAN, "cumulative add", "2x3x$T; 2x$T", "2x3x$T; 2x$T", SCAN_BODY, 4, 0, KILN_DIFF_BODY | KILN_DIFF_FEW_SPECIALS, 0},
+
+    /* linear algebra */
+    {KILN_OP_DOT_GENERAL, "batch", "2x3x4x$T; 2x4x5x$T", "2x3x5x$T", DOT_DIMS("0", "0", "2", "1"), 4, 0, KILN_DIFF_FEW_SPECIALS, 0},
+    {KILN_OP_DOT_GENERAL, "matrix-vector", "17x33x$T; 33x$T", "17x$T", DOT_DIMS("", "", "1", "0"), 33, 0, KILN_DIFF_FEW_SPECIALS, 0},
+    {KILN_OP_DOT_GENERAL, "empty contraction", "3x0x$T; 0x5x$T", "3x5x$T", DOT_DIMS("", "", "1", "0"), 1, 0, 0, 0},
+    {KILN_OP_DOT_GENERAL, "rhs transposed", "7x5x$T; 3x5x$T", "7x3x$T", DOT_DIMS("", "", "1", "1"), 5, 0, KILN_DIFF_FEW_SPECIALS, 0},
+    {KILN_OP_DOT, "", "3x5x$T; 5x2x$T", "3x2x$T", "", 5, 0, KILN_DIFF_FEW_SPECIALS, 0},
+    {KILN_OP_EINSUM, "ab,bc->ac", "3x4x$T; 4x5x$T", "3x5x$T", "{einsum_config = \"ab,bc->ac\"}", 4, 0, KILN_DIFF_FEW_SPECIALS, 0},
+    {KILN_OP_UNARY_EINSUM, "ab->a", "3x4x$T", "3x$T", "{einsum_config = \"ab->a\"}", 4, 0, KILN_DIFF_FEW_SPECIALS, 0},
+    {KILN_OP_CONVOLUTION, "nhwc", "1x5x6x2x$T; 3x3x2x4x$T", "1x3x4x4x$T", "{" CONV_NHWC ", " GROUPS(1, 1) "}", 18, 0,
+     KILN_DIFF_FEW_SPECIALS, 0},
+    {KILN_OP_CONVOLUTION, "padding strides dilations", "2x7x8x2x$T; 3x2x2x3x$T", "2x3x16x3x$T",
+     "{" CONV_NHWC ", window_strides = array<i64: 2, 1>, padding = dense<[[1, 1], [0, 2]]> : tensor<2x2xi64>, "
+     "lhs_dilation = array<i64: 1, 2>, rhs_dilation = array<i64: 2, 1>, " GROUPS(1, 1) "}",
+     12, 0, KILN_DIFF_FEW_SPECIALS, 0},
+    {KILN_OP_CONVOLUTION, "feature groups", "1x4x4x4x$T; 2x2x2x6x$T", "1x3x3x6x$T", "{" CONV_NHWC ", " GROUPS(2, 1) "}", 8, 0,
+     KILN_DIFF_FEW_SPECIALS, 0},
+    {KILN_OP_CONVOLUTION, "batch groups", "4x3x3x2x$T; 2x2x2x4x$T", "2x2x2x4x$T", "{" CONV_NHWC ", " GROUPS(1, 2) "}", 8, 0,
+     KILN_DIFF_FEW_SPECIALS, 0},
+    {KILN_OP_CONVOLUTION, "1d ncw", "2x3x9x$T; 4x3x3x$T", "2x4x7x$T",
+     "{dimension_numbers = #stablehlo.conv<[b, f, 0]x[o, i, 0]->[b, f, 0]>, " GROUPS(1, 1) "}", 9, 0, KILN_DIFF_FEW_SPECIALS, 0},
+    {KILN_OP_DYNAMIC_CONV, "padding operand", "1x5x6x2x$T; 3x3x2x4x$T", "1x5x6x4x$T",
+     "  %p = \"stablehlo.constant\"() {value = dense<[[1, 1], [1, 1]]> : tensor<2x2xi64>} : () -> tensor<2x2xi64>\n"
+     "  %r0 = \"stablehlo.dynamic_conv\"(%a0, %a1, %p) {" CONV_NHWC ", " GROUPS(1, 1)
+     "} : (tensor<1x5x6x2x$T>, tensor<3x3x2x4x$T>, tensor<2x2xi64>) -> tensor<1x5x6x4x$T>",
+     18, 0, KILN_DIFF_BODY | KILN_DIFF_FEW_SPECIALS, 0},
+    {KILN_OP_CHLO_RAGGED_DOT, "two groups", "6x4x$T; 2x4x3x$T", "6x3x$T",
+     "  %g = \"stablehlo.constant\"() {value = dense<[2, 4]> : tensor<2xi64>} : () -> tensor<2xi64>\n"
+     "  %r0 = \"chlo.ragged_dot\"(%a0, %a1, %g) {ragged_dot_dimension_numbers = #chlo.ragged_dot<"
+     "lhs_batching_dimensions = [], rhs_batching_dimensions = [], lhs_contracting_dimensions = [1], "
+     "rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]>} "
+     ": (tensor<6x4x$T>, tensor<2x4x3x$T>, tensor<2xi64>) -> tensor<6x3x$T>",
+     4, 0, KILN_DIFF_BODY | KILN_DIFF_FEW_SPECIALS, 0},
+    {KILN_OP_CHOLESKY, "lower", "2x4x4x$T@spd", "2x4x4x$T", CHOLESKY_BODY, 16, 4, KILN_DIFF_BODY | KILN_DIFF_GLOBAL, 0},
+    {KILN_OP_TRIANGULAR_SOLVE, "left lower", "4x4x$T@spd; 4x3x$T@-1:1", "4x3x$T", TRI("true", "true", "NO_TRANSPOSE"), 16, 4,
+     KILN_DIFF_GLOBAL, 0},
+    {KILN_OP_TRIANGULAR_SOLVE, "right upper transposed", "4x4x$T@spd; 3x4x$T@-1:1", "3x4x$T", TRI("false", "false", "TRANSPOSE"),
+     16, 4, KILN_DIFF_GLOBAL, 0},
+    {KILN_OP_FFT, "FFT", "3x8x$T", "3x8x$T", "{fft_type = #stablehlo<fft_type FFT>, fft_length = array<i64: 8>}", 16, 0,
+     KILN_DIFF_GLOBAL | KILN_DIFF_FEW_SPECIALS, 0},
+    {KILN_OP_FFT, "IFFT 2d", "3x5x$T", "3x5x$T", "{fft_type = #stablehlo<fft_type IFFT>, fft_length = array<i64: 3, 5>}", 16, 0,
+     KILN_DIFF_GLOBAL | KILN_DIFF_FEW_SPECIALS, 0},
+    {KILN_OP_FFT, "RFFT", "3x8x$T", "3x5x$C", "{fft_type = #stablehlo<fft_type RFFT>, fft_length = array<i64: 8>}", 16, 0,
+     KILN_DIFF_GLOBAL | KILN_DIFF_FEW_SPECIALS, 0},
+    {KILN_OP_FFT, "IRFFT", "3x5x$C", "3x8x$T", "{fft_type = #stablehlo<fft_type IRFFT>, fft_length = array<i64: 8>}", 16, 0,
+     KILN_DIFF_GLOBAL | KILN_DIFF_FEW_SPECIALS, 0},
+    {KILN_OP_BATCH_NORM_INFERENCE, "feature 1", "2x3x4x$T; 3x$T; 3x$T; 3x$T; 3x$T@0.1:2", "2x3x4x$T",
+     "{epsilon = 0.001 : f32, feature_index = 1 : i64}", 8, 4, KILN_DIFF_FEW_SPECIALS, 0},
+    {KILN_OP_BATCH_NORM_TRAINING, "feature 1", "2x3x4x$T@-2:2; 3x$T@-2:2; 3x$T@-2:2", "2x3x4x$T; 3x$T; 3x$T",
+     "{epsilon = 0.001 : f32, feature_index = 1 : i64}", 64, 4, KILN_DIFF_GLOBAL, 0},
+    {KILN_OP_BATCH_NORM_GRAD, "feature 1", "2x3x4x$T@-2:2; 3x$T@-2:2; 3x$T@-2:2; 3x$T@0.1:2; 2x3x4x$T@-2:2",
+     "2x3x4x$T; 3x$T; 3x$T", "{epsilon = 0.001 : f32, feature_index = 1 : i64}", 64, 4, KILN_DIFF_GLOBAL, 0},
+
+    /* control flow */
+    {KILN_OP_WHILE, "counted", "4x$T; i32@0:4", "4x$T; i32", WHILE_BODY, 0, 0, KILN_DIFF_BODY, 0},
+    {KILN_OP_IF, "", "i1; 3x$T; 3x$T", "3x$T",
+     "  %r0 = \"stablehlo.if\"(%a0) (" BRANCH("%a1") ", " BRANCH("%a2") ") : (tensor<i1>) -> tensor<3x$T>", 0, 0,
+     KILN_DIFF_BODY, 0},
+    {KILN_OP_CASE, "index out of range too", "i32@-1:3; 3x$T; 3x$T; 3x$T", "3x$T",
+     "  %r0 = \"stablehlo.case\"(%a0) (" BRANCH("%a1") ", " BRANCH("%a2") ", " BRANCH("%a3") ") : (tensor<i32>) -> tensor<3x$T>",
+     0, 0, KILN_DIFF_BODY, 0},
+
+    /* foreign dialects that StableHLO programs carry */
+    {KILN_OP_SCF_FOR, "", "3x$T; 3x$T", "3x$T", SCF_BODY, 0, 0, KILN_DIFF_BODY, 0},
+    {KILN_OP_SCF_YIELD, "", "3x$T; 3x$T", "3x$T", SCF_BODY, 0, 0, KILN_DIFF_BODY, 0},
+    {KILN_OP_ARITH_CONSTANT, "", "", "3xf32", "  %r0 = arith.constant dense<[1.5, -2.0, 0.0]> : tensor<3xf32>", 0, 0,
+     KILN_DIFF_BODY, 0},
+    {KILN_OP_TENSOR_INSERT, "", "3xf32", "3xf32",
+     "  %v = arith.constant 2.5 : f32\n  %i = arith.constant 1 : index\n  %r0 = tensor.insert %v into %a0[%i] : tensor<3xf32>",
+     0, 0, KILN_DIFF_BODY, 0},
+};
+
+const int kiln_diff_num_instances = (int)(sizeof kiln_diff_instances / sizeof kiln_diff_instances[0]);

@@ -1,0 +1,269 @@
+/* kiln bench FILE [--function NAME] [--iterations N] [--warmup N] [--input X.npy]...
+ * [--device LIST] [--config FILE]: compiles one function once, then times runs of it on
+ * given or made-up inputs, and reports the compile time, the run times, the executable's
+ * temporaries and the process's peak resident memory during the timed runs. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/source.h"
+#include "commands.h"
+#include "inputs.h"
+#include "ir/ir.h"
+#include "kiln/kiln.h"
+#include "parse/parse.h"
+#include "peak.h"
+#include "select.h"
+
+static const char k_usage[] = "kiln bench FILE.mlir [--function NAME] [--iterations N] [--warmup N] "
+                              "[--input X.npy]... " KILN_CLI_DEVICE_USAGE;
+
+enum {
+  DEFAULT_WARMUP = 3,
+  MIN_AUTO_RUNS = 10,          /* without --iterations: at least these */
+  MAX_AUTO_RUNS = 1000000,
+  MAX_COUNT = 100000000,       /* the most --iterations or --warmup accepts */
+};
+#define AUTO_US 1e6      /* without --iterations: timed runs for about this long */
+#define CALIBRATE_US 1e5 /* ... as the mean of at least this long of untimed runs says */
+#define RANDOM_SEED 0x6b696c6eu /* "kiln": the same made-up inputs on every run of the tool */
+
+typedef struct bench_opts {
+  const char *file, *function;
+  const char **inputs;
+  int num_inputs;
+  long iterations; /* 0: enough for about a second */
+  long warmup;
+  kiln_cli_devices devices;
+} bench_opts;
+
+/* An executable ready to run: its inputs and a slot per result. */
+typedef struct bench_run {
+  kiln_executable *x;
+  kiln_buffer **inputs, **results;
+  int32_t num_inputs, num_results;
+} bench_run;
+
+static double now_us(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec * 1e6 + (double)t.tv_nsec / 1e3;
+}
+
+/* One run to completion; its results are dropped at once. */
+static kiln_status run_once(bench_run *r, double *out_us) {
+  kiln_event *e = NULL;
+  kiln_execute_args a = {sizeof a, r->inputs, r->num_inputs, r->results, r->num_results, 0};
+  double t0 = now_us();
+  kiln_status st = kiln_executable_execute(r->x, &a, &e);
+  if (!st) st = kiln_event_wait(e);
+  *out_us = now_us() - t0;
+  kiln_event_release(e);
+  for (int32_t i = 0; i < r->num_results; i++) {
+    kiln_buffer_release(r->results[i]);
+    r->results[i] = NULL;
+  }
+  return st;
+}
+
+/* The type of function `name` of the program text in src (parsed again: the runtime API
+ * gives only counts). *out_module owns it; the caller destroys the module. */
+static kiln_status function_type(const kiln_source *src, const char *name, kiln_module **out_module,
+                                 const kiln_type **out_type) {
+  KILN_RETURN_IF_ERROR(kiln_parse_module(src, out_module));
+  kiln_block *top = kiln_op_block((*out_module)->op, 0);
+  for (kiln_op *op = top ? top->first : NULL; op; op = op->next)
+    if (op->kind == KILN_OP_FUNC && !strcmp(kiln_func_name(op), name)) {
+      *out_type = kiln_func_type(op);
+      return NULL;
+    }
+  return KILN_STATUS(KILN_STATUS_NOT_FOUND, "%s: no function @%s", src->name, name);
+}
+
+/* The inputs: the --input files, or one made-up tensor per parameter. */
+static kiln_status make_inputs(const bench_opts *o, const kiln_source *src, kiln_device *device, bench_run *r) {
+  if (o->num_inputs) {
+    for (int i = 0; i < o->num_inputs; i++) KILN_RETURN_IF_ERROR(kiln_cli_input_read(o->inputs[i], i, device, &r->inputs[i]));
+    return NULL;
+  }
+  kiln_module *m = NULL;
+  const kiln_type *ft = NULL;
+  kiln_status st = function_type(src, o->function, &m, &ft);
+  uint64_t seed = RANDOM_SEED;
+  for (int32_t i = 0; !st && i < r->num_inputs; i++)
+    st = kiln_cli_input_random(ft->func.inputs[i], (int)i, &seed, device, &r->inputs[i]);
+  kiln_module_destroy(m);
+  return st;
+}
+
+static int compare_doubles(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* How many timed runs: --iterations, or about a second's worth by the mean time of the
+ * warm-up runs, which untimed runs extend to at least CALIBRATE_US when they are shorter. */
+static kiln_status count_runs(const bench_opts *o, bench_run *r, double warm_us, long *out_runs) {
+  if (o->iterations) {
+    *out_runs = o->iterations;
+    return NULL;
+  }
+  double total = warm_us, t;
+  long runs = o->warmup;
+  for (; total < CALIBRATE_US && runs < MAX_AUTO_RUNS; runs++) {
+    KILN_RETURN_IF_ERROR(run_once(r, &t));
+    total += t;
+  }
+  double n = total > 0 ? AUTO_US * (double)runs / total : MAX_AUTO_RUNS;
+  *out_runs = n < MIN_AUTO_RUNS ? MIN_AUTO_RUNS : n > MAX_AUTO_RUNS ? MAX_AUTO_RUNS : (long)n;
+  return NULL;
+}
+
+/* The peak line: the high-water mark read right after the timed runs (peak, have_peak)
+ * against the resident size just before them. */
+typedef struct peak_reading {
+  bool reset, have_before, have_peak;
+  uint64_t before, peak;
+} peak_reading;
+
+static void print_memory(const kiln_executable *x, const peak_reading *m) {
+  kiln_executable_stats_info s = {.struct_size = sizeof s};
+  kiln_status st = kiln_executable_stats(x, &s);
+  if (st) printf("temporaries: not reported (%s)\n", kiln_status_message(st));
+  else if (s.reported) printf("temporaries: %llu bytes\n", (unsigned long long)s.temporary_bytes);
+  else printf("temporaries: not reported\n");
+  kiln_status_free(st);
+  unsigned long long peak = m->peak, above = m->peak > m->before ? m->peak - m->before : 0;
+  if (!m->have_peak) printf("peak memory: not available (no VmHWM in /proc/self/status)\n");
+  else if (!m->reset || !m->have_before)
+    printf("peak memory: %llu bytes (the whole process's: its high-water mark could not be reset)\n", peak);
+  else printf("peak memory: %llu bytes (%llu above the resident size before the runs)\n", peak, above);
+}
+
+/* Warm-up runs, then the timed runs, then the report. */
+static kiln_status measure(const bench_opts *o, bench_run *r, double compile_ms) {
+  double warm_us = 0, t;
+  for (long i = 0; i < o->warmup; i++) {
+    KILN_RETURN_IF_ERROR(run_once(r, &t));
+    warm_us += t;
+  }
+  long n = 0;
+  KILN_RETURN_IF_ERROR(count_runs(o, r, warm_us, &n));
+  double *samples = malloc((size_t)n * sizeof *samples);
+  if (!samples) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory for %ld samples", n);
+  for (long i = 0; i < n; i++) samples[i] = -1; /* resident before the runs, not during them */
+  peak_reading m = {0};
+  m.reset = kiln_cli_peak_reset();
+  m.have_before = kiln_cli_resident_bytes(&m.before);
+  kiln_status st = NULL;
+  for (long i = 0; !st && i < n; i++) st = run_once(r, &samples[i]);
+  m.have_peak = kiln_cli_peak_bytes(&m.peak); /* before sorting, which allocates */
+  if (!st) {
+    qsort(samples, (size_t)n, sizeof *samples, compare_doubles);
+    double median = n % 2 ? samples[n / 2] : (samples[n / 2 - 1] + samples[n / 2]) / 2;
+    printf("compile: %.2f ms\n", compile_ms);
+    printf("run: median %.2f us (min %.2f, max %.2f) over %ld runs\n", median, samples[0], samples[n - 1], n);
+    print_memory(r->x, &m);
+  }
+  free(samples);
+  return st;
+}
+
+static int bench(const bench_opts *o) {
+  kiln_source src = {0};
+  kiln_program *p = NULL;
+  bench_run r = {0};
+  kiln_client *c = kiln_cli_client("bench", &o->devices);
+  if (!c) return 1;
+  kiln_device *device = kiln_client_device(c, 0);
+  kiln_function_info info = {.struct_size = sizeof info};
+  kiln_status st = kiln_source_read(o->file, &src);
+  double t0 = now_us();
+  kiln_program_options po = {sizeof po, o->file, 1};
+  if (!st) st = kiln_program_create(src.text, src.len, &po, &p);
+  if (!st) st = kiln_program_find_function(p, o->function, &info);
+  if (!st && o->num_inputs && info.num_inputs != o->num_inputs)
+    st = KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT,
+                     "@%s takes %d inputs, %d given (--input X.npy once per input, or none for made-up inputs)",
+                     o->function, (int)info.num_inputs, o->num_inputs);
+  kiln_compile_options co = {sizeof co, o->function};
+  if (!st) st = kiln_program_compile(p, device, &co, &r.x);
+  double compile_ms = (now_us() - t0) / 1e3;
+  r.num_inputs = info.num_inputs;
+  r.num_results = info.num_results;
+  if (!st) {
+    r.inputs = calloc((size_t)r.num_inputs + 1, sizeof *r.inputs);
+    r.results = calloc((size_t)r.num_results + 1, sizeof *r.results);
+    if (!r.inputs || !r.results) st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  }
+  if (!st) st = make_inputs(o, &src, device, &r);
+  if (!st) st = measure(o, &r, compile_ms);
+  if (st) fprintf(stderr, "kiln bench: %s\n", kiln_status_message(st));
+  int rc = st ? 1 : 0;
+  kiln_status_free(st);
+  for (int32_t i = 0; r.inputs && i < r.num_inputs; i++) kiln_buffer_release(r.inputs[i]);
+  free(r.inputs);
+  free(r.results);
+  kiln_executable_release(r.x);
+  kiln_program_release(p);
+  kiln_client_release(c);
+  kiln_source_free(&src);
+  return rc;
+}
+
+/* A count option's value: a whole number in [min, MAX_COUNT]. */
+static bool parse_count(const char *option, const char *text, long min, long *out) {
+  char *end = NULL;
+  errno = 0;
+  long v = strtol(text, &end, 10);
+  if (errno || end == text || *end || v < min || v > MAX_COUNT) {
+    fprintf(stderr, "kiln bench: %s takes a whole number from %ld to %d, not '%s'\n", option, min, MAX_COUNT, text);
+    return false;
+  }
+  *out = v;
+  return true;
+}
+
+int kiln_cmd_bench(int argc, char **argv) {
+  bench_opts o = {.function = "main", .warmup = DEFAULT_WARMUP};
+  o.inputs = calloc((size_t)argc + 1, sizeof *o.inputs);
+  if (!o.inputs) return 1;
+  bool bad = false;
+  for (int i = 1; i < argc && !bad; i++) {
+    const char *a = argv[i];
+    bool takes_value = !strcmp(a, "--function") || !strcmp(a, "--input") || !strcmp(a, "--iterations") ||
+                       !strcmp(a, "--warmup");
+    if (kiln_cli_device_option("bench", argc, argv, &i, &o.devices, &bad)) {
+      continue;
+    } else if (takes_value && i + 1 >= argc) {
+      fprintf(stderr, "kiln bench: %s needs a value\nusage: %s\n", a, k_usage);
+      bad = true;
+    } else if (!strcmp(a, "--function")) {
+      o.function = argv[++i];
+    } else if (!strcmp(a, "--input")) {
+      o.inputs[o.num_inputs++] = argv[++i];
+    } else if (!strcmp(a, "--iterations")) {
+      bad = !parse_count(a, argv[++i], 1, &o.iterations);
+    } else if (!strcmp(a, "--warmup")) {
+      bad = !parse_count(a, argv[++i], 0, &o.warmup);
+    } else if (a[0] == '-' && a[1]) {
+      fprintf(stderr, "kiln bench: unknown option '%s'\nusage: %s\n", a, k_usage);
+      bad = true;
+    } else if (o.file) {
+      fprintf(stderr, "kiln bench: one program at a time ('%s' and '%s')\n", o.file, a);
+      bad = true;
+    } else {
+      o.file = a;
+    }
+  }
+  if (!bad && !o.file) {
+    fprintf(stderr, "kiln bench: no program given\nusage: %s\n", k_usage);
+    bad = true;
+  }
+  int rc = bad ? 1 : bench(&o);
+  free(o.inputs);
+  return rc;
+}

@@ -1,0 +1,22 @@
+/* Inputs of the commands that run programs, as buffers on a device: read from .npy files,
+ * or made up (seeded pseudo-random values of a parameter's type). */
+#ifndef KILN_TOOLS_INPUTS_H
+#define KILN_TOOLS_INPUTS_H
+
+#include <stdint.h>
+
+#include "ir/ir.h"
+#include "kiln/kiln.h"
+
+/* Reads the .npy file path into a new buffer on device (the caller releases it). Errors
+ * name the input ("input #1 (x.npy): ..."). */
+kiln_status kiln_cli_input_read(const char *path, int index, kiln_device *device, kiln_buffer **out_buffer);
+
+/* A new buffer on device for parameter #index of type t, which must be a tensor of static
+ * shape: floats (and both parts of complex numbers) uniform in [-1, 1), signed integers in
+ * [-4, 4], unsigned ones in [0, 8], bools 0 or 1. *seed is the generator's state, advanced
+ * by the call: the same seed gives the same values. */
+kiln_status kiln_cli_input_random(const kiln_type *t, int index, uint64_t *seed, kiln_device *device,
+                                  kiln_buffer **out_buffer);
+
+#endif
