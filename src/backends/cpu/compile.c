@@ -7,6 +7,7 @@
 #include "backends/cpu/dnnl_ops.h"
 #include "passes/buffer_plan.h"
 #include "passes/fusion.h"
+#include "passes/inline.h"
 
 enum { ARENA_ALIGN = 64, MAX_MEMO = 4096 };
 
@@ -284,6 +285,7 @@ static kiln_cpu_node *build_op(builder *bd, const kiln_op *op, const imap *m) {
       kiln_cpu_node *n = new_node(bd, KILN_CPU_NODE_OP, re);
       if (!n) return NULL;
       n->op = op;
+      n->op_kind = op->kind;
       n->num_args = op->num_operands;
       n->args = kiln_arena_alloc_array(bd->x->arena, (size_t)op->num_operands + 1, sizeof *n->args);
       if (!n->args) {
@@ -316,6 +318,114 @@ static kiln_cpu_node *build_value(builder *bd, const kiln_value *v, const imap *
   }
   if (n && bd->num_memo < MAX_MEMO) bd->memo[bd->num_memo++] = (memo_entry){v, m, n};
   return n;
+}
+
+static kiln_cpu_node *synthetic(builder *bd, kiln_op_kind kind, kiln_elem elem, kiln_cpu_node *a, kiln_cpu_node *b) {
+  kiln_cpu_node *n = new_node(bd, KILN_CPU_NODE_OP, elem);
+  if (!n) return NULL;
+  n->op_kind = kind;
+  n->num_args = b ? 2 : 1;
+  n->args = kiln_arena_alloc_array(bd->x->arena, 2, sizeof *n->args);
+  if (!n->args) {
+    if (!bd->st) bd->st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+    return NULL;
+  }
+  n->args[0] = a;
+  n->args[1] = b;
+  return n;
+}
+
+/* The accumulation type of a dot in generated code, as XLA and the interpreter have it:
+ * f32 for f32 and narrower floats (rounded once at the end), f64 for f64, the result type
+ * for integers. */
+static kiln_elem dot_accumulator(kiln_elem result) {
+  if (!kiln_elem_is_float(result)) return result;
+  return result == KILN_ELEM_F64 ? KILN_ELEM_F64 : KILN_ELEM_F32;
+}
+
+static bool dot_dims(const kiln_op *op, int64_t dims[4][KILN_CPU_MAX_RANK], int32_t *nb, int32_t *nc) {
+  static const char *const names[4] = {"lhs_batching_dimensions", "rhs_batching_dimensions",
+                                       "lhs_contracting_dimensions", "rhs_contracting_dimensions"};
+  const kiln_attr *s = kiln_op_attr(op, "dot_dimension_numbers");
+  int64_t counts[4];
+  for (int k = 0; k < 4; k++) {
+    const kiln_attr *a = s ? kiln_attr_get(s, names[k]) : NULL;
+    counts[k] = a ? kiln_attr_count(a) : 0;
+    if (counts[k] < 0 || counts[k] > KILN_CPU_MAX_RANK) return false;
+    for (int64_t i = 0; i < counts[k]; i++)
+      if (!kiln_attr_i64_at(a, i, &dims[k][i])) return false;
+  }
+  if (counts[0] != counts[1] || counts[2] != counts[3]) return false;
+  *nb = (int32_t)counts[0];
+  *nc = (int32_t)counts[2];
+  return true;
+}
+
+/* Whether a dot_general runs as a generated loop: static, element types code generation
+ * handles (not i1), within the space's rank. */
+static bool dot_loopable(const kiln_op *op) {
+  if (op->kind != KILN_OP_DOT_GENERAL || !all_static(op)) return false;
+  int64_t dims[4][KILN_CPU_MAX_RANK];
+  int32_t nb, nc;
+  kiln_elem re = kiln_type_elem(op->results[0].type);
+  return re != KILN_ELEM_I1 && dot_dims(op, dims, &nb, &nc) &&
+         op->results[0].type->tensor.rank + nc <= KILN_CPU_MAX_RANK;
+}
+
+static kiln_status finish_loop_step(kiln_cpu_executable *x, builder *bd, const kiln_op *op, int64_t points, int64_t work,
+                                    kiln_cpu_step *step);
+
+/* dot_general as a reduction: the space is the result's dims (batch, lhs free, rhs free)
+ * then the contracting dims; the root multiplies the two operands in the accumulator type. */
+static kiln_status build_dot_loop(kiln_cpu_executable *x, const kiln_fusion *fu, const kiln_op *op, kiln_cpu_step *step) {
+  builder *bd = calloc(1, sizeof *bd);
+  kiln_cpu_loop *L = kiln_arena_alloc(x->arena, sizeof *L);
+  if (!bd || !L) {
+    free(bd);
+    return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  }
+  *bd = (builder){.x = x, .fu = fu, .L = L, .group = -2};
+  int64_t d[4][KILN_CPU_MAX_RANK];
+  int32_t nb = 0, nc = 0;
+  dot_dims(op, d, &nb, &nc);
+  const kiln_type *rt = op->results[0].type;
+  int32_t rr = rt->tensor.rank;
+  L->rank = rr + nc;
+  L->num_out_dims = rr;
+  L->out_elem = kiln_type_elem(rt);
+  L->combiner = KILN_OP_ADD;
+  kiln_elem acc = dot_accumulator(L->out_elem);
+  for (int32_t k = 0; k < rr; k++) L->dims[k] = rt->tensor.dims[k];
+  int32_t free_col = nb;
+  kiln_cpu_node *side[2];
+  int64_t contraction = 1;
+  for (int32_t s = 0; s < 2; s++) {
+    const kiln_type *t = op->operands[s]->type;
+    imap *m = map_new(bd, t->tensor.rank, L->rank);
+    if (!m) break;
+    bool used[KILN_CPU_MAX_RANK] = {0};
+    for (int32_t i = 0; i < nb; i++) {
+      m->a[d[s][i]][i] = 1;
+      used[d[s][i]] = true;
+    }
+    for (int32_t i = 0; i < nc; i++) {
+      m->a[d[2 + s][i]][rr + i] = 1;
+      used[d[2 + s][i]] = true;
+      L->dims[rr + i] = t->tensor.dims[d[2 + s][i]];
+      if (s == 0) contraction *= t->tensor.dims[d[2][i]];
+    }
+    for (int32_t dim = 0; dim < t->tensor.rank; dim++)
+      if (!used[dim]) m->a[dim][free_col++] = 1;
+    kiln_cpu_node *leaf = build_value(bd, op->operands[s], m);
+    side[s] = leaf && leaf->elem != acc ? synthetic(bd, KILN_OP_CONVERT, acc, leaf, NULL) : leaf;
+  }
+  if (!bd->st) {
+    L->root = synthetic(bd, KILN_OP_MULTIPLY, acc, side[0], side[1]);
+    kiln_cpu_node *zero = new_node(bd, KILN_CPU_NODE_SCALAR, acc);
+    if (zero) zero->value = kiln_elem_is_float(acc) ? (kiln_scalar){.f = 0.0} : (kiln_scalar){.i = 0};
+    L->init = zero;
+  }
+  return finish_loop_step(x, bd, op, rt->tensor.num_elements, rt->tensor.num_elements * contraction, step);
 }
 
 /* The loop of the group rooted at op. */
@@ -355,7 +465,6 @@ static kiln_status build_loop(kiln_cpu_executable *x, const kiln_fusion *fu, int
       L->num_out_dims = rt->tensor.rank;
       const kiln_op *c = reduce_combiner(op);
       L->combiner = c->kind;
-      L->combiner_op = c;
       L->root = build_value(bd, op->operands[0], m);
       imap *scalar = map_new(bd, 0, it->tensor.rank);
       if (scalar) L->init = build_value(bd, op->operands[1], scalar);
@@ -372,8 +481,15 @@ static kiln_status build_loop(kiln_cpu_executable *x, const kiln_fusion *fu, int
       L->root = build_op(bd, op, m);
     }
   }
+  return finish_loop_step(x, bd, op, points, work, step);
+}
+
+/* Makes step the LOOP step of the loop bd built for op; frees bd. */
+static kiln_status finish_loop_step(kiln_cpu_executable *x, builder *bd, const kiln_op *op, int64_t points, int64_t work,
+                                    kiln_cpu_step *step) {
+  kiln_cpu_loop *L = bd->L;
   kiln_status st = bd->st;
-  if (!st && (!L->root || (op->kind == KILN_OP_REDUCE && !L->init)))
+  if (!st && (!L->root || (L->num_out_dims < L->rank && !L->init)))
     st = KILN_STATUS(KILN_STATUS_INTERNAL, "cpu: could not build the loop of %s", kiln_op_name(op->kind));
   if (!st) {
     step->kind = KILN_CPU_STEP_LOOP;
@@ -435,8 +551,8 @@ static kiln_status interp_step(kiln_cpu_executable *x, const kiln_op *op, const 
 }
 
 /* Below this many elements in all (operands and result) a contraction is not worth a
- * oneDNN call (about 1.2 us of fixed cost, measured): the interpreter's exact kernel
- * runs it. */
+ * oneDNN call (about 1.2 us of fixed cost, measured): a dot_general becomes a generated
+ * loop, a convolution runs in the interpreter's exact kernel. */
 enum { DNNL_MIN_ELEMENTS = 4096 };
 
 static kiln_status dnnl_step(kiln_cpu_executable *x, const kiln_op *op, kiln_cpu_step *step, bool *out_done) {
@@ -520,6 +636,11 @@ static kiln_status schedule(kiln_cpu_executable *x, const kiln_block *body, cons
     if (op->kind == KILN_OP_DOT_GENERAL || op->kind == KILN_OP_CONVOLUTION) {
       bool done;
       KILN_RETURN_IF_ERROR(dnnl_step(x, op, step, &done));
+      if (!done && dot_loopable(op)) {
+        KILN_RETURN_IF_ERROR(build_dot_loop(x, fu, op, step));
+        x->slots[op->results[0].id].store = KILN_CPU_STORE_TEMP;
+        done = true;
+      }
       if (done) {
         x->num_steps++;
         continue;
@@ -611,12 +732,20 @@ kiln_status kiln_cpu_compile(const kiln_module *m, const kiln_source *src, const
   x->source = src;
   x->function = function;
   x->arena = kiln_arena_create(0);
-  kiln_status st = x->arena ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  x->scratch = kiln_module_create(m->name);
+  kiln_status st = x->arena && x->scratch ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   if (!st) st = kiln_interp_create(m, src, &x->interp);
-  const kiln_block *body = kiln_op_block(function, 0);
-  x->num_values = kiln_func_num_values(function);
-  x->whole_interp = !plannable(function, body);
+  /* the planned function: the entry with its calls inlined */
+  kiln_op *planned = NULL;
+  int32_t inlined = 0;
+  const kiln_block *entry = kiln_op_block(function, 0);
+  x->whole_interp = !plannable(function, entry);
+  if (!st && !x->whole_interp) st = kiln_inline_calls(m, function, x->scratch, &planned, &inlined);
+  const kiln_block *body = planned ? kiln_op_block(planned, 0) : NULL;
+  if (!st && !x->whole_interp) x->whole_interp = !plannable(planned, body);
   if (!st && !x->whole_interp) {
+    x->planned = planned;
+    x->num_values = kiln_func_num_values(planned);
     x->slots = kiln_arena_alloc_array(x->arena, (size_t)x->num_values + 1, sizeof *x->slots);
     if (!x->slots) st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   }

@@ -60,10 +60,12 @@ typedef struct kiln_cpu_executable {
   const kiln_module *module;
   const kiln_source *source;
   const kiln_op *function;
+  kiln_module *scratch;     /* holds `planned` */
+  const kiln_op *planned;   /* the function with its calls inlined: what the steps run */
   kiln_interp *interp;      /* for interpreted steps (and whole functions it cannot plan) */
   bool whole_interp;        /* the interpreter runs the whole function */
   int32_t num_values;
-  kiln_cpu_slot *slots;     /* by value id */
+  kiln_cpu_slot *slots;     /* by value id of `planned` */
   int32_t num_steps;
   kiln_cpu_step *steps;
   int32_t num_results;
@@ -100,6 +102,13 @@ kiln_status kiln_cpu_run(kiln_cpu_executable *x, kiln_cpu_tensor *const *inputs,
                          kiln_check_log *checks);
 kiln_status kiln_cpu_tensor_new(kiln_elem elem, int32_t rank, const int64_t *dims, kiln_cpu_tensor **out);
 void kiln_cpu_tensor_free(kiln_cpu_tensor *t);
+
+/* Tensor memory (memory.c): 64-byte aligned; blocks of 64 KiB and more are cached when
+ * freed (up to 1 GiB) and reused for the same size. kiln_cpu_free takes the size given to
+ * kiln_cpu_alloc. kiln_cpu_memory_release returns the cache to the system. Thread-safe. */
+void *kiln_cpu_alloc(uint64_t bytes);
+void kiln_cpu_free(void *p, uint64_t bytes);
+void kiln_cpu_memory_release(void);
 
 /* Runs fn over [0, points) split over the threads when work is large enough. */
 void kiln_cpu_parallel_for(kiln_cpu_loop_fn fn, void *const *bufs, int64_t points, int64_t work);

@@ -5,20 +5,14 @@
 #include "backends/cpu/cpu.h"
 #include "backends/cpu/dnnl_ops.h"
 
-enum { ALIGN = 64 };
-
 struct kiln_cpu_run_state {
   kiln_cpu_run_state *next; /* in the executable's pool */
   void **ptr;               /* by value id */
   kiln_rtv **frame;         /* by value id: interpreter values (owned) and views */
   void **bufs;              /* argument arrays of the loop steps, back to back */
   uint8_t *arena;
+  uint64_t arena_bytes;
 };
-
-static void *aligned(uint64_t bytes) {
-  size_t n = (size_t)((bytes + ALIGN - 1) / ALIGN * ALIGN);
-  return aligned_alloc(ALIGN, n ? n : ALIGN);
-}
 
 kiln_status kiln_cpu_tensor_new(kiln_elem elem, int32_t rank, const int64_t *dims, kiln_cpu_tensor **out) {
   *out = NULL;
@@ -30,7 +24,7 @@ kiln_status kiln_cpu_tensor_new(kiln_elem elem, int32_t rank, const int64_t *dim
   if (!kiln_mul_size((size_t)count, kiln_elem_storage_bytes(elem), &bytes) || bytes > ((size_t)1 << 40))
     return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "cpu: tensor of %lld elements is too large", (long long)count);
   kiln_cpu_tensor *t = calloc(1, sizeof *t);
-  if (!t || !(t->data = aligned(bytes))) {
+  if (!t || !(t->data = kiln_cpu_alloc(bytes))) {
     free(t);
     return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "cpu: out of memory allocating %zu bytes", bytes);
   }
@@ -45,7 +39,7 @@ kiln_status kiln_cpu_tensor_new(kiln_elem elem, int32_t rank, const int64_t *dim
 void kiln_cpu_tensor_free(kiln_cpu_tensor *t) {
   if (!t) return;
   if (t->hold) kiln_rtv_release(t->hold);
-  else free(t->data);
+  else kiln_cpu_free(t->data, t->bytes);
   free(t);
 }
 
@@ -63,7 +57,7 @@ static void state_free(kiln_cpu_run_state *s) {
   free(s->ptr);
   free(s->frame);
   free(s->bufs);
-  free(s->arena);
+  kiln_cpu_free(s->arena, s->arena_bytes);
   free(s);
 }
 
@@ -79,7 +73,8 @@ static kiln_cpu_run_state *state_take(kiln_cpu_executable *x) {
   s->ptr = calloc(n, sizeof *s->ptr);
   s->frame = calloc(n, sizeof *s->frame);
   s->bufs = calloc((size_t)loop_args(x) + 1, sizeof *s->bufs);
-  s->arena = aligned(x->arena_bytes);
+  s->arena_bytes = x->arena_bytes;
+  s->arena = kiln_cpu_alloc(x->arena_bytes);
   if (!s->ptr || !s->frame || !s->bufs || !s->arena) {
     state_free(s);
     return NULL;
@@ -106,6 +101,7 @@ void kiln_cpu_executable_destroy(kiln_cpu_executable *x) {
   kiln_cpu_code_destroy(x->code);
   kiln_interp_destroy(x->interp);
   kiln_arena_destroy(x->arena);
+  kiln_module_destroy(x->scratch);
   pthread_mutex_destroy(&x->pool_lock);
   free(x);
 }

@@ -18,7 +18,14 @@ bool kiln_cpu_emit_loop(kiln_cpu_gen *g, const kiln_cpu_loop *L, int32_t index, 
 
 struct kiln_cpu_code {
   LLVMOrcLLJITRef jit;
+  uint64_t object_bytes; /* the size of the object code the JIT linked */
 };
+
+/* Counts the object code on its way to the linker (an identity transform). */
+static LLVMErrorRef count_object(void *ctx, LLVMMemoryBufferRef *obj) {
+  ((kiln_cpu_code *)ctx)->object_bytes += LLVMGetBufferSize(*obj);
+  return NULL;
+}
 
 static pthread_once_t g_init_once = PTHREAD_ONCE_INIT;
 static bool g_init_ok;
@@ -185,6 +192,7 @@ kiln_status kiln_cpu_code_compile(kiln_cpu_loop *const *loops, int32_t n, kiln_c
       if (e) st = from_llvm_error(e, "creating the JIT");
     }
   }
+  if (!st) LLVMOrcObjectTransformLayerSetTransform(LLVMOrcLLJITGetObjTransformLayer(code->jit), count_object, code);
   if (!st) { /* the code may call memset/memcpy (the optimiser makes them from loops) */
     LLVMOrcDefinitionGeneratorRef gen;
     e = LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(&gen, LLVMOrcLLJITGetGlobalPrefix(code->jit), NULL, NULL);
@@ -229,4 +237,4 @@ void kiln_cpu_code_destroy(kiln_cpu_code *code) {
   free(code);
 }
 
-uint64_t kiln_cpu_code_bytes(const kiln_cpu_code *code) { return 0; }
+uint64_t kiln_cpu_code_bytes(const kiln_cpu_code *code) { return code ? code->object_bytes : 0; }

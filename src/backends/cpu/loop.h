@@ -3,7 +3,8 @@
  * code through LLVM (loopgen.c).
  *
  * The iteration space has `rank` dims; a LOOP kernel stores its root's value at every
- * point, a REDUCE kernel folds its root over the last `rank - num_out_dims` dims and
+ * point, a REDUCE kernel folds its root over the last `rank - num_out_dims` dims (in the
+ * root's element type, which may be wider than the output's: f32 for bf16 dots) and
  * stores one value per point of the first num_out_dims dims. Every read of a stored
  * tensor is affine in the space's index: element offset = base + sum(strides[k] * i[k])
  * (broadcasts, transposes, slices and reversals are folded into those numbers). Output
@@ -44,7 +45,8 @@ typedef struct kiln_cpu_node {
   /* SCALAR */
   kiln_scalar value;
   /* OP */
-  const kiln_op *op;
+  kiln_op_kind op_kind; /* what to compute: op's kind, or a CONVERT/MULTIPLY the compiler adds */
+  const kiln_op *op;    /* the IR op it comes from (its attributes), or NULL */
   int32_t num_args;
   struct kiln_cpu_node **args;
 } kiln_cpu_node;
@@ -57,9 +59,8 @@ typedef struct kiln_cpu_loop {
   kiln_cpu_node *root;
   int32_t num_nodes;
   /* REDUCE */
-  kiln_op_kind combiner;       /* ADD, MULTIPLY, MAXIMUM, MINIMUM, AND, OR, XOR */
-  const kiln_op *combiner_op;  /* the op of the reduce's body that combines */
-  kiln_cpu_node *init;   /* a node read with all strides zero */
+  kiln_op_kind combiner; /* ADD, MULTIPLY, MAXIMUM, MINIMUM, AND, OR, XOR */
+  kiln_cpu_node *init;   /* in the root's element type; read with all strides zero */
 } kiln_cpu_loop;
 
 /* Whether the code generator computes op (an elementwise op, a convert or compare...) on
@@ -76,7 +77,7 @@ typedef struct kiln_cpu_code kiln_cpu_code;
 kiln_status kiln_cpu_code_compile(kiln_cpu_loop *const *loops, int32_t n, kiln_cpu_code **out_code,
                                   kiln_cpu_loop_fn *out_fns);
 void kiln_cpu_code_destroy(kiln_cpu_code *code);
-/* Bytes of machine code (0 if unknown). */
+/* Bytes of object code the JIT linked (0 for none). */
 uint64_t kiln_cpu_code_bytes(const kiln_cpu_code *code);
 
 #endif

@@ -294,11 +294,12 @@ static LLVMValueRef emit_sign(kiln_cpu_gen *g, kiln_elem e, LLVMValueRef x) {
 }
 
 /* One elementwise op on computed operands (elems: the operands' element types). */
-LLVMValueRef kiln_cpu_emit_op(kiln_cpu_gen *g, const kiln_op *op, kiln_elem re, const kiln_elem *ae, LLVMValueRef *a) {
+LLVMValueRef kiln_cpu_emit_op(kiln_cpu_gen *g, kiln_op_kind kind, const kiln_op *op, kiln_elem re, const kiln_elem *ae,
+                              LLVMValueRef *a) {
   kiln_elem e = ae[0];
   bool f = is_float(e), b1 = e == KILN_ELEM_I1;
   LLVMValueRef r = NULL;
-  switch (op->kind) {
+  switch (kind) {
     case KILN_OP_ADD: r = f ? LLVMBuildFAdd(g->b, a[0], a[1], "") : b1 ? LLVMBuildOr(g->b, a[0], a[1], "") : LLVMBuildAdd(g->b, a[0], a[1], ""); break;
     case KILN_OP_SUBTRACT: r = f ? LLVMBuildFSub(g->b, a[0], a[1], "") : LLVMBuildSub(g->b, a[0], a[1], ""); break;
     case KILN_OP_MULTIPLY: r = f ? LLVMBuildFMul(g->b, a[0], a[1], "") : b1 ? LLVMBuildAnd(g->b, a[0], a[1], "") : LLVMBuildMul(g->b, a[0], a[1], ""); break;
@@ -327,14 +328,14 @@ LLVMValueRef kiln_cpu_emit_op(kiln_cpu_gen *g, const kiln_op *op, kiln_elem re, 
     case KILN_OP_XOR: r = LLVMBuildXor(g->b, a[0], a[1], ""); break;
     case KILN_OP_SHIFT_LEFT:
     case KILN_OP_SHIFT_RIGHT_LOGICAL:
-    case KILN_OP_SHIFT_RIGHT_ARITHMETIC: r = emit_shift(g, op->kind, a[0], a[1]); break;
+    case KILN_OP_SHIFT_RIGHT_ARITHMETIC: r = emit_shift(g, kind, a[0], a[1]); break;
     case KILN_OP_POPCNT: r = intr1(g, "llvm.ctpop", a[0]); break;
     case KILN_OP_COUNT_LEADING_ZEROS: {
       LLVMValueRef args[2] = {a[0], LLVMConstInt(g->i1, 0, 0)};
       r = kiln_cpu_intrinsic(g, "llvm.ctlz", args, 2, 1);
       break;
     }
-    case KILN_OP_COMPARE: return emit_compare(g, op, e, a[0], a[1]);
+    case KILN_OP_COMPARE: return op ? emit_compare(g, op, e, a[0], a[1]) : NULL;
     case KILN_OP_IS_FINITE:
       return LLVMBuildFCmp(g->b, LLVMRealOLT, intr1(g, "llvm.fabs", a[0]), const_like(g, a[0], 1.0 / 0.0, 0), "");
     case KILN_OP_SELECT: return LLVMBuildSelect(g->b, a[0], a[1], a[2], "");
@@ -345,8 +346,8 @@ LLVMValueRef kiln_cpu_emit_op(kiln_cpu_gen *g, const kiln_op *op, kiln_elem re, 
     }
     case KILN_OP_CONVERT: return kiln_cpu_convert(g, e, re, a[0]);
     case KILN_OP_ATAN2:
-    case KILN_OP_POWER: r = f ? kiln_cpu_emit_binary_math(g->m, g->b, op->kind, a[0], a[1]) : NULL; break;
-    default: r = f ? kiln_cpu_emit_unary_math(g->m, g->b, op->kind, a[0]) : NULL; break;
+    case KILN_OP_POWER: r = f ? kiln_cpu_emit_binary_math(g->m, g->b, kind, a[0], a[1]) : NULL; break;
+    default: r = f ? kiln_cpu_emit_unary_math(g->m, g->b, kind, a[0]) : NULL; break;
   }
   return r && f ? round_storage(g, re, r) : r;
 }

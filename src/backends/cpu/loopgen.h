@@ -20,9 +20,11 @@ typedef struct kiln_cpu_gen {
 LLVMValueRef kiln_cpu_load(kiln_cpu_gen *g, LLVMValueRef base, kiln_elem e, LLVMValueRef offset, int64_t stride, int w);
 /* Stores v (compute representation, width 1 or a vector) densely at element `offset`. */
 void kiln_cpu_store(kiln_cpu_gen *g, LLVMValueRef base, kiln_elem e, LLVMValueRef offset, LLVMValueRef v);
-/* op on computed operands a (element types ae); re: the result's element type. NULL when
- * the op is not supported (kiln_cpu_loopgen_supports says beforehand). */
-LLVMValueRef kiln_cpu_emit_op(kiln_cpu_gen *g, const kiln_op *op, kiln_elem re, const kiln_elem *ae, LLVMValueRef *a);
+/* An elementwise op of kind `kind` (op, when given, supplies attributes: a compare's
+ * direction) on computed operands a (element types ae); re: the result's element type.
+ * NULL when not supported (kiln_cpu_loopgen_supports says beforehand). */
+LLVMValueRef kiln_cpu_emit_op(kiln_cpu_gen *g, kiln_op_kind kind, const kiln_op *op, kiln_elem re, const kiln_elem *ae,
+                              LLVMValueRef *a);
 /* Converts x (compute representation of from) to to, as stablehlo.convert does. */
 LLVMValueRef kiln_cpu_convert(kiln_cpu_gen *g, kiln_elem from, kiln_elem to, LLVMValueRef x);
 /* A call of an overloaded LLVM intrinsic ("llvm.fabs"), overloaded on the types of its

@@ -125,7 +125,7 @@ static LLVMValueRef value(nest *n, const kiln_cpu_node *x, LLVMValueRef pos, int
         elems[i] = x->args[i]->elem;
         if (!args[i]) return NULL;
       }
-      v = kiln_cpu_emit_op(g, x->op, x->elem, elems, args);
+      v = kiln_cpu_emit_op(g, x->op_kind, x->op, x->elem, elems, args);
       break;
     }
   }
@@ -200,14 +200,16 @@ static bool emit_elementwise(nest *n, LLVMValueRef begin, LLVMValueRef end) {
 
 /* ---------------------------------------------------------------- reductions */
 
+/* Folds two accumulators (the root's element type). */
 static LLVMValueRef combine(nest *n, LLVMValueRef a, LLVMValueRef b2) {
-  kiln_elem e[2] = {n->L->out_elem, n->L->out_elem};
+  kiln_elem acc = n->L->root->elem;
+  kiln_elem e[2] = {acc, acc};
   LLVMValueRef args[2] = {a, b2};
-  return kiln_cpu_emit_op(n->g, n->L->combiner_op, n->L->out_elem, e, args);
+  return kiln_cpu_emit_op(n->g, n->L->combiner, NULL, acc, e, args);
 }
 
 static LLVMValueRef identity(nest *n, int w) {
-  kiln_elem e = n->L->out_elem;
+  kiln_elem e = n->L->root->elem;
   bool f = kiln_elem_is_float(e), u = kiln_elem_class_of(e) == KILN_ELEM_CLASS_U || e == KILN_ELEM_I1;
   int bits = kiln_elem_bits(e);
   uint64_t ones = bits >= 64 ? UINT64_MAX : (((uint64_t)1 << bits) - 1);
@@ -256,7 +258,8 @@ static bool emit_reduce(nest *n, LLVMValueRef begin, LLVMValueRef end) {
   n->inner = r - 1;
   LLVMValueRef *point = calloc((size_t)L->num_nodes + 1, sizeof *point);
   if (!point) return false;
-  LLVMTypeRef vt = kiln_cpu_compute_type(g, L->out_elem, w), st = kiln_cpu_compute_type(g, L->out_elem, 1);
+  kiln_elem acc = L->root->elem;
+  LLVMTypeRef vt = kiln_cpu_compute_type(g, acc, w), st = kiln_cpu_compute_type(g, acc, 1);
   LLVMValueRef vacc = new_var(n, vt), sacc = new_var(n, st);
   loop_var pts;
   loop_open(n, &pts, begin, end);
@@ -287,7 +290,9 @@ static bool emit_reduce(nest *n, LLVMValueRef begin, LLVMValueRef end) {
   start_offsets(n, n->offset);
   LLVMValueRef init = value(n, L->init, i64c(n, 0), 1);
   LLVMValueRef total = combine(n, horizontal(n, LLVMBuildLoad2(b, vt, vacc, "")), LLVMBuildLoad2(b, st, sacc, ""));
-  kiln_cpu_store(g, n->out, L->out_elem, pts.i, combine(n, init, total));
+  LLVMValueRef result = combine(n, init, total);
+  if (acc != L->out_elem) result = kiln_cpu_convert(g, acc, L->out_elem, result);
+  kiln_cpu_store(g, n->out, L->out_elem, pts.i, result);
   loop_close(n, &pts, i64c(n, 1));
   free(point);
   return true;

@@ -133,6 +133,16 @@ static kiln_status cpu_execute(kiln_backend_executable *e, const kiln_backend_ex
   return st;
 }
 
+static kiln_status cpu_executable_stats(const kiln_backend_executable *e, kiln_backend_executable_stats *out) {
+  out->temporary_bytes = e->x->arena_bytes;
+  out->constant_bytes = e->x->constant_bytes;
+  out->code_bytes = kiln_cpu_code_bytes(e->x->code);
+  return NULL;
+}
+
+/* The cached tensor memory goes back when the plugin is unloaded. */
+__attribute__((destructor)) static void cpu_unload(void) { kiln_cpu_memory_release(); }
+
 static const kiln_backend k_cpu = {
     .api_version = KILN_BACKEND_API_VERSION,
     .struct_size = sizeof(kiln_backend),
@@ -150,6 +160,7 @@ static const kiln_backend k_cpu = {
     .compile = cpu_compile,
     .executable_destroy = cpu_executable_destroy,
     .execute = cpu_execute,
+    .executable_stats = cpu_executable_stats,
 };
 
 KILN_BACKEND_EXPORT const kiln_backend *kiln_backend_entry_v1(void);

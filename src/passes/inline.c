@@ -1,0 +1,129 @@
+/* Inlining of func.call (see inline.h). */
+#include "passes/inline.h"
+
+#include <stdlib.h>
+
+enum { MAX_DEPTH = 32 };
+
+typedef struct cloner {
+  const kiln_module *m;
+  kiln_module *scratch;
+  int32_t inlined;
+  kiln_status st;
+} cloner;
+
+static void oom(cloner *c) {
+  if (!c->st) c->st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory while inlining");
+}
+
+static void clone_ops(cloner *c, const kiln_block *src, kiln_block *dst, kiln_value **map, int depth, bool top,
+                      kiln_value **out_returned);
+
+/* A copy of block src (its arguments mapped) appended to region r. */
+static void clone_block(cloner *c, const kiln_block *src, kiln_region *r, kiln_value **map) {
+  kiln_block *b = kiln_block_new(c->scratch, src->num_args);
+  if (!b) return oom(c);
+  for (int32_t i = 0; i < src->num_args; i++) {
+    b->args[i].type = src->args[i].type;
+    map[src->args[i].id] = &b->args[i];
+  }
+  kiln_region_append(r, b);
+  clone_ops(c, src, b, map, MAX_DEPTH, false, NULL);
+}
+
+static void clone_op(cloner *c, const kiln_op *op, kiln_block *dst, kiln_value **map) {
+  kiln_op *n = kiln_op_new(c->scratch, op->kind, op->num_operands, op->num_results, 0, op->num_regions);
+  if (!n) return oom(c);
+  n->loc = op->loc;
+  n->num_attrs = op->num_attrs;
+  n->attrs = op->attrs; /* immutable: shared with the source module */
+  for (int32_t i = 0; i < op->num_operands; i++) {
+    n->operands[i] = map[op->operands[i]->id];
+    if (!n->operands[i] && !c->st)
+      c->st = KILN_STATUS(KILN_STATUS_INTERNAL, "inlining: operand #%d of %s has no value", (int)i, kiln_op_name(op->kind));
+  }
+  for (int32_t i = 0; i < op->num_results; i++) {
+    n->results[i].type = op->results[i].type;
+    map[op->results[i].id] = &n->results[i];
+  }
+  kiln_block_append(dst, n);
+  for (int32_t r = 0; r < op->num_regions && !c->st; r++)
+    for (const kiln_block *b = op->regions[r].first; b && !c->st; b = b->next) clone_block(c, b, &n->regions[r], map);
+}
+
+/* The callee of a call whose body is one block, or NULL. */
+static const kiln_op *callee_of(const cloner *c, const kiln_op *call) {
+  const kiln_attr *a = kiln_op_attr(call, "callee");
+  if (!a || a->kind != KILN_ATTR_SYMBOL) return NULL;
+  const kiln_op *f = kiln_module_lookup_func(c->m, a->symbol);
+  const kiln_block *body = f ? kiln_op_block(f, 0) : NULL;
+  return body && !body->next && body->num_args == call->num_operands ? f : NULL;
+}
+
+/* Copies src's ops into dst. At the top level of a function, calls are replaced by their
+ * callee's ops (depth bounds the nesting); the operands of src's terminator are written to
+ * out_returned (then the terminator itself is not copied). */
+static void clone_ops(cloner *c, const kiln_block *src, kiln_block *dst, kiln_value **map, int depth, bool top,
+                      kiln_value **out_returned) {
+  for (const kiln_op *op = src->first; op && !c->st; op = op->next) {
+    if (out_returned && op == src->last && op->kind == KILN_OP_FUNC_RETURN) {
+      for (int32_t i = 0; i < op->num_operands; i++) out_returned[i] = map[op->operands[i]->id];
+      return;
+    }
+    const kiln_op *callee = top && op->kind == KILN_OP_CALL && depth > 0 ? callee_of(c, op) : NULL;
+    const kiln_block *body = callee ? kiln_op_block(callee, 0) : NULL;
+    const kiln_op *ret = body ? body->last : NULL;
+    if (!ret || ret->kind != KILN_OP_FUNC_RETURN || ret->num_operands != op->num_results) {
+      clone_op(c, op, dst, map);
+      continue;
+    }
+    int32_t n = kiln_func_num_values(callee);
+    kiln_value **inner = calloc((size_t)n + 1, sizeof *inner);
+    kiln_value **returned = calloc((size_t)op->num_results + 1, sizeof *returned);
+    if (!inner || !returned) {
+      free(inner), free(returned);
+      return oom(c);
+    }
+    for (int32_t i = 0; i < body->num_args; i++) inner[body->args[i].id] = map[op->operands[i]->id];
+    clone_ops(c, body, dst, inner, depth - 1, true, returned);
+    for (int32_t i = 0; i < op->num_results; i++) map[op->results[i].id] = returned[i];
+    c->inlined++;
+    free(inner);
+    free(returned);
+  }
+}
+
+kiln_status kiln_inline_calls(const kiln_module *m, const kiln_op *func, kiln_module *scratch, kiln_op **out_func,
+                              int32_t *out_inlined) {
+  *out_func = NULL;
+  *out_inlined = 0;
+  const kiln_block *body = kiln_op_block(func, 0);
+  if (!body || body->next) return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "inlining: the function has not one block");
+  cloner c = {.m = m, .scratch = scratch};
+  kiln_value **map = calloc((size_t)kiln_func_num_values(func) + 1, sizeof *map);
+  kiln_op *f = kiln_op_new(scratch, KILN_OP_FUNC, 0, 0, 0, 1);
+  if (!map || !f) {
+    free(map);
+    return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory while inlining");
+  }
+  f->loc = func->loc;
+  f->num_attrs = func->num_attrs;
+  f->attrs = func->attrs;
+  kiln_block *b = kiln_block_new(scratch, body->num_args);
+  if (!b) oom(&c);
+  else {
+    for (int32_t i = 0; i < body->num_args; i++) {
+      b->args[i].type = body->args[i].type;
+      map[body->args[i].id] = &b->args[i];
+    }
+    kiln_region_append(&f->regions[0], b);
+    clone_ops(&c, body, b, map, MAX_DEPTH, true, NULL);
+  }
+  free(map);
+  if (c.st) return c.st;
+  kiln_block_append(kiln_op_block(scratch->op, 0), f);
+  kiln_func_number_values(f);
+  *out_func = f;
+  *out_inlined = c.inlined;
+  return NULL;
+}

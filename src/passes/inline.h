@@ -1,0 +1,19 @@
+/* Inlining: a copy of a function with every func.call of its body (and of the bodies it
+ * pulls in, to a bounded depth) replaced by the callee's ops, so that later passes see one
+ * straight block. Calls inside regions (a while body calling a function) stay calls.
+ *
+ * The copy lives in `scratch` (a module the caller owns, e.g. from kiln_module_create);
+ * types and attributes are shared with the source module, which must outlive it. The
+ * copy's values are numbered (kiln_func_number_values). Only reads the source module:
+ * thread-safe for concurrent calls with distinct scratch modules. */
+#ifndef KILN_PASSES_INLINE_H
+#define KILN_PASSES_INLINE_H
+
+#include "ir/ir.h"
+
+/* *out_func: the inlined copy of func (of module m) in scratch; *out_inlined: how many
+ * calls were replaced. */
+kiln_status kiln_inline_calls(const kiln_module *m, const kiln_op *func, kiln_module *scratch, kiln_op **out_func,
+                              int32_t *out_inlined);
+
+#endif
