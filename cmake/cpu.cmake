@@ -24,6 +24,7 @@ set(KILN_CPU_SOURCES
   src/backends/cpu/loopnest.c
   src/backends/cpu/memory.c
   src/backends/cpu/parallel.c
+  src/backends/cpu/tiling.c
   src/backends/cpu/dnnl_ops.c
   src/backends/cpu/dnnl_dot.c
   src/backends/cpu/dnnl_conv.c

@@ -411,11 +411,22 @@ def cpu_name():
 
 
 def kiln_version(kiln):
+    """`kiln --version`, and the commit of the source tree when the binary is its build/."""
     try:
-        return subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
-                              capture_output=True, text=True).stdout.strip() or "?"
-    except OSError:
-        return "?"
+        v = subprocess.run([kiln, "--version"], capture_output=True, text=True,
+                           timeout=30).stdout.strip() or "kiln"
+    except (OSError, subprocess.SubprocessError):
+        v = "kiln"
+    if os.path.dirname(os.path.abspath(kiln)) == os.path.join(ROOT, "build"):
+        head = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
+                              capture_output=True, text=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "-uno"],
+                               capture_output=True, text=True).stdout.strip()
+        if head:
+            v += f" (build/ of {head}{' with local changes' if dirty else ''})"
+    else:
+        v += f" ({kiln})"
+    return v
 
 
 def main(argv):
@@ -560,7 +571,7 @@ def main(argv):
     vers = versions()
     header = (f"Machine: {cpu_name()}, {os.cpu_count()} cores, {platform.system()} "
               f"{platform.release()}. Date: {datetime.date.today().isoformat()}. "
-              f"Kiln {kiln_version(kiln)}; "
+              f"{kiln_version(kiln)}; "
               + ", ".join(f"{k} {v}" for k, v in vers.items()) + ".")
     notes = []
     if estimate:

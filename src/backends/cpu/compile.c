@@ -667,12 +667,19 @@ static kiln_status plan(kiln_cpu_executable *x) {
     if (x->slots[v].store == KILN_CPU_STORE_TEMP && t && kiln_type_is_tensor(t) && t->tensor.num_elements >= 0)
       req[v].bytes = (uint64_t)t->tensor.num_elements * kiln_elem_storage_bytes(kiln_type_elem(t));
   }
+  /* a run of steps that goes row block by row block (tiling.c) interleaves its steps:
+   * what any of them touches is live for the whole run */
+  int32_t run_first = 0, run_last = -1;
   for (int32_t s = 0; s < x->num_steps; s++) {
     const kiln_cpu_step *step = &x->steps[s];
+    if (s > run_last) {
+      run_first = s;
+      run_last = s + (step->run_length > 1 ? step->run_length : 1) - 1;
+    }
     for (int32_t k = 0; k < step->num_values; k++) {
       int32_t v = alias_base(x, step->values[k]);
-      if (req[v].first < 0) req[v].first = s;
-      req[v].last = s;
+      if (req[v].first < 0) req[v].first = run_first;
+      req[v].last = run_last;
     }
   }
   /* only TEMP values are planned: the others get an empty interval */
@@ -759,6 +766,7 @@ kiln_status kiln_cpu_compile(const kiln_module *m, const kiln_source *src, const
       st = schedule(x, body, &fu);
       kiln_fusion_free(&fu);
     }
+    if (!st) kiln_cpu_find_row_runs(x);
     if (!st) st = plan(x);
     if (!st) st = generate(x);
   }

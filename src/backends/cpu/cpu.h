@@ -51,6 +51,11 @@ typedef struct kiln_cpu_step {
   kiln_cpu_loop *loop;
   int64_t points;       /* LOOP: output points (the range split over threads) */
   int64_t work;         /* LOOP: points * elements folded per point */
+  /* LOOP steps run row block by row block (tiling.c): the first step of such a run has
+   * run_length > 1 (the steps of the run), each step's points are rows * row_points, and
+   * block_rows rows go through all of the run's steps while they are in cache. */
+  int32_t run_length;
+  int64_t rows, row_points, block_rows;
   struct kiln_cpu_dnnl_op *dnnl;
 } kiln_cpu_step;
 
@@ -112,5 +117,13 @@ void kiln_cpu_memory_release(void);
 
 /* Runs fn over [0, points) split over the threads when work is large enough. */
 void kiln_cpu_parallel_for(kiln_cpu_loop_fn fn, void *const *bufs, int64_t points, int64_t work);
+/* Runs the n LOOP steps of a run (step->run_length) block of rows by block of rows;
+ * bufs[k]: the argument array of step k. Blocks are split over the threads. */
+void kiln_cpu_parallel_rows(const kiln_cpu_step *steps, int32_t n, void *const *const *bufs);
+
+/* Finds runs of LOOP steps that can go row block by row block (each reads what earlier
+ * steps of the run made only from the same rows) and marks them (before code generation:
+ * it reads the loops' spaces as built). */
+void kiln_cpu_find_row_runs(kiln_cpu_executable *x);
 
 #endif

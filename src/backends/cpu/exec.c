@@ -198,11 +198,19 @@ kiln_status kiln_cpu_run(kiln_cpu_executable *x, kiln_cpu_tensor *const *inputs,
   for (int32_t i = 0; !st && i < x->num_steps; i++) {
     const kiln_cpu_step *step = &x->steps[i];
     switch (step->kind) {
-      case KILN_CPU_STEP_LOOP:
-        for (int32_t k = 0; k < step->num_values; k++) bufs[k] = data_of(x, s, step->values[k]);
-        kiln_cpu_parallel_for(step->fn, bufs, step->points, step->work);
-        bufs += step->num_values;
+      case KILN_CPU_STEP_LOOP: {
+        int32_t n = step->run_length > 1 ? step->run_length : 1;
+        void **args[KILN_CPU_MAX_RUN];
+        for (int32_t j = 0; j < n; j++) {
+          args[j] = bufs;
+          for (int32_t k = 0; k < step[j].num_values; k++) bufs[k] = data_of(x, s, step[j].values[k]);
+          bufs += step[j].num_values;
+        }
+        if (n > 1) kiln_cpu_parallel_rows(step, n, (void *const *const *)args);
+        else kiln_cpu_parallel_for(step->fn, args[0], step->points, step->work);
+        i += n - 1;
         break;
+      }
       case KILN_CPU_STEP_DNNL:
         st = kiln_cpu_dnnl_run(step->dnnl, data_of(x, s, step->values[0]), data_of(x, s, step->values[1]),
                                data_of(x, s, step->values[2]));
