@@ -501,7 +501,7 @@ static kiln_status finish_loop_step(kiln_cpu_executable *x, builder *bd, const k
     step->values = kiln_arena_alloc_array(x->arena, (size_t)step->num_values, sizeof *step->values);
     if (!step->values) st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
     else {
-      memcpy(step->values, bd->inputs, sizeof *bd->inputs * (size_t)L->num_inputs);
+      if (L->num_inputs) memcpy(step->values, bd->inputs, sizeof *bd->inputs * (size_t)L->num_inputs);
       step->values[L->num_inputs] = op->results[0].id;
     }
   }

@@ -6,7 +6,10 @@
 #include <llvm-c/LLJIT.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
-#include <llvm-c/Transforms/PassManagerBuilder.h>
+#include <llvm-c/Transforms/IPO.h>
+#include <llvm-c/Transforms/InstCombine.h>
+#include <llvm-c/Transforms/Scalar.h>
+#include <llvm-c/Transforms/Utils.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,13 +118,22 @@ static kiln_status optimise(LLVMModuleRef m, char *cpu, char *features) {
   if (LLVMVerifyModule(m, LLVMReturnStatusAction, &err)) {
     st = KILN_STATUS(KILN_STATUS_INTERNAL, "cpu: generated code does not verify: %.400s", err ? err : "");
   } else {
+    /* The loops are vectorised already: a short pipeline (inline the math, registers for
+     * the allocas, simplify, hoist invariants out of the loops) instead of -O3's loop
+     * passes, which cost most of the compile time and find nothing more. */
     LLVMPassManagerRef pm = LLVMCreatePassManager();
     LLVMAddAnalysisPasses(tm, pm);
-    LLVMPassManagerBuilderRef pmb = LLVMPassManagerBuilderCreate();
-    LLVMPassManagerBuilderSetOptLevel(pmb, 3);
-    LLVMPassManagerBuilderPopulateModulePassManager(pmb, pm);
+    LLVMAddAlwaysInlinerPass(pm);
+    LLVMAddPromoteMemoryToRegisterPass(pm);
+    LLVMAddEarlyCSEPass(pm);
+    LLVMAddInstructionCombiningPass(pm);
+    LLVMAddCFGSimplificationPass(pm);
+    LLVMAddLICMPass(pm);
+    LLVMAddGVNPass(pm);
+    LLVMAddInstructionCombiningPass(pm);
+    LLVMAddAggressiveDCEPass(pm);
+    LLVMAddCFGSimplificationPass(pm);
     LLVMRunPassManager(pm, m);
-    LLVMPassManagerBuilderDispose(pmb);
     LLVMDisposePassManager(pm);
   }
   LLVMDisposeMessage(err);

@@ -254,6 +254,8 @@ int main(int argc, char **argv) {
   LLVMOrcLLJITRef jit;
   if (check_err(LLVMOrcCreateLLJIT(&jit, jb), "LLJIT")) return 1;
   LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(m, tsc);
+  LLVMOrcDisposeThreadSafeContext(tsc); /* the module holds the context now */
+  LLVMDisposeTargetData(td);
   if (check_err(LLVMOrcLLJITAddLLVMIRModule(jit, LLVMOrcLLJITGetMainJITDylib(jit), tsm), "add"))
     return 1;
   printf("host cpu %s, %zu inputs per function\n", cpu, n_in);
