@@ -9,6 +9,8 @@ typedef struct cloner {
   const kiln_module *m;
   kiln_module *scratch;
   int32_t inlined;
+  const kiln_op *active[MAX_DEPTH + 1]; /* the functions being inlined, outermost first */
+  int32_t num_active;
   kiln_status st;
 } cloner;
 
@@ -56,6 +58,8 @@ static const kiln_op *callee_of(const cloner *c, const kiln_op *call) {
   const kiln_attr *a = kiln_op_attr(call, "callee");
   if (!a || a->kind != KILN_ATTR_SYMBOL) return NULL;
   const kiln_op *f = kiln_module_lookup_func(c->m, a->symbol);
+  for (int32_t i = 0; f && i < c->num_active; i++)
+    if (c->active[i] == f) return NULL; /* recursive: stays a call */
   const kiln_block *body = f ? kiln_op_block(f, 0) : NULL;
   return body && !body->next && body->num_args == call->num_operands ? f : NULL;
 }
@@ -85,7 +89,9 @@ static void clone_ops(cloner *c, const kiln_block *src, kiln_block *dst, kiln_va
       return oom(c);
     }
     for (int32_t i = 0; i < body->num_args; i++) inner[body->args[i].id] = map[op->operands[i]->id];
+    c->active[c->num_active++] = callee;
     clone_ops(c, body, dst, inner, depth - 1, true, returned);
+    c->num_active--;
     for (int32_t i = 0; i < op->num_results; i++) map[op->results[i].id] = returned[i];
     c->inlined++;
     free(inner);
@@ -99,7 +105,7 @@ kiln_status kiln_inline_calls(const kiln_module *m, const kiln_op *func, kiln_mo
   *out_inlined = 0;
   const kiln_block *body = kiln_op_block(func, 0);
   if (!body || body->next) return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "inlining: the function has not one block");
-  cloner c = {.m = m, .scratch = scratch};
+  cloner c = {.m = m, .scratch = scratch, .active = {func}, .num_active = 1};
   kiln_value **map = calloc((size_t)kiln_func_num_values(func) + 1, sizeof *map);
   kiln_op *f = kiln_op_new(scratch, KILN_OP_FUNC, 0, 0, 0, 1);
   if (!map || !f) {
@@ -125,5 +131,103 @@ kiln_status kiln_inline_calls(const kiln_module *m, const kiln_op *func, kiln_mo
   kiln_func_number_values(f);
   *out_func = f;
   *out_inlined = c.inlined;
+  return NULL;
+}
+
+/* ---------------------------------------------------------------- outlining */
+
+static bool inside(const kiln_region *r, const kiln_value *v) {
+  const kiln_block *b = v->def ? v->def->parent : v->block;
+  while (b) {
+    const kiln_region *br = b->parent;
+    if (br == r) return true;
+    const kiln_op *op = br ? br->parent : NULL;
+    b = op ? op->parent : NULL;
+  }
+  return false;
+}
+
+/* The values the ops of b (and of their regions) use from outside region r, in order of
+ * first use: their ids and types. */
+static void find_captures(const kiln_region *r, const kiln_block *b, bool *seen, int32_t *ids, const kiln_type **types,
+                          int32_t *n) {
+  for (const kiln_op *op = b->first; op; op = op->next) {
+    for (int32_t i = 0; i < op->num_operands; i++) {
+      const kiln_value *v = op->operands[i];
+      if (!inside(r, v) && !seen[v->id]) {
+        seen[v->id] = true;
+        types[*n] = v->type;
+        ids[(*n)++] = v->id;
+      }
+    }
+    for (int32_t k = 0; k < op->num_regions; k++)
+      for (const kiln_block *inner = op->regions[k].first; inner; inner = inner->next)
+        find_captures(r, inner, seen, ids, types, n);
+  }
+}
+
+kiln_status kiln_outline_region(const kiln_module *m, const kiln_region *r, int32_t num_values, kiln_module *scratch,
+                                kiln_op **out_func, const int32_t **out_captured, int32_t *out_num_captured) {
+  *out_func = NULL;
+  *out_captured = NULL;
+  *out_num_captured = 0;
+  const kiln_block *body = r->first;
+  if (!body || body->next) return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "outlining: the region has not one block");
+  const kiln_op *ret = body->last;
+  if (!ret || ret->kind != KILN_OP_RETURN) return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "outlining: no stablehlo.return");
+  bool *seen = calloc((size_t)num_values + 1, sizeof *seen);
+  int32_t *ids = kiln_arena_alloc_array(scratch->arena, (size_t)num_values + 1, sizeof *ids);
+  const kiln_type **types = calloc((size_t)num_values + 1, sizeof *types);
+  kiln_value **map = calloc((size_t)num_values + 1, sizeof *map);
+  if (!seen || !ids || !types || !map) {
+    free(seen), free(types), free(map);
+    return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory while outlining");
+  }
+  int32_t nc = 0;
+  find_captures(r, body, seen, ids, types, &nc);
+  free(seen);
+  int32_t np = body->num_args + nc;
+  cloner c = {.m = m, .scratch = scratch};
+  kiln_type *ft = kiln_type_new(scratch, KILN_TYPE_FUNCTION);
+  kiln_attr *fa = kiln_attr_new(scratch, KILN_ATTR_TYPE);
+  kiln_named_attr *attrs = kiln_arena_alloc_array(scratch->arena, 2, sizeof *attrs);
+  kiln_attr *name = kiln_attr_new(scratch, KILN_ATTR_STRING);
+  kiln_op *f = kiln_op_new(scratch, KILN_OP_FUNC, 0, 0, 0, 1);
+  kiln_block *b = kiln_block_new(scratch, np);
+  const kiln_type **ins = kiln_arena_alloc_array(scratch->arena, (size_t)np + 1, sizeof *ins);
+  const kiln_type **outs = kiln_arena_alloc_array(scratch->arena, (size_t)ret->num_operands + 1, sizeof *outs);
+  if (!ft || !fa || !attrs || !name || !f || !b || !ins || !outs) oom(&c);
+  for (int32_t i = 0; !c.st && i < np; i++) {
+    const kiln_type *t = i < body->num_args ? body->args[i].type : types[i - body->num_args];
+    b->args[i].type = ins[i] = t;
+    if (i < body->num_args) map[body->args[i].id] = &b->args[i];
+    else map[ids[i - body->num_args]] = &b->args[i];
+  }
+  if (!c.st) {
+    for (int32_t i = 0; i < ret->num_operands; i++) outs[i] = ret->operands[i]->type;
+    ft->func.num_inputs = np;
+    ft->func.num_results = ret->num_operands;
+    ft->func.inputs = ins;
+    ft->func.results = outs;
+    fa->type = ft;
+    name->str.data = "region";
+    name->str.len = 6;
+    attrs[0] = (kiln_named_attr){"sym_name", name};
+    attrs[1] = (kiln_named_attr){"function_type", fa};
+    f->loc = r->parent->loc;
+    f->num_attrs = 2;
+    f->attrs = attrs;
+    kiln_region_append(&f->regions[0], b);
+    clone_ops(&c, body, b, map, MAX_DEPTH, true, NULL);
+    if (!c.st && b->last && b->last->kind == KILN_OP_RETURN) b->last->kind = KILN_OP_FUNC_RETURN; /* same operands */
+  }
+  free(types);
+  free(map);
+  if (c.st) return c.st;
+  kiln_block_append(kiln_op_block(scratch->op, 0), f);
+  kiln_func_number_values(f);
+  *out_func = f;
+  *out_captured = ids;
+  *out_num_captured = nc;
   return NULL;
 }

@@ -16,4 +16,12 @@
 kiln_status kiln_inline_calls(const kiln_module *m, const kiln_op *func, kiln_module *scratch, kiln_op **out_func,
                               int32_t *out_inlined);
 
+/* Outlining: a region of an op of func (numbered: num_values values) as a function of its
+ * own in scratch, whose parameters are the region's arguments followed by the values of
+ * func that the region uses from outside it (*out_captured: their ids, *out_num_captured
+ * of them, allocated in scratch); its stablehlo.return becomes func.return, and calls at
+ * its top level are inlined. The region must have one block. */
+kiln_status kiln_outline_region(const kiln_module *m, const kiln_region *r, int32_t num_values, kiln_module *scratch,
+                                kiln_op **out_func, const int32_t **out_captured, int32_t *out_num_captured);
+
 #endif

@@ -465,9 +465,12 @@ static kiln_status build_loop(kiln_cpu_executable *x, const kiln_fusion *fu, int
       L->num_out_dims = rt->tensor.rank;
       const kiln_op *c = reduce_combiner(op);
       L->combiner = c->kind;
+      /* the body's type may be wider than the input's (promotion): fold in the result type */
       L->root = build_value(bd, op->operands[0], m);
+      if (L->root && L->root->elem != L->out_elem) L->root = synthetic(bd, KILN_OP_CONVERT, L->out_elem, L->root, NULL);
       imap *scalar = map_new(bd, 0, it->tensor.rank);
       if (scalar) L->init = build_value(bd, op->operands[1], scalar);
+      if (L->init && L->init->elem != L->out_elem) L->init = synthetic(bd, KILN_OP_CONVERT, L->out_elem, L->init, NULL);
       work = it->tensor.num_elements;
     }
   } else {
@@ -646,6 +649,14 @@ static kiln_status schedule(kiln_cpu_executable *x, const kiln_block *body, cons
         continue;
       }
     }
+    if (op->kind == KILN_OP_WHILE || op->kind == KILN_OP_IF || op->kind == KILN_OP_CASE) {
+      bool done;
+      KILN_RETURN_IF_ERROR(kiln_cpu_control_prepare(x, op, step, &done));
+      if (done) {
+        x->num_steps++;
+        continue;
+      }
+    }
     KILN_RETURN_IF_ERROR(interp_step(x, op, body, step));
     x->num_steps++;
   }
@@ -729,8 +740,20 @@ static bool plannable(const kiln_op *function, const kiln_block *body) {
   return true;
 }
 
+static kiln_status compile(const kiln_module *m, const kiln_source *src, const kiln_op *function,
+                           const kiln_cpu_executable *parent, kiln_cpu_executable **out);
+
 kiln_status kiln_cpu_compile(const kiln_module *m, const kiln_source *src, const kiln_op *function,
                              kiln_cpu_executable **out) {
+  return compile(m, src, function, NULL, out);
+}
+
+kiln_status kiln_cpu_compile_nested(const kiln_cpu_executable *parent, const kiln_op *function, kiln_cpu_executable **out) {
+  return compile(parent->module, parent->source, function, parent, out);
+}
+
+static kiln_status compile(const kiln_module *m, const kiln_source *src, const kiln_op *function,
+                           const kiln_cpu_executable *parent, kiln_cpu_executable **out) {
   *out = NULL;
   kiln_cpu_executable *x = calloc(1, sizeof *x);
   if (!x) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
@@ -741,7 +764,10 @@ kiln_status kiln_cpu_compile(const kiln_module *m, const kiln_source *src, const
   x->arena = kiln_arena_create(0);
   x->scratch = kiln_module_create(m->name);
   kiln_status st = x->arena && x->scratch ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-  if (!st) st = kiln_interp_create(m, src, &x->interp);
+  x->nesting = parent ? parent->nesting + 1 : 0;
+  x->owns_interp = !parent;
+  if (parent) x->interp = parent->interp;
+  else if (!st) st = kiln_interp_create(m, src, &x->interp);
   /* the planned function: the entry with its calls inlined */
   kiln_op *planned = NULL;
   int32_t inlined = 0;

@@ -22,6 +22,7 @@ typedef enum kiln_cpu_store {
   KILN_CPU_STORE_RESULT,   /* written straight into result buffer `index` */
   KILN_CPU_STORE_ALIAS,    /* the same bytes as value `index` (a reshape) */
   KILN_CPU_STORE_INTERP,   /* an interpreter value made by a step the interpreter runs */
+  KILN_CPU_STORE_HELD,     /* a tensor of the run state, made by a control-flow step */
 } kiln_cpu_store;
 
 typedef struct kiln_cpu_slot {
@@ -38,6 +39,7 @@ typedef enum kiln_cpu_step_kind {
   KILN_CPU_STEP_LOOP,   /* a generated loop kernel */
   KILN_CPU_STEP_DNNL,   /* a oneDNN primitive */
   KILN_CPU_STEP_INTERP, /* one op run by the reference interpreter's kernel */
+  KILN_CPU_STEP_CONTROL, /* while, if, case: regions compiled as executables of their own */
 } kiln_cpu_step_kind;
 
 struct kiln_cpu_dnnl_op;
@@ -57,6 +59,7 @@ typedef struct kiln_cpu_step {
   int32_t run_length;
   int64_t rows, row_points, block_rows;
   struct kiln_cpu_dnnl_op *dnnl;
+  struct kiln_cpu_control *control; /* CONTROL (control.c) */
 } kiln_cpu_step;
 
 typedef struct kiln_cpu_run_state kiln_cpu_run_state;
@@ -68,6 +71,8 @@ typedef struct kiln_cpu_executable {
   kiln_module *scratch;     /* holds `planned` */
   const kiln_op *planned;   /* the function with its calls inlined: what the steps run */
   kiln_interp *interp;      /* for interpreted steps (and whole functions it cannot plan) */
+  bool owns_interp;         /* false in a region's executable: the parent's */
+  int32_t nesting;          /* 0 for an entry function, parent's + 1 for a region */
   bool whole_interp;        /* the interpreter runs the whole function */
   int32_t num_values;
   kiln_cpu_slot *slots;     /* by value id of `planned` */
@@ -85,6 +90,9 @@ typedef struct kiln_cpu_executable {
 
 kiln_status kiln_cpu_compile(const kiln_module *m, const kiln_source *src, const kiln_op *function,
                              kiln_cpu_executable **out);
+/* The same for a region outlined from `parent` (control.c): it shares the parent's
+ * interpreter (probes and calls see one module state) and counts its nesting. */
+kiln_status kiln_cpu_compile_nested(const kiln_cpu_executable *parent, const kiln_op *function, kiln_cpu_executable **out);
 void kiln_cpu_executable_destroy(kiln_cpu_executable *x);
 
 /* A tensor in host memory: what cpu buffers and results are. `hold` (when set) owns the
@@ -114,6 +122,17 @@ void kiln_cpu_tensor_free(kiln_cpu_tensor *t);
 void *kiln_cpu_alloc(uint64_t bytes);
 void kiln_cpu_free(void *p, uint64_t bytes);
 void kiln_cpu_memory_release(void);
+
+/* Control flow (control.c). kiln_cpu_control_prepare compiles the regions of a while, if
+ * or case op of x's planned function when its values are static tensors (*out_done false
+ * otherwise: the interpreter runs it); kiln_cpu_control_run runs the step, reading its
+ * operands and captured values through in[k] (the step's values, in order) and putting
+ * its results (new tensors the caller owns) in out. */
+typedef struct kiln_cpu_control kiln_cpu_control;
+kiln_status kiln_cpu_control_prepare(kiln_cpu_executable *x, const kiln_op *op, kiln_cpu_step *step, bool *out_done);
+kiln_status kiln_cpu_control_run(const kiln_cpu_step *step, kiln_cpu_tensor *const *in, kiln_cpu_tensor **out,
+                                 kiln_check_log *checks);
+void kiln_cpu_control_destroy(kiln_cpu_control *c);
 
 /* Runs fn over [0, points) split over the threads when work is large enough. */
 void kiln_cpu_parallel_for(kiln_cpu_loop_fn fn, void *const *bufs, int64_t points, int64_t work);

@@ -9,6 +9,7 @@ struct kiln_cpu_run_state {
   kiln_cpu_run_state *next; /* in the executable's pool */
   void **ptr;               /* by value id */
   kiln_rtv **frame;         /* by value id: interpreter values (owned) and views */
+  kiln_cpu_tensor **held;   /* by value id: tensors control-flow steps made (owned) */
   void **bufs;              /* argument arrays of the loop steps, back to back */
   uint8_t *arena;
   uint64_t arena_bytes;
@@ -56,6 +57,7 @@ static void state_free(kiln_cpu_run_state *s) {
   if (!s) return;
   free(s->ptr);
   free(s->frame);
+  free(s->held);
   free(s->bufs);
   kiln_cpu_free(s->arena, s->arena_bytes);
   free(s);
@@ -72,10 +74,11 @@ static kiln_cpu_run_state *state_take(kiln_cpu_executable *x) {
   size_t n = (size_t)x->num_values + 1;
   s->ptr = calloc(n, sizeof *s->ptr);
   s->frame = calloc(n, sizeof *s->frame);
+  s->held = calloc(n, sizeof *s->held);
   s->bufs = calloc((size_t)loop_args(x) + 1, sizeof *s->bufs);
   s->arena_bytes = x->arena_bytes;
   s->arena = kiln_cpu_alloc(x->arena_bytes);
-  if (!s->ptr || !s->frame || !s->bufs || !s->arena) {
+  if (!s->ptr || !s->frame || !s->held || !s->bufs || !s->arena) {
     state_free(s);
     return NULL;
   }
@@ -96,10 +99,12 @@ void kiln_cpu_executable_destroy(kiln_cpu_executable *x) {
     x->pool = s->next;
     state_free(s);
   }
-  for (int32_t s = 0; s < x->num_steps; s++)
+  for (int32_t s = 0; s < x->num_steps; s++) {
     if (x->steps[s].dnnl) kiln_cpu_dnnl_destroy(x->steps[s].dnnl);
+    kiln_cpu_control_destroy(x->steps[s].control);
+  }
   kiln_cpu_code_destroy(x->code);
-  kiln_interp_destroy(x->interp);
+  if (x->owns_interp) kiln_interp_destroy(x->interp);
   kiln_arena_destroy(x->arena);
   kiln_module_destroy(x->scratch);
   pthread_mutex_destroy(&x->pool_lock);
@@ -123,6 +128,16 @@ static kiln_status rtv_of(const kiln_cpu_executable *x, kiln_cpu_run_state *s, i
   return kiln_rtv_view(kiln_type_element(t), t->tensor.rank, t->tensor.dims, data_of(x, s, v), out);
 }
 
+static kiln_status own_view(kiln_rtv *view) {
+  size_t bytes = (size_t)view->count * view->elem_bytes;
+  void *copy = malloc(bytes ? bytes : 1);
+  if (!copy) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  if (bytes) memcpy(copy, view->data, bytes);
+  view->data = copy;
+  view->borrowed = false;
+  return NULL;
+}
+
 static kiln_status run_interp_step(const kiln_cpu_executable *x, kiln_cpu_run_state *s, const kiln_cpu_step *step,
                                    kiln_check_log *checks) {
   kiln_status st = NULL;
@@ -134,10 +149,13 @@ static kiln_status run_interp_step(const kiln_cpu_executable *x, kiln_cpu_run_st
   if (!st) st = kiln_interp_exec_op(&ctx, step->op);
   for (int32_t k = 0; k < step->num_values; k++) { /* drop the views */
     int32_t v = step->values[k];
-    if (x->slots[v].store != KILN_CPU_STORE_INTERP) {
-      kiln_rtv_release(s->frame[v]);
-      s->frame[v] = NULL;
-    }
+    if (x->slots[v].store == KILN_CPU_STORE_INTERP) continue;
+    kiln_rtv *view = s->frame[v];
+    /* a kernel that kept the view (a probe, an op returning its operand) gets its own copy
+     * of the bytes: the memory it borrowed is reused by later steps */
+    if (view && !st && atomic_load(&view->refs) > 1) st = own_view(view);
+    kiln_rtv_release(view);
+    s->frame[v] = NULL;
   }
   for (int32_t i = 0; !st && i < step->op->num_results; i++) {
     kiln_rtv *r = s->frame[step->op->results[i].id];
@@ -162,9 +180,49 @@ static kiln_status make_result(const kiln_cpu_executable *x, kiln_cpu_run_state 
     *out = c;
     return NULL;
   }
+  if (x->slots[v].store == KILN_CPU_STORE_HELD && s->held[v]) { /* moved out (a second use copies) */
+    *out = s->held[v];
+    s->held[v] = NULL;
+    return NULL;
+  }
   KILN_RETURN_IF_ERROR(kiln_cpu_tensor_new(kiln_type_elem(t), t->tensor.rank, t->tensor.dims, out));
   if ((*out)->bytes) memcpy((*out)->data, data_of(x, s, v), (*out)->bytes);
   return NULL;
+}
+
+/* A control-flow step: its values as tensors (the held ones, or views), its results held. */
+static kiln_status run_control_step(const kiln_cpu_executable *x, kiln_cpu_run_state *s, const kiln_cpu_step *step,
+                                    kiln_check_log *checks) {
+  int32_t n = step->num_values, nr = step->op->num_results;
+  kiln_cpu_tensor *views = calloc((size_t)n + 1, sizeof *views);
+  kiln_cpu_tensor **in = calloc((size_t)n + 1, sizeof *in), **out = calloc((size_t)nr + 1, sizeof *out);
+  kiln_status st = views && in && out ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  for (int32_t k = 0; !st && k < n; k++) {
+    int32_t v = step->values[k];
+    if (x->slots[v].store == KILN_CPU_STORE_HELD && s->held[v]) {
+      in[k] = s->held[v];
+      continue;
+    }
+    const kiln_type *t = x->slots[v].type;
+    kiln_cpu_tensor *w = &views[k];
+    w->elem = kiln_type_elem(t);
+    w->rank = t->tensor.rank;
+    memcpy(w->dims, t->tensor.dims, sizeof *w->dims * (size_t)w->rank);
+    w->bytes = (uint64_t)t->tensor.num_elements * kiln_elem_storage_bytes(w->elem);
+    w->data = data_of(x, s, v);
+    in[k] = w;
+  }
+  if (!st) st = kiln_cpu_control_run(step, in, out, checks);
+  for (int32_t i = 0; !st && i < nr; i++) {
+    int32_t v = step->op->results[i].id;
+    kiln_cpu_tensor_free(s->held[v]);
+    s->held[v] = out[i];
+    s->ptr[v] = out[i]->data;
+  }
+  free(views);
+  free(in);
+  free(out);
+  return st;
 }
 
 static kiln_status run_whole(kiln_cpu_executable *x, kiln_cpu_tensor *const *inputs, kiln_cpu_tensor **results,
@@ -216,6 +274,7 @@ kiln_status kiln_cpu_run(kiln_cpu_executable *x, kiln_cpu_tensor *const *inputs,
                                data_of(x, s, step->values[2]));
         break;
       case KILN_CPU_STEP_INTERP: st = run_interp_step(x, s, step, checks); break;
+      case KILN_CPU_STEP_CONTROL: st = run_control_step(x, s, step, checks); break;
     }
   }
   for (int32_t k = 0; !st && k < x->num_results; k++) {
@@ -226,6 +285,8 @@ kiln_status kiln_cpu_run(kiln_cpu_executable *x, kiln_cpu_tensor *const *inputs,
   for (int32_t v = 0; v < x->num_values; v++) {
     kiln_rtv_release(s->frame[v]);
     s->frame[v] = NULL;
+    kiln_cpu_tensor_free(s->held[v]);
+    s->held[v] = NULL;
   }
   if (st)
     for (int32_t k = 0; k < x->num_results; k++) {
@@ -267,7 +328,10 @@ static kiln_status run_whole(kiln_cpu_executable *x, kiln_cpu_tensor *const *inp
     st = kiln_cpu_tensor_new(r->elem, r->rank, r->dims, &results[k]);
     if (!st && results[k]->bytes) memcpy(results[k]->data, r->data, results[k]->bytes);
   }
-  for (int32_t i = 0; args && i < ni; i++) kiln_rtv_release(args[i]);
+  for (int32_t i = 0; args && i < ni; i++) { /* a view something kept gets its own bytes */
+    if (!st && args[i] && args[i]->borrowed && atomic_load(&args[i]->refs) > 1) st = own_view(args[i]);
+    kiln_rtv_release(args[i]);
+  }
   for (int32_t k = 0; res && k < nr; k++) kiln_rtv_release(res[k]);
   if (st)
     for (int32_t k = 0; k < nr; k++) {

@@ -1,0 +1,165 @@
+/* while, if and case on the cpu backend: each region is outlined into a function (its
+ * arguments, then the values it captures) and compiled by the cpu compiler like any
+ * function, so loop bodies run generated code; the step only moves tensors between them. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/cpu/cpu.h"
+#include "passes/inline.h"
+
+struct kiln_cpu_control {
+  int32_t num_regions;
+  kiln_cpu_executable **region; /* while: cond, body; if: true, false; case: branches */
+  const int32_t **captured;     /* per region: value ids of the planned function */
+  int32_t *num_captured;
+  int32_t num_carried;          /* while: the loop-carried values (the op's operands) */
+};
+
+void kiln_cpu_control_destroy(kiln_cpu_control *c) {
+  if (!c) return;
+  for (int32_t i = 0; i < c->num_regions; i++) kiln_cpu_executable_destroy(c->region[i]);
+  free(c->region);
+  free(c->captured);
+  free(c->num_captured);
+  free(c);
+}
+
+static bool static_tensor(const kiln_type *t) {
+  return kiln_type_is_tensor(t) && kiln_type_is_static(t) && !kiln_type_is_quant_tensor(t);
+}
+
+static bool operands_static(const kiln_op *op) {
+  for (int32_t i = 0; i < op->num_operands; i++)
+    if (!static_tensor(op->operands[i]->type)) return false;
+  for (int32_t i = 0; i < op->num_results; i++)
+    if (!static_tensor(op->results[i].type)) return false;
+  return true;
+}
+
+/* Regions nest at most this deep as compiled executables (deeper: the interpreter runs
+ * them). */
+enum { MAX_NESTING = 8 };
+
+/* Whether a block (or a region of one of its ops) calls a function: such regions run in the
+ * interpreter, since a call may recurse into the function being compiled. */
+static bool calls(const kiln_block *b) {
+  for (const kiln_op *op = b->first; op; op = op->next) {
+    if (op->kind == KILN_OP_CALL) return true;
+    for (int32_t r = 0; r < op->num_regions; r++)
+      for (const kiln_block *inner = op->regions[r].first; inner; inner = inner->next)
+        if (calls(inner)) return true;
+  }
+  return false;
+}
+
+kiln_status kiln_cpu_control_prepare(kiln_cpu_executable *x, const kiln_op *op, kiln_cpu_step *step, bool *out_done) {
+  *out_done = false;
+  if (x->nesting >= MAX_NESTING || (op->kind != KILN_OP_WHILE && op->kind != KILN_OP_IF && op->kind != KILN_OP_CASE) || !operands_static(op) ||
+      op->num_regions < 1)
+    return NULL;
+  for (int32_t r = 0; r < op->num_regions; r++)
+    if (!op->regions[r].first || op->regions[r].first->next || calls(op->regions[r].first)) return NULL;
+  kiln_cpu_control *c = calloc(1, sizeof *c);
+  if (!c) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  c->num_regions = op->num_regions;
+  c->num_carried = op->kind == KILN_OP_WHILE ? op->num_operands : 0;
+  c->region = calloc((size_t)c->num_regions, sizeof *c->region);
+  c->captured = calloc((size_t)c->num_regions, sizeof *c->captured);
+  c->num_captured = calloc((size_t)c->num_regions, sizeof *c->num_captured);
+  kiln_status st = c->region && c->captured && c->num_captured ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  int32_t total = op->num_operands;
+  for (int32_t r = 0; !st && r < c->num_regions; r++) {
+    kiln_op *f;
+    st = kiln_outline_region(x->module, &op->regions[r], x->num_values, x->scratch, &f, &c->captured[r], &c->num_captured[r]);
+    if (!st) st = kiln_cpu_compile_nested(x, f, &c->region[r]);
+    if (!st) total += c->num_captured[r];
+  }
+  /* the step reads the operands, then each region's captured values */
+  int32_t *values = st ? NULL : kiln_arena_alloc_array(x->arena, (size_t)total + 1, sizeof *values);
+  if (!st && !values) st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  if (st) {
+    kiln_cpu_control_destroy(c);
+    return st;
+  }
+  int32_t n = 0;
+  for (int32_t i = 0; i < op->num_operands; i++) values[n++] = op->operands[i]->id;
+  for (int32_t r = 0; r < c->num_regions; r++)
+    for (int32_t i = 0; i < c->num_captured[r]; i++) values[n++] = c->captured[r][i];
+  for (int32_t i = 0; i < op->num_results; i++) x->slots[op->results[i].id].store = KILN_CPU_STORE_HELD;
+  step->kind = KILN_CPU_STEP_CONTROL;
+  step->op = op;
+  step->control = c;
+  step->num_values = n;
+  step->values = values;
+  *out_done = true;
+  return NULL;
+}
+
+/* A copy of t (a view of memory the step does not own). */
+static kiln_status copy_of(const kiln_cpu_tensor *t, kiln_cpu_tensor **out) {
+  KILN_RETURN_IF_ERROR(kiln_cpu_tensor_new(t->elem, t->rank, t->dims, out));
+  if (t->bytes) memcpy((*out)->data, t->data, t->bytes);
+  return NULL;
+}
+
+/* Runs region r on lead (its arguments) followed by its captured values. */
+static kiln_status run_region(const kiln_cpu_control *c, int32_t r, kiln_cpu_tensor *const *lead, int32_t nlead,
+                              kiln_cpu_tensor *const *captured, kiln_cpu_tensor **out, kiln_check_log *checks) {
+  int32_t n = nlead + c->num_captured[r];
+  kiln_cpu_tensor **in = calloc((size_t)n + 1, sizeof *in);
+  if (!in) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  for (int32_t i = 0; i < nlead; i++) in[i] = lead[i];
+  for (int32_t i = 0; i < c->num_captured[r]; i++) in[nlead + i] = captured[i];
+  kiln_status st = kiln_cpu_run(c->region[r], in, out, checks);
+  free(in);
+  return st;
+}
+
+static kiln_status run_while(const kiln_cpu_control *c, const kiln_op *op, kiln_cpu_tensor *const *in,
+                             kiln_cpu_tensor **out, kiln_check_log *checks) {
+  int32_t nv = c->num_carried;
+  kiln_cpu_tensor *const *cond_captured = in + nv, *const *body_captured = in + nv + c->num_captured[0];
+  kiln_cpu_tensor **carried = calloc((size_t)nv + 1, sizeof *carried), **next = calloc((size_t)nv + 1, sizeof *next);
+  kiln_status st = carried && next ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  for (int32_t i = 0; !st && i < nv; i++) st = copy_of(in[i], &carried[i]);
+  while (!st) {
+    kiln_cpu_tensor *pred = NULL;
+    st = run_region(c, 0, carried, nv, cond_captured, &pred, checks);
+    if (st) break;
+    bool go = pred->bytes && *(const uint8_t *)pred->data;
+    kiln_cpu_tensor_free(pred);
+    if (!go) break;
+    st = run_region(c, 1, carried, nv, body_captured, next, checks);
+    for (int32_t i = 0; !st && i < nv; i++) {
+      kiln_cpu_tensor_free(carried[i]);
+      carried[i] = next[i];
+      next[i] = NULL;
+    }
+  }
+  for (int32_t i = 0; i < nv; i++) {
+    if (st) kiln_cpu_tensor_free(carried[i]);
+    else out[i] = carried[i];
+  }
+  free(carried);
+  free(next);
+  return st;
+}
+
+kiln_status kiln_cpu_control_run(const kiln_cpu_step *step, kiln_cpu_tensor *const *in, kiln_cpu_tensor **out,
+                                 kiln_check_log *checks) {
+  const kiln_cpu_control *c = step->control;
+  const kiln_op *op = step->op;
+  if (op->kind == KILN_OP_WHILE) return run_while(c, op, in, out, checks);
+  /* if: the predicate picks region 0 (true) or 1; case: the index picks its branch, the
+   * last one when out of range */
+  int32_t r;
+  const kiln_cpu_tensor *sel = in[0];
+  if (op->kind == KILN_OP_IF) r = sel->bytes && *(const uint8_t *)sel->data ? 0 : 1;
+  else {
+    int64_t i = sel->bytes >= 4 ? *(const int32_t *)sel->data : -1;
+    r = i < 0 || i >= c->num_regions ? c->num_regions - 1 : (int32_t)i;
+  }
+  kiln_cpu_tensor *const *captured = in + op->num_operands;
+  for (int32_t k = 0; k < r; k++) captured += c->num_captured[k];
+  return run_region(c, r, NULL, 0, captured, out, checks);
+}
