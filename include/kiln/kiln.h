@@ -173,7 +173,7 @@ typedef struct kiln_client_options {
   uint32_t flags;                  /* KILN_CLIENT_* */
 } kiln_client_options;
 
-#define KILN_DEFAULT_DEVICES "interp"
+#define KILN_DEFAULT_DEVICES "cpu,interp"
 
 /* Ignore KILN_DEVICE (for callers whose device list must not be overridden). */
 #define KILN_CLIENT_IGNORE_ENV 1u

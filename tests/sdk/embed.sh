@@ -17,7 +17,7 @@ rm -f "$work/embed/embed"
 expect "make" 0 -- env PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig" "$MAKE" -C "$work/embed" \
   CC="$SDK_CC" PKG_CONFIG="$PKG_CONFIG" CFLAGS="-O2 -g -Wall -Wextra -Werror $SDK_CFLAGS" LDFLAGS="$SDK_CFLAGS"
 digits=$src/examples/digits
-expect "embed runs the digits classifier" 0 "^kiln 0\.[0-9]+\.[0-9]+ \(built against" "device: interp:0" \
+expect "embed runs the digits classifier" 0 "^kiln 0\.[0-9]+\.[0-9]+ \(built against" "device: ${KILN_TEST_DEFAULT_DEVICE:-interp}:0" \
   "result 0 argmax: 2" -- env -i "$work/embed/embed" "$digits/digits.mlir" "$digits/input.npy"
 expect "embed: a missing input is an error" 1 "@main|input|argument" \
   -- env -i "$work/embed/embed" "$digits/digits.mlir"

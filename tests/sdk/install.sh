@@ -62,7 +62,7 @@ expect "no text file names the build or install folder" 1 -- grep -rIl -e "$buil
 # Moved elsewhere, with nothing set, the CLI finds its library and its plugins.
 mv "$prefix" "$work/moved"
 expect "moved: kiln devices" 0 "interp +ok" "null +ok" "$work/moved/lib/kiln-plugins/libkiln-interp.so" \
-  "uses interp:0" -- env -i "$work/moved/bin/kiln" devices
+  "uses ${KILN_TEST_DEFAULT_DEVICE:-interp}:0" -- env -i "$work/moved/bin/kiln" devices
 expect "moved: kiln --version" 0 "$version" -- env -i "$work/moved/bin/kiln" --version
 if command -v "$PKG_CONFIG" >/dev/null; then
   pc() { PKG_CONFIG_PATH=$work/moved/lib/pkgconfig "$PKG_CONFIG" "$@"; }
