@@ -25,6 +25,7 @@ set(KILN_CPU_SOURCES
   src/backends/cpu/loopnest.c
   src/backends/cpu/memory.c
   src/backends/cpu/parallel.c
+  src/backends/cpu/sort.c
   src/backends/cpu/tiling.c
   src/backends/cpu/dnnl_ops.c
   src/backends/cpu/dnnl_dot.c

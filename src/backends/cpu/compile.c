@@ -649,6 +649,24 @@ static kiln_status schedule(kiln_cpu_executable *x, const kiln_block *body, cons
         continue;
       }
     }
+    if (op->kind == KILN_OP_SORT) {
+      KILN_RETURN_IF_ERROR(kiln_cpu_sort_prepare(op, &step->sort));
+      if (step->sort) {
+        int32_t n = op->num_operands;
+        step->kind = KILN_CPU_STEP_SORT;
+        step->op = op;
+        step->num_values = 2 * n;
+        step->values = kiln_arena_alloc_array(x->arena, (size_t)(2 * n), sizeof *step->values);
+        if (!step->values) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+        for (int32_t k = 0; k < n; k++) {
+          step->values[k] = op->operands[k]->id;
+          step->values[n + k] = op->results[k].id;
+          x->slots[op->results[k].id].store = KILN_CPU_STORE_TEMP;
+        }
+        x->num_steps++;
+        continue;
+      }
+    }
     if (op->kind == KILN_OP_WHILE || op->kind == KILN_OP_IF || op->kind == KILN_OP_CASE) {
       bool done;
       KILN_RETURN_IF_ERROR(kiln_cpu_control_prepare(x, op, step, &done));

@@ -40,6 +40,7 @@ typedef enum kiln_cpu_step_kind {
   KILN_CPU_STEP_DNNL,   /* a oneDNN primitive */
   KILN_CPU_STEP_INTERP, /* one op run by the reference interpreter's kernel */
   KILN_CPU_STEP_CONTROL, /* while, if, case: regions compiled as executables of their own */
+  KILN_CPU_STEP_SORT,    /* sort with a one-compare comparator (sort.c) */
 } kiln_cpu_step_kind;
 
 struct kiln_cpu_dnnl_op;
@@ -60,6 +61,7 @@ typedef struct kiln_cpu_step {
   int64_t rows, row_points, block_rows;
   struct kiln_cpu_dnnl_op *dnnl;
   struct kiln_cpu_control *control; /* CONTROL (control.c) */
+  struct kiln_cpu_sort *sort;       /* SORT: values are the operands then the results */
 } kiln_cpu_step;
 
 typedef struct kiln_cpu_run_state kiln_cpu_run_state;
@@ -133,6 +135,14 @@ kiln_status kiln_cpu_control_prepare(kiln_cpu_executable *x, const kiln_op *op, 
 kiln_status kiln_cpu_control_run(const kiln_cpu_step *step, kiln_cpu_tensor *const *in, kiln_cpu_tensor **out,
                                  kiln_check_log *checks);
 void kiln_cpu_control_destroy(kiln_cpu_control *c);
+
+/* Sorting (sort.c). kiln_cpu_sort_prepare leaves *out NULL for a sort it does not do (the
+ * interpreter runs it); kiln_cpu_sort_run sorts the operands in[] into out[] (dense, same
+ * shapes). Thread-safe for concurrent runs. */
+typedef struct kiln_cpu_sort kiln_cpu_sort;
+kiln_status kiln_cpu_sort_prepare(const kiln_op *op, kiln_cpu_sort **out);
+kiln_status kiln_cpu_sort_run(const kiln_cpu_sort *s, const void *const *in, void *const *out);
+void kiln_cpu_sort_destroy(kiln_cpu_sort *s);
 
 /* Runs fn over [0, points) split over the threads when work is large enough. */
 void kiln_cpu_parallel_for(kiln_cpu_loop_fn fn, void *const *bufs, int64_t points, int64_t work);

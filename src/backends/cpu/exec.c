@@ -102,6 +102,7 @@ void kiln_cpu_executable_destroy(kiln_cpu_executable *x) {
   for (int32_t s = 0; s < x->num_steps; s++) {
     if (x->steps[s].dnnl) kiln_cpu_dnnl_destroy(x->steps[s].dnnl);
     kiln_cpu_control_destroy(x->steps[s].control);
+    kiln_cpu_sort_destroy(x->steps[s].sort);
   }
   kiln_cpu_code_destroy(x->code);
   if (x->owns_interp) kiln_interp_destroy(x->interp);
@@ -275,6 +276,17 @@ kiln_status kiln_cpu_run(kiln_cpu_executable *x, kiln_cpu_tensor *const *inputs,
         break;
       case KILN_CPU_STEP_INTERP: st = run_interp_step(x, s, step, checks); break;
       case KILN_CPU_STEP_CONTROL: st = run_control_step(x, s, step, checks); break;
+      case KILN_CPU_STEP_SORT: {
+        int32_t n = step->op->num_operands;
+        const void *in[KILN_CPU_MAX_SORT_OPERANDS];
+        void *out[KILN_CPU_MAX_SORT_OPERANDS];
+        for (int32_t k = 0; k < n; k++) {
+          in[k] = data_of(x, s, step->values[k]);
+          out[k] = data_of(x, s, step->values[n + k]);
+        }
+        st = kiln_cpu_sort_run(step->sort, in, out);
+        break;
+      }
     }
   }
   for (int32_t k = 0; !st && k < x->num_results; k++) {

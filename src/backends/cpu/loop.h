@@ -24,6 +24,7 @@
 #include "ir/scalar.h"
 
 #define KILN_CPU_MAX_RANK 16
+#define KILN_CPU_MAX_SORT_OPERANDS 16 /* sorts with more operands are interpreted */
 #define KILN_CPU_MAX_RUN 32 /* LOOP steps run row block by row block together */
 
 typedef void (*kiln_cpu_loop_fn)(void *const *bufs, int64_t begin, int64_t end);
