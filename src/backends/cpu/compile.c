@@ -590,6 +590,96 @@ static void set_store(kiln_cpu_executable *x, int32_t v, kiln_cpu_store store, i
   x->slots[v].index = index;
 }
 
+/* A reduction with few results but much to fold (a sum of a whole tensor) would run on
+ * one thread: it is split into partial reductions over chunks of its first folded dim
+ * (stored in a temporary; as many results as SPLIT_CHUNKS times more, so threads share
+ * them) and a second loop folding the partials with the init. The step becomes the first
+ * loop; the second is appended after it. */
+enum { SPLIT_MAX_POINTS = 8, SPLIT_MIN_WORK = 1 << 18 };
+
+static void shift_inputs(kiln_cpu_node *nd, bool *seen) {
+  if (seen[nd->id]) return;
+  seen[nd->id] = true;
+  if (nd->kind == KILN_CPU_NODE_LOAD) nd->input++;
+  for (int32_t i = 0; i < nd->num_args; i++) shift_inputs(nd->args[i], seen);
+}
+
+/* Dim ro (of size chunks * part) becomes two: the chunk (stride * part), then the part. */
+static void split_strides(kiln_cpu_node *nd, bool *seen, int32_t ro, int32_t rank, int64_t part) {
+  if (seen[nd->id]) return;
+  seen[nd->id] = true;
+  if (nd->kind == KILN_CPU_NODE_LOAD || nd->kind == KILN_CPU_NODE_IOTA) {
+    for (int32_t d = rank; d > ro + 1; d--) nd->strides[d] = nd->strides[d - 1];
+    nd->strides[ro + 1] = nd->strides[ro];
+    nd->strides[ro] *= part;
+  }
+  for (int32_t i = 0; i < nd->num_args; i++) split_strides(nd->args[i], seen, ro, rank, part);
+}
+
+static kiln_status split_reduction(kiln_cpu_executable *x, kiln_cpu_step *step) {
+  kiln_cpu_loop *L = step->loop;
+  int32_t ro = L->num_out_dims, r = L->rank;
+  if (step->kind != KILN_CPU_STEP_LOOP || ro >= r || r + 1 > KILN_CPU_MAX_RANK || step->points > SPLIT_MAX_POINTS ||
+      step->work < SPLIT_MIN_WORK || x->num_slots >= x->max_slots)
+    return NULL;
+  int64_t q = L->dims[ro], chunks = 0;
+  for (int64_t c = 64; c >= 2 && !chunks; c /= 2)
+    if (q % c == 0) chunks = c;
+  if (!chunks) return NULL;
+  kiln_elem acc = L->root->elem;
+  /* the partials: the kept dims, then the chunks */
+  int64_t pdims[KILN_CPU_MAX_RANK];
+  for (int32_t d = 0; d < ro; d++) pdims[d] = L->dims[d];
+  pdims[ro] = chunks;
+  const kiln_type *pt = kiln_type_tensor(x->scratch, kiln_type_scalar(x->scratch, acc), ro + 1, pdims, NULL);
+  kiln_cpu_loop *F = kiln_arena_alloc(x->arena, sizeof *F);
+  kiln_cpu_node *ident = kiln_arena_alloc(x->arena, sizeof *ident), *partial = kiln_arena_alloc(x->arena, sizeof *partial);
+  int32_t *fvalues = kiln_arena_alloc_array(x->arena, (size_t)step->num_values + 2, sizeof *fvalues);
+  if (!pt || !F || !ident || !partial || !fvalues)
+    return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  int32_t pv = x->num_slots++;
+  x->slots[pv] = (kiln_cpu_slot){.store = KILN_CPU_STORE_TEMP, .type = pt};
+  /* the second loop: fold the partials (its input 0) with the init (the first loop's
+   * inputs follow, so the init's reads keep their buffers) */
+  *F = (kiln_cpu_loop){.rank = ro + 1, .num_out_dims = ro, .num_inputs = L->num_inputs + 1, .out_elem = L->out_elem,
+                       .combiner = L->combiner, .num_nodes = L->num_nodes + 2, .root = partial, .init = L->init};
+  memcpy(F->dims, pdims, sizeof pdims);
+  *partial = (kiln_cpu_node){.kind = KILN_CPU_NODE_LOAD, .elem = acc, .id = L->num_nodes + 1, .input = 0};
+  int64_t stride = 1;
+  for (int32_t d = ro; d >= 0; d--) {
+    partial->strides[d] = stride;
+    stride *= pdims[d];
+  }
+  bool *seen = calloc((size_t)L->num_nodes + 1, sizeof *seen);
+  if (!seen) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  shift_inputs(L->init, seen); /* the init's reads move up one input */
+  memset(seen, 0, sizeof *seen * ((size_t)L->num_nodes + 1));
+  /* the first loop: chunks become a kept dim; the reads' strides follow */
+  *ident = (kiln_cpu_node){.kind = KILN_CPU_NODE_SCALAR, .elem = acc, .id = L->num_nodes,
+                           .value = kiln_cpu_combiner_identity(L->combiner, acc)};
+  split_strides(L->root, seen, ro, r, q / chunks);
+  free(seen);
+  for (int32_t d = r; d > ro + 1; d--) L->dims[d] = L->dims[d - 1];
+  L->dims[ro] = chunks;
+  L->dims[ro + 1] = q / chunks;
+  L->rank = r + 1;
+  L->num_out_dims = ro + 1;
+  L->out_elem = acc;
+  L->init = ident;
+  L->num_nodes += 1;
+  int32_t out = step->values[step->num_values - 1];
+  fvalues[0] = pv;
+  memcpy(fvalues + 1, step->values, sizeof *fvalues * (size_t)(step->num_values - 1));
+  fvalues[step->num_values] = out;
+  step->values[step->num_values - 1] = pv;
+  kiln_cpu_step *next = step + 1;
+  *next = (kiln_cpu_step){.kind = KILN_CPU_STEP_LOOP, .op = step->op, .loop = F, .num_values = step->num_values + 1,
+                          .values = fvalues, .points = step->points, .work = step->points * chunks};
+  step->points *= chunks;
+  x->num_steps++;
+  return NULL;
+}
+
 /* The base of an alias chain. */
 static int32_t alias_base(const kiln_cpu_executable *x, int32_t v) {
   while (x->slots[v].store == KILN_CPU_STORE_ALIAS) v = x->slots[v].index;
@@ -597,7 +687,8 @@ static int32_t alias_base(const kiln_cpu_executable *x, int32_t v) {
 }
 
 static kiln_status schedule(kiln_cpu_executable *x, const kiln_block *body, const kiln_fusion *fu) {
-  x->steps = kiln_arena_alloc_array(x->arena, (size_t)fu->num_ops + 1, sizeof *x->steps);
+  /* one step per op at most, and a second for a split reduction */
+  x->steps = kiln_arena_alloc_array(x->arena, 2 * (size_t)fu->num_ops + 1, sizeof *x->steps);
   if (!x->steps) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   for (int32_t i = 0; i < body->num_args; i++)
     set_store(x, body->args[i].id, KILN_CPU_STORE_INPUT, i);
@@ -621,6 +712,7 @@ static kiln_status schedule(kiln_cpu_executable *x, const kiln_block *body, cons
       KILN_RETURN_IF_ERROR(build_loop(x, fu, g, op, step));
       x->slots[op->results[0].id].store = KILN_CPU_STORE_TEMP;
       x->num_steps++;
+      KILN_RETURN_IF_ERROR(split_reduction(x, step));
       continue;
     }
     if (fu->cls[i] != KILN_FUSE_NONE) continue; /* inside a loop, recomputed, or dead */
@@ -642,7 +734,9 @@ static kiln_status schedule(kiln_cpu_executable *x, const kiln_block *body, cons
       if (!done && dot_loopable(op)) {
         KILN_RETURN_IF_ERROR(build_dot_loop(x, fu, op, step));
         x->slots[op->results[0].id].store = KILN_CPU_STORE_TEMP;
-        done = true;
+        x->num_steps++;
+        KILN_RETURN_IF_ERROR(split_reduction(x, step));
+        continue;
       }
       if (done) {
         x->num_steps++;
@@ -683,13 +777,13 @@ static kiln_status schedule(kiln_cpu_executable *x, const kiln_block *body, cons
 
 /* Liveness of the arena's values and their offsets. */
 static kiln_status plan(kiln_cpu_executable *x) {
-  kiln_buffer_request *req = calloc((size_t)x->num_values + 1, sizeof *req);
-  uint64_t *off = calloc((size_t)x->num_values + 1, sizeof *off);
+  kiln_buffer_request *req = calloc((size_t)x->num_slots + 1, sizeof *req);
+  uint64_t *off = calloc((size_t)x->num_slots + 1, sizeof *off);
   if (!req || !off) {
     free(req), free(off);
     return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   }
-  for (int32_t v = 0; v < x->num_values; v++) {
+  for (int32_t v = 0; v < x->num_slots; v++) {
     req[v].first = -1;
     req[v].last = -1;
     const kiln_type *t = x->slots[v].type;
@@ -712,10 +806,10 @@ static kiln_status plan(kiln_cpu_executable *x) {
     }
   }
   /* only TEMP values are planned: the others get an empty interval */
-  for (int32_t v = 0; v < x->num_values; v++)
+  for (int32_t v = 0; v < x->num_slots; v++)
     if (x->slots[v].store != KILN_CPU_STORE_TEMP || req[v].first < 0) req[v] = (kiln_buffer_request){0, -2, -2};
-  kiln_status st = kiln_buffer_plan(req, x->num_values, ARENA_ALIGN, off, &x->arena_bytes);
-  for (int32_t v = 0; !st && v < x->num_values; v++)
+  kiln_status st = kiln_buffer_plan(req, x->num_slots, ARENA_ALIGN, off, &x->arena_bytes);
+  for (int32_t v = 0; !st && v < x->num_slots; v++)
     if (x->slots[v].store == KILN_CPU_STORE_TEMP) x->slots[v].offset = off[v];
   free(req);
   free(off);
@@ -797,7 +891,11 @@ static kiln_status compile(const kiln_module *m, const kiln_source *src, const k
   if (!st && !x->whole_interp) {
     x->planned = planned;
     x->num_values = kiln_func_num_values(planned);
-    x->slots = kiln_arena_alloc_array(x->arena, (size_t)x->num_values + 1, sizeof *x->slots);
+    int32_t ops = 0;
+    for (const kiln_op *op = body->first; op; op = op->next) ops++;
+    x->num_slots = x->num_values;
+    x->max_slots = x->num_values + ops; /* room for one added temporary per op */
+    x->slots = kiln_arena_alloc_array(x->arena, (size_t)x->max_slots + 1, sizeof *x->slots);
     if (!x->slots) st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   }
   if (!st && !x->whole_interp) {

@@ -76,8 +76,10 @@ typedef struct kiln_cpu_executable {
   bool owns_interp;         /* false in a region's executable: the parent's */
   int32_t nesting;          /* 0 for an entry function, parent's + 1 for a region */
   bool whole_interp;        /* the interpreter runs the whole function */
-  int32_t num_values;
-  kiln_cpu_slot *slots;     /* by value id of `planned` */
+  int32_t num_values;       /* of `planned` */
+  int32_t num_slots;        /* num_values, then temporaries the compiler adds (partial sums) */
+  int32_t max_slots;
+  kiln_cpu_slot *slots;     /* by value id of `planned`, then the added ones */
   int32_t num_steps;
   kiln_cpu_step *steps;
   int32_t num_results;

@@ -71,7 +71,7 @@ static kiln_cpu_run_state *state_take(kiln_cpu_executable *x) {
   if (s) return s;
   s = calloc(1, sizeof *s);
   if (!s) return NULL;
-  size_t n = (size_t)x->num_values + 1;
+  size_t n = (size_t)x->num_slots + 1;
   s->ptr = calloc(n, sizeof *s->ptr);
   s->frame = calloc(n, sizeof *s->frame);
   s->held = calloc(n, sizeof *s->held);
@@ -237,7 +237,7 @@ kiln_status kiln_cpu_run(kiln_cpu_executable *x, kiln_cpu_tensor *const *inputs,
                              (unsigned long long)x->arena_bytes);
   kiln_status st = NULL;
   for (int32_t k = 0; k < x->num_results; k++) results[k] = NULL;
-  for (int32_t v = 0; v < x->num_values; v++) {
+  for (int32_t v = 0; v < x->num_slots; v++) {
     const kiln_cpu_slot *sl = &x->slots[v];
     switch (sl->store) {
       case KILN_CPU_STORE_INPUT: s->ptr[v] = inputs[sl->index]->data; break;
@@ -294,7 +294,7 @@ kiln_status kiln_cpu_run(kiln_cpu_executable *x, kiln_cpu_tensor *const *inputs,
     if (x->slots[v].store == KILN_CPU_STORE_RESULT && x->slots[v].index == k) continue;
     st = make_result(x, s, k, &results[k]);
   }
-  for (int32_t v = 0; v < x->num_values; v++) {
+  for (int32_t v = 0; v < x->num_slots; v++) {
     kiln_rtv_release(s->frame[v]);
     s->frame[v] = NULL;
     kiln_cpu_tensor_free(s->held[v]);

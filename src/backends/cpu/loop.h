@@ -65,6 +65,10 @@ typedef struct kiln_cpu_loop {
   kiln_cpu_node *init;   /* in the root's element type; read with all strides zero */
 } kiln_cpu_loop;
 
+/* The identity of a reduction's combiner (ADD: -0.0 for floats, MAXIMUM: -inf or the
+ * smallest integer, ...) in element type e. */
+kiln_scalar kiln_cpu_combiner_identity(kiln_op_kind combiner, kiln_elem e);
+
 /* Whether the code generator computes op (an elementwise op, a convert or compare...) on
  * these element types; the classification of fusion (compile.c) asks. */
 bool kiln_cpu_loopgen_supports(const kiln_op *op);

@@ -8,7 +8,8 @@
 
 #include "backends/cpu/loopgen.h"
 
-enum { VECTOR_BYTES = 64 }; /* one AVX-512 register */
+enum { VECTOR_BYTES = 64, /* one AVX-512 register */
+       UNROLL = 4 };     /* vector accumulators of a reduction */
 
 typedef struct nest {
   kiln_cpu_gen *g;
@@ -208,13 +209,12 @@ static LLVMValueRef combine(nest *n, LLVMValueRef a, LLVMValueRef b2) {
   return kiln_cpu_emit_op(n->g, n->L->combiner, NULL, acc, e, args);
 }
 
-static LLVMValueRef identity(nest *n, int w) {
-  kiln_elem e = n->L->root->elem;
+kiln_scalar kiln_cpu_combiner_identity(kiln_op_kind combiner, kiln_elem e) {
   bool f = kiln_elem_is_float(e), u = kiln_elem_class_of(e) == KILN_ELEM_CLASS_U || e == KILN_ELEM_I1;
   int bits = kiln_elem_bits(e);
   uint64_t ones = bits >= 64 ? UINT64_MAX : (((uint64_t)1 << bits) - 1);
   kiln_scalar v = {.u = 0};
-  switch (n->L->combiner) {
+  switch (combiner) {
     case KILN_OP_ADD: if (f) v.f = -0.0; break;
     case KILN_OP_MULTIPLY: if (f) v.f = 1.0; else v.u = 1; break;
     case KILN_OP_MAXIMUM: if (f) v.f = -1.0 / 0.0; else if (!u) v.u = (uint64_t)1 << (bits - 1); break;
@@ -222,7 +222,12 @@ static LLVMValueRef identity(nest *n, int w) {
     case KILN_OP_AND: v.u = ones; break;
     default: break;
   }
-  return kiln_cpu_const(n->g, e, v, w);
+  return v;
+}
+
+static LLVMValueRef identity(nest *n, int w) {
+  kiln_elem e = n->L->root->elem;
+  return kiln_cpu_const(n->g, e, kiln_cpu_combiner_identity(n->L->combiner, e), w);
 }
 
 static LLVMValueRef horizontal(nest *n, LLVMValueRef v) {
@@ -260,23 +265,33 @@ static bool emit_reduce(nest *n, LLVMValueRef begin, LLVMValueRef end) {
   if (!point) return false;
   kiln_elem acc = L->root->elem;
   LLVMTypeRef vt = kiln_cpu_compute_type(g, acc, w), st = kiln_cpu_compute_type(g, acc, 1);
-  LLVMValueRef vacc = new_var(n, vt), sacc = new_var(n, st);
+  /* UNROLL vector accumulators: one would wait on the add's latency every step */
+  LLVMValueRef vacc[UNROLL], sacc = new_var(n, st);
+  for (int u = 0; u < UNROLL; u++) vacc[u] = new_var(n, vt);
   loop_var pts;
   loop_open(n, &pts, begin, end);
   start_offsets(n, point);
   add_offsets(n, point, 0, ro, pts.i);
-  LLVMBuildStore(b, identity(n, w), vacc);
+  for (int u = 0; u < UNROLL; u++) LLVMBuildStore(b, identity(n, w), vacc[u]);
   LLVMBuildStore(b, identity(n, 1), sacc);
   loop_var rr;
   loop_open(n, &rr, i64c(n, 0), i64c(n, rows));
   memcpy(n->offset, point, sizeof *point * (size_t)L->num_nodes);
   add_offsets(n, n->offset, ro, r - 1, rr.i);
-  int64_t nvec = last - last % w;
+  int64_t nwide = last - last % (UNROLL * w), nvec = last - last % w;
+  loop_var vu;
+  loop_open(n, &vu, i64c(n, 0), i64c(n, nwide));
+  for (int u = 0; u < UNROLL; u++) {
+    LLVMValueRef v = root_at(n, LLVMBuildAdd(b, vu.i, i64c(n, u * w), ""), w);
+    if (!v) return free(point), false;
+    LLVMBuildStore(b, combine(n, LLVMBuildLoad2(b, vt, vacc[u], ""), v), vacc[u]);
+  }
+  loop_close(n, &vu, i64c(n, UNROLL * w));
   loop_var vj;
-  loop_open(n, &vj, i64c(n, 0), i64c(n, nvec));
+  loop_open(n, &vj, i64c(n, nwide), i64c(n, nvec));
   LLVMValueRef v = root_at(n, vj.i, w);
   if (!v) return free(point), false;
-  LLVMBuildStore(b, combine(n, LLVMBuildLoad2(b, vt, vacc, ""), v), vacc);
+  LLVMBuildStore(b, combine(n, LLVMBuildLoad2(b, vt, vacc[0], ""), v), vacc[0]);
   loop_close(n, &vj, i64c(n, w));
   loop_var sj;
   loop_open(n, &sj, i64c(n, nvec), i64c(n, last));
@@ -289,7 +304,9 @@ static bool emit_reduce(nest *n, LLVMValueRef begin, LLVMValueRef end) {
   forget(n);
   start_offsets(n, n->offset);
   LLVMValueRef init = value(n, L->init, i64c(n, 0), 1);
-  LLVMValueRef total = combine(n, horizontal(n, LLVMBuildLoad2(b, vt, vacc, "")), LLVMBuildLoad2(b, st, sacc, ""));
+  LLVMValueRef lanes = LLVMBuildLoad2(b, vt, vacc[0], "");
+  for (int u = 1; u < UNROLL; u++) lanes = combine(n, lanes, LLVMBuildLoad2(b, vt, vacc[u], ""));
+  LLVMValueRef total = combine(n, horizontal(n, lanes), LLVMBuildLoad2(b, st, sacc, ""));
   LLVMValueRef result = combine(n, init, total);
   if (acc != L->out_elem) result = kiln_cpu_convert(g, acc, L->out_elem, result);
   kiln_cpu_store(g, n->out, L->out_elem, pts.i, result);

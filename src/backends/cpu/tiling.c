@@ -54,13 +54,13 @@ static void check_reads(run_scan *rs, const kiln_cpu_node *n) {
 }
 
 void kiln_cpu_find_row_runs(kiln_cpu_executable *x) {
-  int32_t *producer = malloc(sizeof *producer * ((size_t)x->num_values + 1));
+  int32_t *producer = malloc(sizeof *producer * ((size_t)x->num_slots + 1));
   int64_t *pitch = calloc((size_t)x->num_steps + 1, sizeof *pitch);
   if (!producer || !pitch) { /* not an error: the steps simply run one by one */
     free(producer), free(pitch);
     return;
   }
-  for (int32_t v = 0; v < x->num_values; v++) producer[v] = -1;
+  for (int32_t v = 0; v < x->num_slots; v++) producer[v] = -1;
   int32_t start = 0;
   while (start < x->num_steps) {
     int64_t rows;

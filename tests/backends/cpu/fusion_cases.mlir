@@ -320,3 +320,31 @@ func.func @small_batched_dot() {
   [ 0.14109538 ,  1.6782237  , -6.1465845  ]]]> : tensor<2x5x3xf32>
   func.return
 }
+
+// -----
+
+func.func @split_reductions() {
+  %i = stablehlo.iota dim = 1 : tensor<512x1024xi32>
+  %j = stablehlo.iota dim = 0 : tensor<512x1024xi32>
+  %c = stablehlo.constant dense<1024> : tensor<512x1024xi32>
+  %jc = stablehlo.multiply %j, %c : tensor<512x1024xi32>
+  %n = stablehlo.add %jc, %i : tensor<512x1024xi32>
+  %seven = stablehlo.constant dense<7> : tensor<512x1024xi32>
+  %three = stablehlo.constant dense<3> : tensor<512x1024xi32>
+  %m = stablehlo.and %n, %seven : tensor<512x1024xi32>
+  %v = stablehlo.subtract %m, %three : tensor<512x1024xi32>
+  %f = stablehlo.convert %v : (tensor<512x1024xi32>) -> tensor<512x1024xf32>
+  %zi = stablehlo.constant dense<5> : tensor<i32>
+  %zf = stablehlo.constant dense<0.5> : tensor<f32>
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %si = stablehlo.reduce(%v init: %zi) applies stablehlo.add across dimensions = [0, 1] : (tensor<512x1024xi32>, tensor<i32>) -> tensor<i32>
+  %sf = stablehlo.reduce(%f init: %zf) applies stablehlo.add across dimensions = [0, 1] : (tensor<512x1024xf32>, tensor<f32>) -> tensor<f32>
+  %mx = stablehlo.reduce(%f init: %ninf) applies stablehlo.maximum across dimensions = [1, 0] : (tensor<512x1024xf32>, tensor<f32>) -> tensor<f32>
+  %cols = stablehlo.reduce(%f init: %zf) applies stablehlo.add across dimensions = [0] : (tensor<512x1024xf32>, tensor<f32>) -> tensor<1024xf32>
+  %c0 = stablehlo.slice %cols [0:4] : (tensor<1024xf32>) -> tensor<4xf32>
+  check.expect_eq_const %si, dense<262149> : tensor<i32>
+  check.expect_almost_eq_const %sf, dense<262144.5> : tensor<f32>
+  check.expect_almost_eq_const %mx, dense<4.0> : tensor<f32>
+  check.expect_almost_eq_const %c0, dense<[-1.535500000e+03, -1.023500000e+03, -5.115000000e+02, 5.000000000e-01]> : tensor<4xf32>
+  func.return
+}
