@@ -38,16 +38,28 @@ static bool operands_static(const kiln_op *op) {
 
 /* Regions nest at most this deep as compiled executables (deeper: the interpreter runs
  * them). */
-enum { MAX_NESTING = 8 };
+enum { MAX_NESTING = 8, MAX_CALL_CHAIN = 32 };
 
-/* Whether a block (or a region of one of its ops) calls a function: such regions run in the
- * interpreter, since a call may recurse into the function being compiled. */
-static bool calls(const kiln_block *b) {
+/* Whether the calls of block b (and of its ops' regions) can reach a function that calls
+ * itself, directly or not: such a region runs in the interpreter, since compiling it would
+ * outline and inline the same function without end. `path` holds the functions on the
+ * current call chain (depth of them). */
+static bool reaches_recursion(const kiln_module *m, const kiln_block *b, const kiln_op **path, int32_t depth) {
   for (const kiln_op *op = b->first; op; op = op->next) {
-    if (op->kind == KILN_OP_CALL) return true;
+    if (op->kind == KILN_OP_CALL) {
+      const kiln_attr *a = kiln_op_attr(op, "callee");
+      const kiln_op *f = a && a->kind == KILN_ATTR_SYMBOL ? kiln_module_lookup_func(m, a->symbol) : NULL;
+      if (!f) return true; /* unknown: be safe */
+      for (int32_t i = 0; i < depth; i++)
+        if (path[i] == f) return true;
+      if (depth == MAX_CALL_CHAIN) return true;
+      path[depth] = f;
+      const kiln_block *body = kiln_op_block(f, 0);
+      if (body && reaches_recursion(m, body, path, depth + 1)) return true;
+    }
     for (int32_t r = 0; r < op->num_regions; r++)
       for (const kiln_block *inner = op->regions[r].first; inner; inner = inner->next)
-        if (calls(inner)) return true;
+        if (reaches_recursion(m, inner, path, depth)) return true;
   }
   return false;
 }
@@ -57,8 +69,10 @@ kiln_status kiln_cpu_control_prepare(kiln_cpu_executable *x, const kiln_op *op, 
   if (x->nesting >= MAX_NESTING || (op->kind != KILN_OP_WHILE && op->kind != KILN_OP_IF && op->kind != KILN_OP_CASE) || !operands_static(op) ||
       op->num_regions < 1)
     return NULL;
+  const kiln_op *path[MAX_CALL_CHAIN];
   for (int32_t r = 0; r < op->num_regions; r++)
-    if (!op->regions[r].first || op->regions[r].first->next || calls(op->regions[r].first)) return NULL;
+    if (!op->regions[r].first || op->regions[r].first->next || reaches_recursion(x->module, op->regions[r].first, path, 0))
+      return NULL;
   kiln_cpu_control *c = calloc(1, sizeof *c);
   if (!c) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   c->num_regions = op->num_regions;
