@@ -1,11 +1,13 @@
 /* stablehlo.sort without interpreting its comparator: when the comparator is one compare
  * of one operand's pair of arguments (`compare LT, %a_k, %b_k`, any direction but EQ/NE,
- * any compare type), each slice's keys are read once into an array of order keys (unsigned
+ * any compare type; the arguments may first go through JAX's canonicalisation of float
+ * keys), each slice's keys are read once into an array of order keys (unsigned
  * integers whose order is the compare's, or doubles for a FLOAT compare, whose NaNs compare
  * false as IEEE says), a stable bottom-up merge sort orders an index permutation by them,
  * and every operand is permuted by it. The merge is the interpreter's, comparison for
  * comparison, so the result is the same even where the comparator is not a strict order
  * (NaNs under FLOAT, LE). Slices are sorted in parallel. */
+#include <math.h>
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +22,7 @@ struct kiln_cpu_sort {
   key_kind kind;
   direction dir;
   bool swapped;                  /* compare(b, a): the comparator's operands reversed */
+  bool canonical;                /* keys canonicalised first: -0 as +0, NaNs as one NaN */
   kiln_elem key_elem;
   int64_t outer, len, inner;     /* slices along the sort dimension */
   size_t *elem_bytes;            /* per operand */
@@ -30,16 +33,60 @@ static const char *enum_text(const kiln_attr *a) {
   return a->kind == KILN_ATTR_ENUM ? a->enumv.value : a->kind == KILN_ATTR_STRING ? a->str.data : NULL;
 }
 
-/* The comparator's shape, or false. */
+/* The splat float constant v is defined by, or false. */
+static bool splat_value(const kiln_value *v, double *out) {
+  const kiln_op *def = v->def;
+  const kiln_attr *a = def && def->kind == KILN_OP_CONSTANT ? kiln_op_attr(def, "value") : NULL;
+  if (!a || a->kind != KILN_ATTR_DENSE || !a->dense.splat || !kiln_elem_is_float(kiln_type_elem(v->type))) return false;
+  *out = kiln_scalar_load(kiln_type_elem(v->type), a->dense.data).f;
+  return true;
+}
+
+static bool is_compare(const kiln_value *v, const char *dir, const kiln_value **x, const kiln_value **y) {
+  const kiln_op *c = v->def;
+  if (!c || c->kind != KILN_OP_COMPARE) return false;
+  const char *d = enum_text(kiln_op_attr(c, "comparison_direction"));
+  *x = c->operands[0];
+  *y = c->operands[1];
+  return d && !strcmp(d, dir);
+}
+
+/* The block argument v is, directly or through JAX's canonicalisation of sort keys
+ * (select(x != x, NaN, select(x == 0, 0, x)): -0 sorts as +0, every NaN as one NaN). */
+static const kiln_value *key_argument(const kiln_value *v, bool *canonical) {
+  *canonical = false;
+  if (!v->def) return v;
+  const kiln_op *outer = v->def;
+  if (outer->kind != KILN_OP_SELECT) return NULL;
+  const kiln_value *a, *b, *x, *zero;
+  double nan, zv, zv2;
+  if (!is_compare(outer->operands[0], "NE", &a, &b) || a != b || !splat_value(outer->operands[1], &nan) || nan == nan ||
+      signbit(nan))
+    return NULL;
+  const kiln_op *inner = outer->operands[2]->def;
+  if (!inner || inner->kind != KILN_OP_SELECT || !is_compare(inner->operands[0], "EQ", &x, &zero) || x != a ||
+      !splat_value(zero, &zv) || zv != 0 || !splat_value(inner->operands[1], &zv2) || zv2 != 0 || signbit(zv2) ||
+      inner->operands[2] != a || a->def)
+    return NULL;
+  *canonical = true;
+  return a;
+}
+
+/* The comparator's shape, or false: `return compare(p, q)` where p and q are the two
+ * arguments of one operand, each maybe canonicalised. */
 static bool read_comparator(const kiln_op *op, kiln_cpu_sort *s) {
   const kiln_block *b = kiln_op_block(op, 0);
-  if (!b || b->next || b->num_args != 2 * op->num_operands || !b->first || b->first->next != b->last) return false;
-  const kiln_op *c = b->first, *ret = b->last;
-  if (c->kind != KILN_OP_COMPARE || ret->num_operands != 1 || ret->operands[0] != &c->results[0]) return false;
-  const kiln_value *x = c->operands[0], *y = c->operands[1];
-  if (x->block != b || y->block != b || x->index / 2 != y->index / 2 || x->index == y->index) return false;
+  if (!b || b->next || b->num_args != 2 * op->num_operands || !b->last) return false;
+  const kiln_op *ret = b->last;
+  if (ret->num_operands != 1 || !ret->operands[0]->def || ret->operands[0]->def->kind != KILN_OP_COMPARE) return false;
+  const kiln_op *c = ret->operands[0]->def;
+  bool cx, cy;
+  const kiln_value *x = key_argument(c->operands[0], &cx), *y = key_argument(c->operands[1], &cy);
+  if (!x || !y || cx != cy || x->block != b || y->block != b || x->index / 2 != y->index / 2 || x->index == y->index)
+    return false;
   s->key = x->index / 2;
   s->swapped = x->index % 2 == 1;
+  s->canonical = cx;
   const char *d = enum_text(kiln_op_attr(c, "comparison_direction"));
   static const char *const names[] = {"LT", "LE", "GT", "GE"};
   int k = -1;
@@ -50,7 +97,7 @@ static bool read_comparator(const kiln_op *op, kiln_cpu_sort *s) {
   const char *t = enum_text(kiln_op_attr(c, "compare_type"));
   s->key_elem = kiln_type_elem(x->type);
   bool fl = kiln_elem_is_float(s->key_elem);
-  if (kiln_elem_is_complex(s->key_elem) || s->key_elem == KILN_ELEM_F8E8M0FNU) return false;
+  if (kiln_elem_is_complex(s->key_elem) || s->key_elem == KILN_ELEM_F8E8M0FNU || (s->canonical && !fl)) return false;
   s->kind = fl && !(t && !strcmp(t, "TOTALORDER")) ? KEYS_FLOAT : KEYS_ORDERED;
   return true;
 }
@@ -167,8 +214,16 @@ static void sort_slice(const kiln_cpu_sort *s, const void *const *in, void *cons
   const uint8_t *keys = in[s->key];
   for (int64_t i = 0; i < s->len; i++) {
     const uint8_t *p = keys + (size_t)(base + i * s->inner) * kb;
-    if (s->kind == KEYS_FLOAT) k[i].f = kiln_scalar_load(s->key_elem, p).f;
-    else k[i].u = ordered_key(s->key_elem, p);
+    if (s->canonical) { /* as the comparator computes: the canonical value's key */
+      double v = kiln_scalar_load(s->key_elem, p).f;
+      v = v != v ? NAN : v == 0 ? 0.0 : v;
+      if (s->kind == KEYS_FLOAT) k[i].f = v;
+      else k[i].u = ordered_key(KILN_ELEM_F64, (const uint8_t *)&v);
+    } else if (s->kind == KEYS_FLOAT) {
+      k[i].f = kiln_scalar_load(s->key_elem, p).f;
+    } else {
+      k[i].u = ordered_key(s->key_elem, p);
+    }
     perm[i] = i;
   }
   merge_sort(s, k, perm, perm + s->len, s->len);

@@ -41,4 +41,11 @@ typedef kiln_scalar (*kiln_ew_fn)(const kiln_ew *e, const kiln_scalar *x);
  * a->out[0]. At most KILN_EW_MAX_IN operands. */
 kiln_status kiln_ew_map(kiln_interp_ctx *ctx, const kiln_kernel_args *a, kiln_ew_fn fn, kiln_ew *e);
 
+/* The scalar function of a binary elementwise op without attributes (add, subtract,
+ * multiply, divide, maximum, minimum, and, or, xor) on operands and a result of element
+ * type elem, with e filled in for it; NULL for any other op or a type it is not defined on.
+ * For kernels whose regions are such an op (scatter's update computation): applying fn to
+ * elements is what running the region would compute. */
+kiln_ew_fn kiln_ew_binary_fn(const kiln_op *op, kiln_elem elem, kiln_ew *e);
+
 #endif

@@ -588,6 +588,22 @@ static const ew_desc k_ops[KILN_OP_COUNT] = {
     [KILN_OP_ARITH_ADDF] = {f_add, K_FLOAT | CLS(C), 0, false, NULL},
 };
 
+kiln_ew_fn kiln_ew_binary_fn(const kiln_op *op, kiln_elem elem, kiln_ew *e) {
+  switch (op->kind) {
+    case KILN_OP_ADD: case KILN_OP_SUBTRACT: case KILN_OP_MULTIPLY: case KILN_OP_DIVIDE: case KILN_OP_MAXIMUM:
+    case KILN_OP_MINIMUM: case KILN_OP_AND: case KILN_OP_OR: case KILN_OP_XOR:
+      break;
+    default: return NULL;
+  }
+  const ew_desc *d = &k_ops[op->kind];
+  if (!(d->classes & (1u << cls(elem)))) return NULL;
+  memset(e, 0, sizeof *e);
+  e->op = op;
+  e->num_in = 2;
+  e->in[0] = e->in[1] = e->out = elem;
+  return d->fn;
+}
+
 static kiln_status k_elementwise(kiln_interp_ctx *ctx, const kiln_kernel_args *a) {
   const ew_desc *d = &k_ops[a->op->kind];
   if (d->checked < a->num_in && a->in[d->checked] && a->in[d->checked]->kind == KILN_RTV_TENSOR) {

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backends/interp/elementwise.h"
 #include "backends/interp/interp.h"
 
 #define MAXR KILN_RTV_MAX_RANK
@@ -912,12 +913,61 @@ typedef struct scatter_run {
   const kiln_region *region;
   const kiln_block *block;
   kiln_rtv **args, **res; /* 2n and n slots */
+  /* a one-op update computation applied without running the region: `return %update`
+   * (replace), or fn on (current, update) or (update, current) */
+  bool replace, swapped;
+  kiln_ew_fn fn;
+  kiln_ew ew;
 } scatter_run;
+
+/* Recognises an update computation of one input whose body is `return %b` or
+ * `return op(%a, %b)` (either order) on the input's own element type. */
+static void scatter_fast_path(const args_t *a, scatter_run *sr) {
+  const kiln_block *b = sr->block;
+  const kiln_rtv *x = a->out[0];
+  const kiln_rtv *up = a->in[2];
+  if (sr->n != 1 || b->next || b->num_args != 2 || x->elem_type->kind != KILN_TYPE_SCALAR ||
+      up->elem_type->kind != KILN_TYPE_SCALAR || up->elem != x->elem)
+    return;
+  for (int32_t i = 0; i < 2; i++) {
+    const kiln_type *t = b->args[i].type;
+    if (!kiln_type_is_tensor(t) || t->tensor.rank != 0 || kiln_type_element(t)->kind != KILN_TYPE_SCALAR ||
+        kiln_type_elem(t) != x->elem)
+      return;
+  }
+  const kiln_op *ret = b->last;
+  if (!ret || ret->num_operands != 1) return;
+  if (b->first == ret) {
+    sr->replace = ret->operands[0] == &b->args[1];
+    return;
+  }
+  const kiln_op *op = b->first;
+  if (op->next != ret || ret->operands[0] != &op->results[0] || op->num_operands != 2) return;
+  const kiln_value *p = op->operands[0], *q = op->operands[1];
+  bool straight = p == &b->args[0] && q == &b->args[1], crossed = p == &b->args[1] && q == &b->args[0];
+  if (!straight && !crossed) return;
+  if (!kiln_type_is_tensor(op->results[0].type) || kiln_type_elem(op->results[0].type) != x->elem) return;
+  sr->fn = kiln_ew_binary_fn(op, x->elem, &sr->ew);
+  sr->swapped = crossed;
+}
 
 /* results...[at] = update_computation(results...[at], updates...[u]). */
 static kiln_status scatter_apply(ctx_t *ctx, const args_t *a, scatter_run *sr, int64_t at, int64_t u) {
   int32_t n = sr->n;
   kiln_status st = NULL;
+  if (sr->replace || sr->fn) {
+    kiln_rtv *x = a->out[0];
+    const kiln_rtv *up = a->in[2];
+    uint8_t *dst = x->data + (size_t)at * x->elem_bytes;
+    kiln_scalar v = kiln_scalar_load(up->elem, up->data + (size_t)u * up->elem_bytes);
+    if (sr->fn) {
+      kiln_scalar cur = kiln_scalar_load(x->elem, dst);
+      kiln_scalar args[2] = {sr->swapped ? v : cur, sr->swapped ? cur : v};
+      v = sr->fn(&sr->ew, args);
+    }
+    kiln_scalar_store(x->elem, dst, v);
+    return NULL;
+  }
   for (int32_t i = 0; !st && i < 2 * n; i++) {
     const kiln_rtv *src = i < n ? a->out[i] : a->in[n + 1 + (i - n)];
     const kiln_type *e = region_arg_elem(sr->block, i, a->out[i % n]->elem_type);
@@ -996,9 +1046,13 @@ static kiln_status k_scatter(ctx_t *ctx, const args_t *a) {
   for (int32_t d = 0; d < x->rank; d++)
     if (!dlist_has(&s.iwd, d) && !dlist_has(&s.ib, d)) win[nwin++] = d;
   if (u->count == 0) return NULL;
-  scatter_run sr = {n, &op->regions[0], op->regions[0].first, calloc((size_t)(2 * n), sizeof(kiln_rtv *)),
-                    calloc((size_t)n, sizeof(kiln_rtv *))};
+  scatter_run sr = {.n = n,
+                    .region = &op->regions[0],
+                    .block = op->regions[0].first,
+                    .args = calloc((size_t)(2 * n), sizeof(kiln_rtv *)),
+                    .res = calloc((size_t)n, sizeof(kiln_rtv *))};
   kiln_status st = sr.args && sr.res ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  if (!st) scatter_fast_path(a, &sr);
   int64_t ui[MAXR] = {0}, ri[MAXR], xstr[MAXR];
   strides_of(x, xstr);
   int64_t uflat = 0;

@@ -1,0 +1,58 @@
+// Sorts the cpu backend does natively (sort.c), with their comparators as JAX emits them;
+// expected orders worked out by hand (stable; NaN and signed zeros as the comparator says).
+
+// jnp.sort: keys canonicalised (-0 as +0, every NaN as one +NaN), then total order.
+func.func @jnp_sort_canonical_keys() {
+  %x = stablehlo.constant dense<[3.0, 0x7FC00000, -0.0, 1.0, 0.0, 0xFF800000, 0xFFC00000, 2.0]> : tensor<8xf32>
+  %i = stablehlo.iota dim = 0 : tensor<8xi32>
+  %nan = stablehlo.constant dense<0x7FC00000> : tensor<f32>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %r:2 = "stablehlo.sort"(%x, %i) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>):
+    %1 = stablehlo.compare EQ, %a, %zero, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %2 = stablehlo.select %1, %zero, %a : tensor<i1>, tensor<f32>
+    %3 = stablehlo.compare NE, %a, %a, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %4 = stablehlo.select %3, %nan, %2 : tensor<i1>, tensor<f32>
+    %5 = stablehlo.compare EQ, %b, %zero, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %6 = stablehlo.select %5, %zero, %b : tensor<i1>, tensor<f32>
+    %7 = stablehlo.compare NE, %b, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %8 = stablehlo.select %7, %nan, %6 : tensor<i1>, tensor<f32>
+    %9 = stablehlo.compare LT, %4, %8, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %9 : tensor<i1>
+  }) {dimension = 0 : i64, is_stable = true} : (tensor<8xf32>, tensor<8xi32>) -> (tensor<8xf32>, tensor<8xi32>)
+  %bits = stablehlo.bitcast_convert %r#0 : (tensor<8xf32>) -> tensor<8xi32>
+  check.expect_eq_const %r#1, dense<[5, 2, 4, 3, 7, 0, 1, 6]> : tensor<8xi32>
+  check.expect_eq_const %bits, dense<[-8388608, -2147483648, 0, 1065353216, 1073741824, 1077936128, 2143289344, -4194304]> : tensor<8xi32>
+  func.return
+}
+
+// -----
+
+// lax.top_k's sort: descending in total order (-NaN first... last; +NaN first), two operands.
+func.func @top_k_descending_total_order() {
+  %x = stablehlo.constant dense<[[1.0, 0x7FC00000, -0.0, 5.0], [2.0, 2.0, 0.0, -1.0]]> : tensor<2x4xf32>
+  %i = stablehlo.iota dim = 1 : tensor<2x4xi32>
+  %r:2 = "stablehlo.sort"(%x, %i) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>):
+    %p = stablehlo.compare GT, %a, %b, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  }) {dimension = 1 : i64, is_stable = true} : (tensor<2x4xf32>, tensor<2x4xi32>) -> (tensor<2x4xf32>, tensor<2x4xi32>)
+  check.expect_eq_const %r#1, dense<[[1, 3, 0, 2], [0, 1, 2, 3]]> : tensor<2x4xi32>
+  func.return
+}
+
+// -----
+
+// argsort of integers along dim 0 of a 3x2 tensor, the comparator's operands swapped
+// (compare GT, %b, %a: ascending), unsigned keys.
+func.func @argsort_swapped_unsigned() {
+  %x = stablehlo.constant dense<[[7, 1], [3, 4294967295], [7, 0]]> : tensor<3x2xui32>
+  %i = stablehlo.iota dim = 0 : tensor<3x2xi32>
+  %r:2 = "stablehlo.sort"(%x, %i) ({
+  ^bb0(%a: tensor<ui32>, %b: tensor<ui32>, %c: tensor<i32>, %d: tensor<i32>):
+    %p = stablehlo.compare GT, %b, %a, UNSIGNED : (tensor<ui32>, tensor<ui32>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  }) {dimension = 0 : i64, is_stable = true} : (tensor<3x2xui32>, tensor<3x2xi32>) -> (tensor<3x2xui32>, tensor<3x2xi32>)
+  check.expect_eq_const %r#1, dense<[[1, 2], [0, 0], [2, 1]]> : tensor<3x2xi32>
+  func.return
+}
