@@ -253,11 +253,13 @@ static void test_null_device(kiln_program *p) {
   kiln_client_release(c);
 }
 
-int main(void) {
-  kiln_client_options o = {sizeof o, "interp", NULL, 0, NULL, KILN_CLIENT_IGNORE_ENV};
+/* usage: test_runtime_api [DEVICE]   (interp by default) */
+int main(int argc, char **argv) {
+  const char *device = argc > 1 ? argv[1] : "interp";
+  kiln_client_options o = {sizeof o, device, NULL, 0, NULL, KILN_CLIENT_IGNORE_ENV};
   kiln_status st = kiln_client_create(&o, &g_client);
   if (st) {
-    printf("no interp client: %s\n0 passed, 1 failed\n", kiln_status_message(st));
+    printf("no %s client: %s\n0 passed, 1 failed\n", device, kiln_status_message(st));
     kiln_status_free(st);
     return 1;
   }
