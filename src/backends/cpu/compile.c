@@ -23,7 +23,7 @@ static bool all_static(const kiln_op *op) {
     if (!static_tensor(op->operands[i]->type)) return false;
   for (int32_t i = 0; i < op->num_results; i++)
     if (!static_tensor(op->results[i].type)) return false;
-  return op->num_regions == 0 || op->kind == KILN_OP_REDUCE;
+  return op->num_regions == 0 || op->kind == KILN_OP_REDUCE || op->kind == KILN_OP_REDUCE_WINDOW;
 }
 
 /* reshape that only adds or removes dims of size 1: an affine index map */
@@ -59,6 +59,19 @@ static const kiln_op *reduce_combiner(const kiln_op *op) {
   return kiln_cpu_loopgen_supports(c) ? c : NULL;
 }
 
+/* A reduce_window whose windows read only the operand (no padding, no base dilation):
+ * each window element is at an affine index (out * stride + w * dilation). */
+static bool affine_window(const kiln_op *op) {
+  int32_t rank = op->operands[0]->type->tensor.rank;
+  int64_t v;
+  const kiln_attr *pad = kiln_op_attr(op, "padding"), *base = kiln_op_attr(op, "base_dilations");
+  for (int64_t i = 0; pad && i < kiln_attr_count(pad); i++)
+    if (!kiln_attr_i64_at(pad, i, &v) || v != 0) return false;
+  for (int64_t i = 0; base && i < kiln_attr_count(base); i++)
+    if (!kiln_attr_i64_at(base, i, &v) || v != 1) return false;
+  return kiln_attr_count(kiln_op_attr(op, "window_dimensions")) == rank && 2 * rank <= KILN_CPU_MAX_RANK;
+}
+
 static bool same_shape_operands(const kiln_op *op) {
   const kiln_type *r = op->results[0].type;
   for (int32_t i = 0; i < op->num_operands; i++) {
@@ -89,6 +102,7 @@ static kiln_fuse_class classify(const kiln_op *op, void *user) {
     case KILN_OP_REVERSE: return KILN_FUSE_LOOP;
     case KILN_OP_RESHAPE: return unit_reshape(op) ? KILN_FUSE_LOOP : KILN_FUSE_NONE;
     case KILN_OP_REDUCE: return reduce_combiner(op) ? KILN_FUSE_REDUCE : KILN_FUSE_NONE;
+    case KILN_OP_REDUCE_WINDOW: return reduce_combiner(op) && affine_window(op) ? KILN_FUSE_REDUCE : KILN_FUSE_NONE;
     default: return kiln_cpu_loopgen_supports(op) && same_shape_operands(op) ? KILN_FUSE_LOOP : KILN_FUSE_NONE;
   }
 }
@@ -445,7 +459,30 @@ static kiln_status build_loop(kiln_cpu_executable *x, const kiln_fusion *fu, int
   const kiln_type *rt = op->results[0].type;
   L->out_elem = kiln_type_elem(rt);
   int64_t points = rt->tensor.num_elements, work = points;
-  if (op->kind == KILN_OP_REDUCE) {
+  if (op->kind == KILN_OP_REDUCE_WINDOW) {
+    /* the space: the result's dims, then the window's; operand index = out * stride +
+     * w * dilation */
+    const kiln_type *it = op->operands[0]->type;
+    int32_t rank = it->tensor.rank;
+    imap *m = map_new(bd, rank, 2 * rank);
+    int64_t window = 1;
+    if (m) {
+      for (int32_t d = 0; d < rank; d++) {
+        L->dims[d] = rt->tensor.dims[d];
+        L->dims[rank + d] = attr_at(op, "window_dimensions", d, 1);
+        m->a[d][d] = attr_at(op, "window_strides", d, 1);
+        m->a[d][rank + d] = attr_at(op, "window_dilations", d, 1);
+        window *= L->dims[rank + d];
+      }
+      L->rank = 2 * rank;
+      L->num_out_dims = rank;
+      L->combiner = reduce_combiner(op)->kind;
+      L->root = build_value(bd, op->operands[0], m);
+      imap *scalar = map_new(bd, 0, 2 * rank);
+      if (scalar) L->init = build_value(bd, op->operands[1], scalar);
+      work = points * window;
+    }
+  } else if (op->kind == KILN_OP_REDUCE) {
     const kiln_type *it = op->operands[0]->type;
     bool reduced[KILN_CPU_MAX_RANK] = {0};
     for (int64_t i = 0; i < kiln_attr_count(kiln_op_attr(op, "dimensions")); i++) {
