@@ -315,6 +315,83 @@ static bool emit_reduce(nest *n, LLVMValueRef begin, LLVMValueRef end) {
   return true;
 }
 
+/* Column reductions (a sum over the batch dim of [batch, features]): the folded dims step
+ * through memory while the last kept dim is contiguous, so the vector runs across results
+ * instead: each lane accumulates one result, over the folded indices in order. */
+static bool column_reduction(const nest *n) {
+  const kiln_cpu_loop *L = n->L;
+  int32_t ro = L->num_out_dims, r = L->rank;
+  if (ro < 1 || L->dims[ro - 1] < 2) return false;
+  bool contiguous_out = false;
+  for (int32_t k = 0; k < L->num_nodes; k++) {
+    const kiln_cpu_node *x = n->nodes[k];
+    if (!x || x->kind != KILN_CPU_NODE_LOAD) continue;
+    if (x->strides[r - 1] == 1) return false; /* some read runs along the folded dim */
+    if (x->strides[ro - 1] == 1) contiguous_out = true;
+  }
+  return contiguous_out;
+}
+
+static bool emit_column_reduce(nest *n, LLVMValueRef begin, LLVMValueRef end) {
+  kiln_cpu_gen *g = n->g;
+  LLVMBuilderRef b = g->b;
+  const kiln_cpu_loop *L = n->L;
+  int32_t ro = L->num_out_dims, r = L->rank;
+  int64_t last = L->dims[ro - 1], folded = 1;
+  for (int32_t d = ro; d < r; d++) folded *= L->dims[d];
+  int w = lanes_for(L);
+  n->inner = ro - 1;
+  kiln_elem acc = L->root->elem;
+  LLVMValueRef *row = calloc((size_t)L->num_nodes + 1, sizeof *row);
+  if (!row) return false;
+  LLVMValueRef fvar = new_var(n, g->i64);
+  LLVMBuildStore(b, begin, fvar);
+  LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(b));
+  LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(g->c, fn, "rows"), body = LLVMAppendBasicBlockInContext(g->c, fn, "row"),
+                    done = LLVMAppendBasicBlockInContext(g->c, fn, "done");
+  LLVMBuildBr(b, head);
+  LLVMPositionBuilderAtEnd(b, head);
+  LLVMValueRef f = LLVMBuildLoad2(b, g->i64, fvar, "");
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, f, end, ""), body, done);
+  LLVMPositionBuilderAtEnd(b, body);
+  LLVMValueRef col = LLVMBuildURem(b, f, i64c(n, last), ""), rowi = LLVMBuildUDiv(b, f, i64c(n, last), "");
+  LLVMValueRef left = LLVMBuildSub(b, end, f, ""), rowleft = LLVMBuildSub(b, i64c(n, last), col, "");
+  LLVMValueRef cnt = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, left, rowleft, ""), left, rowleft, "");
+  start_offsets(n, row);
+  add_offsets(n, row, 0, ro - 1, rowi);
+  LLVMValueRef nvec = LLVMBuildSub(b, cnt, LLVMBuildSRem(b, cnt, i64c(n, w), ""), "");
+  /* width w over the vector part, then 1 over the tail */
+  for (int pass = 0; pass < 2; pass++) {
+    int lanes = pass == 0 ? w : 1;
+    LLVMTypeRef vt = kiln_cpu_compute_type(g, acc, lanes);
+    LLVMValueRef accv = new_var(n, vt);
+    loop_var j;
+    loop_open(n, &j, pass == 0 ? i64c(n, 0) : nvec, pass == 0 ? nvec : cnt);
+    LLVMValueRef pos = LLVMBuildAdd(b, col, j.i, "");
+    LLVMBuildStore(b, identity(n, lanes), accv);
+    loop_var k;
+    loop_open(n, &k, i64c(n, 0), i64c(n, folded));
+    memcpy(n->offset, row, sizeof *row * (size_t)L->num_nodes);
+    add_offsets(n, n->offset, ro, r, k.i);
+    LLVMValueRef v = root_at(n, pos, lanes);
+    if (!v) return free(row), false;
+    LLVMBuildStore(b, combine(n, LLVMBuildLoad2(b, vt, accv, ""), v), accv);
+    loop_close(n, &k, i64c(n, 1));
+    forget(n);
+    start_offsets(n, n->offset);
+    LLVMValueRef init = value(n, L->init, i64c(n, 0), lanes);
+    LLVMValueRef result = combine(n, init, LLVMBuildLoad2(b, vt, accv, ""));
+    if (acc != L->out_elem) result = kiln_cpu_convert(g, acc, L->out_elem, result);
+    kiln_cpu_store(g, n->out, L->out_elem, LLVMBuildAdd(b, f, j.i, ""), result);
+    loop_close(n, &j, i64c(n, lanes));
+  }
+  LLVMBuildStore(b, LLVMBuildAdd(b, f, cnt, ""), fvar);
+  LLVMBuildBr(b, head);
+  LLVMPositionBuilderAtEnd(b, done);
+  free(row);
+  return true;
+}
+
 /* ---------------------------------------------------------------- kernels */
 
 static void collect(kiln_cpu_node *x, kiln_cpu_node **nodes) {
@@ -359,7 +436,7 @@ bool kiln_cpu_emit_loop(kiln_cpu_gen *g, const kiln_cpu_loop *L, int32_t index, 
       if (i < L->num_inputs) n.inputs[i] = p;
       else n.out = p;
     }
-    ok = L->num_out_dims < L->rank ? emit_reduce(&n, LLVMGetParam(fn, 1), LLVMGetParam(fn, 2))
+    ok = L->num_out_dims < L->rank ? (column_reduction(&n) ? emit_column_reduce : emit_reduce)(&n, LLVMGetParam(fn, 1), LLVMGetParam(fn, 2))
                                    : emit_elementwise(&n, LLVMGetParam(fn, 1), LLVMGetParam(fn, 2));
     if (ok) LLVMBuildRetVoid(g->b);
   }
