@@ -6,6 +6,7 @@
 #include "backends/cpu/cpu.h"
 #include "backends/cpu/dnnl_ops.h"
 #include "passes/buffer_plan.h"
+#include "passes/canonicalize.h"
 #include "passes/fusion.h"
 #include "passes/inline.h"
 
@@ -603,10 +604,10 @@ static kiln_status dnnl_step(kiln_cpu_executable *x, const kiln_op *op, kiln_cpu
   if (elements < DNNL_MIN_ELEMENTS) return NULL;
   struct kiln_cpu_dnnl_op *p;
   kiln_status st = kiln_cpu_dnnl_prepare(op, &p);
-  if (st) {
-    bool unsupported = kiln_status_code_of(st) == KILN_STATUS_UNIMPLEMENTED;
+  if (st) { /* what oneDNN cannot do runs elsewhere; anything else is an error */
+    if (kiln_status_code_of(st) != KILN_STATUS_UNIMPLEMENTED) return st;
     kiln_status_free(st);
-    return unsupported ? NULL : KILN_STATUS(KILN_STATUS_INTERNAL, "cpu: oneDNN could not prepare %s", kiln_op_name(op->kind));
+    return NULL;
   }
   step->kind = KILN_CPU_STEP_DNNL;
   step->op = op;
@@ -923,6 +924,9 @@ static kiln_status compile(const kiln_module *m, const kiln_source *src, const k
   const kiln_block *entry = kiln_op_block(function, 0);
   x->whole_interp = !plannable(function, entry);
   if (!st && !x->whole_interp) st = kiln_inline_calls(m, function, x->scratch, &planned, &inlined);
+  int32_t rewrites = 0;
+  if (!st && planned) st = kiln_canonicalize(x->scratch, planned, &rewrites);
+  if (!st && rewrites) kiln_func_number_values(planned); /* ops went: dense ids again */
   const kiln_block *body = planned ? kiln_op_block(planned, 0) : NULL;
   if (!st && !x->whole_interp) x->whole_interp = !plannable(planned, body);
   if (!st && !x->whole_interp) {
@@ -945,6 +949,9 @@ static kiln_status compile(const kiln_module *m, const kiln_source *src, const k
       st = schedule(x, body, &fu);
       kiln_fusion_free(&fu);
     }
+    const char *profile = getenv("KILN_CPU_PROFILE");
+    if (!st && profile && *profile == '1' && !(x->step_ns = calloc((size_t)x->num_steps + 1, sizeof *x->step_ns)))
+      st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
     if (!st) kiln_cpu_find_row_runs(x);
     if (!st) st = plan(x);
     if (!st) st = generate(x);

@@ -90,6 +90,9 @@ typedef struct kiln_cpu_executable {
   struct kiln_cpu_code *code;
   pthread_mutex_t pool_lock;
   kiln_cpu_run_state *pool; /* idle run states */
+  /* KILN_CPU_PROFILE=1: time per step, summed over runs (atomically), printed to stderr
+   * when the executable is destroyed. NULL otherwise. */
+  _Atomic uint64_t *step_ns;
 } kiln_cpu_executable;
 
 kiln_status kiln_cpu_compile(const kiln_module *m, const kiln_source *src, const kiln_op *function,

@@ -1,6 +1,8 @@
 /* Running a cpu executable (see cpu.h): the steps in order over one run state. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "backends/cpu/cpu.h"
 #include "backends/cpu/dnnl_ops.h"
@@ -92,8 +94,34 @@ static void state_give(kiln_cpu_executable *x, kiln_cpu_run_state *s) {
   pthread_mutex_unlock(&x->pool_lock);
 }
 
+static uint64_t now_ns(void) {
+  struct timespec t;
+  timespec_get(&t, TIME_UTC); /* C11; profiling only */
+  return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+static const char *const k_step_kinds[] = {"loop", "oneDNN", "interp", "control", "sort"};
+
+/* KILN_CPU_PROFILE: the steps that took time, with the op they come from. */
+static void print_profile(const kiln_cpu_executable *x) {
+  uint64_t total = 0;
+  for (int32_t i = 0; i < x->num_steps; i++) total += x->step_ns[i];
+  fprintf(stderr, "kiln cpu profile: %d steps, %.3f ms in all\n", (int)x->num_steps, (double)total / 1e6);
+  for (int32_t i = 0; i < x->num_steps; i++) {
+    const kiln_cpu_step *st = &x->steps[i];
+    if (!x->step_ns[i] || x->step_ns[i] * 100 < total) continue; /* under 1% */
+    fprintf(stderr, "  %5.1f%%  step %d  %-7s %s (line %u)%s\n", 100.0 * (double)x->step_ns[i] / (double)total, (int)i,
+            k_step_kinds[st->kind], kiln_op_name(st->op->kind), st->op->loc.line,
+            st->run_length > 1 ? "  + its row-block run" : "");
+  }
+}
+
 void kiln_cpu_executable_destroy(kiln_cpu_executable *x) {
   if (!x) return;
+  if (x->step_ns) {
+    print_profile(x);
+    free(x->step_ns);
+  }
   while (x->pool) {
     kiln_cpu_run_state *s = x->pool;
     x->pool = s->next;
@@ -256,6 +284,8 @@ kiln_status kiln_cpu_run(kiln_cpu_executable *x, kiln_cpu_tensor *const *inputs,
   void **bufs = s->bufs;
   for (int32_t i = 0; !st && i < x->num_steps; i++) {
     const kiln_cpu_step *step = &x->steps[i];
+    int32_t first = i;
+    uint64_t t0 = x->step_ns ? now_ns() : 0;
     switch (step->kind) {
       case KILN_CPU_STEP_LOOP: {
         int32_t n = step->run_length > 1 ? step->run_length : 1;
@@ -288,6 +318,7 @@ kiln_status kiln_cpu_run(kiln_cpu_executable *x, kiln_cpu_tensor *const *inputs,
         break;
       }
     }
+    if (x->step_ns) atomic_fetch_add(&x->step_ns[first], now_ns() - t0);
   }
   for (int32_t k = 0; !st && k < x->num_results; k++) {
     int32_t v = x->result_values[k];

@@ -158,6 +158,17 @@ cases.append("\n".join([
     check("d", np.einsum("bmk,bkn->bmn", a, w)),
     "  func.return", "}"]))
 
+# transpose(dot_general) as JAX's gradients have it: canonicalised into the swapped product.
+a = rng.standard_normal((6, 4))
+w = rng.standard_normal((6, 5))
+cases.append("\n".join([
+    "func.func @transposed_product() {",
+    const("a", a), const("w", w),
+    f"  %d = stablehlo.dot_general %a, %w, contracting_dims = [0] x [0] : ({t(a.shape)}, {t(w.shape)}) -> tensor<4x5xf32>",
+    "  %t = stablehlo.transpose %d, dims = [1, 0] : (tensor<4x5xf32>) -> tensor<5x4xf32>",
+    check("t", (a.T @ w).T),
+    "  func.return", "}"]))
+
 # Whole-tensor reductions big enough to be split into partial sums (compile.c,
 # split_reduction): values are small integers, so every sum is exact in f32 and i32.
 R, C = 512, 1024

@@ -1,0 +1,19 @@
+/* Canonicalisation of a function the caller owns (a copy, as the inliner makes): algebraic
+ * rewrites that spare work later. Today: transpose(dot_general(a, b)) with dims [1, 0] of a
+ * plain matrix product becomes dot_general(b, a) (the gradient of a dense layer comes out
+ * of JAX that way; a transposed read of a large matrix costs a gather per element, a
+ * product with its operands swapped costs nothing). The dot it replaces is removed when
+ * nothing else reads it.
+ *
+ * Writes the function (in place) and allocates in `m`, the module that owns it. Not
+ * thread-safe for one function. */
+#ifndef KILN_PASSES_CANONICALIZE_H
+#define KILN_PASSES_CANONICALIZE_H
+
+#include "ir/ir.h"
+
+/* *out_rewrites: how many rewrites were made. Ops may have been removed: renumber the
+ * function's values (kiln_func_number_values) when it is not 0. */
+kiln_status kiln_canonicalize(kiln_module *m, kiln_op *func, int32_t *out_rewrites);
+
+#endif
