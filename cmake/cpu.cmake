@@ -20,6 +20,7 @@ set_target_properties(kiln_passes_objects PROPERTIES POSITION_INDEPENDENT_CODE O
 set(KILN_CPU_SOURCES
   src/backends/cpu/compile.c
   src/backends/cpu/control.c
+  src/backends/cpu/dynamic_slice.c
   src/backends/cpu/exec.c
   src/backends/cpu/jit.c
   src/backends/cpu/loopgen.c

@@ -781,6 +781,21 @@ static kiln_status schedule(kiln_cpu_executable *x, const kiln_block *body, cons
         continue;
       }
     }
+    if (op->kind == KILN_OP_DYNAMIC_SLICE || op->kind == KILN_OP_DYNAMIC_UPDATE_SLICE) {
+      KILN_RETURN_IF_ERROR(kiln_cpu_dynslice_prepare(op, &step->dynslice));
+      if (step->dynslice) {
+        step->kind = KILN_CPU_STEP_DYNSLICE;
+        step->op = op;
+        step->num_values = op->num_operands + 1;
+        step->values = kiln_arena_alloc_array(x->arena, (size_t)step->num_values, sizeof *step->values);
+        if (!step->values) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+        for (int32_t k = 0; k < op->num_operands; k++) step->values[k] = op->operands[k]->id;
+        step->values[op->num_operands] = op->results[0].id;
+        x->slots[op->results[0].id].store = KILN_CPU_STORE_TEMP;
+        x->num_steps++;
+        continue;
+      }
+    }
     if (op->kind == KILN_OP_SORT) {
       KILN_RETURN_IF_ERROR(kiln_cpu_sort_prepare(op, &step->sort));
       if (step->sort) {

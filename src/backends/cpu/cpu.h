@@ -41,6 +41,7 @@ typedef enum kiln_cpu_step_kind {
   KILN_CPU_STEP_INTERP, /* one op run by the reference interpreter's kernel */
   KILN_CPU_STEP_CONTROL, /* while, if, case: regions compiled as executables of their own */
   KILN_CPU_STEP_SORT,    /* sort with a one-compare comparator (sort.c) */
+  KILN_CPU_STEP_DYNSLICE, /* dynamic_slice, dynamic_update_slice (dynamic_slice.c) */
 } kiln_cpu_step_kind;
 
 struct kiln_cpu_dnnl_op;
@@ -62,6 +63,7 @@ typedef struct kiln_cpu_step {
   struct kiln_cpu_dnnl_op *dnnl;
   struct kiln_cpu_control *control; /* CONTROL (control.c) */
   struct kiln_cpu_sort *sort;       /* SORT: values are the operands then the results */
+  struct kiln_cpu_dynslice *dynslice; /* DYNSLICE: values are the operands then the result */
 } kiln_cpu_step;
 
 typedef struct kiln_cpu_run_state kiln_cpu_run_state;
@@ -148,6 +150,14 @@ typedef struct kiln_cpu_sort kiln_cpu_sort;
 kiln_status kiln_cpu_sort_prepare(const kiln_op *op, kiln_cpu_sort **out);
 kiln_status kiln_cpu_sort_run(const kiln_cpu_sort *s, const void *const *in, void *const *out);
 void kiln_cpu_sort_destroy(kiln_cpu_sort *s);
+
+/* dynamic_slice / dynamic_update_slice (dynamic_slice.c): prepare leaves *out NULL for
+ * what it does not do (the interpreter runs it); run reads the operands in[] (operand,
+ * [update,] start indices) and writes the result. Thread-safe for concurrent runs. */
+typedef struct kiln_cpu_dynslice kiln_cpu_dynslice;
+kiln_status kiln_cpu_dynslice_prepare(const kiln_op *op, kiln_cpu_dynslice **out);
+void kiln_cpu_dynslice_run(const kiln_cpu_dynslice *s, const void *const *in, void *out);
+void kiln_cpu_dynslice_destroy(kiln_cpu_dynslice *s);
 
 /* Runs fn over [0, points) split over the threads when work is large enough. */
 void kiln_cpu_parallel_for(kiln_cpu_loop_fn fn, void *const *bufs, int64_t points, int64_t work);

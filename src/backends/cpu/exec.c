@@ -100,7 +100,7 @@ static uint64_t now_ns(void) {
   return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
-static const char *const k_step_kinds[] = {"loop", "oneDNN", "interp", "control", "sort"};
+static const char *const k_step_kinds[] = {"loop", "oneDNN", "interp", "control", "sort", "slice"};
 
 /* KILN_CPU_PROFILE: the steps that took time, with the op they come from. */
 static void print_profile(const kiln_cpu_executable *x) {
@@ -131,6 +131,7 @@ void kiln_cpu_executable_destroy(kiln_cpu_executable *x) {
     if (x->steps[s].dnnl) kiln_cpu_dnnl_destroy(x->steps[s].dnnl);
     kiln_cpu_control_destroy(x->steps[s].control);
     kiln_cpu_sort_destroy(x->steps[s].sort);
+    kiln_cpu_dynslice_destroy(x->steps[s].dynslice);
   }
   kiln_cpu_code_destroy(x->code);
   if (x->owns_interp) kiln_interp_destroy(x->interp);
@@ -306,6 +307,13 @@ kiln_status kiln_cpu_run(kiln_cpu_executable *x, kiln_cpu_tensor *const *inputs,
         break;
       case KILN_CPU_STEP_INTERP: st = run_interp_step(x, s, step, checks); break;
       case KILN_CPU_STEP_CONTROL: st = run_control_step(x, s, step, checks); break;
+      case KILN_CPU_STEP_DYNSLICE: {
+        const void *in[KILN_CPU_MAX_RANK + 2];
+        int32_t n = step->num_values - 1;
+        for (int32_t k = 0; k < n; k++) in[k] = data_of(x, s, step->values[k]);
+        kiln_cpu_dynslice_run(step->dynslice, in, data_of(x, s, step->values[n]));
+        break;
+      }
       case KILN_CPU_STEP_SORT: {
         int32_t n = step->op->num_operands;
         const void *in[KILN_CPU_MAX_SORT_OPERANDS];
