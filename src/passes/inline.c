@@ -53,9 +53,10 @@ static void clone_op(cloner *c, const kiln_op *op, kiln_block *dst, kiln_value *
     for (const kiln_block *b = op->regions[r].first; b && !c->st; b = b->next) clone_block(c, b, &n->regions[r], map);
 }
 
-/* The callee of a call whose body is one block, or NULL. */
+/* The function a func.call calls, or a stablehlo.composite stands for (its decomposition:
+ * running it is what the composite means), when its body is one block; else NULL. */
 static const kiln_op *callee_of(const cloner *c, const kiln_op *call) {
-  const kiln_attr *a = kiln_op_attr(call, "callee");
+  const kiln_attr *a = kiln_op_attr(call, call->kind == KILN_OP_COMPOSITE ? "decomposition" : "callee");
   if (!a || a->kind != KILN_ATTR_SYMBOL) return NULL;
   const kiln_op *f = kiln_module_lookup_func(c->m, a->symbol);
   for (int32_t i = 0; f && i < c->num_active; i++)
@@ -74,7 +75,8 @@ static void clone_ops(cloner *c, const kiln_block *src, kiln_block *dst, kiln_va
       for (int32_t i = 0; i < op->num_operands; i++) out_returned[i] = map[op->operands[i]->id];
       return;
     }
-    const kiln_op *callee = top && op->kind == KILN_OP_CALL && depth > 0 ? callee_of(c, op) : NULL;
+    bool calls = op->kind == KILN_OP_CALL || op->kind == KILN_OP_COMPOSITE;
+    const kiln_op *callee = top && calls && depth > 0 ? callee_of(c, op) : NULL;
     const kiln_block *body = callee ? kiln_op_block(callee, 0) : NULL;
     const kiln_op *ret = body ? body->last : NULL;
     if (!ret || ret->kind != KILN_OP_FUNC_RETURN || ret->num_operands != op->num_results) {

@@ -1,5 +1,6 @@
-/* Inlining: a copy of a function with every func.call of its body (and of the bodies it
- * pulls in, to a bounded depth) replaced by the callee's ops, so that later passes see one
+/* Inlining: a copy of a function with every func.call and stablehlo.composite of its body
+ * (and of the bodies it pulls in, to a bounded depth) replaced by the callee's (the
+ * composite's decomposition's) ops, so that later passes see one
  * straight block. Calls inside regions (a while body calling a function) stay calls.
  *
  * The copy lives in `scratch` (a module the caller owns, e.g. from kiln_module_create);

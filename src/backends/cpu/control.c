@@ -46,8 +46,8 @@ enum { MAX_NESTING = 8, MAX_CALL_CHAIN = 32 };
  * current call chain (depth of them). */
 static bool reaches_recursion(const kiln_module *m, const kiln_block *b, const kiln_op **path, int32_t depth) {
   for (const kiln_op *op = b->first; op; op = op->next) {
-    if (op->kind == KILN_OP_CALL) {
-      const kiln_attr *a = kiln_op_attr(op, "callee");
+    if (op->kind == KILN_OP_CALL || op->kind == KILN_OP_COMPOSITE) {
+      const kiln_attr *a = kiln_op_attr(op, op->kind == KILN_OP_CALL ? "callee" : "decomposition");
       const kiln_op *f = a && a->kind == KILN_ATTR_SYMBOL ? kiln_module_lookup_func(m, a->symbol) : NULL;
       if (!f) return true; /* unknown: be safe */
       for (int32_t i = 0; i < depth; i++)
