@@ -724,6 +724,24 @@ static int32_t alias_base(const kiln_cpu_executable *x, int32_t v) {
   return v;
 }
 
+/* Completes step (its prepared kernel already set) for an op the backend runs natively: it
+ * reads the operands and writes the results, which go in the arena; values lists the
+ * operands then the results. The step counts even when this fails, so it is freed. */
+static kiln_status native_step(kiln_cpu_executable *x, const kiln_op *op, kiln_cpu_step_kind kind, kiln_cpu_step *step) {
+  x->num_steps++;
+  step->kind = kind;
+  step->op = op;
+  step->num_values = op->num_operands + op->num_results;
+  step->values = kiln_arena_alloc_array(x->arena, (size_t)step->num_values, sizeof *step->values);
+  if (!step->values) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  for (int32_t k = 0; k < op->num_operands; k++) step->values[k] = op->operands[k]->id;
+  for (int32_t k = 0; k < op->num_results; k++) {
+    step->values[op->num_operands + k] = op->results[k].id;
+    x->slots[op->results[k].id].store = KILN_CPU_STORE_TEMP;
+  }
+  return NULL;
+}
+
 static kiln_status schedule(kiln_cpu_executable *x, const kiln_block *body, const kiln_fusion *fu) {
   /* one step per op at most, and a second for a split reduction */
   x->steps = kiln_arena_alloc_array(x->arena, 2 * (size_t)fu->num_ops + 1, sizeof *x->steps);
@@ -784,33 +802,14 @@ static kiln_status schedule(kiln_cpu_executable *x, const kiln_block *body, cons
     if (op->kind == KILN_OP_DYNAMIC_SLICE || op->kind == KILN_OP_DYNAMIC_UPDATE_SLICE) {
       KILN_RETURN_IF_ERROR(kiln_cpu_dynslice_prepare(op, &step->dynslice));
       if (step->dynslice) {
-        step->kind = KILN_CPU_STEP_DYNSLICE;
-        step->op = op;
-        step->num_values = op->num_operands + 1;
-        step->values = kiln_arena_alloc_array(x->arena, (size_t)step->num_values, sizeof *step->values);
-        if (!step->values) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-        for (int32_t k = 0; k < op->num_operands; k++) step->values[k] = op->operands[k]->id;
-        step->values[op->num_operands] = op->results[0].id;
-        x->slots[op->results[0].id].store = KILN_CPU_STORE_TEMP;
-        x->num_steps++;
+        KILN_RETURN_IF_ERROR(native_step(x, op, KILN_CPU_STEP_DYNSLICE, step));
         continue;
       }
     }
     if (op->kind == KILN_OP_SORT) {
       KILN_RETURN_IF_ERROR(kiln_cpu_sort_prepare(op, &step->sort));
       if (step->sort) {
-        int32_t n = op->num_operands;
-        step->kind = KILN_CPU_STEP_SORT;
-        step->op = op;
-        step->num_values = 2 * n;
-        step->values = kiln_arena_alloc_array(x->arena, (size_t)(2 * n), sizeof *step->values);
-        if (!step->values) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-        for (int32_t k = 0; k < n; k++) {
-          step->values[k] = op->operands[k]->id;
-          step->values[n + k] = op->results[k].id;
-          x->slots[op->results[k].id].store = KILN_CPU_STORE_TEMP;
-        }
-        x->num_steps++;
+        KILN_RETURN_IF_ERROR(native_step(x, op, KILN_CPU_STEP_SORT, step));
         continue;
       }
     }
