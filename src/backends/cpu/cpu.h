@@ -42,6 +42,7 @@ typedef enum kiln_cpu_step_kind {
   KILN_CPU_STEP_CONTROL, /* while, if, case: regions compiled as executables of their own */
   KILN_CPU_STEP_SORT,    /* sort with a one-compare comparator (sort.c) */
   KILN_CPU_STEP_DYNSLICE, /* dynamic_slice, dynamic_update_slice (dynamic_slice.c) */
+  KILN_CPU_STEP_GATHER,  /* a row gather (dynamic_slice.c) */
 } kiln_cpu_step_kind;
 
 struct kiln_cpu_dnnl_op;
@@ -64,6 +65,7 @@ typedef struct kiln_cpu_step {
   struct kiln_cpu_control *control; /* CONTROL (control.c) */
   struct kiln_cpu_sort *sort;       /* SORT: values are the operands then the results */
   struct kiln_cpu_dynslice *dynslice; /* DYNSLICE: values are the operands then the result */
+  struct kiln_cpu_gather *gather;     /* GATHER: operand, indices, result */
 } kiln_cpu_step;
 
 typedef struct kiln_cpu_run_state kiln_cpu_run_state;
@@ -158,6 +160,11 @@ typedef struct kiln_cpu_dynslice kiln_cpu_dynslice;
 kiln_status kiln_cpu_dynslice_prepare(const kiln_op *op, kiln_cpu_dynslice **out);
 void kiln_cpu_dynslice_run(const kiln_cpu_dynslice *s, const void *const *in, void *out);
 void kiln_cpu_dynslice_destroy(kiln_cpu_dynslice *s);
+/* The same for gathers of whole slices along dim 0 (x[indices]). */
+typedef struct kiln_cpu_gather kiln_cpu_gather;
+kiln_status kiln_cpu_gather_prepare(const kiln_op *op, kiln_cpu_gather **out);
+void kiln_cpu_gather_run(const kiln_cpu_gather *g, const void *operand, const void *indices, void *out);
+void kiln_cpu_gather_destroy(kiln_cpu_gather *g);
 
 /* Runs fn over [0, points) split over the threads when work is large enough. */
 void kiln_cpu_parallel_for(kiln_cpu_loop_fn fn, void *const *bufs, int64_t points, int64_t work);

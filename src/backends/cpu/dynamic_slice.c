@@ -1,7 +1,7 @@
 /* dynamic_slice and dynamic_update_slice as copies of boxes: the start indices (scalars
  * read at run time) are clamped so the box fits, as the spec says, and the box moves row
  * by row with memcpy. dynamic_update_slice copies its operand first (the result is a new
- * value). */
+ * value). Also the row gather (x[indices]), one memcpy per index. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,5 +90,90 @@ void kiln_cpu_dynslice_run(const kiln_cpu_dynslice *s, const void *const *in, vo
     copy_box(s, start, out, (uint8_t *)in[1], true);
   } else {
     copy_box(s, start, (uint8_t *)in[0], out, false);
+  }
+}
+
+/* ---------------------------------------------------------------- row gathers */
+
+/* The gather of whole slices along dim 0 (x[indices] in NumPy, an embedding lookup):
+ * collapsed_slice_dims = start_index_map = [0], no batching dims, slice_sizes = [1, the
+ * operand's other dims], the offset dims trailing, one index per index vector. Each index
+ * is clamped into [0, rows) as the spec's clamp of start indices does, and its slice is one
+ * memcpy. */
+struct kiln_cpu_gather {
+  int64_t count;        /* indices */
+  int64_t rows;         /* the operand's dim 0 */
+  size_t slice_bytes;
+  kiln_elem index_elem;
+  size_t index_bytes;
+};
+
+static bool list_is(const kiln_attr *a, int64_t n, const int64_t *want) {
+  if (!a) return n == 0;
+  if (kiln_attr_count(a) != n) return false;
+  for (int64_t i = 0; i < n; i++) {
+    int64_t v;
+    if (!kiln_attr_i64_at(a, i, &v) || v != want[i]) return false;
+  }
+  return true;
+}
+
+kiln_status kiln_cpu_gather_prepare(const kiln_op *op, kiln_cpu_gather **out) {
+  *out = NULL;
+  if (op->kind != KILN_OP_GATHER || op->num_operands != 2) return NULL;
+  const kiln_type *x = op->operands[0]->type, *ix = op->operands[1]->type, *r = op->results[0].type;
+  if (!static_dense(x) || !static_dense(ix) || !static_dense(r) || x->tensor.rank < 1 ||
+      !kiln_elem_is_int(kiln_type_elem(ix)))
+    return NULL;
+  const kiln_attr *dn = kiln_op_attr(op, "dimension_numbers");
+  if (!dn || dn->kind != KILN_ATTR_STRUCT) return NULL;
+  int64_t ivd = ix->tensor.rank, zero = 0, v;
+  if (kiln_attr_get(dn, "index_vector_dim") && kiln_attr_i64_at(kiln_attr_get(dn, "index_vector_dim"), 0, &v)) ivd = v;
+  /* one index per vector: index_vector_dim is past the end, or a trailing dim of size 1 */
+  if (ivd < ix->tensor.rank && (ivd != ix->tensor.rank - 1 || ix->tensor.dims[ivd] != 1)) return NULL;
+  int32_t batch = ix->tensor.rank - (ivd < ix->tensor.rank ? 1 : 0), xr = x->tensor.rank;
+  int64_t offsets[KILN_CPU_MAX_RANK], sizes[KILN_CPU_MAX_RANK];
+  for (int32_t d = 0; d + 1 < xr; d++) offsets[d] = batch + d;
+  sizes[0] = 1;
+  for (int32_t d = 1; d < xr; d++) sizes[d] = x->tensor.dims[d];
+  if (!list_is(kiln_attr_get(dn, "collapsed_slice_dims"), 1, &zero) || !list_is(kiln_attr_get(dn, "start_index_map"), 1, &zero) ||
+      !list_is(kiln_attr_get(dn, "operand_batching_dims"), 0, NULL) ||
+      !list_is(kiln_attr_get(dn, "start_indices_batching_dims"), 0, NULL) ||
+      !list_is(kiln_attr_get(dn, "offset_dims"), xr - 1, offsets) || !list_is(kiln_op_attr(op, "slice_sizes"), xr, sizes) ||
+      r->tensor.rank != batch + xr - 1)
+    return NULL;
+  kiln_cpu_gather *g = malloc(sizeof *g);
+  if (!g) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  g->count = 1;
+  for (int32_t d = 0; d < batch; d++) g->count *= ix->tensor.dims[d];
+  g->rows = x->tensor.dims[0];
+  g->slice_bytes = kiln_elem_storage_bytes(kiln_type_elem(x));
+  for (int32_t d = 1; d < xr; d++) g->slice_bytes *= (size_t)x->tensor.dims[d];
+  g->index_elem = kiln_type_elem(ix);
+  g->index_bytes = kiln_elem_storage_bytes(g->index_elem);
+  *out = g;
+  return NULL;
+}
+
+void kiln_cpu_gather_destroy(kiln_cpu_gather *g) { free(g); }
+
+enum { PREFETCH_AHEAD = 8 };
+
+/* Index i, clamped into [0, rows). */
+static int64_t gather_row(const kiln_cpu_gather *g, const void *indices, int64_t i) {
+  kiln_scalar v = kiln_scalar_load(g->index_elem, (const uint8_t *)indices + (size_t)i * g->index_bytes);
+  int64_t row = kiln_elem_class_of(g->index_elem) == KILN_ELEM_CLASS_U && v.u > INT64_MAX ? INT64_MAX : v.i;
+  return row < 0 ? 0 : row >= g->rows ? g->rows - 1 : row;
+}
+
+void kiln_cpu_gather_run(const kiln_cpu_gather *g, const void *operand, const void *indices, void *out) {
+  if (!g->rows) return; /* then the result is empty too */
+  for (int64_t i = 0; i < g->count; i++) {
+    if (i + PREFETCH_AHEAD < g->count) { /* random rows: ask for the one a few steps on now */
+      const uint8_t *next = (const uint8_t *)operand + (size_t)gather_row(g, indices, i + PREFETCH_AHEAD) * g->slice_bytes;
+      for (size_t b = 0; b < g->slice_bytes; b += 64) __builtin_prefetch(next + b);
+    }
+    memcpy((uint8_t *)out + (size_t)i * g->slice_bytes,
+           (const uint8_t *)operand + (size_t)gather_row(g, indices, i) * g->slice_bytes, g->slice_bytes);
   }
 }
