@@ -813,6 +813,13 @@ static kiln_status schedule(kiln_cpu_executable *x, const kiln_block *body, cons
         continue;
       }
     }
+    if (op->kind == KILN_OP_SCATTER) {
+      KILN_RETURN_IF_ERROR(kiln_cpu_scatter_prepare(op, &step->scatter));
+      if (step->scatter) {
+        KILN_RETURN_IF_ERROR(native_step(x, op, KILN_CPU_STEP_SCATTER, step));
+        continue;
+      }
+    }
     if (op->kind == KILN_OP_SORT) {
       KILN_RETURN_IF_ERROR(kiln_cpu_sort_prepare(op, &step->sort));
       if (step->sort) {

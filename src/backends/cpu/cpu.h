@@ -43,6 +43,7 @@ typedef enum kiln_cpu_step_kind {
   KILN_CPU_STEP_SORT,    /* sort with a one-compare comparator (sort.c) */
   KILN_CPU_STEP_DYNSLICE, /* dynamic_slice, dynamic_update_slice (dynamic_slice.c) */
   KILN_CPU_STEP_GATHER,  /* a row gather (dynamic_slice.c) */
+  KILN_CPU_STEP_SCATTER, /* a row scatter that adds or replaces (dynamic_slice.c) */
 } kiln_cpu_step_kind;
 
 struct kiln_cpu_dnnl_op;
@@ -66,6 +67,7 @@ typedef struct kiln_cpu_step {
   struct kiln_cpu_sort *sort;       /* SORT: values are the operands then the results */
   struct kiln_cpu_dynslice *dynslice; /* DYNSLICE: values are the operands then the result */
   struct kiln_cpu_gather *gather;     /* GATHER: operand, indices, result */
+  struct kiln_cpu_scatter *scatter;   /* SCATTER: operand, indices, updates, result */
 } kiln_cpu_step;
 
 typedef struct kiln_cpu_run_state kiln_cpu_run_state;
@@ -165,6 +167,12 @@ typedef struct kiln_cpu_gather kiln_cpu_gather;
 kiln_status kiln_cpu_gather_prepare(const kiln_op *op, kiln_cpu_gather **out);
 void kiln_cpu_gather_run(const kiln_cpu_gather *g, const void *operand, const void *indices, void *out);
 void kiln_cpu_gather_destroy(kiln_cpu_gather *g);
+/* And for scatters of whole slices along dim 0 whose update computation adds or replaces. */
+typedef struct kiln_cpu_scatter kiln_cpu_scatter;
+kiln_status kiln_cpu_scatter_prepare(const kiln_op *op, kiln_cpu_scatter **out);
+void kiln_cpu_scatter_run(const kiln_cpu_scatter *s, const void *operand, const void *indices, const void *updates,
+                          void *out);
+void kiln_cpu_scatter_destroy(kiln_cpu_scatter *s);
 
 /* Runs fn over [0, points) split over the threads when work is large enough. */
 void kiln_cpu_parallel_for(kiln_cpu_loop_fn fn, void *const *bufs, int64_t points, int64_t work);

@@ -177,3 +177,128 @@ void kiln_cpu_gather_run(const kiln_cpu_gather *g, const void *operand, const vo
            (const uint8_t *)operand + (size_t)gather_row(g, indices, i) * g->slice_bytes, g->slice_bytes);
   }
 }
+
+/* ---------------------------------------------------------------- row scatters */
+
+/* The scatter of whole slices along dim 0 (x.at[indices].add(updates)): the mirror of the
+ * row gather, with an update computation that adds (or replaces: `return %update`). The
+ * result starts as a copy of the operand; updates apply in order, and an update whose
+ * index falls outside [0, rows) is skipped, as the spec says. */
+struct kiln_cpu_scatter {
+  int64_t count, rows;
+  size_t slice_bytes, operand_bytes;
+  kiln_elem elem;       /* of the operand and the updates */
+  bool add;             /* add; else replace */
+  kiln_elem index_elem;
+  size_t index_bytes;
+};
+
+/* add on floats is f32 or f64 arithmetic (each sum rounds once, as the interpreter's); on
+ * integers it wraps */
+static bool addable(kiln_elem e) {
+  return e == KILN_ELEM_F32 || e == KILN_ELEM_F64 || e == KILN_ELEM_SI32 || e == KILN_ELEM_SI64 ||
+         e == KILN_ELEM_UI32 || e == KILN_ELEM_UI64;
+}
+
+kiln_status kiln_cpu_scatter_prepare(const kiln_op *op, kiln_cpu_scatter **out) {
+  *out = NULL;
+  if (op->kind != KILN_OP_SCATTER || op->num_operands != 3 || op->num_results != 1) return NULL;
+  const kiln_type *x = op->operands[0]->type, *ix = op->operands[1]->type, *u = op->operands[2]->type;
+  if (!static_dense(x) || !static_dense(ix) || !static_dense(u) || x->tensor.rank < 1 ||
+      !kiln_elem_is_int(kiln_type_elem(ix)) || kiln_type_elem(u) != kiln_type_elem(x))
+    return NULL;
+  /* the update computation: return %b, or return add(%a, %b) in either order */
+  const kiln_block *b = kiln_op_block(op, 0);
+  if (!b || b->next || b->num_args != 2 || !b->last || b->last->num_operands != 1) return NULL;
+  const kiln_value *ret = b->last->operands[0];
+  bool add = false;
+  if (ret != &b->args[1]) {
+    const kiln_op *c = ret->def;
+    if (!c || c->kind != KILN_OP_ADD || c->next != b->last || b->first != c || !addable(kiln_type_elem(x))) return NULL;
+    const kiln_value *p = c->operands[0], *q = c->operands[1];
+    if (!((p == &b->args[0] && q == &b->args[1]) || (p == &b->args[1] && q == &b->args[0]))) return NULL;
+    add = true;
+  } else if (b->first != b->last) {
+    return NULL;
+  }
+  for (int32_t i = 0; i < 2; i++)
+    if (kiln_type_elem(b->args[i].type) != kiln_type_elem(x) || kiln_type_is_quant_tensor(b->args[i].type)) return NULL;
+  const kiln_attr *dn = kiln_op_attr(op, "scatter_dimension_numbers");
+  if (!dn || dn->kind != KILN_ATTR_STRUCT) return NULL;
+  int64_t ivd = ix->tensor.rank, zero = 0, v;
+  if (kiln_attr_get(dn, "index_vector_dim") && kiln_attr_i64_at(kiln_attr_get(dn, "index_vector_dim"), 0, &v)) ivd = v;
+  if (ivd < ix->tensor.rank && (ivd != ix->tensor.rank - 1 || ix->tensor.dims[ivd] != 1)) return NULL;
+  int32_t batch = ix->tensor.rank - (ivd < ix->tensor.rank ? 1 : 0), xr = x->tensor.rank;
+  int64_t window[KILN_CPU_MAX_RANK];
+  for (int32_t d = 0; d + 1 < xr; d++) window[d] = batch + d;
+  if (!list_is(kiln_attr_get(dn, "inserted_window_dims"), 1, &zero) ||
+      !list_is(kiln_attr_get(dn, "scatter_dims_to_operand_dims"), 1, &zero) ||
+      !list_is(kiln_attr_get(dn, "input_batching_dims"), 0, NULL) ||
+      !list_is(kiln_attr_get(dn, "scatter_indices_batching_dims"), 0, NULL) ||
+      !list_is(kiln_attr_get(dn, "update_window_dims"), xr - 1, window) || u->tensor.rank != batch + xr - 1)
+    return NULL;
+  for (int32_t d = 0; d < batch; d++)
+    if (u->tensor.dims[d] != ix->tensor.dims[d]) return NULL;
+  for (int32_t d = 1; d < xr; d++)
+    if (u->tensor.dims[batch + d - 1] != x->tensor.dims[d]) return NULL; /* whole rows only */
+  kiln_cpu_scatter *s = malloc(sizeof *s);
+  if (!s) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  s->count = 1;
+  for (int32_t d = 0; d < batch; d++) s->count *= ix->tensor.dims[d];
+  s->rows = x->tensor.dims[0];
+  s->elem = kiln_type_elem(x);
+  s->slice_bytes = kiln_elem_storage_bytes(s->elem);
+  for (int32_t d = 1; d < xr; d++) s->slice_bytes *= (size_t)x->tensor.dims[d];
+  s->operand_bytes = s->slice_bytes * (size_t)s->rows;
+  s->add = add;
+  s->index_elem = kiln_type_elem(ix);
+  s->index_bytes = kiln_elem_storage_bytes(s->index_elem);
+  *out = s;
+  return NULL;
+}
+
+void kiln_cpu_scatter_destroy(kiln_cpu_scatter *s) { free(s); }
+
+static void add_row(kiln_elem e, uint8_t *dst, const uint8_t *src, size_t bytes) {
+  switch (e) {
+    case KILN_ELEM_F32: {
+      float *d = (float *)dst;
+      const float *a = (const float *)src;
+      for (size_t i = 0; i < bytes / 4; i++) d[i] += a[i];
+      break;
+    }
+    case KILN_ELEM_F64: {
+      double *d = (double *)dst;
+      const double *a = (const double *)src;
+      for (size_t i = 0; i < bytes / 8; i++) d[i] += a[i];
+      break;
+    }
+    case KILN_ELEM_SI32:
+    case KILN_ELEM_UI32: {
+      uint32_t *d = (uint32_t *)dst;
+      const uint32_t *a = (const uint32_t *)src;
+      for (size_t i = 0; i < bytes / 4; i++) d[i] += a[i];
+      break;
+    }
+    default: {
+      uint64_t *d = (uint64_t *)dst;
+      const uint64_t *a = (const uint64_t *)src;
+      for (size_t i = 0; i < bytes / 8; i++) d[i] += a[i];
+      break;
+    }
+  }
+}
+
+void kiln_cpu_scatter_run(const kiln_cpu_scatter *s, const void *operand, const void *indices, const void *updates,
+                          void *out) {
+  if (s->operand_bytes) memcpy(out, operand, s->operand_bytes);
+  for (int64_t i = 0; i < s->count; i++) {
+    kiln_scalar v = kiln_scalar_load(s->index_elem, (const uint8_t *)indices + (size_t)i * s->index_bytes);
+    bool neg = kiln_elem_class_of(s->index_elem) != KILN_ELEM_CLASS_U && v.i < 0;
+    if (neg || v.u >= (uint64_t)s->rows) continue; /* outside: skipped */
+    uint8_t *dst = (uint8_t *)out + (size_t)v.u * s->slice_bytes;
+    const uint8_t *src = (const uint8_t *)updates + (size_t)i * s->slice_bytes;
+    if (s->add) add_row(s->elem, dst, src, s->slice_bytes);
+    else memcpy(dst, src, s->slice_bytes);
+  }
+}

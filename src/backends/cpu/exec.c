@@ -100,7 +100,8 @@ static uint64_t now_ns(void) {
   return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
-static const char *const k_step_kinds[] = {"loop", "oneDNN", "interp", "control", "sort", "slice", "gather"};
+static const char *const k_step_kinds[] = {"loop",  "oneDNN", "interp", "control",
+                                           "sort",  "slice",  "gather", "scatter"};
 
 /* KILN_CPU_PROFILE: the steps that took time, with the op they come from. */
 static void print_profile(const kiln_cpu_executable *x) {
@@ -133,6 +134,7 @@ void kiln_cpu_executable_destroy(kiln_cpu_executable *x) {
     kiln_cpu_sort_destroy(x->steps[s].sort);
     kiln_cpu_dynslice_destroy(x->steps[s].dynslice);
     kiln_cpu_gather_destroy(x->steps[s].gather);
+    kiln_cpu_scatter_destroy(x->steps[s].scatter);
   }
   kiln_cpu_code_destroy(x->code);
   if (x->owns_interp) kiln_interp_destroy(x->interp);
@@ -318,6 +320,10 @@ kiln_status kiln_cpu_run(kiln_cpu_executable *x, kiln_cpu_tensor *const *inputs,
       case KILN_CPU_STEP_GATHER:
         kiln_cpu_gather_run(step->gather, data_of(x, s, step->values[0]), data_of(x, s, step->values[1]),
                             data_of(x, s, step->values[2]));
+        break;
+      case KILN_CPU_STEP_SCATTER:
+        kiln_cpu_scatter_run(step->scatter, data_of(x, s, step->values[0]), data_of(x, s, step->values[1]),
+                             data_of(x, s, step->values[2]), data_of(x, s, step->values[3]));
         break;
       case KILN_CPU_STEP_SORT: {
         int32_t n = step->op->num_operands;

@@ -1,0 +1,51 @@
+// Row gathers (x[indices], an embedding lookup) and row scatters (x.at[indices].add(u))
+// that the cpu backend runs natively (dynamic_slice.c): gather indices out of range are
+// clamped, scatter updates out of range skipped, as the spec says; repeated indices add up.
+
+func.func @row_gather_clamped() {
+  %x = stablehlo.constant dense<[[0.0, 1.0, 2.0], [10.0, 11.0, 12.0], [20.0, 21.0, 22.0], [30.0, 31.0, 32.0]]> : tensor<4x3xf32>
+  %i = stablehlo.constant dense<[[2], [0], [-5], [9], [3]]> : tensor<5x1xi32>
+  %g = "stablehlo.gather"(%x, %i) {dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 3>} : (tensor<4x3xf32>, tensor<5x1xi32>) -> tensor<5x3xf32>
+  check.expect_eq_const %g, dense<[[20.0, 21.0, 22.0], [0.0, 1.0, 2.0], [0.0, 1.0, 2.0], [30.0, 31.0, 32.0], [30.0, 31.0, 32.0]]> : tensor<5x3xf32>
+  func.return
+}
+
+// -----
+
+// Indices without an index vector dim, a 2-D batch, a rank-3 operand, unsigned indices.
+func.func @row_gather_batched() {
+  %x = stablehlo.iota dim = 0 : tensor<3x2x2xi64>
+  %i = stablehlo.constant dense<[[1, 2], [7, 0]]> : tensor<2x2xui8>
+  %g = "stablehlo.gather"(%x, %i) {dimension_numbers = #stablehlo.gather<offset_dims = [2, 3], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 2>, slice_sizes = array<i64: 1, 2, 2>} : (tensor<3x2x2xi64>, tensor<2x2xui8>) -> tensor<2x2x2x2xi64>
+  check.expect_eq_const %g, dense<[[[[1, 1], [1, 1]], [[2, 2], [2, 2]]], [[[2, 2], [2, 2]], [[0, 0], [0, 0]]]]> : tensor<2x2x2x2xi64>
+  func.return
+}
+
+// -----
+
+func.func @row_scatter_add_repeated_and_skipped() {
+  %x = stablehlo.constant dense<[[1.0, 1.0], [2.0, 2.0], [3.0, 3.0]]> : tensor<3x2xf32>
+  %i = stablehlo.constant dense<[[1], [1], [-1], [3], [0]]> : tensor<5x1xi32>
+  %u = stablehlo.constant dense<[[10.0, 20.0], [100.0, 200.0], [7.0, 7.0], [9.0, 9.0], [0.5, 0.25]]> : tensor<5x2xf32>
+  %r = "stablehlo.scatter"(%x, %i, %u) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<3x2xf32>, tensor<5x1xi32>, tensor<5x2xf32>) -> tensor<3x2xf32>
+  check.expect_eq_const %r, dense<[[1.5, 1.25], [112.0, 222.0], [3.0, 3.0]]> : tensor<3x2xf32>
+  func.return
+}
+
+// -----
+
+func.func @row_scatter_replace_i64() {
+  %x = stablehlo.constant dense<[[1, 1], [2, 2]]> : tensor<2x2xi64>
+  %i = stablehlo.constant dense<[1, 0, 1]> : tensor<3xui32>
+  %u = stablehlo.constant dense<[[5, 6], [7, 8], [9, 10]]> : tensor<3x2xi64>
+  %r = "stablehlo.scatter"(%x, %i, %u) ({
+  ^bb0(%a: tensor<i64>, %b: tensor<i64>):
+    stablehlo.return %b : tensor<i64>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<2x2xi64>, tensor<3xui32>, tensor<3x2xi64>) -> tensor<2x2xi64>
+  check.expect_eq_const %r, dense<[[7, 8], [9, 10]]> : tensor<2x2xi64>
+  func.return
+}
