@@ -152,50 +152,68 @@ static int lanes_for(const kiln_cpu_loop *L) {
 
 /* ---------------------------------------------------------------- elementwise kernels */
 
+/* Output points [begin, end), a row segment per trip: the points of one row (of `last`
+ * points) from col on, cnt of them, the first at flat point f of row `row`. */
+typedef struct row_segments {
+  LLVMValueRef fvar, f, row, col, cnt;
+  LLVMBasicBlockRef head, done;
+} row_segments;
+
+static void rows_open(nest *n, row_segments *s, LLVMValueRef begin, LLVMValueRef end, int64_t last) {
+  kiln_cpu_gen *g = n->g;
+  LLVMBuilderRef b = g->b;
+  s->fvar = new_var(n, g->i64);
+  LLVMBuildStore(b, begin, s->fvar);
+  LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(b));
+  LLVMBasicBlockRef body;
+  s->head = LLVMAppendBasicBlockInContext(g->c, fn, "rows");
+  body = LLVMAppendBasicBlockInContext(g->c, fn, "row");
+  s->done = LLVMAppendBasicBlockInContext(g->c, fn, "done");
+  LLVMBuildBr(b, s->head);
+  LLVMPositionBuilderAtEnd(b, s->head);
+  s->f = LLVMBuildLoad2(b, g->i64, s->fvar, "");
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, s->f, end, ""), body, s->done);
+  LLVMPositionBuilderAtEnd(b, body);
+  s->col = LLVMBuildURem(b, s->f, i64c(n, last), "");
+  s->row = LLVMBuildUDiv(b, s->f, i64c(n, last), "");
+  LLVMValueRef left = LLVMBuildSub(b, end, s->f, ""), rowleft = LLVMBuildSub(b, i64c(n, last), s->col, "");
+  s->cnt = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, left, rowleft, ""), left, rowleft, "");
+}
+
+static void rows_close(nest *n, row_segments *s) {
+  LLVMBuilderRef b = n->g->b;
+  LLVMBuildStore(b, LLVMBuildAdd(b, s->f, s->cnt, ""), s->fvar);
+  LLVMBuildBr(b, s->head);
+  LLVMPositionBuilderAtEnd(b, s->done);
+}
+
+/* The first point of a segment's scalar tail: cnt less cnt mod w. */
+static LLVMValueRef vector_part(nest *n, const row_segments *s, int w) {
+  return LLVMBuildSub(n->g->b, s->cnt, LLVMBuildSRem(n->g->b, s->cnt, i64c(n, w), ""), "");
+}
+
 static bool emit_elementwise(nest *n, LLVMValueRef begin, LLVMValueRef end) {
   kiln_cpu_gen *g = n->g;
   LLVMBuilderRef b = g->b;
   const kiln_cpu_loop *L = n->L;
   int32_t r = L->rank;
-  int64_t last = r ? L->dims[r - 1] : 1;
   int w = lanes_for(L);
   n->inner = r ? r - 1 : 0;
-  loop_var rows;
-  LLVMValueRef fvar = new_var(n, g->i64);
-  LLVMBuildStore(b, begin, fvar);
-  /* while (f < end): one row (part) per trip */
-  LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(b));
-  LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(g->c, fn, "rows"), body = LLVMAppendBasicBlockInContext(g->c, fn, "row"),
-                    done = LLVMAppendBasicBlockInContext(g->c, fn, "done");
-  LLVMBuildBr(b, head);
-  LLVMPositionBuilderAtEnd(b, head);
-  LLVMValueRef f = LLVMBuildLoad2(b, g->i64, fvar, "");
-  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, f, end, ""), body, done);
-  LLVMPositionBuilderAtEnd(b, body);
-  LLVMValueRef col = LLVMBuildURem(b, f, i64c(n, last), ""), row = LLVMBuildUDiv(b, f, i64c(n, last), "");
-  LLVMValueRef left = LLVMBuildSub(b, end, f, ""), rowleft = LLVMBuildSub(b, i64c(n, last), col, "");
-  LLVMValueRef cnt = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, left, rowleft, ""), left, rowleft, "");
+  row_segments seg;
+  rows_open(n, &seg, begin, end, r ? L->dims[r - 1] : 1);
   start_offsets(n, n->offset);
-  add_offsets(n, n->offset, 0, r ? r - 1 : 0, row);
-  LLVMValueRef nvec = LLVMBuildSub(b, cnt, LLVMBuildSRem(b, cnt, i64c(n, w), ""), "");
-  /* vector part */
-  loop_open(n, &rows, i64c(n, 0), nvec);
-  LLVMValueRef pos = LLVMBuildAdd(b, col, rows.i, "");
-  LLVMValueRef v = root_at(n, pos, w);
-  if (!v) return false;
-  kiln_cpu_store(g, n->out, L->out_elem, LLVMBuildAdd(b, f, rows.i, ""), v);
-  loop_close(n, &rows, i64c(n, w));
-  /* scalar tail */
-  loop_var tail;
-  loop_open(n, &tail, nvec, cnt);
-  pos = LLVMBuildAdd(b, col, tail.i, "");
-  v = root_at(n, pos, 1);
-  if (!v) return false;
-  kiln_cpu_store(g, n->out, L->out_elem, LLVMBuildAdd(b, f, tail.i, ""), v);
-  loop_close(n, &tail, i64c(n, 1));
-  LLVMBuildStore(b, LLVMBuildAdd(b, f, cnt, ""), fvar);
-  LLVMBuildBr(b, head);
-  LLVMPositionBuilderAtEnd(b, done);
+  add_offsets(n, n->offset, 0, r ? r - 1 : 0, seg.row);
+  LLVMValueRef nvec = vector_part(n, &seg, w);
+  for (int pass = 0; pass < 2; pass++) { /* w lanes over the vector part, then 1 over the tail */
+    int lanes = pass == 0 ? w : 1;
+    loop_var j;
+    loop_open(n, &j, pass == 0 ? i64c(n, 0) : nvec, pass == 0 ? nvec : seg.cnt);
+    LLVMValueRef v = root_at(n, LLVMBuildAdd(b, seg.col, j.i, ""), lanes);
+    if (!v) return false;
+    kiln_cpu_store(g, n->out, L->out_elem, LLVMBuildAdd(b, seg.f, j.i, ""), v);
+    loop_close(n, &j, i64c(n, lanes));
+  }
+  rows_close(n, &seg);
   return true;
 }
 
@@ -344,30 +362,19 @@ static bool emit_column_reduce(nest *n, LLVMValueRef begin, LLVMValueRef end) {
   kiln_elem acc = L->root->elem;
   LLVMValueRef *row = calloc((size_t)L->num_nodes + 1, sizeof *row);
   if (!row) return false;
-  LLVMValueRef fvar = new_var(n, g->i64);
-  LLVMBuildStore(b, begin, fvar);
-  LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(b));
-  LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(g->c, fn, "rows"), body = LLVMAppendBasicBlockInContext(g->c, fn, "row"),
-                    done = LLVMAppendBasicBlockInContext(g->c, fn, "done");
-  LLVMBuildBr(b, head);
-  LLVMPositionBuilderAtEnd(b, head);
-  LLVMValueRef f = LLVMBuildLoad2(b, g->i64, fvar, "");
-  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, f, end, ""), body, done);
-  LLVMPositionBuilderAtEnd(b, body);
-  LLVMValueRef col = LLVMBuildURem(b, f, i64c(n, last), ""), rowi = LLVMBuildUDiv(b, f, i64c(n, last), "");
-  LLVMValueRef left = LLVMBuildSub(b, end, f, ""), rowleft = LLVMBuildSub(b, i64c(n, last), col, "");
-  LLVMValueRef cnt = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, left, rowleft, ""), left, rowleft, "");
+  row_segments seg;
+  rows_open(n, &seg, begin, end, last);
   start_offsets(n, row);
-  add_offsets(n, row, 0, ro - 1, rowi);
-  LLVMValueRef nvec = LLVMBuildSub(b, cnt, LLVMBuildSRem(b, cnt, i64c(n, w), ""), "");
+  add_offsets(n, row, 0, ro - 1, seg.row);
+  LLVMValueRef nvec = vector_part(n, &seg, w);
   /* width w over the vector part, then 1 over the tail */
   for (int pass = 0; pass < 2; pass++) {
     int lanes = pass == 0 ? w : 1;
     LLVMTypeRef vt = kiln_cpu_compute_type(g, acc, lanes);
     LLVMValueRef accv = new_var(n, vt);
     loop_var j;
-    loop_open(n, &j, pass == 0 ? i64c(n, 0) : nvec, pass == 0 ? nvec : cnt);
-    LLVMValueRef pos = LLVMBuildAdd(b, col, j.i, "");
+    loop_open(n, &j, pass == 0 ? i64c(n, 0) : nvec, pass == 0 ? nvec : seg.cnt);
+    LLVMValueRef pos = LLVMBuildAdd(b, seg.col, j.i, "");
     LLVMBuildStore(b, identity(n, lanes), accv);
     loop_var k;
     loop_open(n, &k, i64c(n, 0), i64c(n, folded));
@@ -382,12 +389,10 @@ static bool emit_column_reduce(nest *n, LLVMValueRef begin, LLVMValueRef end) {
     LLVMValueRef init = value(n, L->init, i64c(n, 0), lanes);
     LLVMValueRef result = combine(n, init, LLVMBuildLoad2(b, vt, accv, ""));
     if (acc != L->out_elem) result = kiln_cpu_convert(g, acc, L->out_elem, result);
-    kiln_cpu_store(g, n->out, L->out_elem, LLVMBuildAdd(b, f, j.i, ""), result);
+    kiln_cpu_store(g, n->out, L->out_elem, LLVMBuildAdd(b, seg.f, j.i, ""), result);
     loop_close(n, &j, i64c(n, lanes));
   }
-  LLVMBuildStore(b, LLVMBuildAdd(b, f, cnt, ""), fvar);
-  LLVMBuildBr(b, head);
-  LLVMPositionBuilderAtEnd(b, done);
+  rows_close(n, &seg);
   free(row);
   return true;
 }
