@@ -116,46 +116,45 @@ static kiln_status copy_of(const kiln_cpu_tensor *t, kiln_cpu_tensor **out) {
   return NULL;
 }
 
-/* Runs region r on lead (its arguments) followed by its captured values. */
+/* Runs region r on lead (its arguments) followed by its captured values; args has room
+ * for them all (the caller's, so a loop allocates it once). */
 static kiln_status run_region(const kiln_cpu_control *c, int32_t r, kiln_cpu_tensor *const *lead, int32_t nlead,
-                              kiln_cpu_tensor *const *captured, kiln_cpu_tensor **out, kiln_check_log *checks) {
-  int32_t n = nlead + c->num_captured[r];
-  kiln_cpu_tensor **in = calloc((size_t)n + 1, sizeof *in);
-  if (!in) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-  for (int32_t i = 0; i < nlead; i++) in[i] = lead[i];
-  for (int32_t i = 0; i < c->num_captured[r]; i++) in[nlead + i] = captured[i];
-  kiln_status st = kiln_cpu_run(c->region[r], in, out, checks);
-  free(in);
-  return st;
+                              kiln_cpu_tensor *const *captured, kiln_cpu_tensor **args, kiln_cpu_tensor **out,
+                              kiln_check_log *checks) {
+  for (int32_t i = 0; i < nlead; i++) args[i] = lead[i];
+  for (int32_t i = 0; i < c->num_captured[r]; i++) args[nlead + i] = captured[i];
+  return kiln_cpu_run(c->region[r], args, out, checks);
 }
 
-static kiln_status run_while(const kiln_cpu_control *c, const kiln_op *op, kiln_cpu_tensor *const *in,
-                             kiln_cpu_tensor **out, kiln_check_log *checks) {
-  int32_t nv = c->num_carried;
+static kiln_status run_while(const kiln_cpu_control *c, kiln_cpu_tensor *const *in, kiln_cpu_tensor **out,
+                             kiln_check_log *checks) {
+  int32_t nv = c->num_carried, most = c->num_captured[0] > c->num_captured[1] ? c->num_captured[0] : c->num_captured[1];
   kiln_cpu_tensor *const *cond_captured = in + nv, *const *body_captured = in + nv + c->num_captured[0];
   kiln_cpu_tensor **carried = calloc((size_t)nv + 1, sizeof *carried), **next = calloc((size_t)nv + 1, sizeof *next);
-  kiln_status st = carried && next ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  kiln_cpu_tensor **args = calloc((size_t)(nv + most) + 1, sizeof *args);
+  kiln_status st = carried && next && args ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   for (int32_t i = 0; !st && i < nv; i++) st = copy_of(in[i], &carried[i]);
   while (!st) {
     kiln_cpu_tensor *pred = NULL;
-    st = run_region(c, 0, carried, nv, cond_captured, &pred, checks);
+    st = run_region(c, 0, carried, nv, cond_captured, args, &pred, checks);
     if (st) break;
     bool go = pred->bytes && *(const uint8_t *)pred->data;
     kiln_cpu_tensor_free(pred);
     if (!go) break;
-    st = run_region(c, 1, carried, nv, body_captured, next, checks);
+    st = run_region(c, 1, carried, nv, body_captured, args, next, checks);
     for (int32_t i = 0; !st && i < nv; i++) {
       kiln_cpu_tensor_free(carried[i]);
       carried[i] = next[i];
       next[i] = NULL;
     }
   }
-  for (int32_t i = 0; i < nv; i++) {
+  for (int32_t i = 0; carried && i < nv; i++) {
     if (st) kiln_cpu_tensor_free(carried[i]);
     else out[i] = carried[i];
   }
   free(carried);
   free(next);
+  free(args);
   return st;
 }
 
@@ -163,7 +162,7 @@ kiln_status kiln_cpu_control_run(const kiln_cpu_step *step, kiln_cpu_tensor *con
                                  kiln_check_log *checks) {
   const kiln_cpu_control *c = step->control;
   const kiln_op *op = step->op;
-  if (op->kind == KILN_OP_WHILE) return run_while(c, op, in, out, checks);
+  if (op->kind == KILN_OP_WHILE) return run_while(c, in, out, checks);
   /* if: the predicate picks region 0 (true) or 1; case: the index picks its branch, the
    * last one when out of range */
   int32_t r;
@@ -175,5 +174,9 @@ kiln_status kiln_cpu_control_run(const kiln_cpu_step *step, kiln_cpu_tensor *con
   }
   kiln_cpu_tensor *const *captured = in + op->num_operands;
   for (int32_t k = 0; k < r; k++) captured += c->num_captured[k];
-  return run_region(c, r, NULL, 0, captured, out, checks);
+  kiln_cpu_tensor **args = calloc((size_t)c->num_captured[r] + 1, sizeof *args);
+  if (!args) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  kiln_status st = run_region(c, r, NULL, 0, captured, args, out, checks);
+  free(args);
+  return st;
 }
