@@ -492,7 +492,8 @@ static bool parse_reduce_form(kiln_parser *p, kiln_op_state *st) {
       if (p->tok.kind != KILN_TOK_PERCENT) return kp_fail(p, "expected a reducer argument");
       names[slot] = p->tok;
       kp_next(p);
-      if (!kp_expect(p, ':', "after a reducer argument") || !kp_parse_type(p, &types[slot])) return false;
+      if (!kp_expect(p, ':', "after a reducer argument") || !kp_parse_type(p, &types[slot]) || !kp_skip_location(p))
+        return false;
     }
     if (!kp_expect(p, ')', "to close a reducer argument pair")) return false;
   }
