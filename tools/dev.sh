@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Set-up and build entry points for a fresh Debian 12 machine.
 #   ./tools/dev.sh example   install what is missing, build, run the digits classifier example
-#   ./tools/dev.sh test      install what is missing, build (warnings as errors), run all tests
+#   ./tools/dev.sh test      install what is missing (with Elixir), build (warnings as errors), run all tests
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,7 +31,8 @@ case "${1:-}" in
     ./build/kiln run examples/digits/digits.mlir --input examples/digits/input.npy
     ;;
   test)
-    install_missing llvm-14-dev libdnnl-dev
+    # Elixir and Erlang's NIF headers: the Elixir package's tests (tests/elixir).
+    install_missing llvm-14-dev libdnnl-dev elixir erlang-nox erlang-dev
     cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DKILN_WERROR=ON >/dev/null
     cmake --build build -j"$(nproc)"
     ctest --test-dir build --output-on-failure

@@ -1,0 +1,3 @@
+import Config
+
+config :logger, :console, format: "[$level] $message\n"
