@@ -14,6 +14,7 @@
 #include "inputs.h"
 #include "ir/ir.h"
 #include "kiln/kiln.h"
+#include "bytecode/bytecode.h"
 #include "parse/parse.h"
 #include "peak.h"
 #include "select.h"
@@ -73,7 +74,10 @@ static kiln_status run_once(bench_run *r, double *out_us) {
  * gives only counts). *out_module owns it; the caller destroys the module. */
 static kiln_status function_type(const kiln_source *src, const char *name, kiln_module **out_module,
                                  const kiln_type **out_type) {
-  KILN_RETURN_IF_ERROR(kiln_parse_module(src, out_module));
+  if (kiln_bytecode_sniff(src->text, src->len))
+    KILN_RETURN_IF_ERROR(kiln_bytecode_read((const uint8_t *)src->text, src->len, src->name, out_module));
+  else
+    KILN_RETURN_IF_ERROR(kiln_parse_module(src, out_module));
   kiln_block *top = kiln_op_block((*out_module)->op, 0);
   for (kiln_op *op = top ? top->first : NULL; op; op = op->next)
     if (op->kind == KILN_OP_FUNC && !strcmp(kiln_func_name(op), name)) {

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "base/source.h"
+#include "bytecode/bytecode.h"
 #include "commands.h"
 #include "ir/ir.h"
 #include "kiln/kiln.h"
@@ -87,8 +88,11 @@ typedef struct print_ctx {
 static kiln_status print_piece(const kiln_source *piece, void *user) {
   print_ctx *ctx = user;
   kiln_module *m;
-  kiln_status st = kiln_parse_module(piece, &m);
-  if (!st && ctx->verify) st = kiln_verify_module(m, piece);
+  kiln_status st;
+  if (kiln_bytecode_sniff(piece->text, piece->len)) /* read and verified at once */
+    st = kiln_bytecode_read((const uint8_t *)piece->text, piece->len, piece->name, &m);
+  else if (!(st = kiln_parse_module(piece, &m)) && ctx->verify)
+    st = kiln_verify_module(m, piece);
   char *text = NULL;
   if (!st) st = kiln_print_module(m, &text, NULL);
   kiln_module_destroy(m);
@@ -114,7 +118,8 @@ static int cmd_print(int argc, char **argv) {
     files++;
     kiln_source src;
     kiln_status st = kiln_source_read(argv[i], &src);
-    if (!st) st = kiln_source_split(&src, print_piece, &ctx);
+    /* bytecode is one module (and may hold "// -----" bytes): never split */
+    if (!st) st = kiln_bytecode_sniff(src.text, src.len) ? print_piece(&src, &ctx) : kiln_source_split(&src, print_piece, &ctx);
     if (st) {
       fprintf(stderr, "%s\n", kiln_status_message(st));
       kiln_status_free(st);

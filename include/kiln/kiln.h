@@ -218,9 +218,12 @@ typedef struct kiln_program_options {
   uint32_t first_line; /* line number of text[0] in that file; 0 means 1 */
 } kiln_program_options;
 
-/* Parses and verifies MLIR text (StableHLO's pretty or generic form). The text is copied.
- * A syntax or verification error comes back as INVALID_ARGUMENT with a located message
- * ("model.mlir:12:7: error: ..." and the line with a caret). Thread-safe. */
+/* Parses and verifies MLIR text (StableHLO's pretty or generic form), or reads a StableHLO
+ * portable artifact (VHLO in MLIR bytecode, recognised by its magic "ML\xEFR"; it may
+ * hold NULs). The bytes are copied. A syntax or verification error comes back as
+ * INVALID_ARGUMENT with a located message ("model.mlir:12:7: error: ..." and the line
+ * with a caret; "model.mlir.bc: byte 1234: expected ..." for a malformed artifact).
+ * Thread-safe. */
 kiln_status kiln_program_create(const char *text, size_t length, const kiln_program_options *options,
                                 kiln_program **out_program);
 kiln_program *kiln_program_retain(kiln_program *program);

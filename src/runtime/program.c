@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bytecode/bytecode.h"
 #include "parse/parse.h"
 #include "runtime/runtime.h"
 
@@ -51,9 +52,11 @@ kiln_status kiln_program_create(const char *text, size_t length, const kiln_prog
     kiln_sha256_init(&h);
     kiln_sha256_update(&h, copy, length);
     kiln_sha256_final(&h, p->digest);
-    st = kiln_parse_module(&p->source, &p->module);
+    if (kiln_bytecode_sniff(copy, length)) /* read and verified at once */
+      st = kiln_bytecode_read((const uint8_t *)copy, length, p->name, &p->module);
+    else if (!(st = kiln_parse_module(&p->source, &p->module)))
+      st = kiln_verify_module(p->module, &p->source);
   }
-  if (!st) st = kiln_verify_module(p->module, &p->source);
   if (!st) st = collect_functions(p);
   /* Numbered once here, so the module is read-only from now on: compiles and runs of it
    * may overlap (backends read kiln_value.id, never write it). */

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer target with clang (ASan + UBSan) into build-fuzz/ and fuzzes the
-# MLIR front end for SECONDS.
+# Builds a libFuzzer target with clang (ASan + UBSan) into build-fuzz/ and fuzzes it for
+# SECONDS: the MLIR text front end (fuzz_parse), or the bytecode reader (fuzz_bytecode)
+# with TARGET=bytecode (its corpus is build-fuzz/corpus-bytecode, seeded with the .mlir.bc
+# files, its findings go to tests/fuzz/regressions/bytecode/, replayed by
+# bytecode.regressions).
 #
 #   tests/fuzz/run.sh SECONDS [SEED_DIR]
 #
@@ -23,14 +26,20 @@ root=$(cd "$here/../.." && pwd)
 seeds=${2:-$root/../shared/conformance}
 build=${FUZZ_BUILD:-$root/build-fuzz}
 jobs=${JOBS:-1}
+target=${TARGET:-parse}
+case $target in
+  parse) pattern='*.mlir' corpus_name=corpus regressions=$here/regressions dict=(-dict="$here/mlir.dict") ;;
+  bytecode) pattern='*.mlir.bc' corpus_name=corpus-bytecode regressions=$here/regressions/bytecode dict=() ;;
+  *) echo "run.sh: TARGET must be parse or bytecode" >&2; exit 2 ;;
+esac
 
 CC=${CC:-clang} cmake -S "$root" -B "$build" -DKILN_FUZZ=ON -DKILN_SANITIZE=ON \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBUILD_TESTING=OFF >/dev/null
-cmake --build "$build" --target fuzz_parse -j "$(nproc)" >/dev/null
-fuzzer=$build/tests/fuzz/fuzz_parse
+cmake --build "$build" --target "fuzz_$target" -j "$(nproc)" >/dev/null
+fuzzer=$build/tests/fuzz/fuzz_$target
 
-corpus=$build/corpus
-mkdir -p "$corpus" "$build/artifacts" "$here/regressions"
+corpus=$build/$corpus_name
+mkdir -p "$corpus" "$build/artifacts" "$regressions"
 n=0
 copy_seeds() { # copies every .mlir (or any file, for regressions) under $1, named by content
   local dir=$1 pattern=$2
@@ -41,9 +50,9 @@ copy_seeds() { # copies every .mlir (or any file, for regressions) under $1, nam
     n=$((n + 1))
   done < <(find "$dir" -type f -name "$pattern" -print0)
 }
-copy_seeds "$seeds" '*.mlir'
-copy_seeds "$root/tests/parse/malformed" '*.mlir'
-copy_seeds "$here/regressions" '*'
+copy_seeds "$seeds" "$pattern"
+[ "$target" = parse ] && copy_seeds "$root/tests/parse/malformed" '*.mlir'
+copy_seeds "$regressions" '*'
 echo "run.sh: corpus $corpus: $(ls "$corpus" | wc -l) files ($n seeds copied)"
 
 log=$build/fuzz.log
@@ -53,12 +62,12 @@ t0=$(date +%s)
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 if [ "$jobs" -gt 1 ]; then
-  (cd "$build" && "$fuzzer" "$corpus" -max_len=65536 -timeout=10 -rss_limit_mb=2048 -dict="$here/mlir.dict" \
+  (cd "$build" && "$fuzzer" "$corpus" -max_len=65536 -timeout=10 -rss_limit_mb=2048 "${dict[@]}" \
      -max_total_time="$secs" -print_final_stats=1 -artifact_prefix="$build/artifacts/" \
      -jobs="$jobs" -workers="$jobs" >"$log" 2>&1) || rc=$?
   cat "$build"/fuzz-*.log >>"$log" 2>/dev/null || true
 else
-  "$fuzzer" "$corpus" -max_len=65536 -timeout=10 -rss_limit_mb=2048 -dict="$here/mlir.dict" -max_total_time="$secs" \
+  "$fuzzer" "$corpus" -max_len=65536 -timeout=10 -rss_limit_mb=2048 "${dict[@]}" -max_total_time="$secs" \
     -print_final_stats=1 -artifact_prefix="$build/artifacts/" >"$log" 2>&1 || rc=$?
 fi
 elapsed=$(( $(date +%s) - t0 ))
@@ -68,12 +77,12 @@ found=0
 for a in "$build"/artifacts/*; do
   [ -e "$a" ] || continue
   found=1
-  dest=$here/regressions/$(basename "$a")
+  dest=$regressions/$(basename "$a")
   cp "$a" "$dest"
   echo "run.sh: finding: $dest"
 done
 if [ "$rc" -ne 0 ] || [ "$found" -ne 0 ]; then
-  grep -h -A40 -m1 'ERROR: \|runtime error\|fuzz_parse: ' "$log" | head -60 || true
+  grep -h -A40 -m1 'ERROR: \|runtime error\|fuzz_parse: \|fuzz_bytecode: ' "$log" | head -60 || true
   echo "run.sh: FAILED (fuzzer exit $rc)"
   exit 1
 fi
