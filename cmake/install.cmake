@@ -3,6 +3,7 @@
 #   bin/kiln                                  the CLI            RUNPATH $ORIGIN/../lib
 #   lib/libkiln.so.0.1.0, .so.0, .so          the base library (soname libkiln.so.0)
 #   lib/kiln-plugins/libkiln-NAME.so          backend plugins    RUNPATH $ORIGIN/..
+#   lib/libkiln_pjrt.so                       the PJRT plugin    RUNPATH $ORIGIN (JAX, EXLA)
 #   include/kiln/{kiln,status,backend}.h      the C API and the plugin ABI
 #   include/kiln/plugin/{base,ir,runtime}/    the IR headers a plugin reads programs with
 #   lib/pkgconfig/kiln.pc, kiln-plugin.pc     pkg-config (prefix found from the file's own place)
@@ -31,6 +32,10 @@ install(TARGETS kiln RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runti
 foreach(plugin ${KILN_INSTALLED_PLUGINS})
   install(TARGETS kiln-${plugin} LIBRARY DESTINATION ${KILN_INSTALL_PLUGINDIR} COMPONENT runtime)
 endforeach()
+# The PJRT plugin beside libkiln.so (a wheel's jax_plugins/kiln/lib/, a release's priv/lib/).
+if(TARGET kiln_pjrt)
+  install(TARGETS kiln_pjrt LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime)
+endif()
 
 install(FILES include/kiln/kiln.h include/kiln/status.h include/kiln/backend.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/kiln COMPONENT dev)

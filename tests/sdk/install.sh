@@ -34,6 +34,7 @@ $(for p in $plugins; do echo "lib/kiln-plugins/libkiln-$p.so"; done | LC_ALL=C s
 lib/libkiln.so
 lib/libkiln.so.$major
 lib/libkiln.so.$version
+lib/libkiln_pjrt.so
 lib/pkgconfig/kiln-plugin.pc
 lib/pkgconfig/kiln.pc"
 found=$(cd "$prefix" && find . \( -type f -o -type l \) ! -name 'kilnTargets-*.cmake' | sed 's|^\./||' | LC_ALL=C sort)
@@ -56,6 +57,9 @@ for p in $plugins; do
   expect "libkiln-$p.so finds libkiln.so in .." 0 'RUNPATH.*\[\$ORIGIN/\.\.\]' \
     -- readelf -d "$prefix/lib/kiln-plugins/libkiln-$p.so"
 done
+expect "libkiln_pjrt.so finds libkiln.so beside it" 0 'RUNPATH.*\[\$ORIGIN\]' -- readelf -d "$prefix/lib/libkiln_pjrt.so"
+expect "libkiln_pjrt.so exports only GetPjrtApi" 0 '^[0-9a-f]+ T GetPjrtApi$' '! [A-Za-z] [^G][^ ]*$' \
+  -- nm -D --defined-only "$prefix/lib/libkiln_pjrt.so"
 expect "libkiln.so has no RPATH" 0 '!R(UN)?PATH' -- readelf -d "$prefix/lib/libkiln.so.$version"
 expect "no text file names the build or install folder" 1 -- grep -rIl -e "$build" -e "$prefix" "$prefix"
 
@@ -78,7 +82,7 @@ fi
 sdk_install "$build" "$work/runtime" --component runtime
 found=$(cd "$work/runtime" && find . \( -type f -o -type l \) | sed 's|^\./||' | LC_ALL=C sort | tr '\n' ' ')
 want="bin/kiln $(for p in $plugins; do echo "lib/kiln-plugins/libkiln-$p.so"; done | LC_ALL=C sort | tr '\n' ' ')"
-if [ "$found" = "${want}lib/libkiln.so.$major lib/libkiln.so.$version " ]; then
+if [ "$found" = "${want}lib/libkiln.so.$major lib/libkiln.so.$version lib/libkiln_pjrt.so " ]; then
   ok "the runtime component"
 else
   fail "the runtime component" "it holds: $found"

@@ -1,0 +1,190 @@
+/* PJRT_Client: a kiln_client and its devices. Create options (PJRT named values):
+ *   "devices"      string  the ordered device list ("cpu,interp"), as kiln_client_options
+ *   "config_file"  string  a Kiln config file
+ *   "num_nodes"    int64   accepted when 1; "node_id" int64 accepted when 0
+ * The key-value store callbacks are never read: single-process JAX leaves them
+ * uninitialised. KILN_DEVICE still overrides the device list (kiln_client_create). */
+#define _GNU_SOURCE /* strndup */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pjrt/pjrt.h"
+
+typedef struct client_options {
+  char *devices, *config_file;
+} client_options;
+
+static bool name_is(const PJRT_NamedValue *v, const char *name) {
+  return v->name && v->name_size == strlen(name) && !memcmp(v->name, name, v->name_size);
+}
+
+static kiln_status read_option(const PJRT_NamedValue *v, client_options *o) {
+  if (!v || !KILN_PJRT_HAS(v, value_size))
+    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "PJRT_Client_Create: a create option is NULL or too small");
+  char **str = name_is(v, "devices") ? &o->devices : name_is(v, "config_file") ? &o->config_file : NULL;
+  int name_len = v->name ? (int)(v->name_size > 200 ? 200 : v->name_size) : 0;
+  if (str) {
+    if (v->type != PJRT_NamedValue_kString || (!v->string_value && v->value_size))
+      return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "PJRT_Client_Create: option '%.*s' must be a string", name_len,
+                         v->name);
+    free(*str);
+    *str = strndup(v->string_value ? v->string_value : "", v->value_size);
+    return *str ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "PJRT_Client_Create: out of memory");
+  }
+  int64_t want = name_is(v, "num_nodes") ? 1 : name_is(v, "node_id") ? 0 : -1;
+  if (want < 0)
+    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT,
+                       "PJRT_Client_Create: unknown option '%.*s' (Kiln knows devices, config_file, num_nodes, node_id)",
+                       name_len, v->name ? v->name : "");
+  if (v->type != PJRT_NamedValue_kInt64 || v->int64_value != want)
+    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "PJRT_Client_Create: option '%.*s' must be the integer %d (Kiln "
+                       "runs in one process)", name_len, v->name, (int)want);
+  return NULL;
+}
+
+/* "kiln 0.1.0; device cpu; passed over: cuda (no plugin found)" */
+static char *platform_version(const kiln_client *kc) {
+  const kiln_plugin_list *list = kiln_client_selection(kc);
+  char *text = NULL;
+  size_t size = 0;
+  FILE *f = open_memstream(&text, &size);
+  if (!f) return NULL;
+  fprintf(f, "kiln %s; device %s", kiln_version(), kiln_client_plugin_name(kc));
+  int passed_over = 0;
+  for (int32_t i = 0; i < kiln_plugin_list_count(list); i++) {
+    kiln_plugin_report r = {.struct_size = sizeof r};
+    if (kiln_plugin_list_get(list, i, &r) || r.code == KILN_STATUS_OK) continue;
+    fprintf(f, "%s%s (%s)", passed_over++ ? ", " : "; passed over: ", r.name, r.reason);
+  }
+  return fclose(f) ? (free(text), NULL) : text;
+}
+
+PJRT_Client *kiln_pjrt_client_retain(PJRT_Client *c) {
+  if (c) atomic_fetch_add(&c->refs, 1);
+  return c;
+}
+
+void kiln_pjrt_client_release(PJRT_Client *c) {
+  if (!c || atomic_fetch_sub(&c->refs, 1) != 1) return;
+  kiln_pjrt_devices_free(c);
+  free(c->platform_version);
+  kiln_client_release(c->kiln);
+  free(c);
+}
+
+PJRT_Error *kiln_pjrt_Client_Create(PJRT_Client_Create_Args *args) {
+  KILN_PJRT_CHECK_ARGS(args, client);
+  args->client = NULL;
+  KILN_PJRT_REQUIRE(args->create_options || !args->num_options, "create_options is NULL");
+  client_options o = {0};
+  kiln_status st = NULL;
+  for (size_t i = 0; i < args->num_options && !st; i++) st = read_option(&args->create_options[i], &o);
+  PJRT_Client *c = st ? NULL : calloc(1, sizeof *c);
+  if (!st && !c) st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "PJRT_Client_Create: out of memory");
+  if (!st) {
+    atomic_init(&c->refs, 1);
+    kiln_client_options ko = {.struct_size = sizeof ko, .devices = o.devices, .config_file = o.config_file};
+    st = kiln_client_create(&ko, &c->kiln);
+  }
+  if (!st) st = kiln_pjrt_devices_init(c);
+  if (!st && !(c->platform_version = platform_version(c->kiln)))
+    st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "PJRT_Client_Create: out of memory");
+  free(o.devices);
+  free(o.config_file);
+  if (st) {
+    kiln_pjrt_client_release(c);
+    return kiln_pjrt_error(st);
+  }
+  args->client = c;
+  return NULL;
+}
+
+PJRT_Error *kiln_pjrt_Client_Destroy(PJRT_Client_Destroy_Args *args) {
+  KILN_PJRT_CHECK_ARGS(args, client);
+  kiln_pjrt_client_release(args->client);
+  return NULL;
+}
+
+#define CHECK_CLIENT(args, last)                         \
+  do {                                                   \
+    KILN_PJRT_CHECK_ARGS(args, last);                    \
+    KILN_PJRT_REQUIRE((args)->client, "client is NULL"); \
+  } while (0)
+
+PJRT_Error *kiln_pjrt_Client_PlatformName(PJRT_Client_PlatformName_Args *args) {
+  KILN_PJRT_CHECK_ARGS(args, platform_name_size);
+  kiln_pjrt_out_string("kiln", &args->platform_name, &args->platform_name_size);
+  return NULL;
+}
+
+PJRT_Error *kiln_pjrt_Client_ProcessIndex(PJRT_Client_ProcessIndex_Args *args) {
+  KILN_PJRT_CHECK_ARGS(args, process_index);
+  args->process_index = 0;
+  return NULL;
+}
+
+PJRT_Error *kiln_pjrt_Client_PlatformVersion(PJRT_Client_PlatformVersion_Args *args) {
+  CHECK_CLIENT(args, platform_version_size);
+  kiln_pjrt_out_string(args->client->platform_version, &args->platform_version, &args->platform_version_size);
+  return NULL;
+}
+
+PJRT_Error *kiln_pjrt_Client_Devices(PJRT_Client_Devices_Args *args) {
+  CHECK_CLIENT(args, num_devices);
+  args->devices = args->client->device_list;
+  args->num_devices = (size_t)args->client->num_devices;
+  return NULL;
+}
+
+PJRT_Error *kiln_pjrt_Client_AddressableDevices(PJRT_Client_AddressableDevices_Args *args) {
+  CHECK_CLIENT(args, num_addressable_devices);
+  args->addressable_devices = args->client->device_list;
+  args->num_addressable_devices = (size_t)args->client->num_devices;
+  return NULL;
+}
+
+PJRT_Error *kiln_pjrt_Client_LookupDevice(PJRT_Client_LookupDevice_Args *args) {
+  CHECK_CLIENT(args, device);
+  args->device = kiln_pjrt_client_device(args->client, args->id);
+  if (args->device) return NULL;
+  return kiln_pjrt_error(
+      KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "No matching device found for device_id %d", args->id));
+}
+
+PJRT_Error *kiln_pjrt_Client_LookupAddressableDevice(PJRT_Client_LookupAddressableDevice_Args *args) {
+  CHECK_CLIENT(args, addressable_device);
+  args->addressable_device = kiln_pjrt_client_device(args->client, args->local_hardware_id);
+  if (args->addressable_device) return NULL;
+  return kiln_pjrt_error(KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT,
+                                     "No matching addressable device found for local_hardware_id %d",
+                                     args->local_hardware_id));
+}
+
+PJRT_Error *kiln_pjrt_Client_AddressableMemories(PJRT_Client_AddressableMemories_Args *args) {
+  CHECK_CLIENT(args, num_addressable_memories);
+  args->addressable_memories = args->client->memory_list;
+  args->num_addressable_memories = (size_t)args->client->num_devices;
+  return NULL;
+}
+
+/* Device ids for num_replicas x num_partitions, replica-major; Kiln runs one of them. */
+PJRT_Error *kiln_pjrt_Client_DefaultDeviceAssignment(PJRT_Client_DefaultDeviceAssignment_Args *args) {
+  CHECK_CLIENT(args, default_assignment);
+  int64_t n = (int64_t)args->num_replicas * args->num_partitions;
+  if ((size_t)n > args->default_assignment_size || n < 0)
+    return kiln_pjrt_error(KILN_STATUS(KILN_STATUS_FAILED_PRECONDITION,
+                                       "PJRT_Client_DefaultDeviceAssignment: `default_assignment_size` %zu < "
+                                       "`num_replicas * num_partitions`, %d * %d = %lld",
+                                       args->default_assignment_size, args->num_replicas, args->num_partitions,
+                                       (long long)n));
+  if (n > args->client->num_devices)
+    return kiln_pjrt_error(KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT,
+                                       "PJRT_Client_DefaultDeviceAssignment: %d replicas x %d partitions need %lld "
+                                       "devices; the client has %d",
+                                       args->num_replicas, args->num_partitions, (long long)n,
+                                       (int)args->client->num_devices));
+  KILN_PJRT_REQUIRE(args->default_assignment || !n, "default_assignment is NULL");
+  for (int64_t i = 0; i < n; i++) args->default_assignment[i] = (int)i;
+  return NULL;
+}

@@ -1,0 +1,252 @@
+/* PJRT_Client_Compile and the executable queries. The program (format "mlir": MLIR text,
+ * or VHLO bytecode once kiln_program_create reads it) becomes a kiln_program whose @main
+ * is compiled for the device the compile options choose: the one device of a 1x1
+ * device_assignment, device_ordinal for a portable executable, else device 0. A portable
+ * executable also runs on any other device of the client: it is compiled there on first
+ * use (kiln_pjrt_executable_for). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pjrt/compile_options.h"
+#include "pjrt/pjrt.h"
+
+#define ENTRY "main"
+
+PJRT_Executable *kiln_pjrt_executable_retain(PJRT_Executable *x) {
+  if (x) atomic_fetch_add(&x->refs, 1);
+  return x;
+}
+
+void kiln_pjrt_executable_release(PJRT_Executable *x) {
+  if (!x || atomic_fetch_sub(&x->refs, 1) != 1) return;
+  for (int32_t i = 0; x->per_device && i < x->client->num_devices; i++) kiln_executable_release(x->per_device[i]);
+  free(x->per_device);
+  kiln_program_release(x->program);
+  pthread_mutex_destroy(&x->mu);
+  kiln_pjrt_client_release(x->client);
+  free(x);
+}
+
+kiln_status kiln_pjrt_executable_for(PJRT_Executable *x, PJRT_Device *device, kiln_executable **out) {
+  kiln_status st = NULL;
+  pthread_mutex_lock(&x->mu);
+  kiln_executable **slot = &x->per_device[device->id];
+  if (!*slot) {
+    kiln_compile_options o = {.struct_size = sizeof o, .function = ENTRY};
+    st = kiln_program_compile(x->program, device->kiln, &o, slot);
+  }
+  *out = kiln_executable_retain(*slot);
+  pthread_mutex_unlock(&x->mu);
+  return st;
+}
+
+/* The device the options compile for. */
+static kiln_status choose_device(PJRT_Client *c, const kiln_pjrt_compile_options *o, PJRT_Device **out) {
+  if (o->num_replicas != 1 || o->num_partitions != 1)
+    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT,
+                       "%lld replicas x %lld partitions requested; Kiln runs a program on one device "
+                       "(num_replicas and num_partitions must be 1)",
+                       (long long)o->num_replicas, (long long)o->num_partitions);
+  int64_t id = 0;
+  if (o->has_assignment && !o->portable) {
+    if (o->num_assigned != 1)
+      return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT,
+                         "the device assignment names %lld devices; Kiln runs a program on one device",
+                         (long long)o->num_assigned);
+    id = o->first_assigned;
+  } else if (o->portable && o->device_ordinal >= 0) {
+    id = o->device_ordinal;
+  }
+  *out = kiln_pjrt_client_device(c, id);
+  if (!*out)
+    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "device %lld is not a device of this client (it has %d)",
+                       (long long)id, (int)c->num_devices);
+  return NULL;
+}
+
+static kiln_status compile(PJRT_Client_Compile_Args *args, PJRT_LoadedExecutable **out) {
+  const PJRT_Program *p = args->program;
+  if (!p || !KILN_PJRT_HAS(p, format_size))
+    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "program is NULL or its struct_size is too small");
+  if (!p->format || p->format_size != strlen("mlir") || memcmp(p->format, "mlir", p->format_size))
+    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "Unknown program format '%.*s'; Kiln reads 'mlir'",
+                       p->format ? (int)(p->format_size > 64 ? 64 : p->format_size) : 0, p->format ? p->format : "");
+  if (!p->code && p->code_size) return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "program code is NULL");
+  if (!args->compile_options && args->compile_options_size)
+    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "compile_options is NULL");
+  kiln_pjrt_compile_options o;
+  KILN_RETURN_IF_ERROR(kiln_pjrt_compile_options_parse((const uint8_t *)args->compile_options,
+                                                       args->compile_options_size, &o));
+  PJRT_Device *device = NULL;
+  KILN_RETURN_IF_ERROR(choose_device(args->client, &o, &device));
+
+  PJRT_Executable *x = calloc(1, sizeof *x);
+  PJRT_LoadedExecutable *lx = calloc(1, sizeof *lx);
+  kiln_executable **per_device = calloc((size_t)args->client->num_devices, sizeof *per_device);
+  if (!x || !lx || !per_device) {
+    free(x), free(lx), free(per_device);
+    return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  }
+  atomic_init(&x->refs, 1);
+  x->client = kiln_pjrt_client_retain(args->client);
+  pthread_mutex_init(&x->mu, NULL);
+  x->per_device = per_device;
+  x->portable = o.portable;
+  x->device_id = device->id;
+  lx->exec = x;
+  lx->device = device;
+  atomic_init(&lx->deleted, false);
+
+  kiln_program_options po = {.struct_size = sizeof po, .name = "<pjrt program>"};
+  kiln_function_info info = {.struct_size = sizeof info};
+  kiln_executable *kx = NULL;
+  kiln_status st = kiln_program_create(p->code ? p->code : "", p->code_size, &po, &x->program);
+  kiln_status missing = st ? NULL : kiln_program_find_function(x->program, ENTRY, &info);
+  if (missing) {
+    kiln_status_free(missing);
+    st = KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "the program has no function @" ENTRY);
+  }
+  if (!st) st = kiln_pjrt_executable_for(x, device, &kx);
+  if (!st) {
+    x->num_inputs = info.num_inputs;
+    x->num_outputs = info.num_results;
+    kiln_executable_stats_info stats = {.struct_size = sizeof stats};
+    if (!kiln_executable_stats(kx, &stats) && stats.reported) x->code_bytes = (int64_t)stats.code_bytes;
+  }
+  kiln_executable_release(kx);
+  if (st) {
+    kiln_pjrt_executable_release(x);
+    free(lx);
+    return st;
+  }
+  *out = lx;
+  return NULL;
+}
+
+PJRT_Error *kiln_pjrt_Client_Compile(PJRT_Client_Compile_Args *args) {
+  KILN_PJRT_CHECK_ARGS(args, executable);
+  args->executable = NULL;
+  KILN_PJRT_REQUIRE(args->client, "client is NULL");
+  kiln_status st = compile(args, &args->executable);
+  return st ? KILN_PJRT_FAIL(st) : NULL;
+}
+
+/* ------------------------------------------------------------------ executables */
+
+#define CHECK_EXECUTABLE(args, last)                             \
+  do {                                                           \
+    KILN_PJRT_CHECK_ARGS(args, last);                            \
+    KILN_PJRT_REQUIRE((args)->executable, "executable is NULL"); \
+  } while (0)
+
+PJRT_Error *kiln_pjrt_Executable_Destroy(PJRT_Executable_Destroy_Args *args) {
+  KILN_PJRT_CHECK_ARGS(args, executable);
+  kiln_pjrt_executable_release(args->executable);
+  return NULL;
+}
+
+PJRT_Error *kiln_pjrt_Executable_Name(PJRT_Executable_Name_Args *args) {
+  CHECK_EXECUTABLE(args, executable_name_size);
+  kiln_pjrt_out_string(ENTRY, &args->executable_name, &args->executable_name_size);
+  return NULL;
+}
+
+PJRT_Error *kiln_pjrt_Executable_NumReplicas(PJRT_Executable_NumReplicas_Args *args) {
+  CHECK_EXECUTABLE(args, num_replicas);
+  args->num_replicas = 1;
+  return NULL;
+}
+
+PJRT_Error *kiln_pjrt_Executable_NumPartitions(PJRT_Executable_NumPartitions_Args *args) {
+  CHECK_EXECUTABLE(args, num_partitions);
+  args->num_partitions = 1;
+  return NULL;
+}
+
+PJRT_Error *kiln_pjrt_Executable_NumOutputs(PJRT_Executable_NumOutputs_Args *args) {
+  CHECK_EXECUTABLE(args, num_outputs);
+  args->num_outputs = (size_t)args->executable->num_outputs;
+  return NULL;
+}
+
+PJRT_Error *kiln_pjrt_Executable_SizeOfGeneratedCodeInBytes(PJRT_Executable_SizeOfGeneratedCodeInBytes_Args *args) {
+  CHECK_EXECUTABLE(args, size_in_bytes);
+  args->size_in_bytes = args->executable->code_bytes;
+  return NULL;
+}
+
+/* ------------------------------------------------------------------ loaded executables */
+
+PJRT_Error *kiln_pjrt_LoadedExecutable_Destroy(PJRT_LoadedExecutable_Destroy_Args *args) {
+  KILN_PJRT_CHECK_ARGS(args, executable);
+  PJRT_LoadedExecutable *lx = args->executable;
+  if (!lx) return NULL;
+  kiln_pjrt_executable_release(lx->exec);
+  free(lx);
+  return NULL;
+}
+
+/* A new handle the caller destroys (PJRT_Executable_Destroy). */
+PJRT_Error *kiln_pjrt_LoadedExecutable_GetExecutable(PJRT_LoadedExecutable_GetExecutable_Args *args) {
+  KILN_PJRT_CHECK_ARGS(args, executable);
+  KILN_PJRT_REQUIRE(args->loaded_executable, "loaded_executable is NULL");
+  args->executable = kiln_pjrt_executable_retain(args->loaded_executable->exec);
+  return NULL;
+}
+
+PJRT_Error *kiln_pjrt_LoadedExecutable_AddressableDevices(PJRT_LoadedExecutable_AddressableDevices_Args *args) {
+  CHECK_EXECUTABLE(args, num_addressable_devices);
+  PJRT_Device *d = args->executable->device;
+  args->addressable_devices = &d->client->device_list[d->id];
+  args->num_addressable_devices = 1;
+  return NULL;
+}
+
+/* Marks it deleted (Execute then fails); the compiled code goes with the last handle.
+ * Deleting twice is allowed (the framework treats any error here as fatal). */
+PJRT_Error *kiln_pjrt_LoadedExecutable_Delete(PJRT_LoadedExecutable_Delete_Args *args) {
+  CHECK_EXECUTABLE(args, executable);
+  atomic_store(&args->executable->deleted, true);
+  return NULL;
+}
+
+PJRT_Error *kiln_pjrt_LoadedExecutable_IsDeleted(PJRT_LoadedExecutable_IsDeleted_Args *args) {
+  CHECK_EXECUTABLE(args, is_deleted);
+  args->is_deleted = atomic_load(&args->executable->deleted);
+  return NULL;
+}
+
+static void free_assignment(PJRT_DeviceAssignmentSerialized *da) { free(da); }
+
+/* A serialized DeviceAssignmentProto {replica_count 1, computation_count 1,
+ * computation_devices [{replica_device_ids [id]}]}; empty for a portable executable. The
+ * deleter is always set: the framework calls it unconditionally. */
+PJRT_Error *kiln_pjrt_LoadedExecutable_GetDeviceAssignment(PJRT_LoadedExecutable_GetDeviceAssignment_Args *args) {
+  CHECK_EXECUTABLE(args, serialized_device_assignment_deleter);
+  args->serialized_device_assignment_deleter = free_assignment;
+  args->serialized_device_assignment = NULL;
+  args->serialized_bytes = NULL;
+  args->serialized_bytes_size = 0;
+  if (args->executable->exec->portable) return NULL;
+  uint8_t *bytes = malloc(16);
+  if (!bytes) return kiln_pjrt_error(KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory"));
+  size_t n = 0;
+  uint32_t id = (uint32_t)args->executable->device->id;
+  const uint8_t head[] = {0x08, 0x01, 0x10, 0x01, 0x1a};
+  memcpy(bytes, head, sizeof head);
+  n = sizeof head;
+  uint8_t ids[8], k = 0; /* the id as a varint inside {1: packed [id]} */
+  do {
+    ids[k++] = (uint8_t)((id & 0x7f) | (id > 0x7f ? 0x80 : 0));
+    id >>= 7;
+  } while (id);
+  bytes[n++] = (uint8_t)(2 + k); /* ComputationDevice length */
+  bytes[n++] = 0x0a;
+  bytes[n++] = k;
+  memcpy(bytes + n, ids, k);
+  n += k;
+  args->serialized_bytes = (const char *)bytes;
+  args->serialized_bytes_size = n;
+  args->serialized_device_assignment = (PJRT_DeviceAssignmentSerialized *)bytes;
+  return NULL;
+}
