@@ -198,8 +198,8 @@ static const kiln_attr *make_dense(kb_reader *r, const kiln_type *type, kb_span 
   } else if (e == KILN_ELEM_I1 && len == (n + 7) / 8 && len != n) {
     count = n;
     packed = true;
-  } else if (len == mb && n != 1 && n > 0) {
-    count = 1;
+  } else if (len == mb && n != 1) {
+    count = n ? 1 : 0; /* a splat (also of an empty tensor, as JAX writes zero-size constants) */
   } else if (n <= len / mb && len == n * mb) {
     count = n;
   } else {

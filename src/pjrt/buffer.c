@@ -111,8 +111,7 @@ static kiln_status from_host(PJRT_Client_BufferFromHostBuffer_Args *args, PJRT_B
                        args->num_dims);
   if (!strides || !rank || !memcmp(strides, dense, (size_t)rank * sizeof dense[0]))
     return buffer_from_dense(device, type, rank, args->dims, args->data, size, out);
-  size_t span;
-  KILN_RETURN_IF_ERROR(kiln_pjrt_check_strides(args->dims, strides, rank, elem_size, &span));
+  KILN_RETURN_IF_ERROR(kiln_pjrt_check_source_strides(args->dims, strides, rank));
   void *packed = malloc(size ? size : 1);
   if (!packed) return OOM("PJRT_Client_BufferFromHostBuffer");
   kiln_pjrt_copy_strided(packed, dense, args->data, strides, args->dims, rank, elem_size);

@@ -78,7 +78,8 @@ static kiln_status execute(PJRT_LoadedExecutable_Execute_Args *args, PJRT_Event 
                        args->num_devices);
   if (!args->argument_lists || (args->num_args && !args->argument_lists[0]))
     return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "argument_lists is NULL");
-  if (!args->output_lists || !args->output_lists[0])
+  /* a program without results may come with no output lists (JAX passes none) */
+  if (x->num_outputs && (!args->output_lists || !args->output_lists[0]))
     return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "output_lists is NULL");
   if (args->num_args > INT32_MAX) return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "num_args is out of range");
   PJRT_Device *device = NULL;
@@ -106,7 +107,7 @@ static kiln_status execute(PJRT_LoadedExecutable_Execute_Args *args, PJRT_Event 
   /* the outputs are ready when the run is; its own error (of a device that runs
    * asynchronously) goes into that event */
   PJRT_Event *done = kiln_pjrt_event_new();
-  PJRT_Buffer **outputs = args->output_lists[0];
+  PJRT_Buffer **outputs = n_out ? args->output_lists[0] : NULL;
   st = done ? wrap_outputs(device, results, n_out, done, outputs)
             : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   if (!done)

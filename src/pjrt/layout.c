@@ -82,6 +82,18 @@ kiln_status kiln_pjrt_check_strides(const int64_t *dims, const int64_t *strides,
   return NULL;
 }
 
+kiln_status kiln_pjrt_check_source_strides(const int64_t *dims, const int64_t *strides, int32_t rank) {
+  uint64_t reach = 0; /* the farthest offset from the first element, either way */
+  for (int32_t i = 0; i < rank; i++) {
+    if (dims[i] == 0) return NULL;
+    uint64_t step = strides[i] < 0 ? (uint64_t)0 - (uint64_t)strides[i] : (uint64_t)strides[i], extent;
+    if (__builtin_mul_overflow(step, (uint64_t)(dims[i] - 1), &extent) || __builtin_add_overflow(reach, extent, &reach) ||
+        reach > INT64_MAX)
+      return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "the byte strides' span overflows");
+  }
+  return NULL;
+}
+
 kiln_status kiln_pjrt_layout_strides(const PJRT_Buffer_MemoryLayout *layout, const int64_t *dims, int32_t rank,
                                      size_t elem_size, int64_t *out_strides) {
   size_t size;

@@ -223,6 +223,10 @@ kiln_status kiln_pjrt_dense_strides(const int64_t *dims, int32_t rank, size_t el
  * places inside a host buffer, and returns the extent they span. */
 kiln_status kiln_pjrt_check_strides(const int64_t *dims, const int64_t *strides, int32_t rank, size_t elem_size,
                                      size_t *out_span);
+/* Byte strides to read host data through: any sign, zero (a broadcast, as NumPy's
+ * broadcast_to makes) and overlap allowed, as long as every element's offset from the
+ * first fits in an int64. */
+kiln_status kiln_pjrt_check_source_strides(const int64_t *dims, const int64_t *strides, int32_t rank);
 /* The byte strides of a host layout: NULL (dense row-major), a Tiled layout with a
  * minor_to_major permutation and no tiles, or a Strides layout. */
 kiln_status kiln_pjrt_layout_strides(const PJRT_Buffer_MemoryLayout *layout, const int64_t *dims, int32_t rank,

@@ -60,6 +60,16 @@ static void run(PJRT_Client *c, PJRT_Device *d, PJRT_Memory *m, PJRT_LoadedExecu
   t_event_destroy(a.done_with_host_buffer);
   const float x[6] = {1, 2, 3, 4, 5, 6};
   expect_floats(a.buffer, x, 6, "strided host data, read back row-major");
+  /* NumPy views JAX hands over as they are: a broadcast row (stride 0) and reversed rows
+   * (a negative stride from the last row) */
+  const int64_t broadcast[2] = {0, 4}, reversed[2] = {-12, 4};
+  const float rows[6] = {1, 2, 3, 4, 5, 6}, bcast[6] = {1, 2, 3, 1, 2, 3}, rev[6] = {4, 5, 6, 1, 2, 3};
+  PJRT_Buffer *vb = t_buffer(c, NULL, m, PJRT_Buffer_Type_F32, rows, dims, 2, broadcast);
+  if (vb) expect_floats(vb, bcast, 6, "a broadcast view (byte stride 0)");
+  t_buffer_destroy(vb);
+  vb = t_buffer(c, NULL, m, PJRT_Buffer_Type_F32, rows + 3, dims, 2, reversed);
+  if (vb) expect_floats(vb, rev, 6, "a reversed view (negative byte stride)");
+  t_buffer_destroy(vb);
 
   ARGS(PJRT_ExecuteOptions, o);
   o.struct_size = SIZE_UPTO(PJRT_ExecuteOptions, context); /* an older framework's options */

@@ -150,6 +150,28 @@ static void check_devices(PJRT_Client *c) {
 }
 
 /* The LoadedExecutable constructor's queries. */
+/* A program without results (what jax.grad of a function of nothing, or a jitted
+ * side-effect-free no-op, compiles to): JAX passes no output lists at all. */
+static void no_results(PJRT_Client *c) {
+  static const char program[] = "func.func @main() {\n  return\n}\n";
+  PJRT_Error *err;
+  PJRT_LoadedExecutable *x = t_compile(c, program, strlen(program), t_jax_options, t_jax_options_size, &err);
+  if (!OK(err)) return;
+  ARGS(PJRT_ExecuteOptions, o);
+  PJRT_Buffer *const *lists[1] = {NULL};
+  PJRT_Event *done[1] = {NULL};
+  ARGS(PJRT_LoadedExecutable_Execute_Args, a);
+  a.executable = x;
+  a.options = &o;
+  a.argument_lists = lists;
+  a.num_devices = 1;
+  a.device_complete_events = done;
+  OK(api->PJRT_LoadedExecutable_Execute(&a));
+  CHECK(done[0] != NULL, "no completion event for a run without results");
+  t_event_destroy(done[0]);
+  t_executable_destroy(x);
+}
+
 static void check_executable(PJRT_LoadedExecutable *x, PJRT_Device *d) {
   ARGS(PJRT_LoadedExecutable_GetExecutable_Args, g);
   g.loaded_executable = x;
@@ -315,5 +337,6 @@ void t_jax(void) {
   t_executable_destroy(exe);
   t_buffer_destroy(in[0]);
   t_buffer_destroy(in[1]);
+  no_results(c);
   t_client_destroy(c);
 }
