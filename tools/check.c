@@ -1,9 +1,10 @@
-/* kiln check PATH...: runs every test case of .mlir files (each `// -----` piece) on the
- * device chosen with --device (through the runtime API) and evaluates their checks: the
- * check.* ops and @check.* custom calls, and, where the file's RUN line pipes the output
- * to FileCheck, the printed results against its CHECK lines. Each case runs in its own
- * child process, several at once, with a time limit and a memory limit, so a crash, a
- * runaway case or an out-of-memory case fails that case and never the rest. */
+/* kiln check PATH...: runs every test case of .mlir files (each `// -----` piece, and a
+ * portable artifact .mlir.bc named as a PATH as one case) on the device chosen with
+ * --device (through the runtime API) and evaluates their checks: the check.* ops and
+ * @check.* custom calls, and, where the file's RUN line pipes the output to FileCheck, the
+ * printed results against its CHECK lines. Each case runs in its own child process,
+ * several at once, with a time limit and a memory limit, so a crash, a runaway case or an
+ * out-of-memory case fails that case and never the rest. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <stddef.h>
@@ -21,6 +22,7 @@
 
 #include "base/source.h"
 #include "base/strbuf.h"
+#include "bytecode/bytecode.h"
 #include "commands.h"
 #include "filecheck.h"
 #include "ir/format.h"
@@ -59,6 +61,20 @@ static const char k_usage[] = "kiln check [--jobs N] [--timeout SECONDS] " KILN_
 
 /* ------------------------------------------------------------------ collecting cases */
 
+static kiln_status push_case(check_run *run, const kiln_source *piece) {
+  if (run->num_cases == run->cap_cases) {
+    size_t cap = run->cap_cases ? run->cap_cases * 2 : 256;
+    check_case *c = realloc(run->cases, cap * sizeof *c);
+    if (!c) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+    run->cases = c;
+    run->cap_cases = cap;
+  }
+  check_case *c = &run->cases[run->num_cases++];
+  memset(c, 0, sizeof *c);
+  c->src = *piece;
+  return NULL;
+}
+
 static kiln_status add_case(const kiln_source *piece, void *user) {
   check_run *run = user;
   /* a piece with nothing but comments and blank lines is no case */
@@ -72,18 +88,7 @@ static kiln_status add_case(const kiln_source *piece, void *user) {
     content = q < eol && !(eol - q >= 2 && q[0] == '/' && q[1] == '/');
     p = eol + 1;
   }
-  if (!content) return NULL;
-  if (run->num_cases == run->cap_cases) {
-    size_t cap = run->cap_cases ? run->cap_cases * 2 : 256;
-    check_case *c = realloc(run->cases, cap * sizeof *c);
-    if (!c) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-    run->cases = c;
-    run->cap_cases = cap;
-  }
-  check_case *c = &run->cases[run->num_cases++];
-  memset(c, 0, sizeof *c);
-  c->src = *piece;
-  return NULL;
+  return content ? push_case(run, piece) : NULL;
 }
 
 static kiln_status add_file(check_run *run, const char *path) {
@@ -107,7 +112,9 @@ static kiln_status add_file(check_run *run, const char *path) {
   run->texts[run->num_texts++] = name;
   src.name = name;
   size_t first = run->num_cases;
-  KILN_RETURN_IF_ERROR(kiln_source_split(&src, add_case, run));
+  /* a portable artifact (MLIR bytecode) is one case; text splits at `// -----` */
+  if (kiln_bytecode_sniff(src.text, src.len)) KILN_RETURN_IF_ERROR(push_case(run, &src));
+  else KILN_RETURN_IF_ERROR(kiln_source_split(&src, add_case, run));
   for (size_t i = first; i < run->num_cases; i++) {
     run->cases[i].file_text = src.text;
     run->cases[i].file_len = src.len;

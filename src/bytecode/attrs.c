@@ -22,7 +22,7 @@ enum { /* VHLO attribute codes */
   V_ARRAY = 1, V_BOOL = 2, V_CMP_DIR = 3, V_CMP_TYPE = 4, V_API_VERSION = 5, V_DICT = 6, V_FFT = 7,
   V_FLOAT = 8, V_INTEGER = 9, V_ALIAS = 10, V_PRECISION = 11, V_RNG_ALG = 12, V_RNG_DIST = 13,
   V_STRING = 14, V_TENSOR = 15, V_TRANSPOSE = 16, V_TYPE = 17, V_TYPE_EXT = 18, V_ACC_MODE = 19,
-  V_ACCURACY = 20,
+  V_ACCURACY = 20, V_SUB_AXIS = 21, V_AXIS_REF = 22, V_MESH_AXES = 23, V_MESH_AXIS = 24, V_MESH = 25,
 };
 enum { /* VHLO type codes */
   VT_COMPLEX = 1, VT_FUNCTION = 8, VT_TENSOR = 20, VT_TENSOR_ENC = 21, VT_TOKEN = 22, VT_TUPLE = 23,
@@ -585,6 +585,40 @@ static const kiln_type *vhlo_type(kb_reader *r, kb_span *s, uint64_t code, size_
   }
 }
 
+/* SubAxisInfoV1 {pre_size, size: svarint} -> #stablehlo.sub_axis_info, or
+ * MeshAxisV1 {name: attribute, size: svarint} -> #stablehlo.mesh_axis. */
+static const kiln_attr *sized_struct(kb_reader *r, kb_span *s, bool sub_axis) {
+  int64_t first = 0, size;
+  const kiln_attr *name = NULL, *a0, *a1;
+  kiln_attr *a = new_struct(r, sub_axis ? "sub_axis_info" : "mesh_axis", 2);
+  if (!a || (sub_axis ? !kb_svarint(r, s, "a sub-axis' pre-size", &first) : !kb_attr_ref(r, s, "a mesh axis' name", &name)) ||
+      !kb_svarint(r, s, "an axis size", &size))
+    return NULL;
+  if (!(a0 = name ? name : kiln_attr_make_int(r->m, first, NULL)) || !(a1 = kiln_attr_make_int(r->m, size, NULL))) return kb_oom(r), NULL;
+  a->strct.fields[0] = (kiln_named_attr){sub_axis ? "pre_size" : "name", a0};
+  a->strct.fields[1] = (kiln_named_attr){"size", a1};
+  return a;
+}
+
+/* AxisRefV1 {name, has sub_axis_info: varint, [sub_axis_info]} -> #stablehlo.axis_ref, or
+ * MeshV1 {axes, optional device_ids (index << 1 | present)} -> #stablehlo.mesh: the
+ * second field is left out when absent. */
+static const kiln_attr *optional_struct(kb_reader *r, kb_span *s, bool axis_ref) {
+  uint64_t flag;
+  const kiln_attr *first, *second = NULL;
+  size_t at;
+  kiln_attr *a = new_struct(r, axis_ref ? "axis_ref" : "mesh", 2);
+  if (!a || !kb_attr_ref(r, s, axis_ref ? "an axis name" : "mesh axes", &first)) return NULL;
+  at = s->pos;
+  if (!kb_varint(r, s, axis_ref ? "a sub-axis flag" : "optional device ids", &flag)) return NULL;
+  if (axis_ref && flag && !kb_attr_ref(r, s, "a sub-axis", &second)) return NULL;
+  if (!axis_ref && (flag & 1) && !kb_attr(r, flag >> 1, at, &second)) return NULL;
+  a->strct.fields[0] = (kiln_named_attr){axis_ref ? "name" : "axes", first};
+  a->strct.fields[1] = (kiln_named_attr){axis_ref ? "sub_axis_info" : "device_ids", second};
+  a->strct.count = second ? 2 : 1;
+  return a;
+}
+
 static const kiln_attr *vhlo_attr(kb_reader *r, kb_span *s, uint64_t code, size_t at) {
   const kiln_type *t;
   kiln_attr *a;
@@ -669,9 +703,27 @@ static const kiln_attr *vhlo_attr(kb_reader *r, kb_span *s, uint64_t code, size_
       a->strct.fields[3] = (kiln_named_attr){"mode", mode};
       return a;
     }
+    case V_SUB_AXIS:
+    case V_MESH_AXIS: return sized_struct(r, s, code == V_SUB_AXIS);
+    case V_AXIS_REF:
+    case V_MESH: return optional_struct(r, s, code == V_AXIS_REF);
+    case V_MESH_AXES: {
+      const kiln_attr *mesh, *axes;
+      if (!kb_attr_ref(r, s, "a mesh", &mesh) || !kb_attr_ref(r, s, "mesh axes", &axes) || !(a = new_struct(r, "replica_group_mesh_axes", 2)))
+        return NULL;
+      if (mesh->kind == KILN_ATTR_STRING) { /* a mesh's name: StableHLO makes it a symbol */
+        kiln_attr *sym = new_attr(r, KILN_ATTR_SYMBOL);
+        if (!sym) return NULL;
+        sym->symbol = mesh->str.data;
+        mesh = sym;
+      }
+      a->strct.fields[0] = (kiln_named_attr){"mesh", mesh};
+      a->strct.fields[1] = (kiln_named_attr){"axes", axes};
+      return a;
+    }
     default:
       if (!r->err)
-        r->err = KILN_STATUS(KILN_STATUS_UNIMPLEMENTED, "%s: byte %zu: VHLO attribute code %llu is not read (sharding attributes are not supported yet)", r->name, at,
+        r->err = KILN_STATUS(KILN_STATUS_UNIMPLEMENTED, "%s: byte %zu: VHLO attribute code %llu is not read (StableHLO 1.20.0 has codes 1 to 25)", r->name, at,
                              (unsigned long long)code);
       return NULL;
   }

@@ -7,8 +7,8 @@
  * *out_module is a new, verified module owned by the caller (free with
  * kiln_module_destroy). On failure it is NULL and the status is INVALID_ARGUMENT
  * "name: byte N: expected ..." for a malformed artifact, UNIMPLEMENTED for a well-formed
- * one that uses something Kiln does not read (an op of a foreign dialect, an old bytecode
- * version), or the verifier's error. Thread-safe: reads share nothing. Bad input never
+ * one that uses something Kiln does not read (an op of a foreign dialect, a VHLO attribute
+ * newer than StableHLO 1.20.0), or the verifier's error. Thread-safe: reads share nothing. Bad input never
  * crashes, hangs or allocates without bound: every count is checked against the bytes
  * left before anything is allocated, and nesting is limited to KILN_BYTECODE_MAX_DEPTH.
  *

@@ -19,8 +19,8 @@ enum {
   SEC_COUNT = 9,
 };
 
-/* Bytecode versions read: 1 (StableHLO 0.10) to 6 (0.15 and later). */
-enum { MIN_VERSION = 1, MAX_VERSION = 6 };
+/* Bytecode versions read: 0 (StableHLO 0.9) to 6 (0.15 and later). */
+enum { MAX_VERSION = 6 };
 
 bool kiln_bytecode_sniff(const void *data, size_t len) {
   return data && len >= 4 && !memcmp(data, "ML\xEFR", 4);
@@ -64,9 +64,11 @@ static bool read_dialects(kb_reader *r, kb_span s) {
     uint64_t v;
     size_t at = s.pos;
     if (!kb_varint(r, &s, "a dialect name", &v)) return false;
-    if ((v >> 1) >= r->num_strings) return kb_fail(r, at, "expected a dialect name (a string index), found %llu", (unsigned long long)(v >> 1));
-    kb_span name = r->strings[v >> 1];
-    if (v & 1) { /* a version blob: VHLO artifacts carry their version in the producer */
+    /* from version 1 on, the low bit says a version blob follows; version 0 has none */
+    uint64_t index = r->version >= 1 ? v >> 1 : v;
+    if (index >= r->num_strings) return kb_fail(r, at, "expected a dialect name (a string index), found %llu", (unsigned long long)index);
+    kb_span name = r->strings[index];
+    if (r->version >= 1 && (v & 1)) { /* VHLO artifacts carry their version in the producer */
       uint8_t id;
       kb_span blob;
       at = s.pos;
@@ -157,13 +159,8 @@ static bool read_artifact(kb_reader *r) {
   if (!nul) return kb_fail(r, s.pos, "expected a NUL-terminated producer string");
   producer = (kb_span){s.pos, (size_t)(nul - r->data)};
   s.pos = producer.end + 1;
-  if (r->version < MIN_VERSION || r->version > MAX_VERSION) {
-    if (!r->err)
-      r->err = KILN_STATUS(r->version > MAX_VERSION ? KILN_STATUS_INVALID_ARGUMENT : KILN_STATUS_UNIMPLEMENTED,
-                           "%s: byte %zu: bytecode version %llu is not read (versions %d to %d are: StableHLO 0.10.0 and later)", r->name, at,
-                           (unsigned long long)r->version, MIN_VERSION, MAX_VERSION);
-    return false;
-  }
+  if (r->version > MAX_VERSION)
+    return kb_fail(r, at, "expected a bytecode version of at most %d (StableHLO 0.9.0 and later), found %llu", MAX_VERSION, (unsigned long long)r->version);
   if (producer.end - producer.pos < 11 || memcmp(r->data + producer.pos, "StableHLO_v", 11))
     return kb_fail(r, producer.pos, "expected the producer \"StableHLO_v<version>\" of a StableHLO portable artifact");
   while (s.pos < s.end) {

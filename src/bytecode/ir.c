@@ -94,22 +94,22 @@ static bool read_region(kb_reader *r, kb_span *s, kiln_region *region, kiln_op *
   return true;
 }
 
+/* An op's regions; isolated ones open a value scope of their own, and from bytecode
+ * version 2 on they sit in a nested IR section. */
 static bool read_regions(kb_reader *r, kb_span *s, kiln_op *op, bool isolated) {
-  if (!isolated || r->version < 2) {
-    for (int32_t i = 0; i < op->num_regions; i++)
-      if (!read_region(r, s, &op->regions[i], op)) return false;
-    return true;
-  }
-  uint8_t id;
-  kb_span sub;
+  kb_span sub, *from = s;
   size_t at = s->pos, base = r->scope_base;
-  if (!kb_section(r, s, &id, &sub)) return false;
-  if (id != 4) return kb_fail(r, at, "expected the nested IR section (id 4) of isolated regions, found id %u", id);
-  r->scope_base = r->num_values;
+  if (isolated && r->version >= 2) {
+    uint8_t id;
+    if (!kb_section(r, s, &id, &sub)) return false;
+    if (id != 4) return kb_fail(r, at, "expected the nested IR section (id 4) of isolated regions, found id %u", id);
+    from = &sub;
+  }
+  if (isolated) r->scope_base = r->num_values;
   for (int32_t i = 0; i < op->num_regions; i++)
-    if (!read_region(r, &sub, &op->regions[i], op)) return false;
+    if (!read_region(r, from, &op->regions[i], op)) return false;
   r->scope_base = base;
-  if (sub.pos != sub.end) return kb_fail(r, sub.pos, "expected the end of the isolated regions, found %zu more bytes", sub.end - sub.pos);
+  if (from != s && sub.pos != sub.end) return kb_fail(r, sub.pos, "expected the end of the isolated regions, found %zu more bytes", sub.end - sub.pos);
   return true;
 }
 

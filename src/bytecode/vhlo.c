@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "bytecode/reader.h"
+#include "ir/canonical.h"
 
 typedef struct vhlo_op {
   const char *name;
@@ -72,89 +73,43 @@ bool kb_vhlo_kind(int vhlo, kiln_op_kind parent_kind, kiln_op_kind *out) {
 
 /* ------------------------------------------------------------------ defaults */
 
-typedef enum dflt {
-  D_FALSE, D_ZERO, D_ONE, D_MINUS_ONE, D_EMPTY_ARRAY, D_EMPTY_STRING, D_EMPTY_DICT, D_EMPTY_CONFIG,
-  D_EMPTY_TENSOR, D_ALL_ONE, D_ALL_ZERO, D_ENUM_NOTYPE, D_PRECISION_DEFAULT, D_ACCURACY_DEFAULT,
-} dflt;
-
-/* (op, attribute, default): op NULL for every op. */
+/* The default values VhloLegalizeToStablehlo drops beyond those StableHLO declares
+ * default-valued (kiln_op_attr_is_default covers those). */
 static const struct {
   const char *op, *attr;
-  dflt rule;
+  kiln_default rule;
 } k_defaults[] = {
-    {"func", "sym_visibility", D_EMPTY_STRING}, {"func", "arg_attrs", D_EMPTY_ARRAY}, {"func", "res_attrs", D_EMPTY_ARRAY},
-    {"all_gather", "channel_id", D_ZERO}, {"all_gather", "use_global_device_ids", D_FALSE},
-    {"all_reduce", "channel_id", D_ZERO}, {"all_reduce", "use_global_device_ids", D_FALSE},
-    {"reduce_scatter", "channel_id", D_ZERO}, {"reduce_scatter", "use_global_device_ids", D_FALSE},
-    {"all_to_all", "channel_id", D_ZERO}, {"collective_permute", "channel_id", D_ZERO},
-    {"collective_broadcast", "channel_id", D_ZERO}, {"collective_broadcast", "has_dynamic_root", D_FALSE},
-    {"collective_reduce", "channel_id", D_ZERO}, {"collective_reduce", "use_global_device_ids", D_FALSE},
-    {"collective_reduce", "has_dynamic_root", D_FALSE},
-    {"cholesky", "lower", D_FALSE}, {"compare", "compare_type", D_ENUM_NOTYPE},
-    {"composite", "version", D_ZERO}, {"composite", "composite_attributes", D_EMPTY_DICT},
-    {"convolution", "window_strides", D_ALL_ONE}, {"convolution", "padding", D_ALL_ZERO},
-    {"convolution", "lhs_dilation", D_ALL_ONE}, {"convolution", "rhs_dilation", D_ALL_ONE},
-    {"convolution", "window_reversal", D_ALL_ZERO}, {"convolution", "precision_config", D_PRECISION_DEFAULT},
-    {"dynamic_conv", "window_strides", D_ALL_ONE}, {"dynamic_conv", "lhs_dilation", D_ALL_ONE},
-    {"dynamic_conv", "rhs_dilation", D_ALL_ONE}, {"dynamic_conv", "window_reversal", D_ALL_ZERO},
-    {"dynamic_conv", "precision_config", D_PRECISION_DEFAULT}, {"dynamic_conv", "padding", D_ALL_ZERO},
-    {"custom_call", "has_side_effect", D_FALSE}, {"custom_call", "backend_config", D_EMPTY_CONFIG},
-    {"custom_call", "api_version", D_ONE}, {"custom_call", "called_computations", D_EMPTY_ARRAY},
-    {"custom_call", "output_operand_aliases", D_EMPTY_ARRAY}, {"custom_call", "result_tilings", D_EMPTY_ARRAY},
-    {"dot_general", "precision_config", D_PRECISION_DEFAULT}, {"dot", "precision_config", D_PRECISION_DEFAULT},
-    {"dynamic_broadcast_in_dim", "known_expanding_dimensions", D_EMPTY_TENSOR},
-    {"dynamic_broadcast_in_dim", "known_nonexpanding_dimensions", D_EMPTY_TENSOR},
-    {"gather", "indices_are_sorted", D_FALSE}, {"dynamic_gather", "indices_are_sorted", D_FALSE},
-    {"infeed", "infeed_config", D_EMPTY_STRING}, {"infeed", "layout", D_EMPTY_ARRAY},
-    {"outfeed", "outfeed_config", D_EMPTY_STRING},
-    {"recv", "is_host_transfer", D_FALSE}, {"recv", "source_target_pairs", D_EMPTY_TENSOR},
-    {"send", "is_host_transfer", D_FALSE}, {"send", "source_target_pairs", D_EMPTY_TENSOR},
-    {"reduce_window", "window_strides", D_ALL_ONE}, {"reduce_window", "base_dilations", D_ALL_ONE},
-    {"reduce_window", "window_dilations", D_ALL_ONE}, {"reduce_window", "padding", D_ALL_ZERO},
-    {"scatter", "indices_are_sorted", D_FALSE}, {"scatter", "unique_indices", D_FALSE},
-    {"select_and_scatter", "window_strides", D_ALL_ONE}, {"select_and_scatter", "padding", D_ALL_ZERO},
-    {"sort", "dimension", D_MINUS_ONE}, {"sort", "is_stable", D_FALSE},
-    {NULL, "result_accuracy", D_ACCURACY_DEFAULT},
+    {"func", "sym_visibility", KILN_DEFAULT_EMPTY_STRING}, {"func", "arg_attrs", KILN_DEFAULT_EMPTY_ARRAY},
+    {"func", "res_attrs", KILN_DEFAULT_EMPTY_ARRAY},
+    {"all_gather", "channel_id", KILN_DEFAULT_ZERO}, {"all_gather", "use_global_device_ids", KILN_DEFAULT_FALSE},
+    {"all_reduce", "channel_id", KILN_DEFAULT_ZERO}, {"all_reduce", "use_global_device_ids", KILN_DEFAULT_FALSE},
+    {"reduce_scatter", "channel_id", KILN_DEFAULT_ZERO}, {"reduce_scatter", "use_global_device_ids", KILN_DEFAULT_FALSE},
+    {"all_to_all", "channel_id", KILN_DEFAULT_ZERO}, {"collective_permute", "channel_id", KILN_DEFAULT_ZERO},
+    {"collective_broadcast", "channel_id", KILN_DEFAULT_ZERO}, {"collective_broadcast", "has_dynamic_root", KILN_DEFAULT_FALSE},
+    {"collective_reduce", "channel_id", KILN_DEFAULT_ZERO}, {"collective_reduce", "use_global_device_ids", KILN_DEFAULT_FALSE},
+    {"collective_reduce", "has_dynamic_root", KILN_DEFAULT_FALSE},
+    {"compare", "compare_type", KILN_DEFAULT_ENUM_NOTYPE},
+    {"convolution", "window_strides", KILN_DEFAULT_ALL_ONE}, {"convolution", "padding", KILN_DEFAULT_ALL_ZERO},
+    {"convolution", "lhs_dilation", KILN_DEFAULT_ALL_ONE}, {"convolution", "rhs_dilation", KILN_DEFAULT_ALL_ONE},
+    {"convolution", "window_reversal", KILN_DEFAULT_ALL_ZERO}, {"convolution", "precision_config", KILN_DEFAULT_PRECISION},
+    {"dynamic_conv", "window_strides", KILN_DEFAULT_ALL_ONE}, {"dynamic_conv", "lhs_dilation", KILN_DEFAULT_ALL_ONE},
+    {"dynamic_conv", "rhs_dilation", KILN_DEFAULT_ALL_ONE}, {"dynamic_conv", "window_reversal", KILN_DEFAULT_ALL_ZERO},
+    {"dynamic_conv", "precision_config", KILN_DEFAULT_PRECISION}, {"dynamic_conv", "padding", KILN_DEFAULT_ALL_ZERO},
+    {"custom_call", "backend_config", KILN_DEFAULT_EMPTY_CONFIG}, {"custom_call", "result_tilings", KILN_DEFAULT_EMPTY_ARRAY},
+    {"dot_general", "precision_config", KILN_DEFAULT_PRECISION}, {"dot", "precision_config", KILN_DEFAULT_PRECISION},
+    {"dynamic_broadcast_in_dim", "known_expanding_dimensions", KILN_DEFAULT_EMPTY_TENSOR},
+    {"dynamic_broadcast_in_dim", "known_nonexpanding_dimensions", KILN_DEFAULT_EMPTY_TENSOR},
+    {"infeed", "layout", KILN_DEFAULT_EMPTY_ARRAY},
+    {"recv", "source_target_pairs", KILN_DEFAULT_EMPTY_TENSOR}, {"send", "source_target_pairs", KILN_DEFAULT_EMPTY_TENSOR},
+    {"reduce_window", "window_strides", KILN_DEFAULT_ALL_ONE}, {"reduce_window", "base_dilations", KILN_DEFAULT_ALL_ONE},
+    {"reduce_window", "window_dilations", KILN_DEFAULT_ALL_ONE}, {"reduce_window", "padding", KILN_DEFAULT_ALL_ZERO},
+    {"select_and_scatter", "window_strides", KILN_DEFAULT_ALL_ONE}, {"select_and_scatter", "padding", KILN_DEFAULT_ALL_ZERO},
 };
 
-static bool is_int(const kiln_attr *a, int64_t v) { return a->kind == KILN_ATTR_INT && kiln_attr_int(a) == v; }
-
-static bool all_equal(const kiln_attr *a, int64_t v) {
-  if (a->kind != KILN_ATTR_DENSE || !kiln_elem_is_int(kiln_type_elem(a->type))) return false;
-  int64_t n = kiln_attr_count(a), x;
-  for (int64_t i = 0; i < n; i++)
-    if (!kiln_attr_i64_at(a, i, &x) || x != v) return false;
-  return n > 0 || a->dense.splat;
-}
-
-static bool is_enum(const kiln_attr *a, const char *value) { return a->kind == KILN_ATTR_ENUM && !strcmp(a->enumv.value, value); }
-
-static bool is_default(const kiln_attr *a, dflt rule) {
-  switch (rule) {
-    case D_FALSE: return a->kind == KILN_ATTR_BOOL && !a->b;
-    case D_ZERO: return is_int(a, 0);
-    case D_ONE: return is_int(a, 1);
-    case D_MINUS_ONE: return is_int(a, -1);
-    case D_EMPTY_ARRAY: return a->kind == KILN_ATTR_ARRAY && a->array.count == 0;
-    case D_EMPTY_STRING: return a->kind == KILN_ATTR_STRING && a->str.len == 0;
-    case D_EMPTY_DICT: return a->kind == KILN_ATTR_DICT && a->dict.count == 0;
-    case D_EMPTY_CONFIG: return is_default(a, D_EMPTY_STRING) || is_default(a, D_EMPTY_DICT);
-    case D_EMPTY_TENSOR: return a->kind == KILN_ATTR_DENSE && a->dense.nbytes == 0;
-    case D_ALL_ONE: return all_equal(a, 1);
-    case D_ALL_ZERO: return all_equal(a, 0);
-    case D_ENUM_NOTYPE: return is_enum(a, "NOTYPE");
-    case D_PRECISION_DEFAULT:
-      if (a->kind != KILN_ATTR_ARRAY) return false;
-      for (int32_t i = 0; i < a->array.count; i++)
-        if (!is_enum(a->array.items[i], "DEFAULT")) return false;
-      return true;
-    case D_ACCURACY_DEFAULT: {
-      if (a->kind != KILN_ATTR_STRUCT || strcmp(a->strct.name, "result_accuracy") || a->strct.count != 4) return false;
-      const kiln_attr *mode = a->strct.fields[3].value;
-      return a->strct.fields[0].value->f == 0 && a->strct.fields[1].value->f == 0 && is_int(a->strct.fields[2].value, 0) &&
-             is_enum(mode, "DEFAULT");
-    }
-  }
+static bool dropped(const char *base, kiln_op_kind kind, const kiln_named_attr *a) {
+  if (kiln_op_attr_is_default(kind, a->name, a->value)) return true;
+  for (size_t k = 0; k < sizeof k_defaults / sizeof k_defaults[0]; k++)
+    if (!strcmp(k_defaults[k].op, base) && !strcmp(k_defaults[k].attr, a->name)) return kiln_attr_is_default(a->value, k_defaults[k].rule);
   return false;
 }
 
@@ -345,15 +300,13 @@ bool kb_vhlo_attrs(kb_reader *r, int vhlo, size_t at, const kiln_named_attr *in,
   base_name(vhlo, base, sizeof base);
   bool used[64] = {false};
   if (n > 64) return kb_fail(r, at, "expected at most 64 attributes on an op");
+  kiln_op_kind kind = KILN_OP_COUNT;
+  kb_vhlo_kind(vhlo, KILN_OP_MODULE, &kind);
   *out_n = 0;
-  for (int32_t i = 0; i < n; i++)
-    for (size_t k = 0; k < sizeof k_defaults / sizeof k_defaults[0]; k++)
-      if ((!k_defaults[k].op || !strcmp(k_defaults[k].op, base)) && !strcmp(k_defaults[k].attr, in[i].name) &&
-          is_default(in[i].value, k_defaults[k].rule))
-        used[i] = true;
+  for (int32_t i = 0; i < n; i++) used[i] = dropped(base, kind, &in[i]);
   if (!strcmp(base, "custom_call")) { /* layouts go together */
     const kiln_attr *ol = find(in, n, "operand_layouts"), *rl = find(in, n, "result_layouts");
-    if (ol && rl && is_default(ol, D_EMPTY_ARRAY) && is_default(rl, D_EMPTY_ARRAY))
+    if (ol && rl && kiln_attr_is_default(ol, KILN_DEFAULT_EMPTY_ARRAY) && kiln_attr_is_default(rl, KILN_DEFAULT_EMPTY_ARRAY))
       for (int32_t i = 0; i < n; i++) used[i] |= !strcmp(in[i].name, "operand_layouts") || !strcmp(in[i].name, "result_layouts");
   }
   if (!join_structs(r, base, in, n, used, out, out_n, at)) return false;

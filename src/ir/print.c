@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/strbuf.h"
+#include "ir/canonical.h"
 #include "ir/format.h"
 #include "ir/op.h"
 
@@ -274,20 +275,48 @@ static void print_dense_array(printer *pr, const kiln_attr *a, bool in_struct) {
   puts_(pr, ">");
 }
 
-static void print_dict_entries(printer *pr, const kiln_named_attr *e, int32_t n, const char *const *skip) {
+static int entry_order(const void *a, const void *b) {
+  const kiln_named_attr *x = *(const kiln_named_attr *const *)a, *y = *(const kiln_named_attr *const *)b;
+  int c = strcmp(x->name, y->name);
+  return c ? c : (x > y) - (x < y);
+}
+
+/* How an op's attribute dictionary is written: in the generic form every attribute is
+ * shown; pretty forms leave out the default-valued ones, as MLIR's ODS printers do
+ * (`attributes {...}` is the keyword form of func.func and builtin.module). */
+typedef enum dict_form { DICT_GENERIC, DICT_PRETTY, DICT_KEYWORD } dict_form;
+
+/* Whether entry a (of op, or of a dictionary attribute when op is NULL) is printed. */
+static bool shown_in(const kiln_op *op, const kiln_named_attr *a, const char *const *skip, dict_form form) {
+  for (const char *const *s = skip; s && *s; s++)
+    if (!strcmp(*s, a->name)) return false;
+  return !op || form == DICT_GENERIC || !kiln_op_attr_is_default(op->kind, a->name, a->value);
+}
+
+/* A dictionary's entries in name order, as MLIR's DictionaryAttr keeps them (an op's
+ * attributes too), without those shown_in leaves out. */
+static void print_dict_entries(printer *pr, const kiln_named_attr *e, int32_t n, const kiln_op *op, const char *const *skip,
+                               dict_form form) {
+  if (n <= 0) return;
+  const kiln_named_attr **order = malloc((size_t)n * sizeof *order);
+  if (!order) {
+    pr->out.failed = true;
+    return;
+  }
+  for (int32_t i = 0; i < n; i++) order[i] = &e[i];
+  qsort(order, (size_t)n, sizeof *order, entry_order);
   bool first = true;
   for (int32_t i = 0; i < n; i++) {
-    bool skipped = false;
-    for (const char *const *s = skip; s && *s; s++) skipped |= !strcmp(*s, e[i].name);
-    if (skipped) continue;
+    if (!shown_in(op, order[i], skip, form)) continue;
     if (!first) puts_(pr, ", ");
     first = false;
-    print_name(pr, e[i].name);
-    if (e[i].value->kind != KILN_ATTR_UNIT) {
+    print_name(pr, order[i]->name);
+    if (order[i]->value->kind != KILN_ATTR_UNIT) {
       puts_(pr, " = ");
-      print_attr(pr, e[i].value, false);
+      print_attr(pr, order[i]->value, false);
     }
   }
+  free(order);
 }
 
 static void print_conv_dims(printer *pr, const kiln_attr *a) {
@@ -343,6 +372,11 @@ static bool conv_dims_printable(const kiln_attr *a) {
   return true;
 }
 
+static bool is_sub_axis_info(const kiln_attr *a) {
+  return !strcmp(a->strct.name, "sub_axis_info") && a->strct.count == 2 && a->strct.fields[0].value->kind == KILN_ATTR_INT &&
+         a->strct.fields[1].value->kind == KILN_ATTR_INT;
+}
+
 static void print_attr(printer *pr, const kiln_attr *a, bool in_struct) {
   if (pr->out.failed) return;
   switch (a->kind) {
@@ -376,7 +410,7 @@ static void print_attr(printer *pr, const kiln_attr *a, bool in_struct) {
     case KILN_ATTR_DENSE: print_dense(pr, a); return;
     case KILN_ATTR_DICT:
       puts_(pr, "{");
-      print_dict_entries(pr, a->dict.entries, a->dict.count, NULL);
+      print_dict_entries(pr, a->dict.entries, a->dict.count, NULL, NULL, DICT_PRETTY);
       puts_(pr, "}");
       return;
     case KILN_ATTR_SYMBOL:
@@ -390,6 +424,10 @@ static void print_attr(printer *pr, const kiln_attr *a, bool in_struct) {
       else putf(pr, "#%s<%s %s>", a->enumv.dialect, a->enumv.name, a->enumv.value);
       return;
     case KILN_ATTR_STRUCT:
+      if (in_struct && is_sub_axis_info(a)) { /* axis_ref's sub_axis_info = (1)2 */
+        putf(pr, "(%lld)%lld", (long long)kiln_attr_int(a->strct.fields[0].value), (long long)kiln_attr_int(a->strct.fields[1].value));
+        return;
+      }
       putf(pr, "#%s.%s<", a->strct.dialect, a->strct.name);
       if (!strcmp(a->strct.name, "conv") && conv_dims_printable(a)) {
         print_conv_dims(pr, a);
@@ -522,16 +560,12 @@ static void print_region(printer *pr, const kiln_region *r, bool named_args) {
   puts_(pr, "}");
 }
 
-static void print_attr_dict(printer *pr, const kiln_op *op, const char *const *skip, bool keyword) {
+static void print_attr_dict(printer *pr, const kiln_op *op, const char *const *skip, dict_form form) {
   int32_t shown = 0;
-  for (int32_t i = 0; i < op->num_attrs; i++) {
-    bool skipped = false;
-    for (const char *const *s = skip; s && *s; s++) skipped |= !strcmp(*s, op->attrs[i].name);
-    shown += !skipped;
-  }
+  for (int32_t i = 0; i < op->num_attrs; i++) shown += shown_in(op, &op->attrs[i], skip, form);
   if (!shown) return;
-  puts_(pr, keyword ? " attributes {" : " {");
-  print_dict_entries(pr, op->attrs, op->num_attrs, skip);
+  puts_(pr, form == DICT_KEYWORD ? " attributes {" : " {");
+  print_dict_entries(pr, op->attrs, op->num_attrs, op, skip, form);
   puts_(pr, "}");
 }
 
@@ -579,7 +613,7 @@ static void print_generic(printer *pr, const kiln_op *op) {
     }
     puts_(pr, ")");
   }
-  print_attr_dict(pr, op, NULL, false);
+  print_attr_dict(pr, op, NULL, DICT_GENERIC);
   puts_(pr, " : ");
   print_function_type(pr, op);
 }
@@ -725,7 +759,7 @@ static void print_types_form(printer *pr, const kiln_op *op) {
   if (op->num_operands) puts_(pr, " ");
   print_operands(pr, op->operands, op->num_operands);
   print_keywords(pr, op, op->num_operands > 0);
-  print_attr_dict(pr, op, skip, false);
+  print_attr_dict(pr, op, skip, DICT_PRETTY);
   if (!op->num_operands && !op->num_results) return;
   puts_(pr, " : ");
   if (all_types_equal(op)) {
@@ -896,7 +930,7 @@ static void print_conv(printer *pr, const kiln_op *op) {
     }
   }
   puts_(pr, "}");
-  print_attr_dict(pr, op, skip, false);
+  print_attr_dict(pr, op, skip, DICT_PRETTY);
   print_op_types(pr, op);
 }
 
@@ -915,7 +949,7 @@ static void print_reduce(printer *pr, const kiln_op *op) {
   if (applies) putf(pr, " applies %s", kiln_op_name(body));
   puts_(pr, " across dimensions = ");
   print_int_list(pr, kiln_op_attr(op, "dimensions"));
-  print_attr_dict(pr, op, skip, false);
+  print_attr_dict(pr, op, skip, DICT_PRETTY);
   print_op_types(pr, op);
   if (applies) return;
   const kiln_block *b = kiln_op_block(op, 0);
@@ -968,7 +1002,7 @@ static void print_while(printer *pr, const kiln_op *op) {
       print_type(pr, op->operands[i]->type);
     }
   }
-  print_attr_dict(pr, op, NULL, true);
+  print_attr_dict(pr, op, NULL, DICT_KEYWORD);
   newline(pr);
   puts_(pr, "cond ");
   print_region(pr, &op->regions[0], true);
@@ -987,13 +1021,13 @@ static void print_pretty(printer *pr, const kiln_op *op) {
       if (op->num_operands) puts_(pr, " ");
       print_operands(pr, op->operands, op->num_operands);
       print_keywords(pr, op, op->num_operands > 0);
-      print_attr_dict(pr, op, skip, false);
+      print_attr_dict(pr, op, skip, DICT_PRETTY);
       print_op_types(pr, op);
       return;
     case KILN_FMT_TYPES: print_types_form(pr, op); return;
     case KILN_FMT_CONST:
       skip[0] = "value";
-      print_attr_dict(pr, op, skip, false);
+      print_attr_dict(pr, op, skip, DICT_PRETTY);
       puts_(pr, " ");
       print_attr(pr, kiln_op_attr(op, "value"), false);
       return;
@@ -1003,7 +1037,7 @@ static void print_pretty(printer *pr, const kiln_op *op) {
       print_value(pr, op->operands[0]);
       puts_(pr, ", ");
       print_attr(pr, kiln_op_attr(op, "value"), false);
-      print_attr_dict(pr, op, skip, false);
+      print_attr_dict(pr, op, skip, DICT_PRETTY);
       return;
     case KILN_FMT_COMPARE: {
       const kiln_attr *ct = kiln_op_attr(op, "compare_type");
@@ -1011,7 +1045,7 @@ static void print_pretty(printer *pr, const kiln_op *op) {
       putf(pr, " %s, ", kiln_op_attr(op, "comparison_direction")->enumv.value);
       print_operands(pr, op->operands, 2);
       if (ct) putf(pr, ", %s", ct->enumv.value);
-      print_attr_dict(pr, op, skip, false);
+      print_attr_dict(pr, op, skip, DICT_PRETTY);
       print_op_types(pr, op);
       return;
     }
@@ -1031,7 +1065,7 @@ static void print_pretty(printer *pr, const kiln_op *op) {
         if (c != 1) putf(pr, ":%lld", (long long)c);
       }
       puts_(pr, "]");
-      print_attr_dict(pr, op, skip, false);
+      print_attr_dict(pr, op, skip, DICT_PRETTY);
       print_op_types(pr, op);
       return;
     }
@@ -1040,7 +1074,7 @@ static void print_pretty(printer *pr, const kiln_op *op) {
       puts_(pr, " ");
       print_value(pr, op->operands[0]);
       putf(pr, "[%lld]", (long long)kiln_attr_int(kiln_op_attr(op, "index")));
-      print_attr_dict(pr, op, skip, false);
+      print_attr_dict(pr, op, skip, DICT_PRETTY);
       print_op_types(pr, op);
       return;
     case KILN_FMT_CALL: {
@@ -1052,7 +1086,7 @@ static void print_pretty(printer *pr, const kiln_op *op) {
       puts_(pr, "(");
       print_operands(pr, op->operands, op->num_operands);
       puts_(pr, ")");
-      print_attr_dict(pr, op, skip, false);
+      print_attr_dict(pr, op, skip, DICT_PRETTY);
       puts_(pr, " : ");
       print_function_type(pr, op);
       return;
@@ -1064,7 +1098,7 @@ static void print_pretty(printer *pr, const kiln_op *op) {
       print_string(pr, n->str.data, n->str.len);
       if (op->num_operands) puts_(pr, " ");
       print_operands(pr, op->operands, op->num_operands);
-      print_attr_dict(pr, op, skip, false);
+      print_attr_dict(pr, op, skip, DICT_PRETTY);
       print_op_types(pr, op);
       return;
     }
@@ -1082,7 +1116,7 @@ static void print_pretty(printer *pr, const kiln_op *op) {
         if (op->num_operands) puts_(pr, " ");
         print_operands(pr, op->operands, op->num_operands);
       }
-      print_attr_dict(pr, op, skip, false);
+      print_attr_dict(pr, op, skip, DICT_PRETTY);
       puts_(pr, " : ");
       for (int32_t i = 0; i < op->num_operands; i++) {
         if (i) puts_(pr, ", ");
@@ -1110,7 +1144,7 @@ static void print_pretty(printer *pr, const kiln_op *op) {
       puts_(pr, ") inits(");
       print_operands(pr, op->operands + ni, op->num_operands - (int32_t)ni);
       putf(pr, ") dimension=%lld", (long long)kiln_attr_int(kiln_op_attr(op, "dimension")));
-      print_attr_dict(pr, op, skip, true);
+      print_attr_dict(pr, op, skip, DICT_KEYWORD);
       puts_(pr, " ");
       print_region(pr, &op->regions[0], false);
       print_op_types(pr, op);
@@ -1149,7 +1183,7 @@ static void print_pretty(printer *pr, const kiln_op *op) {
       puts_(pr, "[");
       print_operands(pr, op->operands + 2, op->num_operands - 2);
       puts_(pr, "]");
-      print_attr_dict(pr, op, NULL, false);
+      print_attr_dict(pr, op, NULL, DICT_PRETTY);
       puts_(pr, " : ");
       print_type(pr, op->results[0].type);
       return;
@@ -1202,7 +1236,7 @@ static void print_func(printer *pr, const kiln_op *op) {
     }
     if (paren) puts_(pr, ")");
   }
-  print_attr_dict(pr, op, skip, true);
+  print_attr_dict(pr, op, skip, DICT_KEYWORD);
   if (body) {
     puts_(pr, " ");
     print_region(pr, &op->regions[0], true);
@@ -1246,7 +1280,7 @@ static void print_module(printer *pr, const kiln_op *op) {
     if (is_bare_name(n->str.data)) puts_(pr, n->str.data);
     else print_string(pr, n->str.data, n->str.len);
   }
-  print_attr_dict(pr, op, skip, true);
+  print_attr_dict(pr, op, skip, DICT_KEYWORD);
   puts_(pr, " ");
   print_region(pr, &op->regions[0], false);
 }

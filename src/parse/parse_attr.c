@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ir/canonical.h"
 #include "parse/parser.h"
 
 bool kp_parse_opaque_text(kiln_parser *p, const char **out);
@@ -452,6 +453,27 @@ static const kiln_attr *normalize_list(kiln_parser *p, const kiln_attr *a) {
   return r;
 }
 
+/* sub_axis_info = (PRE)SIZE, as #stablehlo.axis_ref writes it. */
+static bool parse_sub_axis_info(kiln_parser *p, const kiln_attr **out) {
+  kiln_attr *a = kp_new_attr(p, KILN_ATTR_STRUCT);
+  int64_t v[2];
+  if (!a || !(a->strct.fields = kp_alloc(p, 2, sizeof *a->strct.fields))) return false;
+  if (!kp_expect(p, '(', "to open a sub-axis") || !kp_parse_i64(p, &v[0]) || !kp_expect(p, ')', "after a sub-axis' pre-size") ||
+      !kp_parse_i64(p, &v[1]))
+    return false;
+  static const char *const names[2] = {"pre_size", "size"};
+  for (int i = 0; i < 2; i++) {
+    a->strct.fields[i].name = names[i];
+    if (!(a->strct.fields[i].value = kiln_attr_make_int(p->m, v[i], NULL))) return kp_oom(p);
+  }
+  a->strct.dialect = "stablehlo";
+  a->strct.name = "sub_axis_info";
+  a->strct.count = 2;
+  *out = a;
+  return true;
+}
+
+/* The fields of a structure up to `close`, then in the order MLIR keeps them. */
 static bool struct_fields(kiln_parser *p, kiln_attr *a, char close) {
   int32_t cap = 0;
   if (kp_is(p, close)) return true;
@@ -469,8 +491,13 @@ static bool struct_fields(kiln_parser *p, kiln_attr *a, char close) {
         p->tok = name;
       }
     }
-    if (!parse_attr_inner(p, &f->value, true) || !(f->value = normalize_list(p, f->value))) return false;
+    if (f->name && !strcmp(f->name, "sub_axis_info") && kp_is(p, '(')) {
+      if (!parse_sub_axis_info(p, &f->value)) return false;
+    } else if (!parse_attr_inner(p, &f->value, true) || !(f->value = normalize_list(p, f->value))) {
+      return false;
+    }
   } while (kp_accept(p, ','));
+  kiln_attr_struct_canonicalize(a);
   return true;
 }
 
@@ -554,7 +581,8 @@ static bool parse_hash_attr(kiln_parser *p, const kiln_attr **out) {
    * text like any other dialect's. */
   static const char *const known[] = {"gather", "scatter", "dot", "conv", "dot_algorithm", "channel_handle",
                                       "output_operand_alias", "type_extensions", "bounds", "result_accuracy",
-                                      "result_accuracy_mode", "ragged_dot", NULL};
+                                      "result_accuracy_mode", "ragged_dot", "replica_group_mesh_axes", "axis_ref",
+                                      "sub_axis_info", "mesh", "mesh_axis", NULL};
   if (dialect && n > strlen(dialect)) {
     bool is_known = false;
     for (const char *const *k = known; *k; k++)
