@@ -20,6 +20,10 @@ What is measured, the same way for all three where the systems allow it:
             IREE compiles in another process (iree-compile): its figure is the runtime's only.
             Kiln: `kiln bench`'s peak memory (the whole process's) less the peak RSS of
             `kiln run` on a one-op program on the same device (the CLI and its plugin loaded).
+JAX on Kiln (PJRT): the XLA:CPU worker's steps with JAX_PLATFORMS=kiln, through this build's
+libkiln_pjrt.so (beside the kiln executable, or --pjrt): Lowered.compile() (Kiln's compile
+through PJRT), the same timed calls and the same peak-memory reading. The dispatch line: a
+jitted one-op function called in a loop, per-call median on Kiln and on XLA:CPU in one process.
 A Kiln that has no `kiln bench` yet, or a Kiln run slower than SLOW_RUN_S, is measured by
 timing whole `kiln run` processes (parse, compile, run, .npy I/O) and their peak RSS (read
 through GNU time) less the same baseline; such figures are marked * in the table.
@@ -91,11 +95,12 @@ def load_inputs(model_dir):
     return [np.load(os.path.join(model_dir, f"input_{i}.npy")) for i in range(n)]
 
 
-def worker_xla(model_dir, out_dir, target_s):
+def worker_xla(model_dir, out_dir, target_s, platform="cpu"):
+    """XLA:CPU, or (platform "kiln") JAX on Kiln through the PJRT plugin: the same steps."""
     import jax
-    jax.config.update("jax_platforms", "cpu")
     import numpy as np
     import zoo
+    jax.config.update("jax_platforms", platform)  # after zoo, which sets "cpu" for its exports
     meta = json.load(open(os.path.join(model_dir, "meta.json")))
     flat_fn, _, _ = zoo.build(meta["kind"], meta["size"], meta["dtype"], abstract=True)
     jax.block_until_ready(jax.device_put(np.zeros(1)))  # the client exists before the reset
@@ -147,11 +152,31 @@ def worker_iree(model_dir, out_dir, target_s, iree_compile):
     return {"compile_s": compile_s, "times": times, "peak": peak, "compile_rss": compile_rss}
 
 
+def worker_dispatch(target_s):
+    """Dispatch cost through JAX: a jitted one-op function (x + 1 on f32[8], inputs already on
+    the device) called in a loop, each call waited for, on Kiln (PJRT) and on XLA:CPU in the
+    same process; the median per-call time of each."""
+    import jax
+    import numpy as np
+    jax.config.update("jax_platforms", "kiln,cpu")
+    f = jax.jit(lambda x: x + 1)
+    r = {}
+    for platform in ("kiln", "cpu"):
+        x = jax.device_put(np.ones(8, np.float32), jax.devices(platform)[0])
+        times = time_calls(lambda: f(x).block_until_ready(), 1000, target_s, 200000)
+        r[platform] = {"times": times}
+    return r
+
+
 def worker_main(argv):
     system, model_dir, out_dir, target_s = argv[0], argv[1], argv[2], float(argv[3])
     try:
         if system == "xla":
             r = worker_xla(model_dir, out_dir, target_s)
+        elif system == "jaxkiln":
+            r = worker_xla(model_dir, out_dir, target_s, platform="kiln")
+        elif system == "dispatch":
+            r = worker_dispatch(target_s)
         else:
             r = worker_iree(model_dir, out_dir, target_s, argv[4])
     except Exception as e:  # reported in the table
@@ -364,11 +389,14 @@ def fmt_ratio(a, b):
     return f"{r:.2f}" if r < 100 else f"{r:.0f}"
 
 
-def measure_peer(system, model_dir, work, target_s, timeout, iree_compile):
+def measure_peer(system, model_dir, work, target_s, timeout, iree_compile, pjrt=None):
     os.makedirs(work, exist_ok=True)
     cmd = [sys.executable, os.path.abspath(__file__), "--worker", system, model_dir, work,
            str(target_s), iree_compile or ""]
     env = dict(os.environ, PYTHONPATH=HERE)
+    if pjrt:  # JAX on Kiln: this build's plugin, and the kiln-jax package's Python side
+        env["PJRT_NAMES_AND_LIBRARY_PATHS"] = "kiln:" + pjrt
+        env["PYTHONPATH"] = os.pathsep.join([HERE, os.path.join(ROOT, "python")])
     try:
         cp = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
@@ -437,8 +465,12 @@ def main(argv):
     ap.add_argument("--zoo", default=os.path.join(HERE, "zoo"))
     ap.add_argument("--kiln-devices", default="cpu,interp",
                     help="Kiln's main device list (default cpu,interp: the first that works here)")
-    ap.add_argument("--systems", default="kiln,interp,xla,iree",
-                    help="which to run, of kiln (the main device list), interp, xla, iree")
+    ap.add_argument("--systems", default="kiln,interp,jaxkiln,xla,iree,dispatch",
+                    help="which to run, of kiln (the main device list), interp, jaxkiln (JAX "
+                    "on Kiln through libkiln_pjrt.so), xla, iree, dispatch (JAX's per-call "
+                    "time on Kiln and XLA:CPU)")
+    ap.add_argument("--pjrt", default="", help="libkiln_pjrt.so for jaxkiln (default: beside "
+                    "the kiln executable)")
     ap.add_argument("--target", type=float, default=None,
                     help="seconds of timed runs per model and system")
     ap.add_argument("--write-results", action="store_true",
@@ -481,6 +513,9 @@ def main(argv):
     chosen = set(args.systems.split(","))
     interp_ok = "interp" in chosen and kiln_device_used(kiln, "interp")[0] == "interp"
     has_bench = kiln_has_bench(kiln)
+    pjrt = os.path.abspath(args.pjrt) if args.pjrt else os.path.join(os.path.dirname(kiln),
+                                                                      "libkiln_pjrt.so")
+    pjrt = pjrt if os.path.isfile(pjrt) else None
 
     # 3. measure
     rows = []
@@ -505,6 +540,10 @@ def main(argv):
         if interp_ok and size == "small" and used != "interp":
             systems.append(("kiln interp", lambda w: kiln_measure(kiln, "interp", mdir, w, target,
                                                                   timeout)))
+        if "jaxkiln" in chosen:
+            systems.append(("JAX on Kiln (PJRT)", lambda w: measure_peer(
+                "jaxkiln", mdir, w, target, timeout, None, pjrt) if pjrt else
+                {"error": f"no libkiln_pjrt.so beside {kiln} (--pjrt)"}))
         if "xla" in chosen:
             systems.append(("XLA:CPU", lambda w: measure_peer("xla", mdir, w, target, timeout,
                                                               None)))
@@ -533,6 +572,25 @@ def main(argv):
                      f"{'ok' if r['ok'] else 'FAIL'}  run {fmt_time(r['median_s'])}  "
                      f"({r['check']})"), file=sys.stderr, flush=True)
         rows.append((name, meta, results))
+    dispatch_line = None
+    if "dispatch" in chosen:
+        if not pjrt:
+            dispatch_line = "Dispatch through JAX: not measured (no libkiln_pjrt.so)."
+        else:
+            r = measure_peer("dispatch", "-", os.path.join(work_root, "dispatch"), 1.0,
+                             SMALL_TIMEOUT, None, pjrt)
+            if "error" in r:
+                failures.append(f"dispatch: {r['error']}")
+                dispatch_line = f"Dispatch through JAX: failed ({r['error'][:200]})."
+            else:
+                k = statistics.median(r["kiln"]["times"])
+                c = statistics.median(r["cpu"]["times"])
+                dispatch_line = (
+                    "Dispatch through JAX (a jitted `x + 1` on f32[8], input on the device, "
+                    f"each call waited for; median of {len(r['kiln']['times'])} and "
+                    f"{len(r['cpu']['times'])} calls in one process): {k * 1e6:.2f} us per call "
+                    f"on Kiln (PJRT), {c * 1e6:.2f} us on XLA:CPU; Kiln/XLA:CPU {k / c:.2f}.")
+        print(dispatch_line, file=sys.stderr, flush=True)
     shutil.rmtree(work_root, ignore_errors=True)
     total_s = time.perf_counter() - t_start
 
@@ -590,6 +648,8 @@ def main(argv):
         notes.append(f"`--device {args.kiln_devices}` chose `{used}` on this machine.")
     elif not used:
         notes.append(f"`--device {args.kiln_devices}`: {why}")
+    if dispatch_line:
+        notes.append(dispatch_line)
     summary = (f"{len(rows)} models, {sum(len(r[2]) for r in rows)} runs, "
                f"{len(failures)} failed, {len(unfinished)} did not finish in time; "
                f"total {total_s:.0f} s "
