@@ -64,8 +64,10 @@ void kiln_source_line_col(const kiln_source *src, size_t offset, uint32_t *line,
 /* Appends the source line `line` of src and a caret under `col` to buf. */
 static void echo_line(const kiln_source *src, uint32_t line, uint32_t col, char *buf, size_t cap) {
   const char *p = src->text, *end = src->text + src->len;
-  for (uint32_t l = src->first_line; l < line && p < end; p++)
+  uint32_t l = src->first_line;
+  for (; l < line && p < end; p++)
     if (*p == '\n') l++;
+  if (l != line || (p == end && !src->len)) return; /* a line this text does not have */
   const char *e = p;
   while (e < end && *e != '\n') e++;
   size_t n = (size_t)(e - p), used = strlen(buf), before = col ? col - 1 : 0; /* bytes left of the caret */

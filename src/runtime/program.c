@@ -52,9 +52,13 @@ kiln_status kiln_program_create(const char *text, size_t length, const kiln_prog
     kiln_sha256_init(&h);
     kiln_sha256_update(&h, copy, length);
     kiln_sha256_final(&h, p->digest);
-    if (kiln_bytecode_sniff(copy, length)) /* read and verified at once */
+    if (kiln_bytecode_sniff(copy, length)) { /* read and verified at once */
       st = kiln_bytecode_read((const uint8_t *)copy, length, p->name, &p->module);
-    else if (!(st = kiln_parse_module(&p->source, &p->module)))
+      /* no text to show under later errors: an op's line and column are those of the
+       * source the artifact was made from, not of these bytes */
+      p->source.text = "";
+      p->source.len = 0;
+    } else if (!(st = kiln_parse_module(&p->source, &p->module)))
       st = kiln_verify_module(p->module, &p->source);
   }
   if (!st) st = collect_functions(p);

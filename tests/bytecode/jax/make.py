@@ -47,7 +47,20 @@ PROGRAMS = {
 }
 
 
+# An artifact whose op fails at run time: the error names the op's location, with no
+# line of the artifact's bytes under it (written from text at StableHLO 1.13.0, the
+# version Kiln's PJRT plugin asks JAX for).
+UNKNOWN_TARGET = """func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %0 = stablehlo.custom_call @no_such_target(%x) : (tensor<3xf32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}"""
+
+
 def main():
+    from jaxlib.mlir.dialects import stablehlo
+    with open(os.path.join(HERE, "unknown_target.mlir.bc"), "wb") as f:
+        f.write(stablehlo.serialize_portable_artifact_str(UNKNOWN_TARGET, "1.13.0"))
+    np.save(os.path.join(HERE, "unknown_target_in_0.npy"), f32(3))
     for name, (fn, args) in PROGRAMS.items():
         shapes = [jax.ShapeDtypeStruct(a.shape, a.dtype) for a in args]
         exp = export.export(jax.jit(fn))(*shapes)
