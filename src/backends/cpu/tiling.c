@@ -40,11 +40,13 @@ typedef struct run_scan {
   const int32_t *producer; /* by value: the step of the current run that makes it, or -1 */
   const int64_t *pitch;    /* by step */
   int64_t rows;
+  bool *seen; /* by node id: a loop's nodes form a DAG (shared subexpressions), visited once */
   bool ok;
 } run_scan;
 
 static void check_reads(run_scan *rs, const kiln_cpu_node *n) {
-  if (!n || !rs->ok) return;
+  if (!n || !rs->ok || rs->seen[n->id]) return;
+  rs->seen[n->id] = true;
   if (n->kind == KILN_CPU_NODE_LOAD) {
     int32_t v = alias_base(rs->x, rs->step->values[n->input]);
     int32_t p = rs->producer[v];
@@ -74,9 +76,11 @@ void kiln_cpu_find_row_runs(kiln_cpu_executable *x) {
       kiln_cpu_step *st = &x->steps[end];
       int64_t r;
       if (!loop_rows(st, &r, &pitch[end]) || r != rows) break;
-      run_scan rs = {x, st, producer, pitch, rows, true};
+      run_scan rs = {x, st, producer, pitch, rows, calloc((size_t)st->loop->num_nodes + 2, sizeof(bool)), true};
+      if (!rs.seen) break; /* not an error: the run simply ends here */
       check_reads(&rs, st->loop->root);
       check_reads(&rs, st->loop->init);
+      free(rs.seen);
       if (!rs.ok) break;
       producer[alias_base(x, st->values[st->num_values - 1])] = end;
       end++;
