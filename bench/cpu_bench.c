@@ -11,6 +11,9 @@
  *
  * The references, all in this binary:
  *   gemm_N     dnnl_sgemm (oneDNN, row-major NN) on the same threads (OpenMP).
+ *   gemm_bf16_N  bf16 x bf16 -> f32 through Kiln against dnnl_sgemm on the same values in
+ *              f32 (what a bf16 product must beat to be worth it; below AVX-512, or with
+ *              KILN_CPU_ISA=avx2, Kiln converts to f32 for oneDNN's f32 kernel).
  *   eltwise    a C loop out[i] = x[i] + y[i] streaming the same bytes the minimal program
  *              moves (two inputs read, one output written), OpenMP over all threads.
  *   softmax, layernorm, reduce_sum: straightforward C loops (this file, -O3 -march=native,
@@ -168,12 +171,24 @@ static kiln_status compile_text(kiln_client *c, const char *text, kiln_executabl
   return s;
 }
 
-static kiln_status f32_buffer(kiln_client *c, int32_t rank, const int64_t *dims, const float *data, kiln_buffer **out) {
+/* A buffer of f32 data, or (bf16) of its values truncated to bf16. */
+static kiln_status host_buffer(kiln_client *c, int32_t rank, const int64_t *dims, const float *data, bool bf16,
+                               kiln_buffer **out) {
   size_t n = 1;
   for (int32_t i = 0; i < rank; i++) n *= (size_t)dims[i];
-  kiln_buffer_args a = {.struct_size = sizeof a, .element_type = KILN_ELEMENT_TYPE_F32, .rank = rank, .dims = dims,
-                        .data = data, .byte_size = n * sizeof(float)};
-  return kiln_buffer_create(kiln_client_device(c, 0), &a, out);
+  uint16_t *half = bf16 ? malloc(n * sizeof *half + 1) : NULL;
+  if (bf16 && !half) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  for (size_t i = 0; half && i < n; i++) {
+    uint32_t bits;
+    memcpy(&bits, &data[i], sizeof bits);
+    half[i] = (uint16_t)(bits >> 16);
+  }
+  kiln_buffer_args a = {.struct_size = sizeof a, .element_type = bf16 ? KILN_ELEMENT_TYPE_BF16 : KILN_ELEMENT_TYPE_F32,
+                        .rank = rank, .dims = dims, .data = bf16 ? (const void *)half : (const void *)data,
+                        .byte_size = n * (bf16 ? sizeof *half : sizeof(float))};
+  kiln_status s = kiln_buffer_create(kiln_client_device(c, 0), &a, out);
+  free(half);
+  return s;
 }
 
 /* One run: execute, wait, drop the event (and the result unless keep). */
@@ -209,10 +224,11 @@ static void kiln_job_free(kiln_job *j) {
   memset(j, 0, sizeof *j);
 }
 
-/* Input shapes of a case. */
+/* Input shapes of a case (bf16: the input is a bf16 tensor of the data truncated). */
 typedef struct shape {
   int32_t rank;
   int64_t dims[4];
+  bool bf16;
 } shape;
 
 /* Compiles text on client and makes its inputs from host data. */
@@ -221,7 +237,7 @@ static kiln_status job_make(kiln_client *c, const char *text, int32_t nin, const
   memset(j, 0, sizeof *j);
   KILN_RETURN_IF_ERROR(compile_text(c, text, &j->exe));
   for (int32_t i = 0; i < nin; i++) {
-    KILN_RETURN_IF_ERROR(f32_buffer(c, shapes[i].rank, shapes[i].dims, data[i], &j->in[i]));
+    KILN_RETURN_IF_ERROR(host_buffer(c, shapes[i].rank, shapes[i].dims, data[i], shapes[i].bf16, &j->in[i]));
     j->nin = i + 1;
   }
   return NULL;
@@ -325,21 +341,39 @@ static bool ref_sgemm(void *ud) {
 }
 #endif
 
-static void case_gemm(bench *b, int64_t n) {
+/* Values exactly representable in bf16 (the low 16 bits cleared). */
+static void truncate_to_bf16(float *v, size_t n) {
+  for (size_t i = 0; v && i < n; i++) {
+    uint32_t bits;
+    memcpy(&bits, &v[i], sizeof bits);
+    bits &= 0xffff0000u;
+    memcpy(&v[i], &bits, sizeof bits);
+  }
+}
+
+/* gemm_N (f32) or gemm_bf16_N (bf16 operands, f32 result); the reference is dnnl_sgemm on
+ * the same values in f32 either way. */
+static void case_gemm(bench *b, int64_t n, bool bf16) {
   char name[32];
-  snprintf(name, sizeof name, "gemm_%lld", (long long)n);
+  snprintf(name, sizeof name, "gemm_%s%lld", bf16 ? "bf16_" : "", (long long)n);
   if (!selected(b, name)) return;
   size_t nn = (size_t)(n * n);
   gemm_ud g = {n, random_floats(nn), random_floats(nn), calloc(nn, sizeof(float))};
+  if (bf16) {
+    truncate_to_bf16((float *)g.a, nn);
+    truncate_to_bf16((float *)g.b, nn);
+  }
+  const char *t = bf16 ? "bf16" : "f32";
   char *text = format_text(
-      "func.func @main(%%a: tensor<%1$lldx%1$lldxf32>, %%b: tensor<%1$lldx%1$lldxf32>) -> tensor<%1$lldx%1$lldxf32> {\n"
-      "  %%0 = stablehlo.dot_general %%a, %%b, contracting_dims = [1] x [0] : (tensor<%1$lldx%1$lldxf32>, "
-      "tensor<%1$lldx%1$lldxf32>) -> tensor<%1$lldx%1$lldxf32>\n"
+      "func.func @main(%%a: tensor<%1$lldx%1$lldx%2$s>, %%b: tensor<%1$lldx%1$lldx%2$s>) -> tensor<%1$lldx%1$lldxf32> {\n"
+      "  %%0 = stablehlo.dot_general %%a, %%b, contracting_dims = [1] x [0] : (tensor<%1$lldx%1$lldx%2$s>, "
+      "tensor<%1$lldx%1$lldx%2$s>) -> tensor<%1$lldx%1$lldxf32>\n"
       "  return %%0 : tensor<%1$lldx%1$lldxf32>\n}\n",
-      (long long)n);
-  case_run c = {.name = name, .ref_name = "dnnl_sgemm", .text = text, .nin = 2,
-                .shapes = {{2, {n, n}}, {2, {n, n}}}, .inputs = {(float *)g.a, (float *)g.b},
-                .rtol = 1e-3, .atol = 1e-3 * sqrt((double)n), .tk = TARGET_RATIO, .target = 0.90, .budget_s = 1.0};
+      (long long)n, t);
+  case_run c = {.name = name, .ref_name = bf16 ? "dnnl_sgemm on the f32 values" : "dnnl_sgemm", .text = text, .nin = 2,
+                .shapes = {{2, {n, n}, bf16}, {2, {n, n}, bf16}}, .inputs = {(float *)g.a, (float *)g.b},
+                .rtol = 1e-3, .atol = 1e-3 * sqrt((double)n), .tk = TARGET_RATIO, .target = bf16 ? 0.50 : 0.90,
+                .budget_s = 1.0};
 #ifdef KILN_BENCH_HAVE_DNNL
   ref_sgemm(&g);
   c.want = g.c, c.want_count = nn, c.ref = ref_sgemm, c.ref_ud = &g;
@@ -727,7 +761,7 @@ static void case_overhead(bench *b, const char *name, int ops, int64_t n, double
   float *x = random_floats((size_t)n), *y = random_floats((size_t)n);
   char *text = chain_text(ops, n);
   kiln_job ref;
-  kiln_status s = job_make(b->interp, text, 2, (shape[]){{1, {n}}, {1, {n}}}, (float *const[]){x, y}, &ref);
+  kiln_status s = job_make(b->interp, text, 2, (shape[]){{1, {n}, false}, {1, {n}, false}}, (float *const[]){x, y}, &ref);
   case_run c = {.name = name, .ref_name = "the interp device, same program", .text = text, .nin = 2,
                 .shapes = {{1, {n}}, {1, {n}}}, .inputs = {x, y}, .ref = s ? NULL : kiln_run_timed,
                 .ref_ud = &ref, .tk = TARGET_MAX_US, .target = target_us, .budget_s = 0.3};
@@ -815,7 +849,8 @@ int main(int argc, char **argv) {
   static const int64_t full[] = {256, 1024, 2048}, quick[] = {128, 256};
   const int64_t *sizes = b.quick ? quick : full;
   int nsizes = b.quick ? 2 : 3;
-  for (int i = 0; i < nsizes; i++) case_gemm(&b, sizes[i]);
+  for (int i = 0; i < nsizes; i++) case_gemm(&b, sizes[i], false);
+  for (int i = 0; i < nsizes; i++) case_gemm(&b, sizes[i], true);
   case_eltwise(&b);
   case_softmax(&b);
   case_layernorm(&b);

@@ -22,6 +22,7 @@ set(KILN_CPU_SOURCES
   src/backends/cpu/control.c
   src/backends/cpu/dynamic_slice.c
   src/backends/cpu/exec.c
+  src/backends/cpu/isa.c
   src/backends/cpu/jit.c
   src/backends/cpu/loopgen.c
   src/backends/cpu/loopnest.c
@@ -32,6 +33,7 @@ set(KILN_CPU_SOURCES
   src/backends/cpu/dnnl_ops.c
   src/backends/cpu/dnnl_dot.c
   src/backends/cpu/dnnl_conv.c
+  src/backends/cpu/dnnl_convert.c
 )
 # The vectorised math library (llvm_math.h), one file per function family.
 file(GLOB KILN_CPU_MATH_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/backends/cpu/llvm_math*.c)

@@ -51,6 +51,13 @@ struct kiln_cpu_dnnl_op {
    * whether it is the only one there of size above one (bias placement); -1: none. */
   int32_t out_to_prim[DNNL_MAX_NDIMS];
   bool out_alone[DNNL_MAX_NDIMS];
+  /* Tensors computed in f32 for lack of kernels for their type (kiln_dnnl_build): the
+   * caller's element type (KILN_ELEM_F32 when not converted) and element count; the f32
+   * copy lies at copy_offset in the scratch, and io[i] views it instead of the caller's. */
+  kiln_elem elem[KILN_DNNL_NUM_IO];
+  int64_t count[KILN_DNNL_NUM_IO];
+  bool converted[KILN_DNNL_NUM_IO];
+  size_t copy_offset[KILN_DNNL_NUM_IO];
   kiln_cpu_dnnl_epilogue epi;
   dnnl_memory_desc_t bias_md;
   dnnl_primitive_t prim;
@@ -78,6 +85,12 @@ int64_t kiln_dnnl_ints(const kiln_attr *a, int64_t *out, int64_t max);
 kiln_status kiln_dnnl_build(kiln_cpu_dnnl_op *p);
 /* Whether the chosen kernel is oneDNN's slow reference one. */
 bool kiln_dnnl_is_ref(const kiln_cpu_dnnl_op *p);
+
+/* Conversions of whole tensors of n elements of type e (bf16 or f16) to f32 and back
+ * (rounding to nearest even, as the interpreter rounds), over the OpenMP threads when
+ * large (dnnl_convert.c). */
+void kiln_dnnl_convert_in(kiln_elem e, const void *in, float *out, int64_t n);
+void kiln_dnnl_convert_out(kiln_elem e, const float *in, void *out, int64_t n);
 
 /* Reading the ops (dnnl_dot.c, dnnl_conv.c): fill p's descriptions and mode and build. */
 kiln_status kiln_dnnl_prepare_dot(const kiln_op *op, kiln_cpu_dnnl_op *p);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "backends/cpu/dnnl_internal.h"
+#include "backends/cpu/isa.h"
 
 #define ALIGN 64
 
@@ -116,7 +117,9 @@ static kiln_status build_with(kiln_cpu_dnnl_op *p, dnnl_primitive_attr_t attr) {
   if (st != dnnl_success) return dnnl_fail(st, p->is_conv ? "creating a convolution" : "creating a matmul");
   const char *impl = "?";
   dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl);
-  snprintf(p->impl, sizeof p->impl, "%s", impl);
+  bool converts = false; /* computing in f32 (kiln_dnnl_build) */
+  for (int i = 0; i < KILN_DNNL_NUM_IO; i++) converts |= p->converted[i];
+  snprintf(p->impl, sizeof p->impl, "%s%s", impl, converts ? " via f32" : "");
   p->prim_scratch = scratchpad_of(pd);
   static const dnnl_query_t queries[KILN_DNNL_NUM_IO] = {dnnl_query_src_md, dnnl_query_weights_md, dnnl_query_dst_md};
   for (int i = 0; i < KILN_DNNL_NUM_IO; i++) {
@@ -136,6 +139,11 @@ static kiln_status build_with(kiln_cpu_dnnl_op *p, dnnl_primitive_attr_t attr) {
     return KILN_STATUS(KILN_STATUS_INTERNAL, "oneDNN: reorder attributes");
   }
   size_t at = 0;
+  for (int i = 0; i < KILN_DNNL_NUM_IO; i++) {
+    if (!p->converted[i]) continue;
+    p->copy_offset[i] = at;
+    at += round_up((size_t)p->count[i] * sizeof(float));
+  }
   kiln_status s = NULL;
   for (int i = 0; i < KILN_DNNL_NUM_IO && !s; i++) {
     kiln_dnnl_io *io = &p->io[i];
@@ -152,18 +160,67 @@ static kiln_status build_with(kiln_cpu_dnnl_op *p, dnnl_primitive_attr_t attr) {
   return NULL;
 }
 
-kiln_status kiln_dnnl_build(kiln_cpu_dnnl_op *p) {
+static kiln_status build_once(kiln_cpu_dnnl_op *p) {
   release_prims(p);
   p->prim_scratch = p->scratch_bytes = 0;
-  if (p->mode != KILN_DNNL_MODE_PRIMITIVE) {
-    snprintf(p->impl, sizeof p->impl, "none");
-    return NULL;
-  }
   dnnl_primitive_attr_t attr = NULL;
   KILN_RETURN_IF_ERROR(make_attr(p, &attr));
   kiln_status s = build_with(p, attr);
   dnnl_primitive_attr_destroy(attr);
   if (s) release_prims(p);
+  return s;
+}
+
+/* Has the primitive compute in f32: every tensor of another type is converted, whole, to an
+ * f32 copy in the scratch (convert_in, exactly) that the primitive (or its reorder) reads
+ * instead, and the result is written to such a copy and rounded to nearest even into the
+ * caller's buffer (convert_out). oneDNN's own reorders convert too, but 20 times slower.
+ * False when all are f32 already. */
+static bool compute_in_f32(kiln_cpu_dnnl_op *p) {
+  bool changed = false;
+  for (int i = 0; i < KILN_DNNL_NUM_IO; i++) {
+    kiln_dnnl_io *io = &p->io[i];
+    if (io->user_md.data_type == dnnl_f32) continue;
+    changed = p->converted[i] = true;
+    io->offset = io->offset / kiln_elem_storage_bytes(p->elem[i]) * sizeof(float);
+    io->user_md.data_type = dnnl_f32;
+    if (io->tmp_any) /* the primitive picks the temporary's format again */
+      dnnl_memory_desc_init_by_tag(&io->prim_md, io->user_md.ndims, io->user_md.dims, dnnl_f32, dnnl_format_tag_any);
+    else
+      io->prim_md.data_type = io->tmp_md.data_type = dnnl_f32;
+  }
+  if (p->is_conv) {
+    p->conv.src_desc = p->io[KILN_DNNL_SRC].prim_md;
+    p->conv.weights_desc = p->io[KILN_DNNL_WEI].prim_md;
+    p->conv.dst_desc = p->io[KILN_DNNL_DST].prim_md;
+    p->conv.accum_data_type = dnnl_f32;
+  } else {
+    p->matmul.src_desc = p->io[KILN_DNNL_SRC].prim_md;
+    p->matmul.weights_desc = p->io[KILN_DNNL_WEI].prim_md;
+    p->matmul.dst_desc = p->io[KILN_DNNL_DST].prim_md;
+    p->matmul.accum_data_type = dnnl_f32;
+  }
+  return changed;
+}
+
+static bool has_epilogue(const kiln_cpu_dnnl_op *p) { return p->epi.scale != 1.0f || p->epi.has_bias || p->epi.relu; }
+
+kiln_status kiln_dnnl_build(kiln_cpu_dnnl_op *p) {
+  if (p->mode != KILN_DNNL_MODE_PRIMITIVE) {
+    release_prims(p);
+    p->prim_scratch = p->scratch_bytes = 0;
+    snprintf(p->impl, sizeof p->impl, "none");
+    return NULL;
+  }
+  kiln_status s = build_once(p);
+  /* Types without fast kernels on this CPU (bf16 and f16 below AVX-512, f16 mostly) are
+   * computed in f32: the same sums as the interpreter's, which keeps them in f32. An op
+   * with an epilogue keeps the types it was prepared with. */
+  bool no_kernel = s ? kiln_status_code_of(s) == KILN_STATUS_UNIMPLEMENTED : kiln_dnnl_is_ref(p);
+  if (no_kernel && !has_epilogue(p) && compute_in_f32(p)) {
+    kiln_status_free(s);
+    s = build_once(p);
+  }
   return s;
 }
 
@@ -193,13 +250,14 @@ kiln_status kiln_cpu_dnnl_prepare(const kiln_op *op, kiln_cpu_dnnl_op **out) {
   if (!p) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   p->epi.scale = 1.0f;
   p->epi.bias_dim = -1;
+  for (int i = 0; i < KILN_DNNL_NUM_IO; i++) p->elem[i] = kiln_type_elem(types[i]), p->count[i] = types[i]->tensor.num_elements;
   const kiln_type *rt = types[2];
   p->out_elem = kiln_type_elem(rt);
   p->out_rank = rt->tensor.rank;
   for (int32_t i = 0; i < rt->tensor.rank; i++) p->out_dims[i] = rt->tensor.dims[i], p->out_to_prim[i] = -1;
   p->out_count = rt->tensor.num_elements;
-  kiln_status s = NULL;
-  if (dnnl_engine_create(&p->engine, dnnl_cpu, 0) != dnnl_success)
+  kiln_status s = kiln_cpu_isa_setup(NULL);
+  if (!s && dnnl_engine_create(&p->engine, dnnl_cpu, 0) != dnnl_success)
     s = KILN_STATUS(KILN_STATUS_INTERNAL, "oneDNN: no CPU engine");
   if (!s) s = conv ? kiln_dnnl_prepare_conv(op, p) : kiln_dnnl_prepare_dot(op, p);
   if (s) {
@@ -227,7 +285,9 @@ kiln_status kiln_cpu_dnnl_set_epilogue(kiln_cpu_dnnl_op *p, const kiln_cpu_dnnl_
       int64_t dims[DNNL_MAX_NDIMS], strides[DNNL_MAX_NDIMS];
       for (int i = 0; i < dst->ndims; i++) dims[i] = i == d ? dst->dims[i] : 1;
       kiln_dnnl_dense_strides(dst->ndims, dims, strides);
-      KILN_RETURN_IF_ERROR(kiln_dnnl_md(&p->bias_md, dst->ndims, dims, strides, dst->data_type));
+      dnnl_data_type_t bt = dnnl_f32; /* the result's type (the primitive's may be f32 instead) */
+      kiln_dnnl_type(p->out_elem, &bt);
+      KILN_RETURN_IF_ERROR(kiln_dnnl_md(&p->bias_md, dst->ndims, dims, strides, bt));
     }
   }
   p->epi = *e;
@@ -291,6 +351,12 @@ static kiln_status exec(const kiln_cpu_dnnl_op *p, const kiln_cpu_dnnl_args *a, 
                         run_mems *rm) {
   const void *user[KILN_DNNL_NUM_IO] = {a->lhs, a->rhs, a->out};
   const void *seen[KILN_DNNL_NUM_IO]; /* what the primitive reads or writes */
+  for (int i = 0; i < KILN_DNNL_NUM_IO; i++) {
+    if (!p->converted[i]) continue;
+    float *copy = (float *)(scratch + p->copy_offset[i]);
+    if (i != KILN_DNNL_DST) kiln_dnnl_convert_in(p->elem[i], user[i], copy, p->count[i]);
+    user[i] = copy;
+  }
   uint8_t *pad = scratch ? scratch + p->scratch_bytes - round_up(p->prim_scratch) : NULL;
   dnnl_memory_t pad_mem = NULL;
   if (p->prim_scratch) {
@@ -337,7 +403,9 @@ static kiln_status exec(const kiln_cpu_dnnl_op *p, const kiln_cpu_dnnl_args *a, 
     if (st != dnnl_success) return dnnl_fail(st, "running a reorder");
   }
   st = dnnl_stream_wait(strm);
-  return st == dnnl_success ? NULL : dnnl_fail(st, "waiting for the stream");
+  if (st != dnnl_success) return dnnl_fail(st, "waiting for the stream");
+  if (p->converted[KILN_DNNL_DST]) kiln_dnnl_convert_out(p->elem[KILN_DNNL_DST], user[KILN_DNNL_DST], a->out, p->count[KILN_DNNL_DST]);
+  return NULL;
 }
 
 kiln_status kiln_cpu_dnnl_run_ex(const kiln_cpu_dnnl_op *p, const kiln_cpu_dnnl_args *a) {

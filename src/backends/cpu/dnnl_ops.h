@@ -6,9 +6,11 @@
  * buffers. What oneDNN cannot compute exactly as the op says comes back as
  * KILN_STATUS_UNIMPLEMENTED, and the caller runs its own code instead; nothing is ever
  * computed approximately. Supported:
- *   - element types: f32 always; bf16 and f16 where oneDNN has kernels for them on this CPU
- *     (bf16 on AVX512_BF16 machines; f16 normally not). The result type may differ (bf16 x
- *     bf16 -> f32). Sums are kept in f32, as the reference interpreter keeps them.
+ *   - element types: f32, bf16, f16. The result type may differ (bf16 x bf16 -> f32). Sums
+ *     are kept in f32, as the reference interpreter keeps them. Where oneDNN has no fast
+ *     kernel for the types on this CPU (or under KILN_CPU_ISA, isa.h: bf16 below AVX-512,
+ *     f16 on most CPUs), the f32 kernel runs on f32 copies of the operands (in the
+ *     scratch) and the result is rounded back to nearest even, as the interpreter rounds.
  *     Integers, f64, complex, quantized tensors: UNIMPLEMENTED.
  *   - dot_general: any batching and contracting dimensions in any position, rank-1 and
  *     rank-0-result forms, K = 0 (zeros), empty tensors. Operands whose dimensions cannot
@@ -80,8 +82,9 @@ kiln_status kiln_cpu_dnnl_run(const kiln_cpu_dnnl_op *p, const void *lhs, const 
 /* Scratch a run needs: oneDNN's scratchpad plus room for the operands it copies into
  * another order first. 0 when none. */
 size_t kiln_cpu_dnnl_scratch_bytes(const kiln_cpu_dnnl_op *p);
-/* oneDNN's name of the kernel it chose ("brg:avx512_core", "gemm:jit", "ref:any", ...), or
- * "none" when a run needs no kernel (empty result, or all zeros). Borrowed from p. */
+/* oneDNN's name of the kernel it chose ("brg:avx512_core", "gemm:jit", "ref:any", ...),
+ * followed by " via f32" when the op's bf16/f16 tensors are converted for it, or "none"
+ * when a run needs no kernel (empty result, or all zeros). Borrowed from p. */
 const char *kiln_cpu_dnnl_impl(const kiln_cpu_dnnl_op *p);
 void kiln_cpu_dnnl_destroy(kiln_cpu_dnnl_op *p); /* NULL allowed */
 

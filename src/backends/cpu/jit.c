@@ -14,7 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "backends/cpu/isa.h"
 #include "backends/cpu/loopgen.h"
 
 bool kiln_cpu_emit_loop(kiln_cpu_gen *g, const kiln_cpu_loop *L, int32_t index, const char *cpu, const char *features);
@@ -24,10 +26,39 @@ struct kiln_cpu_code {
   uint64_t object_bytes; /* the size of the object code the JIT linked */
 };
 
+/* KILN_CPU_DUMP_OBJ=DIR: writes each object file the JIT links to DIR/kiln-<pid>-<n>.o,
+ * for a disassembler (the test of KILN_CPU_ISA reads them). */
+static void dump_object(LLVMMemoryBufferRef obj) {
+  static _Atomic unsigned seq;
+  const char *dir = getenv("KILN_CPU_DUMP_OBJ");
+  if (!dir || !*dir) return;
+  char path[4096];
+  snprintf(path, sizeof path, "%s/kiln-%ld-%u.o", dir, (long)getpid(), seq++);
+  FILE *f = fopen(path, "wb");
+  size_t n = LLVMGetBufferSize(obj);
+  if (!f || fwrite(LLVMGetBufferStart(obj), 1, n, f) != n) fprintf(stderr, "kiln: KILN_CPU_DUMP_OBJ: cannot write %s\n", path);
+  if (f) fclose(f);
+}
+
 /* Counts the object code on its way to the linker (an identity transform). */
 static LLVMErrorRef count_object(void *ctx, LLVMMemoryBufferRef *obj) {
   ((kiln_cpu_code *)ctx)->object_bytes += LLVMGetBufferSize(*obj);
+  dump_object(*obj);
   return NULL;
+}
+
+/* Turns off, in LLVM's host feature list ("+avx2,-amx-tile,+avx512f,..."), what the cap
+ * excludes (features beginning with one of its prefixes); LLVM turns off what depends on
+ * them. */
+static void cap_features(char *features, kiln_cpu_isa_cap cap) {
+  static const char *const avx2_off[] = {"avx512", "amx", "avxvnni", NULL};
+  static const char *const avx512_off[] = {"amx", "avx512fp16", NULL};
+  const char *const *off = cap == KILN_CPU_ISA_AVX2 ? avx2_off : cap == KILN_CPU_ISA_AVX512 ? avx512_off : NULL;
+  for (char *f = features; off && f; f = strchr(f, ',')) {
+    f += *f == ',';
+    for (int k = 0; off[k] && *f == '+'; k++)
+      if (!strncmp(f + 1, off[k], strlen(off[k]))) *f = '-';
+  }
 }
 
 static pthread_once_t g_init_once = PTHREAD_ONCE_INIT;
@@ -99,19 +130,26 @@ static void gather_nodes(kiln_cpu_node *x, kiln_cpu_node **nodes) {
   for (int32_t i = 0; i < x->num_args; i++) gather_nodes(x->args[i], nodes);
 }
 
-static kiln_status optimise(LLVMModuleRef m, char *cpu, char *features) {
+/* A target machine for the host's triple and the given CPU and features. */
+static kiln_status target_machine(const char *cpu, const char *features, LLVMTargetMachineRef *out) {
   char *triple = LLVMGetDefaultTargetTriple();
   LLVMTargetRef target;
   char *err = NULL;
   kiln_status st = NULL;
-  if (LLVMGetTargetFromTriple(triple, &target, &err)) {
+  if (LLVMGetTargetFromTriple(triple, &target, &err))
     st = KILN_STATUS(KILN_STATUS_INTERNAL, "cpu: no LLVM target for %s: %s", triple, err ? err : "");
-    LLVMDisposeMessage(err);
-    LLVMDisposeMessage(triple);
-    return st;
-  }
-  LLVMTargetMachineRef tm = LLVMCreateTargetMachine(target, triple, cpu, features, LLVMCodeGenLevelAggressive,
-                                                    LLVMRelocDefault, LLVMCodeModelJITDefault);
+  else
+    *out = LLVMCreateTargetMachine(target, triple, cpu, features, LLVMCodeGenLevelAggressive, LLVMRelocDefault,
+                                   LLVMCodeModelJITDefault);
+  LLVMDisposeMessage(err);
+  LLVMDisposeMessage(triple);
+  return st;
+}
+
+static kiln_status optimise(LLVMModuleRef m, LLVMTargetMachineRef tm) {
+  char *triple = LLVMGetTargetMachineTriple(tm);
+  char *err = NULL;
+  kiln_status st = NULL;
   LLVMSetTarget(m, triple);
   LLVMTargetDataRef layout = LLVMCreateTargetDataLayout(tm);
   LLVMSetModuleDataLayout(m, layout);
@@ -138,7 +176,6 @@ static kiln_status optimise(LLVMModuleRef m, char *cpu, char *features) {
   }
   LLVMDisposeMessage(err);
   LLVMDisposeTargetData(layout);
-  LLVMDisposeTargetMachine(tm);
   LLVMDisposeMessage(triple);
   return st;
 }
@@ -147,6 +184,8 @@ kiln_status kiln_cpu_code_compile(kiln_cpu_loop *const *loops, int32_t n, kiln_c
   *out_code = NULL;
   pthread_once(&g_init_once, init_llvm);
   if (!g_init_ok) return KILN_STATUS(KILN_STATUS_INTERNAL, "cpu: LLVM's native target did not initialise");
+  kiln_cpu_isa_cap cap;
+  KILN_RETURN_IF_ERROR(kiln_cpu_isa_setup(&cap));
   kiln_cpu_code *code = calloc(1, sizeof *code);
   if (!code) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
@@ -163,6 +202,8 @@ kiln_status kiln_cpu_code_compile(kiln_cpu_loop *const *loops, int32_t n, kiln_c
   g.f64 = LLVMDoubleTypeInContext(g.c);
   g.ptr = LLVMPointerType(g.i8, 0);
   char *cpu = LLVMGetHostCPUName(), *features = LLVMGetHostCPUFeatures();
+  cap_features(features, cap);
+  g.vector_bytes = strstr(features, "+avx512f") ? 64 : 32;
   kiln_status st = NULL;
   for (int32_t i = 0; i < n && !st; i++) {
     kiln_cpu_node **nodes = calloc((size_t)loops[i]->num_nodes + 1, sizeof *nodes);
@@ -184,7 +225,9 @@ kiln_status kiln_cpu_code_compile(kiln_cpu_loop *const *loops, int32_t n, kiln_c
     fprintf(stderr, "%s\n", text);
     LLVMDisposeMessage(text);
   }
-  if (!st) st = optimise(g.m, cpu, features);
+  LLVMTargetMachineRef tm = NULL;
+  if (!st) st = target_machine(cpu, features, &tm);
+  if (!st) st = optimise(g.m, tm);
   if (!st && dump && *dump == '2') {
     char *text = LLVMPrintModuleToString(g.m);
     fprintf(stderr, "%s\n", text);
@@ -192,18 +235,14 @@ kiln_status kiln_cpu_code_compile(kiln_cpu_loop *const *loops, int32_t n, kiln_c
   }
   LLVMErrorRef e = NULL;
   if (!st) {
+    /* The JIT compiles for the same (capped) CPU and features; it takes tm. */
     LLVMOrcLLJITBuilderRef jb = LLVMOrcCreateLLJITBuilder();
-    LLVMOrcJITTargetMachineBuilderRef jtmb;
-    e = LLVMOrcJITTargetMachineBuilderDetectHost(&jtmb);
-    if (e) {
-      LLVMOrcDisposeLLJITBuilder(jb);
-      st = from_llvm_error(e, "detecting the host");
-    } else {
-      LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(jb, jtmb);
-      e = LLVMOrcCreateLLJIT(&code->jit, jb);
-      if (e) st = from_llvm_error(e, "creating the JIT");
-    }
+    LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(jb, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(tm));
+    tm = NULL;
+    e = LLVMOrcCreateLLJIT(&code->jit, jb);
+    if (e) st = from_llvm_error(e, "creating the JIT");
   }
+  if (tm) LLVMDisposeTargetMachine(tm);
   if (!st) LLVMOrcObjectTransformLayerSetTransform(LLVMOrcLLJITGetObjTransformLayer(code->jit), count_object, code);
   if (!st) { /* the code may call memset/memcpy (the optimiser makes them from loops) */
     LLVMOrcDefinitionGeneratorRef gen;

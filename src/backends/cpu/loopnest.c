@@ -8,8 +8,7 @@
 
 #include "backends/cpu/loopgen.h"
 
-enum { VECTOR_BYTES = 64, /* one AVX-512 register */
-       UNROLL = 4 };     /* vector accumulators of a reduction */
+enum { UNROLL = 4 }; /* vector accumulators of a reduction */
 
 typedef struct nest {
   kiln_cpu_gen *g;
@@ -142,12 +141,12 @@ static LLVMValueRef root_at(nest *n, LLVMValueRef pos, int w) {
   return value(n, n->L->root, pos, w);
 }
 
-static int lanes_for(const kiln_cpu_loop *L) {
+static int lanes_for(const kiln_cpu_gen *g, const kiln_cpu_loop *L) {
   /* the widest element in the tree decides: one register of it */
   size_t widest = kiln_elem_storage_bytes(L->out_elem);
   if (L->root->elem == KILN_ELEM_F64 || L->root->elem == KILN_ELEM_SI64 || L->root->elem == KILN_ELEM_UI64) widest = 8;
   if (widest < 4) widest = 4;
-  return (int)(VECTOR_BYTES / widest);
+  return (int)((size_t)g->vector_bytes / widest);
 }
 
 /* ---------------------------------------------------------------- elementwise kernels */
@@ -197,7 +196,7 @@ static bool emit_elementwise(nest *n, LLVMValueRef begin, LLVMValueRef end) {
   LLVMBuilderRef b = g->b;
   const kiln_cpu_loop *L = n->L;
   int32_t r = L->rank;
-  int w = lanes_for(L);
+  int w = lanes_for(n->g, L);
   n->inner = r ? r - 1 : 0;
   row_segments seg;
   rows_open(n, &seg, begin, end, r ? L->dims[r - 1] : 1);
@@ -277,7 +276,7 @@ static bool emit_reduce(nest *n, LLVMValueRef begin, LLVMValueRef end) {
   int32_t ro = L->num_out_dims, r = L->rank;
   int64_t last = L->dims[r - 1], rows = 1;
   for (int32_t d = ro; d < r - 1; d++) rows *= L->dims[d];
-  int w = lanes_for(L);
+  int w = lanes_for(n->g, L);
   n->inner = r - 1;
   LLVMValueRef *point = calloc((size_t)L->num_nodes + 1, sizeof *point);
   if (!point) return false;
@@ -357,7 +356,7 @@ static bool emit_column_reduce(nest *n, LLVMValueRef begin, LLVMValueRef end) {
   int32_t ro = L->num_out_dims, r = L->rank;
   int64_t last = L->dims[ro - 1], folded = 1;
   for (int32_t d = ro; d < r; d++) folded *= L->dims[d];
-  int w = lanes_for(L);
+  int w = lanes_for(n->g, L);
   n->inner = ro - 1;
   kiln_elem acc = L->root->elem;
   LLVMValueRef *row = calloc((size_t)L->num_nodes + 1, sizeof *row);
@@ -406,8 +405,10 @@ static void collect(kiln_cpu_node *x, kiln_cpu_node **nodes) {
 }
 
 static void set_cpu_attrs(kiln_cpu_gen *g, LLVMValueRef fn, const char *cpu, const char *features) {
-  const char *kv[][2] = {{"target-cpu", cpu}, {"target-features", features}, {"prefer-vector-width", "512"},
-                         {"min-legal-vector-width", "512"}};
+  char bits[8];
+  snprintf(bits, sizeof bits, "%d", 8 * g->vector_bytes);
+  const char *kv[][2] = {{"target-cpu", cpu}, {"target-features", features}, {"prefer-vector-width", bits},
+                         {"min-legal-vector-width", bits}};
   for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++) {
     LLVMAttributeRef a = LLVMCreateStringAttribute(g->c, kv[i][0], (unsigned)strlen(kv[i][0]), kv[i][1], (unsigned)strlen(kv[i][1]));
     LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, a);

@@ -1,10 +1,12 @@
 /* The optimising CPU backend as a plugin (libkiln-cpu.so): one device, the host's cores;
  * buffers are aligned host memory; a run finishes before execute returns. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backends/cpu/cpu.h"
+#include "backends/cpu/isa.h"
 #include "kiln/backend.h"
 #include "runtime/element.h"
 
@@ -22,7 +24,8 @@ struct kiln_backend_executable {
 
 static struct kiln_backend_device g_device = {0};
 
-static kiln_status cpu_probe(void) { return NULL; }
+/* An unknown KILN_CPU_ISA passes the device over (with the reason) rather than being ignored. */
+static kiln_status cpu_probe(void) { return kiln_cpu_isa_setup(NULL); }
 
 static kiln_status cpu_device_count(int32_t *out_count) {
   *out_count = 1;
@@ -34,8 +37,17 @@ static kiln_status cpu_device_create(int32_t index, kiln_backend_device **out_de
   return index == 0 ? NULL : KILN_STATUS(KILN_STATUS_OUT_OF_RANGE, "cpu has one device, not %d", (int)index + 1);
 }
 
+static char g_description[160];
+
+static void describe(void) {
+  snprintf(g_description, sizeof g_description, "host CPU, ISA %s (LLVM-generated loops, oneDNN, all cores)",
+           kiln_cpu_isa_describe());
+}
+
 static const char *cpu_device_description(const kiln_backend_device *device) {
-  return "host CPU (LLVM-generated loops, oneDNN, all cores)";
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, describe);
+  return g_description;
 }
 
 static void cpu_device_destroy(kiln_backend_device *device) {}
