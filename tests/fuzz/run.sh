@@ -3,7 +3,9 @@
 # SECONDS: the MLIR text front end (fuzz_parse), or the bytecode reader (fuzz_bytecode)
 # with TARGET=bytecode (its corpus is build-fuzz/corpus-bytecode, seeded with the .mlir.bc
 # files, its findings go to tests/fuzz/regressions/bytecode/, replayed by
-# bytecode.regressions).
+# bytecode.regressions), or the PJRT plugin's compile options and PJRT_Client_Compile
+# (fuzz_pjrt) with TARGET=pjrt (corpus-pjrt, seeded with the .mlir.bc files behind an empty
+# options prefix; findings go to tests/fuzz/regressions/pjrt/).
 #
 #   tests/fuzz/run.sh SECONDS [SEED_DIR]
 #
@@ -30,7 +32,8 @@ target=${TARGET:-parse}
 case $target in
   parse) pattern='*.mlir' corpus_name=corpus regressions=$here/regressions dict=(-dict="$here/mlir.dict") ;;
   bytecode) pattern='*.mlir.bc' corpus_name=corpus-bytecode regressions=$here/regressions/bytecode dict=() ;;
-  *) echo "run.sh: TARGET must be parse or bytecode" >&2; exit 2 ;;
+  pjrt) pattern='*.mlir.bc' corpus_name=corpus-pjrt regressions=$here/regressions/pjrt dict=() ;;
+  *) echo "run.sh: TARGET must be parse, bytecode or pjrt" >&2; exit 2 ;;
 esac
 
 CC=${CC:-clang} cmake -S "$root" -B "$build" -DKILN_FUZZ=ON -DKILN_SANITIZE=ON \
@@ -46,7 +49,11 @@ copy_seeds() { # copies every .mlir (or any file, for regressions) under $1, nam
   [ -d "$dir" ] || { echo "run.sh: no seed folder $dir (skipped)"; return 0; }
   while IFS= read -r -d '' f; do
     [ "$(stat -c %s "$f")" -le 65536 ] || continue
-    cp "$f" "$corpus/seed-$(sha1sum "$f" | cut -c1-16)"
+    if [ "$target" = pjrt ] && [ "$dir" != "$regressions" ]; then # fuzz_pjrt's input: n, n option bytes, program
+      { printf '\0'; cat "$f"; } >"$corpus/seed-$(sha1sum "$f" | cut -c1-16)"
+    else
+      cp "$f" "$corpus/seed-$(sha1sum "$f" | cut -c1-16)"
+    fi
     n=$((n + 1))
   done < <(find "$dir" -type f -name "$pattern" -print0)
 }
