@@ -1,7 +1,8 @@
 /* kiln bench FILE [--function NAME] [--iterations N] [--warmup N] [--input X.npy]...
  * [--device LIST] [--config FILE]: compiles one function once, then times runs of it on
  * given or made-up inputs, and reports the compile time, the run times, the executable's
- * temporaries and the process's peak resident memory during the timed runs. */
+ * temporaries and the process's peak resident memory during the timed runs. The run line
+ * gives the median, min, nearest-rank p99 and max of all timed runs, and the first run. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <errno.h>
 #include <stdio.h>
@@ -147,11 +148,22 @@ static void print_memory(const kiln_executable *x, const peak_reading *m) {
   else printf("peak memory: %llu bytes (%llu above the resident size before the runs)\n", peak, above);
 }
 
-/* Warm-up runs, then the timed runs, then the report. */
+/* The nearest-rank percentile pct (0 < pct <= 100) of the n >= 1 sorted samples: the
+ * least sample that at least pct% of all samples are at or below (the ceil(pct * n / 100)-th
+ * smallest; with fewer than 100 samples the 99th is the greatest). */
+static double nearest_rank(const double *sorted, long n, long pct) {
+  long rank = (pct * n + 99) / 100;
+  return sorted[(rank < 1 ? 1 : rank > n ? n : rank) - 1];
+}
+
+/* Warm-up runs, then the timed runs, then the report. The first run is the executable's
+ * first execution after compiling, the cold start: the first warm-up run, or with --warmup 0
+ * the first timed run (then also among the timed runs' figures). */
 static kiln_status measure(const bench_opts *o, bench_run *r, double compile_ms) {
-  double warm_us = 0, t;
+  double warm_us = 0, first_us = -1, t;
   for (long i = 0; i < o->warmup; i++) {
     KILN_RETURN_IF_ERROR(run_once(r, &t));
+    if (i == 0) first_us = t;
     warm_us += t;
   }
   long n = 0;
@@ -166,10 +178,12 @@ static kiln_status measure(const bench_opts *o, bench_run *r, double compile_ms)
   for (long i = 0; !st && i < n; i++) st = run_once(r, &samples[i]);
   m.have_peak = kiln_cli_peak_bytes(&m.peak); /* before sorting, which allocates */
   if (!st) {
+    if (first_us < 0) first_us = samples[0]; /* no warm-up: the first timed run */
     qsort(samples, (size_t)n, sizeof *samples, compare_doubles);
     double median = n % 2 ? samples[n / 2] : (samples[n / 2 - 1] + samples[n / 2]) / 2;
     printf("compile: %.2f ms\n", compile_ms);
-    printf("run: median %.2f us (min %.2f, max %.2f) over %ld runs\n", median, samples[0], samples[n - 1], n);
+    printf("run: median %.2f us (min %.2f, p99 %.2f, max %.2f) over %ld runs; first run %.2f us\n", median,
+           samples[0], nearest_rank(samples, n, 99), samples[n - 1], n, first_us);
     print_memory(r->x, &m);
   }
   free(samples);

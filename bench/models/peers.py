@@ -1,19 +1,25 @@
 """Runs the model zoo (zoo.py) on Kiln, XLA:CPU and IREE, side by side, and prints one table.
 
 Started by bench/run, which sets up the pinned Python environment and builds Kiln first:
-    bench/run [--quick] [--kiln PATH] [--only NAME,...] [--write-results]
+    bench/run [--quick] [--kiln PATH] [--only NAME,...] [--load N] [--write-results]
 
 For every model: each system runs in its own process; its results are checked against the
 reference outputs JAX wrote at export time (a disagreement is a failure, and the exit status
-says so); the table gives compile time, median run time and peak memory, and for the peers the
-ratio Kiln/peer of each (above 1: Kiln is slower or bigger).
+says so); the table gives compile time, median, p99 and first-call run time and peak memory,
+and for the peers the ratio Kiln/peer of each but the first call (above 1: Kiln is slower or
+bigger).
 
 What is measured, the same way for all three where the systems allow it:
   compile   Kiln: `kiln bench`'s compile line (parse+verify+compile); XLA:CPU: Lowered.compile()
             of the jitted original JAX function (tracing and lowering excluded); IREE: the wall
             time of `iree-compile` on the same model.mlir (llvm-cpu, this host's CPU).
   run       median wall time of one call on inputs already on the device, outputs ready (XLA:
-            block_until_ready; IREE: synchronous invoke), after one warm-up call.
+            block_until_ready; IREE: synchronous invoke), after one warm-up call; p99 is the
+            nearest-rank 99th percentile of the same timed calls (the ceil(0.99 n)-th fastest:
+            the slowest when there are fewer than 100). Kiln: `kiln bench`'s run line (its own
+            median and p99, the same definitions, over its timed runs).
+  first     the first call after compiling, timed alone (the cold start: the runs above come
+            after it). Kiln: `kiln bench`'s first run (with --warmup 1, its warm-up run).
   peak mem  the peak resident memory the model adds to its process: VmHWM (reset through
             /proc/self/clear_refs after the runtime is imported) minus VmRSS at that point, so
             inputs, compilation and execution count and the Python runtime itself does not.
@@ -28,6 +34,10 @@ A Kiln that has no `kiln bench` yet, or a Kiln run slower than SLOW_RUN_S, is me
 timing whole `kiln run` processes (parse, compile, run, .npy I/O) and their peak RSS (read
 through GNU time) less the same baseline; such figures are marked * in the table.
 kiln_measure() is the one function that knows how Kiln is measured.
+--load N: N busy processes (a Python loop each, BusyLoad) run on the machine from the first
+system measured to the last, the same for every system, and the table's header line says so;
+they end with this process (a finally, SIGTERM and SIGHUP handlers), and by themselves when
+their parent is gone or after LOAD_MAX_S.
 """
 import argparse
 import datetime
@@ -37,6 +47,7 @@ import platform
 import re
 import resource
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -51,6 +62,7 @@ SMALL_TIMEOUT = 120
 LARGE_TIMEOUT = 300
 KILN_INTERP_LARGE_TIMEOUT = 100  # the reference interpreter on a throughput-sized model
 SLOW_RUN_S = 5                   # a Kiln run slower than this is timed once, by `kiln run`
+LOAD_MAX_S = 4 * 3600            # a --load process ends by itself after this long at the latest
 
 
 # ------------------------------------------------------------------ helpers shared by workers
@@ -72,6 +84,20 @@ def reset_peak():
 
 def peak_since(base):
     return _status_kb("VmHWM") * 1024 - base
+
+
+def p99(times):
+    """The nearest-rank 99th percentile: the ceil(0.99 n)-th smallest of the n times (the
+    greatest when n < 100), as `kiln bench` reports it."""
+    s = sorted(times)
+    return s[min(len(s), max(1, -(-99 * len(s) // 100))) - 1]
+
+
+def time_first(call):
+    """Calls call() once; returns (its result, its wall time in seconds)."""
+    t = time.perf_counter()
+    out = call()
+    return out, time.perf_counter() - t
 
 
 def time_calls(call, min_runs, target_s, max_runs):
@@ -113,12 +139,13 @@ def worker_xla(model_dir, out_dir, target_s, platform="cpu"):
     t = time.perf_counter()
     compiled = lowered.compile()
     compile_s = time.perf_counter() - t
-    outs = jax.block_until_ready(compiled(*inputs))
+    outs, first_s = time_first(lambda: jax.block_until_ready(compiled(*inputs)))
     times = time_calls(lambda: jax.block_until_ready(compiled(*inputs)), 3, target_s, 1000)
     peak = peak_since(base)
     for i, o in enumerate(outs):
         zoo.save_npy(os.path.join(out_dir, f"result_{i}.npy"), np.asarray(o))
-    return {"compile_s": compile_s, "lower_s": lower_s, "times": times, "peak": peak}
+    return {"compile_s": compile_s, "lower_s": lower_s, "times": times, "first_s": first_s,
+            "peak": peak}
 
 
 def worker_iree(model_dir, out_dir, target_s, iree_compile):
@@ -142,20 +169,21 @@ def worker_iree(model_dir, out_dir, target_s, iree_compile):
     ctx.add_vm_module(vm)
     fn = ctx.modules[vm.name]["main"]
     dev = [rt.asdevicearray(config.device, a) for a in inputs]
-    outs = fn(*dev)
+    outs, first_s = time_first(lambda: fn(*dev))
     outs = outs if isinstance(outs, (list, tuple)) else [outs]
     host = [o.to_host() for o in outs]
     times = time_calls(lambda: fn(*dev), 3, target_s, 1000)
     peak = peak_since(base)
     for i, o in enumerate(host):
         zoo.save_npy(os.path.join(out_dir, f"result_{i}.npy"), np.asarray(o))
-    return {"compile_s": compile_s, "times": times, "peak": peak, "compile_rss": compile_rss}
+    return {"compile_s": compile_s, "times": times, "first_s": first_s, "peak": peak,
+            "compile_rss": compile_rss}
 
 
 def worker_dispatch(target_s):
     """Dispatch cost through JAX: a jitted one-op function (x + 1 on f32[8], inputs already on
     the device) called in a loop, each call waited for, on Kiln (PJRT) and on XLA:CPU in the
-    same process; the median per-call time of each."""
+    same process; the median and p99 per-call time of each."""
     import jax
     import numpy as np
     jax.config.update("jax_platforms", "kiln,cpu")
@@ -295,7 +323,9 @@ def kiln_measure(kiln, devices, model_dir, out_dir, target_s, timeout):
     if rc != 0:
         return {"error": "kiln run failed: " + (err or out).strip()[-600:]}
     if kiln_has_bench(kiln) and wall <= SLOW_RUN_S:
-        iters = max(3, min(1000, int(target_s / max(wall, 1e-4))))
+        # wall is a whole process (compile included): an overestimate of one run, so at
+        # least 100 timed runs when it is short, for a p99 that is not just the max
+        iters = max(100 if wall < 0.2 else 3, min(1000, int(target_s / max(wall, 1e-4))))
         warm = ["--warmup", "1"] if _kiln_bench_warmup[kiln] else []
         rc, _, _, bout, berr = run_child(
             [kiln, "bench", mlir, "--device", devices, "--iterations", str(iters), *warm,
@@ -303,17 +333,20 @@ def kiln_measure(kiln, devices, model_dir, out_dir, target_s, timeout):
         if rc != 0:
             return {"error": "kiln bench failed: " + (berr or bout).strip()[-600:]}
         c = re.search(r"compile:\s*([\d.]+)\s*ms", bout)
-        r = re.search(r"run:\s*median\s*([\d.]+)\s*us\s*\(min\s*([\d.]+),\s*max\s*([\d.]+)\)"
-                      r"\s*over\s*(\d+)", bout)
+        # p99 and the first run: absent from the run line of a Kiln older than both
+        r = re.search(r"run:\s*median\s*([\d.]+)\s*us\s*\(min\s*([\d.]+),(?:\s*p99\s*([\d.]+),)?"
+                      r"\s*max\s*([\d.]+)\)\s*over\s*(\d+)\s*runs(?:;\s*first run\s*([\d.]+)\s*us)?",
+                      bout)
         p = re.search(r"peak memory:\s*(\d+)\s*bytes", bout)
         if not (c and r and p):
             return {"error": "cannot read kiln bench's output: " + bout.strip()[-300:]}
         # kiln bench's peak is the whole process's; less that of a process that loaded the
         # plugins and ran nothing, it counts what the peers' figures count
         base = kiln_base_rss(kiln, devices)
-        return {"compile_s": float(c.group(1)) / 1e3, "median_s": float(r.group(1)) / 1e6,
-                "min_s": float(r.group(2)) / 1e6, "max_s": float(r.group(3)) / 1e6,
-                "runs": int(r.group(4)), "peak": int(p.group(1)) - base, "estimate": False}
+        us = lambda g: float(r.group(g)) / 1e6 if r.group(g) is not None else None  # noqa: E731
+        return {"compile_s": float(c.group(1)) / 1e3, "median_s": us(1), "min_s": us(2),
+                "p99_s": us(3), "max_s": us(4), "runs": int(r.group(5)), "first_s": us(6),
+                "peak": int(p.group(1)) - base, "estimate": False}
     # fallback: whole processes (parse + run + .npy I/O), as many as fit in target_s
     base = kiln_base_rss(kiln, devices)
     times, peaks = [wall], [rss]
@@ -327,8 +360,53 @@ def kiln_measure(kiln, devices, model_dir, out_dir, target_s, timeout):
         times.append(w)
         peaks.append(r)
     peak = max(peaks) - base if min(peaks) and base else None
-    return {"compile_s": None, "times": times, "peak": peak,
+    return {"compile_s": None, "times": times, "first_s": wall, "peak": peak,
             "estimate": True}
+
+
+# ------------------------------------------------------------------ background load
+
+LOAD_CODE = """
+import os, sys, time
+parent, deadline = int(sys.argv[1]), time.monotonic() + float(sys.argv[2])
+n = 0
+try:
+    while True:
+        n += 1
+        if n % 200000 == 0 and (os.getppid() != parent or time.monotonic() > deadline):
+            break
+except KeyboardInterrupt:
+    pass
+"""
+
+
+class BusyLoad:
+    """n busy processes (a Python loop each) while measuring, for --load. Each ends by itself
+    when this process is gone (its parent pid changes) or after max_s; stop() ends them."""
+
+    def __init__(self, n, max_s=LOAD_MAX_S):
+        self.procs = []
+        for _ in range(n):
+            self.procs.append(subprocess.Popen(
+                [sys.executable, "-c", LOAD_CODE, str(os.getpid()), str(max_s)],
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+
+    def stop(self):
+        for p in self.procs:
+            if p.poll() is None:
+                p.terminate()
+        for p in self.procs:
+            try:
+                p.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+        self.procs = []
+
+
+def _exit_on_signal(signum, _frame):
+    """SIGTERM or SIGHUP: exit through the finally blocks (which stop the --load processes)."""
+    raise SystemExit(128 + signum)
 
 
 # ------------------------------------------------------------------ checking and the table
@@ -408,9 +486,10 @@ def measure_peer(system, model_dir, work, target_s, timeout, iree_compile, pjrt=
 
 
 def summarise(r):
-    """Adds median_s/min_s/max_s/runs from times."""
+    """Adds median_s/p99_s/min_s/max_s/runs from times."""
     if "times" in r and r["times"]:
         r["median_s"] = statistics.median(r["times"])
+        r["p99_s"] = p99(r["times"])
         r["min_s"], r["max_s"], r["runs"] = min(r["times"]), max(r["times"]), len(r["times"])
     return r
 
@@ -476,7 +555,12 @@ def main(argv):
     ap.add_argument("--write-results", action="store_true",
                     help="replace the '## Peers' section of bench/RESULTS.md")
     ap.add_argument("--json", default="", help="also write every measurement here")
+    ap.add_argument("--load", type=int, default=0, metavar="N",
+                    help="run N busy processes (a Python loop each) on the machine while every "
+                    "system is measured; the table's header line says so")
     args = ap.parse_args(argv)
+    if args.load < 0:
+        ap.error("--load takes a number of processes, 0 or more")
 
     import zoo
     t_start = time.perf_counter()
@@ -517,11 +601,30 @@ def main(argv):
                                                                       "libkiln_pjrt.so")
     pjrt = pjrt if os.path.isfile(pjrt) else None
 
-    # 3. measure
+    # 3. measure, under --load's busy processes when asked
     rows = []
     failures = []
     unfinished = []
     work_root = tempfile.mkdtemp(prefix="kiln-peers-")
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, _exit_on_signal)
+    load = BusyLoad(args.load)
+    try:
+        dispatch_line = measure_all(args, models, kiln, kiln_main, used, why, chosen, interp_ok,
+                                    pjrt, iree_compile, work_root, rows, failures, unfinished)
+    finally:
+        load.stop()
+        shutil.rmtree(work_root, ignore_errors=True)
+    total_s = time.perf_counter() - t_start
+    return report(args, rows, failures, unfinished, dispatch_line, kiln, used, why, chosen,
+                  has_bench, total_s, gen_s)
+
+
+def measure_all(args, models, kiln, kiln_main, used, why, chosen, interp_ok, pjrt, iree_compile,
+                work_root, rows, failures, unfinished):
+    """Every model on every chosen system, appended to rows (failures, unfinished: what went
+    wrong); then the dispatch line (returned; None when not asked for)."""
+    import zoo
     for kind, size, dtype in models:
         name = zoo.model_name(kind, size, dtype)
         mdir = os.path.join(args.zoo, name)
@@ -570,6 +673,7 @@ def main(argv):
             print(f"{name:24s} {sysname:22s} "
                   + (r["error"][:100] if "error" in r else
                      f"{'ok' if r['ok'] else 'FAIL'}  run {fmt_time(r['median_s'])}  "
+                     f"p99 {fmt_time(r.get('p99_s'))}  first {fmt_time(r.get('first_s'))}  "
                      f"({r['check']})"), file=sys.stderr, flush=True)
         rows.append((name, meta, results))
     dispatch_line = None
@@ -585,21 +689,26 @@ def main(argv):
             else:
                 k = statistics.median(r["kiln"]["times"])
                 c = statistics.median(r["cpu"]["times"])
+                kt, ct = p99(r["kiln"]["times"]), p99(r["cpu"]["times"])
                 dispatch_line = (
                     "Dispatch through JAX (a jitted `x + 1` on f32[8], input on the device, "
-                    f"each call waited for; median of {len(r['kiln']['times'])} and "
+                    f"each call waited for; median and p99 of {len(r['kiln']['times'])} and "
                     f"{len(r['cpu']['times'])} calls in one process): {k * 1e6:.2f} us per call "
-                    f"on Kiln (PJRT), {c * 1e6:.2f} us on XLA:CPU; Kiln/XLA:CPU {k / c:.2f}.")
+                    f"(p99 {kt * 1e6:.2f}) on Kiln (PJRT), {c * 1e6:.2f} us (p99 {ct * 1e6:.2f}) "
+                    f"on XLA:CPU; Kiln/XLA:CPU {k / c:.2f} (p99 {kt / ct:.2f}).")
         print(dispatch_line, file=sys.stderr, flush=True)
-    shutil.rmtree(work_root, ignore_errors=True)
-    total_s = time.perf_counter() - t_start
+    return dispatch_line
 
-    # 4. the table
+
+def report(args, rows, failures, unfinished, dispatch_line, kiln, used, why, chosen, has_bench,
+           total_s, gen_s):
+    """4. the table, its header and notes: printed, and written where asked; the exit status."""
     lines = []
     estimate = any(r.get("estimate") for _, _, res in rows for r in res.values())
-    lines.append("| model | system | check | compile | run (median) | peak memory "
-                 "| Kiln/peer run | Kiln/peer compile | Kiln/peer memory |")
-    lines.append("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    lines.append("| model | system | check | compile | run (median) | run p99 | first call "
+                 "| peak memory | Kiln/peer run | Kiln/peer p99 | Kiln/peer compile "
+                 "| Kiln/peer memory |")
+    lines.append("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for name, meta, results in rows:
         kiln_rows = [s for s in results if s.startswith("kiln")]
         ref = next((results[s] for s in kiln_rows if "error" not in results[s]), None)
@@ -609,28 +718,34 @@ def main(argv):
                 err = r["error"].replace("|", "/").replace("\n", " ")[:140]
                 what = ("not finished" if r.get("timeout") and is_kiln and "interp" in sysname
                         else "FAIL")
-                lines.append(f"| {name} | {sysname} | {what}: {err} | | | | | | |")
+                lines.append(f"| {name} | {sysname} | {what}: {err} | | | | | | | | | |")
                 continue
             check = "ok" if r["ok"] else "FAIL: " + r["check"]
             comp = fmt_time(r.get("compile_s")) if r.get("compile_s") is not None else (
                 "-" if not is_kiln else "n/a")
             star = "*" if r.get("estimate") else ""
             run = fmt_time(r["median_s"]) + star
+            tail = fmt_time(r.get("p99_s")) + (star if r.get("p99_s") is not None else "")
+            first = fmt_time(r.get("first_s")) + (star if r.get("first_s") is not None else "")
             mem = fmt_bytes(r["peak"]) + (star if r["peak"] is not None else "")
             if is_kiln or ref is None:
-                ratios = ["", "", ""]
+                ratios = ["", "", "", ""]
             else:
                 ratios = [fmt_ratio(ref.get("median_s"), r["median_s"]),
+                          fmt_ratio(ref.get("p99_s"), r.get("p99_s")),
                           fmt_ratio(ref.get("compile_s"), r.get("compile_s")),
                           fmt_ratio(ref.get("peak"), r.get("peak"))]
-            lines.append(f"| {name} | {sysname} | {check} | {comp} | {run} | {mem} | "
+            lines.append(f"| {name} | {sysname} | {check} | {comp} | {run} | {tail} | {first} | {mem} | "
                          + " | ".join(ratios) + " |")
     table = "\n".join(lines)
     vers = versions()
     header = (f"Machine: {cpu_name()}, {os.cpu_count()} cores, {platform.system()} "
               f"{platform.release()}. Date: {datetime.date.today().isoformat()}. "
               f"{kiln_version(kiln)}; "
-              + ", ".join(f"{k} {v}" for k, v in vers.items()) + ".")
+              + ", ".join(f"{k} {v}" for k, v in vers.items()) + "."
+              + (f" Load: {args.load} busy process{'es' if args.load != 1 else ''} (a Python "
+                 f"loop{' each' if args.load != 1 else ''}) ran throughout the measurements, "
+                 "the same for every system." if args.load else ""))
     notes = []
     if estimate:
         why_est = ("this Kiln has no `kiln bench` yet" if not has_bench else
@@ -639,6 +754,10 @@ def main(argv):
                      "`kiln run` process (parse, verify, run, .npy I/O) and its memory that "
                      "process's peak RSS less that of `kiln run` on a one-op program; no compile time. The "
                      "ratios compare those figures.")
+    notes.append("run p99: the nearest-rank 99th percentile of the same timed calls as the "
+                 "median (the slowest of them when there are fewer than 100); first call: the "
+                 "first call after compiling, timed alone (Kiln: `kiln bench`'s first run); no "
+                 "ratio, one call is too noisy a figure to compare.")
     notes.append("XLA:CPU and IREE (local-task) use every core of the machine; Kiln's interp "
                  "runs on one thread. XLA's peak memory includes its compilation (same process); "
                  "IREE's is the runtime's only (iree-compile runs before, in its own process).")
@@ -668,7 +787,8 @@ def main(argv):
                 print("  " + f)
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"header": header, "rows": [[n, m, r] for n, m, r in rows]}, f, indent=1,
+            json.dump({"header": header, "load": args.load,
+                       "rows": [[n, m, r] for n, m, r in rows]}, f, indent=1,
                       default=str)
     if args.write_results:
         write_results(header, table, notes, summary, failures, unfinished, args.quick)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs `kiln bench` and checks its report: exit status 0 and exactly the four lines of
-# tools/bench.c, in order, with min <= median <= max and the number of runs expected.
+# tools/bench.c, in order, with min <= median <= p99 <= max, p99 the greatest when there are
+# fewer than 100 runs (nearest rank), a first run above 0 and the number of runs expected.
 # usage: bench_format.sh KILN RUNS ARGS...   (RUNS: a number, or "auto" for at least 10)
 set -u
 kiln=$1 runs=$2
@@ -10,7 +11,7 @@ printf '%s\n' "$out"
 num='[0-9]+\.[0-9]{2}'
 patterns=(
   "^compile: $num ms\$"
-  "^run: median $num us \\(min $num, max $num\\) over [0-9]+ runs\$"
+  "^run: median $num us \\(min $num, p99 $num, max $num\\) over [0-9]+ runs; first run $num us\$"
   "^temporaries: ([0-9]+ bytes|not reported)\$"
   "^peak memory: [0-9]+ bytes \\(([0-9]+ above the resident size before the runs|the whole process's: its high-water mark could not be reset)\\)\$"
 )
@@ -25,12 +26,27 @@ for i in 0 1 2 3; do
     exit 1
   fi
 done
-read -r median min max n < <(printf '%s\n' "${lines[1]}" |
-  sed -E 's/^run: median ([0-9.]+) us \(min ([0-9.]+), max ([0-9.]+)\) over ([0-9]+) runs$/\1 \2 \3 \4/')
-if ! awk -v a="$min" -v b="$median" -v c="$max" 'BEGIN { exit !(a <= b && b <= c) }'; then
-  echo "min $min <= median $median <= max $max does not hold"
+read -r median min p99 max n first < <(printf '%s\n' "${lines[1]}" |
+  sed -E 's/^run: median ([0-9.]+) us \(min ([0-9.]+), p99 ([0-9.]+), max ([0-9.]+)\) over ([0-9]+) runs; first run ([0-9.]+) us$/\1 \2 \3 \4 \5 \6/')
+if ! awk -v a="$min" -v b="$median" -v p="$p99" -v c="$max" 'BEGIN { exit !(a <= b && b <= p && p <= c) }'; then
+  echo "min $min <= median $median <= p99 $p99 <= max $max does not hold"
   exit 1
 fi
+if [ "$n" -lt 100 ] && [ "$p99" != "$max" ]; then
+  echo "p99 $p99 over $n runs: the greatest ($max) expected (nearest rank)"
+  exit 1
+fi
+if ! awk -v f="$first" 'BEGIN { exit !(f > 0) }'; then
+  echo "first run $first us: above 0 expected"
+  exit 1
+fi
+case " $* " in
+  *" --warmup 0 "*) # no warm-up: the first run is the first timed run
+    if ! awk -v a="$min" -v f="$first" -v c="$max" 'BEGIN { exit !(a <= f && f <= c) }'; then
+      echo "--warmup 0: first run $first us not within min $min and max $max"
+      exit 1
+    fi ;;
+esac
 if [ "$runs" = auto ]; then
   [ "$n" -ge 10 ] || { echo "$n runs: at least 10 expected"; exit 1; }
 elif [ "$n" -ne "$runs" ]; then
