@@ -206,7 +206,7 @@ static const kiln_attr *make_dense(kb_reader *r, const kiln_type *type, kb_span 
     kb_fail(r, at, "expected %zu bytes of dense data for %zu elements, found %zu", n * mb, n, len);
     return NULL;
   }
-  a->dense.splat = count == 1 && n != 1;
+  a->dense.splat = count == 1; /* one element is a splat, as the text parser makes it */
   a->dense.nbytes = count * kb;
   if (n == 0) return a;
   if (!(a->dense.data = kb_alloc(r, count, kb))) return NULL;

@@ -4,8 +4,12 @@
  * device_assignment, device_ordinal for a portable executable, else device 0. A portable
  * executable also runs on any other device of the client: it is compiled there on first
  * use (kiln_pjrt_executable_for). */
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pjrt/compile_options.h"
 #include "pjrt/pjrt.h"
@@ -64,6 +68,24 @@ static kiln_status choose_device(PJRT_Client *c, const kiln_pjrt_compile_options
   return NULL;
 }
 
+/* KILN_PJRT_DUMP_DIR=DIR writes every program the framework compiles to
+ * DIR/program-PID-N.mlir.bc (or .mlir for text), as XLA's --xla_dump_to does: what JAX
+ * really sends, for `kiln print|run|bench`. Best effort: a dump that fails is skipped. */
+static void dump_program(const PJRT_Program *p) {
+  static atomic_int counter;
+  const char *dir = getenv("KILN_PJRT_DUMP_DIR");
+  if (!dir || !*dir || !p->code) return;
+  bool bytecode = p->code_size >= 4 && !memcmp(p->code, "ML\xEFR", 4);
+  char path[4096];
+  int n = snprintf(path, sizeof path, "%s/program-%ld-%d.%s", dir, (long)getpid(), atomic_fetch_add(&counter, 1),
+                   bytecode ? "mlir.bc" : "mlir");
+  if (n < 0 || (size_t)n >= sizeof path) return;
+  FILE *f = fopen(path, "wb");
+  if (!f) return;
+  fwrite(p->code, 1, p->code_size, f);
+  fclose(f);
+}
+
 static kiln_status compile(PJRT_Client_Compile_Args *args, PJRT_LoadedExecutable **out) {
   const PJRT_Program *p = args->program;
   if (!p || !KILN_PJRT_HAS(p, format_size))
@@ -74,6 +96,7 @@ static kiln_status compile(PJRT_Client_Compile_Args *args, PJRT_LoadedExecutable
   if (!p->code && p->code_size) return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "program code is NULL");
   if (!args->compile_options && args->compile_options_size)
     return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "compile_options is NULL");
+  dump_program(p);
   kiln_pjrt_compile_options o;
   KILN_RETURN_IF_ERROR(kiln_pjrt_compile_options_parse((const uint8_t *)args->compile_options,
                                                        args->compile_options_size, &o));

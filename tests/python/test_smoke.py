@@ -83,3 +83,20 @@ def test_unset_platforms_keeps_cpu_default(kiln_device):
                         timeout=300, cwd=HERE)
     assert cp.returncode == 0, cp.stderr[-3000:]
     assert cp.stdout.split() == ["cpu", "kiln"], cp.stdout
+
+
+def test_dump_dir(kiln_device, tmp_path):
+    """KILN_PJRT_DUMP_DIR: the artifacts JAX sends are written out, and `kiln print` reads
+    them (what Kiln really compiles, for bug reports and benchmarks)."""
+    env = dict(os.environ, JAX_PLATFORMS="kiln", PYTHONPATH=os.pathsep.join(sys.path),
+               KILN_PJRT_DUMP_DIR=str(tmp_path))
+    cp = subprocess.run([sys.executable, "-c", SMOKE], capture_output=True, text=True, env=env,
+                        timeout=300, cwd=HERE)
+    assert cp.returncode == 0, cp.stderr[-3000:]
+    dumps = sorted(p for p in os.listdir(tmp_path) if p.endswith(".mlir.bc"))
+    assert dumps, os.listdir(tmp_path)
+    kiln = os.path.join(os.path.dirname(PLUGIN), "kiln")
+    printed = [subprocess.run([kiln, "print", os.path.join(tmp_path, d)], capture_output=True,
+                              text=True, timeout=60) for d in dumps]
+    assert all(p.returncode == 0 for p in printed), [p.stderr for p in printed]
+    assert any("stablehlo.sine" in p.stdout for p in printed), [p.stdout for p in printed]

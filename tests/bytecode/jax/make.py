@@ -56,10 +56,35 @@ UNKNOWN_TARGET = """func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {
 }"""
 
 
+# jnp.sort as the PJRT path hands it over: its canonicalising comparator reads constants
+# hoisted out of the region (one-element splats, which the cpu device must recognise to
+# sort natively rather than interpret the comparator).
+HOISTED_SORT = """func.func @main(%x: tensor<8192xf32>) -> tensor<8192xf32> {
+  %nan = stablehlo.constant dense<0x7FC00000> : tensor<f32>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %r = "stablehlo.sort"(%x) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %1 = stablehlo.compare EQ, %a, %zero, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %2 = stablehlo.select %1, %zero, %a : (tensor<i1>, tensor<f32>, tensor<f32>) -> tensor<f32>
+    %3 = stablehlo.compare NE, %a, %a, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %4 = stablehlo.select %3, %nan, %2 : (tensor<i1>, tensor<f32>, tensor<f32>) -> tensor<f32>
+    %5 = stablehlo.compare EQ, %b, %zero, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %6 = stablehlo.select %5, %zero, %b : (tensor<i1>, tensor<f32>, tensor<f32>) -> tensor<f32>
+    %7 = stablehlo.compare NE, %b, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %8 = stablehlo.select %7, %nan, %6 : (tensor<i1>, tensor<f32>, tensor<f32>) -> tensor<f32>
+    %9 = stablehlo.compare LT, %4, %8, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %9 : tensor<i1>
+  }) {dimension = 0 : i64, is_stable = true} : (tensor<8192xf32>) -> tensor<8192xf32>
+  return %r : tensor<8192xf32>
+}"""
+
+
 def main():
     from jaxlib.mlir.dialects import stablehlo
     with open(os.path.join(HERE, "unknown_target.mlir.bc"), "wb") as f:
         f.write(stablehlo.serialize_portable_artifact_str(UNKNOWN_TARGET, "1.13.0"))
+    with open(os.path.join(HERE, "hoisted_sort.mlir.bc"), "wb") as f:
+        f.write(stablehlo.serialize_portable_artifact_str(HOISTED_SORT, "1.13.0"))
     np.save(os.path.join(HERE, "unknown_target_in_0.npy"), f32(3))
     for name, (fn, args) in PROGRAMS.items():
         shapes = [jax.ShapeDtypeStruct(a.shape, a.dtype) for a in args]
