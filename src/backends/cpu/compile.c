@@ -984,6 +984,7 @@ static kiln_status compile(const kiln_module *m, const kiln_source *src, const k
     if (!st) st = plan(x);
     if (!st) st = generate(x);
   }
+  if (!st) kiln_cpu_warm_up(x);
   if (st) {
     kiln_cpu_executable_destroy(x);
     return st;

@@ -126,6 +126,13 @@ typedef struct kiln_cpu_tensor {
  * print_out as for the interpreter (kiln_interp_ctx). */
 kiln_status kiln_cpu_run(kiln_cpu_executable *x, kiln_cpu_tensor *const *inputs, kiln_cpu_tensor **results,
                          kiln_check_log *checks);
+
+/* Runs x once on zero inputs, skipping its interpreter and control-flow steps, so that what
+ * a first run pays once (the run state and its arena, result blocks in the allocator's
+ * cache, the library's lazy set-up, the worker threads, the code's pages) is paid by the
+ * compile. Best effort: a failure here is left for the first run to report. Called once,
+ * before x is shared. */
+void kiln_cpu_warm_up(kiln_cpu_executable *x);
 kiln_status kiln_cpu_tensor_new(kiln_elem elem, int32_t rank, const int64_t *dims, kiln_cpu_tensor **out);
 void kiln_cpu_tensor_free(kiln_cpu_tensor *t);
 

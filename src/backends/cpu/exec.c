@@ -261,9 +261,26 @@ static kiln_status run_control_step(const kiln_cpu_executable *x, kiln_cpu_run_s
 static kiln_status run_whole(kiln_cpu_executable *x, kiln_cpu_tensor *const *inputs, kiln_cpu_tensor **results,
                              kiln_check_log *checks);
 
-kiln_status kiln_cpu_run(kiln_cpu_executable *x, kiln_cpu_tensor *const *inputs, kiln_cpu_tensor **results,
-                         kiln_check_log *checks) {
-  if (x->whole_interp) return run_whole(x, inputs, results, checks);
+/* A warm-up run's stand-in for a step it skips (interpreter and control-flow steps, which
+ * may have effects or loop on data): zeros of each tensor result's type. */
+static kiln_status zero_results(const kiln_cpu_executable *x, kiln_cpu_run_state *s, const kiln_cpu_step *step) {
+  for (int32_t i = 0; i < step->op->num_results; i++) {
+    int32_t v = step->op->results[i].id;
+    const kiln_type *t = x->slots[v].type;
+    if (!t || !kiln_type_is_tensor(t)) continue;
+    kiln_cpu_tensor_free(s->held[v]);
+    s->held[v] = NULL;
+    KILN_RETURN_IF_ERROR(kiln_cpu_tensor_new(kiln_type_elem(t), t->tensor.rank, t->tensor.dims, &s->held[v]));
+    memset(s->held[v]->data, 0, s->held[v]->bytes);
+    s->ptr[v] = s->held[v]->data;
+  }
+  return NULL;
+}
+
+/* One run of x's steps; warm (kiln_cpu_warm_up): no profile, the interpreter and
+ * control-flow steps skipped (zero_results), no results made but the RESULT slots'. */
+static kiln_status run_steps(kiln_cpu_executable *x, kiln_cpu_tensor *const *inputs, kiln_cpu_tensor **results,
+                             kiln_check_log *checks, bool warm) {
   kiln_cpu_run_state *s = state_take(x);
   if (!s) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "cpu: out of memory for a run of %llu bytes",
                              (unsigned long long)x->arena_bytes);
@@ -289,7 +306,12 @@ kiln_status kiln_cpu_run(kiln_cpu_executable *x, kiln_cpu_tensor *const *inputs,
   for (int32_t i = 0; !st && i < x->num_steps; i++) {
     const kiln_cpu_step *step = &x->steps[i];
     int32_t first = i;
-    uint64_t t0 = x->step_ns ? now_ns() : 0;
+    bool timed = x->step_ns && !warm;
+    uint64_t t0 = timed ? now_ns() : 0;
+    if (warm && (step->kind == KILN_CPU_STEP_INTERP || step->kind == KILN_CPU_STEP_CONTROL)) {
+      st = zero_results(x, s, step);
+      continue;
+    }
     switch (step->kind) {
       case KILN_CPU_STEP_LOOP: {
         int32_t n = step->run_length > 1 ? step->run_length : 1;
@@ -337,9 +359,9 @@ kiln_status kiln_cpu_run(kiln_cpu_executable *x, kiln_cpu_tensor *const *inputs,
         break;
       }
     }
-    if (x->step_ns) atomic_fetch_add(&x->step_ns[first], now_ns() - t0);
+    if (timed) atomic_fetch_add(&x->step_ns[first], now_ns() - t0);
   }
-  for (int32_t k = 0; !st && k < x->num_results; k++) {
+  for (int32_t k = 0; !st && !warm && k < x->num_results; k++) {
     int32_t v = x->result_values[k];
     if (x->slots[v].store == KILN_CPU_STORE_RESULT && x->slots[v].index == k) continue;
     st = make_result(x, s, k, &results[k]);
@@ -350,13 +372,57 @@ kiln_status kiln_cpu_run(kiln_cpu_executable *x, kiln_cpu_tensor *const *inputs,
     kiln_cpu_tensor_free(s->held[v]);
     s->held[v] = NULL;
   }
-  if (st)
+  if (st || warm)
     for (int32_t k = 0; k < x->num_results; k++) {
       kiln_cpu_tensor_free(results[k]);
       results[k] = NULL;
     }
   state_give(x, s);
   return st;
+}
+
+kiln_status kiln_cpu_run(kiln_cpu_executable *x, kiln_cpu_tensor *const *inputs, kiln_cpu_tensor **results,
+                         kiln_check_log *checks) {
+  /* every result is NULL until made, so a failing run frees only what it made */
+  const kiln_type *ft = kiln_func_type(x->function);
+  for (int32_t k = 0; k < ft->func.num_results; k++) results[k] = NULL;
+  if (x->whole_interp) return run_whole(x, inputs, results, checks);
+  return run_steps(x, inputs, results, checks, false);
+}
+
+/* The most bytes of zero inputs a warm-up makes: a program with larger inputs pays its
+ * first-run costs in its first run. */
+#define WARM_UP_MAX_INPUT_BYTES ((int64_t)256 << 20)
+
+void kiln_cpu_warm_up(kiln_cpu_executable *x) {
+  if (x->whole_interp) return;
+  const kiln_type *ft = kiln_func_type(x->planned);
+  int32_t ni = ft->func.num_inputs, nr = x->num_results;
+  kiln_cpu_tensor *in = calloc((size_t)ni + 1, sizeof *in);
+  kiln_cpu_tensor **ins = calloc((size_t)ni + 1, sizeof *ins), **out = calloc((size_t)nr + 1, sizeof *out);
+  bool ok = in && ins && out;
+  int64_t total = 0, bytes = 0;
+  for (int32_t i = 0; ok && i < ni; i++) {
+    const kiln_type *t = ft->func.inputs[i];
+    ok = kiln_type_is_tensor(t) && t->tensor.num_elements >= 0;
+    if (!ok) break;
+    kiln_cpu_tensor *w = &in[i];
+    w->elem = kiln_type_elem(t);
+    w->rank = t->tensor.rank;
+    memcpy(w->dims, t->tensor.dims, sizeof *w->dims * (size_t)w->rank);
+    ok = kiln_mul_i64(t->tensor.num_elements, (int64_t)kiln_elem_storage_bytes(w->elem), &bytes) &&
+         kiln_add_i64(total, bytes, &total) && total <= WARM_UP_MAX_INPUT_BYTES;
+    w->bytes = (uint64_t)bytes;
+    /* calloc: untouched zero pages, so large inputs cost little */
+    if (ok) ok = (w->data = calloc(1, w->bytes ? (size_t)w->bytes : 1)) != NULL;
+    ins[i] = w;
+  }
+  /* best effort: a step that fails here fails again, reported, in the first real run */
+  if (ok) kiln_status_free(run_steps(x, ins, out, NULL, true));
+  for (int32_t i = 0; in && i < ni; i++) free(in[i].data);
+  free(in);
+  free(ins);
+  free(out);
 }
 
 /* ---------------------------------------------------------------- whole functions */
