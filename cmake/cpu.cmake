@@ -18,6 +18,7 @@ target_include_directories(kiln_passes_objects PUBLIC include PRIVATE src)
 set_target_properties(kiln_passes_objects PROPERTIES POSITION_INDEPENDENT_CODE ON C_VISIBILITY_PRESET hidden)
 
 set(KILN_CPU_SOURCES
+  src/backends/cpu/code_cache.c
   src/backends/cpu/compile.c
   src/backends/cpu/control.c
   src/backends/cpu/dynamic_slice.c
@@ -34,6 +35,7 @@ set(KILN_CPU_SOURCES
   src/backends/cpu/dnnl_dot.c
   src/backends/cpu/dnnl_conv.c
   src/backends/cpu/dnnl_convert.c
+  src/runtime/sha256.c # the compile cache's keys and checksums (a copy of its own, hidden)
 )
 # The vectorised math library (llvm_math.h), one file per function family.
 file(GLOB KILN_CPU_MATH_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/backends/cpu/llvm_math*.c)

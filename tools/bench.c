@@ -148,6 +148,19 @@ static void print_memory(const kiln_executable *x, const peak_reading *m) {
   else printf("peak memory: %llu bytes (%llu above the resident size before the runs)\n", peak, above);
 }
 
+/* The compile line; when the device's compile cache was used, whether it supplied the
+ * code: "(code cache hit)", "(code cache miss)" or "(code cache: 2 of 3 modules hit)". */
+static void print_compile(const kiln_executable *x, double compile_ms) {
+  kiln_executable_stats_info s = {.struct_size = sizeof s};
+  kiln_status st = kiln_executable_stats(x, &s);
+  unsigned long long hits = st ? 0 : s.code_cache_hits, all = st ? 0 : s.code_cache_hits + s.code_cache_misses;
+  kiln_status_free(st);
+  printf("compile: %.2f ms", compile_ms);
+  if (all && (hits == 0 || hits == all)) printf(" (code cache %s)", hits ? "hit" : "miss");
+  else if (all) printf(" (code cache: %llu of %llu modules hit)", hits, all);
+  printf("\n");
+}
+
 /* The nearest-rank percentile pct (0 < pct <= 100) of the n >= 1 sorted samples: the
  * least sample that at least pct% of all samples are at or below (the ceil(pct * n / 100)-th
  * smallest; with fewer than 100 samples the 99th is the greatest). */
@@ -181,7 +194,7 @@ static kiln_status measure(const bench_opts *o, bench_run *r, double compile_ms)
     if (first_us < 0) first_us = samples[0]; /* no warm-up: the first timed run */
     qsort(samples, (size_t)n, sizeof *samples, compare_doubles);
     double median = n % 2 ? samples[n / 2] : (samples[n / 2 - 1] + samples[n / 2]) / 2;
-    printf("compile: %.2f ms\n", compile_ms);
+    print_compile(r->x, compile_ms);
     printf("run: median %.2f us (min %.2f, p99 %.2f, max %.2f) over %ld runs; first run %.2f us\n", median,
            samples[0], nearest_rank(samples, n, 99), samples[n - 1], n, first_us);
     print_memory(r->x, &m);

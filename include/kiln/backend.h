@@ -102,6 +102,10 @@ typedef struct kiln_backend_executable_stats {
                                the buffer plan's size */
   uint64_t constant_bytes;  /* constants the executable holds (weights folded in, tables) */
   uint64_t code_bytes;      /* generated machine code */
+  /* Appended within ABI version 1: modules of generated code a persistent compile cache
+   * supplied, and modules compiled then stored in it (both 0: no such cache, or it is off). */
+  uint64_t code_cache_hits;
+  uint64_t code_cache_misses;
 } kiln_backend_executable_stats;
 
 typedef struct kiln_backend {

@@ -326,10 +326,15 @@ typedef struct kiln_executable_stats_info {
                                (the buffer plan's size) */
   uint64_t constant_bytes;  /* constants the executable holds */
   uint64_t code_bytes;      /* generated machine code */
+  /* Added in 0.1 after the fields above: modules of generated code the plugin's persistent
+   * compile cache supplied (hits) and ones it compiled and stored (misses); both 0 when
+   * the plugin has no such cache or it is off. */
+  uint64_t code_cache_hits;
+  uint64_t code_cache_misses;
 } kiln_executable_stats_info;
 
 /* Fills *out_stats (whose struct_size the caller sets; INVALID_ARGUMENT when smaller than
- * this first version of the struct). Thread-safe, also while the executable runs. */
+ * the first version of the struct, which ended with code_bytes). Thread-safe, also while the executable runs. */
 kiln_status kiln_executable_stats(const kiln_executable *executable, kiln_executable_stats_info *out_stats);
 
 /* ------------------------------------------------------------------ events */

@@ -1,4 +1,5 @@
 /* Executables: compiling a program for a device, and running it. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,9 +66,10 @@ kiln_status kiln_executable_function(const kiln_executable *x, kiln_function_inf
 
 kiln_status kiln_executable_stats(const kiln_executable *x, kiln_executable_stats_info *out_stats) {
   if (!x || !out_stats) return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "kiln_executable_stats: NULL argument");
-  if (out_stats->struct_size < sizeof(kiln_executable_stats_info)) /* smaller than the first version */
+  size_t first = offsetof(kiln_executable_stats_info, code_bytes) + sizeof(uint64_t); /* the first version's size */
+  if (out_stats->struct_size < first)
     return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "kiln_executable_stats: struct_size is %zu, at least %zu expected",
-                       out_stats->struct_size, sizeof(kiln_executable_stats_info));
+                       out_stats->struct_size, first);
   kiln_backend_executable_stats bs = {.struct_size = sizeof bs};
   const kiln_backend *b = kiln_device_backend(x->device);
   if (b->executable_stats) KILN_RETURN_IF_ERROR(b->executable_stats(x->impl, &bs));
@@ -77,10 +79,12 @@ kiln_status kiln_executable_stats(const kiln_executable *x, kiln_executable_stat
       .temporary_bytes = bs.temporary_bytes,
       .constant_bytes = bs.constant_bytes,
       .code_bytes = bs.code_bytes,
+      .code_cache_hits = bs.code_cache_hits,
+      .code_cache_misses = bs.code_cache_misses,
   };
-  size_t caller_size = out_stats->struct_size; /* a newer caller's extra fields read as zero */
+  size_t caller_size = out_stats->struct_size; /* a newer caller's extra fields read as zero, an older one's end early */
   memset(out_stats, 0, caller_size);
-  memcpy(out_stats, &s, sizeof s);
+  memcpy(out_stats, &s, caller_size < sizeof s ? caller_size : sizeof s);
   out_stats->struct_size = caller_size;
   return NULL;
 }

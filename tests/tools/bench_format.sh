@@ -10,7 +10,7 @@ out=$("$kiln" bench "$@") || { echo "kiln bench $* exited with $?"; exit 1; }
 printf '%s\n' "$out"
 num='[0-9]+\.[0-9]{2}'
 patterns=(
-  "^compile: $num ms\$"
+  "^compile: $num ms( \\(code cache (hit|miss)\\)| \\(code cache: [0-9]+ of [0-9]+ modules hit\\))?\$"
   "^run: median $num us \\(min $num, p99 $num, max $num\\) over [0-9]+ runs; first run $num us\$"
   "^temporaries: ([0-9]+ bytes|not reported)\$"
   "^peak memory: [0-9]+ bytes \\(([0-9]+ above the resident size before the runs|the whole process's: its high-water mark could not be reset)\\)\$"

@@ -24,6 +24,17 @@ void kiln_cpu_control_destroy(kiln_cpu_control *c) {
   free(c);
 }
 
+void kiln_cpu_code_cache_counts(const kiln_cpu_executable *x, uint64_t *hits, uint64_t *misses) {
+  kiln_cpu_code_origin o = kiln_cpu_code_origin_of(x->code);
+  *hits += o == KILN_CPU_CODE_CACHE_HIT;
+  *misses += o == KILN_CPU_CODE_CACHE_MISS;
+  for (int32_t s = 0; s < x->num_steps; s++) {
+    const kiln_cpu_control *c = x->steps[s].kind == KILN_CPU_STEP_CONTROL ? x->steps[s].control : NULL;
+    for (int32_t r = 0; c && r < c->num_regions; r++)
+      if (c->region[r]) kiln_cpu_code_cache_counts(c->region[r], hits, misses);
+  }
+}
+
 static bool static_tensor(const kiln_type *t) {
   return kiln_type_is_tensor(t) && kiln_type_is_static(t) && !kiln_type_is_quant_tensor(t);
 }

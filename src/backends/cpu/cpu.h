@@ -153,6 +153,9 @@ kiln_status kiln_cpu_control_prepare(kiln_cpu_executable *x, const kiln_op *op, 
 kiln_status kiln_cpu_control_run(const kiln_cpu_step *step, kiln_cpu_tensor *const *in, kiln_cpu_tensor **out,
                                  kiln_check_log *checks);
 void kiln_cpu_control_destroy(kiln_cpu_control *c);
+/* Adds to *hits and *misses the code modules of x and of its control-flow regions that the
+ * compile cache supplied and that were compiled and stored (kiln_cpu_code_origin). */
+void kiln_cpu_code_cache_counts(const kiln_cpu_executable *x, uint64_t *hits, uint64_t *misses);
 
 /* Sorting (sort.c). kiln_cpu_sort_prepare leaves *out NULL for a sort it does not do (the
  * interpreter runs it); kiln_cpu_sort_run sorts the operands in[] into out[] (dense, same

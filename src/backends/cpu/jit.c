@@ -1,6 +1,7 @@
 /* Module building, optimisation for the host CPU and JIT compilation with LLVM's ORC
  * LLJIT (see loop.h: kiln_cpu_code_compile). */
 #include <llvm-c/Analysis.h>
+#include <llvm-c/BitWriter.h>
 #include <llvm-c/Core.h>
 #include <llvm-c/Error.h>
 #include <llvm-c/LLJIT.h>
@@ -15,15 +16,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <llvm/Config/llvm-config.h> /* LLVM_VERSION_STRING (a C header) */
 
+#include "backends/cpu/code_cache.h"
 #include "backends/cpu/isa.h"
 #include "backends/cpu/loopgen.h"
+#include "kiln/kiln.h" /* KILN_VERSION_STRING */
+#include "runtime/sha256.h"
 
 bool kiln_cpu_emit_loop(kiln_cpu_gen *g, const kiln_cpu_loop *L, int32_t index, const char *cpu, const char *features);
 
 struct kiln_cpu_code {
   LLVMOrcLLJITRef jit;
   uint64_t object_bytes; /* the size of the object code the JIT linked */
+  kiln_cpu_code_origin origin;
 };
 
 /* KILN_CPU_DUMP_OBJ=DIR: writes each object file the JIT links to DIR/kiln-<pid>-<n>.o,
@@ -180,6 +186,89 @@ static kiln_status optimise(LLVMModuleRef m, LLVMTargetMachineRef tm) {
   return st;
 }
 
+static void hash_text(kiln_sha256 *h, const char *text) { kiln_sha256_update(h, text, strlen(text) + 1); }
+
+/* The compile cache's key for module m (before optimisation) compiled by tm: a SHA-256 of
+ * everything the object code depends on. The module's bitcode holds what the code
+ * generator made of the program (and the math library); the triple, data layout, CPU and
+ * features (after KILN_CPU_ISA's cap) what LLVM targets; the versions and the plugin's
+ * build ID the code that optimises and compiles it (passes, options). */
+static kiln_status module_key(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *cpu, const char *features,
+                              uint8_t key[KILN_CODE_CACHE_KEY_SIZE]) {
+  LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(m);
+  if (!bc) return KILN_STATUS(KILN_STATUS_INTERNAL, "cpu: could not write the module's bitcode");
+  char *triple = LLVMGetTargetMachineTriple(tm);
+  LLVMTargetDataRef layout = LLVMCreateTargetDataLayout(tm);
+  char *layout_text = LLVMCopyStringRepOfTargetData(layout);
+  size_t id_size;
+  const uint8_t *id = kiln_code_cache_build_id(&id_size);
+  uint8_t format[4] = {KILN_CODE_CACHE_FORMAT & 0xff, (KILN_CODE_CACHE_FORMAT >> 8) & 0xff,
+                       (KILN_CODE_CACHE_FORMAT >> 16) & 0xff, KILN_CODE_CACHE_FORMAT >> 24};
+  uint8_t id_len = (uint8_t)id_size;
+  kiln_sha256 h;
+  kiln_sha256_init(&h);
+  hash_text(&h, "kiln cpu object code");
+  kiln_sha256_update(&h, format, sizeof format);
+  hash_text(&h, KILN_VERSION_STRING);
+  hash_text(&h, LLVM_VERSION_STRING);
+  kiln_sha256_update(&h, &id_len, 1);
+  kiln_sha256_update(&h, id, id_size);
+  hash_text(&h, triple);
+  hash_text(&h, layout_text);
+  hash_text(&h, cpu);
+  hash_text(&h, features);
+  kiln_sha256_update(&h, LLVMGetBufferStart(bc), LLVMGetBufferSize(bc));
+  kiln_sha256_final(&h, key);
+  LLVMDisposeMessage(layout_text);
+  LLVMDisposeTargetData(layout);
+  LLVMDisposeMessage(triple);
+  LLVMDisposeMemoryBuffer(bc);
+  return NULL;
+}
+
+/* The object code of module m for tm: the compile cache's entry for it when there is one,
+ * otherwise m optimised and compiled here with tm's settings, then stored. Both ways the
+ * JIT links an object file, so cached and fresh code run alike. KILN_CPU_DUMP_IR=2 (the
+ * optimised module) always compiles. Errors of the cache are warned about (once) and
+ * otherwise ignored. */
+static kiln_status object_code(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *cpu, const char *features,
+                               LLVMMemoryBufferRef *out, kiln_cpu_code_origin *out_origin) {
+  const kiln_code_cache *cache = kiln_code_cache_default();
+  const char *dump = getenv("KILN_CPU_DUMP_IR");
+  bool dump_optimised = dump && *dump == '2';
+  uint8_t key[KILN_CODE_CACHE_KEY_SIZE];
+  bool cached = cache->dir != NULL;
+  if (cached) {
+    kiln_status st = module_key(m, tm, cpu, features, key);
+    cached = !st;
+    kiln_code_cache_warn(st);
+  }
+  void *data = NULL;
+  size_t size = 0;
+  if (cached && !dump_optimised && kiln_code_cache_load(cache, key, &data, &size)) {
+    *out = LLVMCreateMemoryBufferWithMemoryRangeCopy(data, size, "kiln-cached-code");
+    free(data);
+    *out_origin = KILN_CPU_CODE_CACHE_HIT;
+    return NULL;
+  }
+  KILN_RETURN_IF_ERROR(optimise(m, tm));
+  if (dump_optimised) {
+    char *text = LLVMPrintModuleToString(m);
+    fprintf(stderr, "%s\n", text);
+    LLVMDisposeMessage(text);
+  }
+  char *err = NULL;
+  if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMObjectFile, &err, out)) {
+    kiln_status st = KILN_STATUS(KILN_STATUS_INTERNAL, "cpu: could not compile the generated code: %.400s", err ? err : "");
+    LLVMDisposeMessage(err);
+    return st;
+  }
+  LLVMDisposeMessage(err);
+  *out_origin = cached ? KILN_CPU_CODE_CACHE_MISS : KILN_CPU_CODE_UNCACHED;
+  if (cached) kiln_code_cache_warn(kiln_code_cache_store(cache, key, LLVMGetBufferStart(*out), LLVMGetBufferSize(*out)));
+  return NULL;
+}
+
 kiln_status kiln_cpu_code_compile(kiln_cpu_loop *const *loops, int32_t n, kiln_cpu_code **out_code, kiln_cpu_loop_fn *out_fns) {
   *out_code = NULL;
   pthread_once(&g_init_once, init_llvm);
@@ -226,16 +315,12 @@ kiln_status kiln_cpu_code_compile(kiln_cpu_loop *const *loops, int32_t n, kiln_c
     LLVMDisposeMessage(text);
   }
   LLVMTargetMachineRef tm = NULL;
+  LLVMMemoryBufferRef obj = NULL;
   if (!st) st = target_machine(cpu, features, &tm);
-  if (!st) st = optimise(g.m, tm);
-  if (!st && dump && *dump == '2') {
-    char *text = LLVMPrintModuleToString(g.m);
-    fprintf(stderr, "%s\n", text);
-    LLVMDisposeMessage(text);
-  }
+  if (!st) st = object_code(g.m, tm, cpu, features, &obj, &code->origin);
   LLVMErrorRef e = NULL;
   if (!st) {
-    /* The JIT compiles for the same (capped) CPU and features; it takes tm. */
+    /* The JIT is made for the same (capped) CPU and features; it takes tm. */
     LLVMOrcLLJITBuilderRef jb = LLVMOrcCreateLLJITBuilder();
     LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(jb, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(tm));
     tm = NULL;
@@ -250,15 +335,12 @@ kiln_status kiln_cpu_code_compile(kiln_cpu_loop *const *loops, int32_t n, kiln_c
     if (e) st = from_llvm_error(e, "resolving the C library");
     else LLVMOrcJITDylibAddGenerator(LLVMOrcLLJITGetMainJITDylib(code->jit), gen);
   }
-  if (!st) {
-    LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(g.m, tsc);
-    g.m = NULL;
-    e = LLVMOrcLLJITAddLLVMIRModule(code->jit, LLVMOrcLLJITGetMainJITDylib(code->jit), tsm);
-    if (e) {
-      LLVMOrcDisposeThreadSafeModule(tsm);
-      st = from_llvm_error(e, "adding code");
-    }
+  if (!st) { /* the JIT owns obj from here, also when adding fails */
+    e = LLVMOrcLLJITAddObjectFile(code->jit, LLVMOrcLLJITGetMainJITDylib(code->jit), obj);
+    obj = NULL;
+    if (e) st = from_llvm_error(e, "adding code");
   }
+  if (obj) LLVMDisposeMemoryBuffer(obj);
   for (int32_t i = 0; i < n && !st; i++) {
     char name[32];
     snprintf(name, sizeof name, "kiln_loop_%d", (int)i);
@@ -267,7 +349,7 @@ kiln_status kiln_cpu_code_compile(kiln_cpu_loop *const *loops, int32_t n, kiln_c
     if (e) st = from_llvm_error(e, "compiling");
     else out_fns[i] = (kiln_cpu_loop_fn)(uintptr_t)addr;
   }
-  if (g.m) LLVMDisposeModule(g.m);
+  LLVMDisposeModule(g.m);
   LLVMOrcDisposeThreadSafeContext(tsc);
   LLVMDisposeMessage(cpu);
   LLVMDisposeMessage(features);
@@ -289,3 +371,7 @@ void kiln_cpu_code_destroy(kiln_cpu_code *code) {
 }
 
 uint64_t kiln_cpu_code_bytes(const kiln_cpu_code *code) { return code ? code->object_bytes : 0; }
+
+kiln_cpu_code_origin kiln_cpu_code_origin_of(const kiln_cpu_code *code) {
+  return code ? code->origin : KILN_CPU_CODE_UNCACHED;
+}

@@ -77,13 +77,24 @@ bool kiln_cpu_loopgen_elem(kiln_elem elem);
 
 typedef struct kiln_cpu_code kiln_cpu_code;
 
-/* Generates, optimises for the host CPU and JIT-compiles the loops; out_fns[k] receives
- * loop k's entry. The code lives until kiln_cpu_code_destroy. Thread-safe for distinct
+/* Where a kiln_cpu_code's machine code came from (the persistent compile cache:
+ * code_cache.h). */
+typedef enum kiln_cpu_code_origin {
+  KILN_CPU_CODE_UNCACHED,   /* compiled; the cache is off */
+  KILN_CPU_CODE_CACHE_MISS, /* compiled, then stored in the cache */
+  KILN_CPU_CODE_CACHE_HIT,  /* loaded from the cache */
+} kiln_cpu_code_origin;
+
+/* Generates, optimises for the host CPU and JIT-compiles the loops, or loads their object
+ * code from the compile cache when it holds the same module; out_fns[k] receives loop k's
+ * entry. The code lives until kiln_cpu_code_destroy. Thread-safe for distinct
  * calls (each makes its own LLVM context). */
 kiln_status kiln_cpu_code_compile(kiln_cpu_loop *const *loops, int32_t n, kiln_cpu_code **out_code,
                                   kiln_cpu_loop_fn *out_fns);
 void kiln_cpu_code_destroy(kiln_cpu_code *code);
 /* Bytes of object code the JIT linked (0 for none). */
 uint64_t kiln_cpu_code_bytes(const kiln_cpu_code *code);
+/* Where code came from (UNCACHED for NULL). */
+kiln_cpu_code_origin kiln_cpu_code_origin_of(const kiln_cpu_code *code);
 
 #endif

@@ -1,6 +1,7 @@
 /* The optimising CPU backend as a plugin (libkiln-cpu.so): one device, the host's cores;
  * buffers are aligned host memory; a run finishes before execute returns. */
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,6 +150,12 @@ static kiln_status cpu_executable_stats(const kiln_backend_executable *e, kiln_b
   out->temporary_bytes = e->x->arena_bytes;
   out->constant_bytes = e->x->constant_bytes;
   out->code_bytes = kiln_cpu_code_bytes(e->x->code);
+  uint64_t hits = 0, misses = 0;
+  kiln_cpu_code_cache_counts(e->x, &hits, &misses);
+  if (out->struct_size >= offsetof(kiln_backend_executable_stats, code_cache_misses) + sizeof out->code_cache_misses) {
+    out->code_cache_hits = hits; /* a runtime older than these fields has a shorter struct */
+    out->code_cache_misses = misses;
+  }
   return NULL;
 }
 
