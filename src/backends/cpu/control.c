@@ -13,6 +13,7 @@ struct kiln_cpu_control {
   const int32_t **captured;     /* per region: value ids of the planned function */
   int32_t *num_captured;
   int32_t num_carried;          /* while: the loop-carried values (the op's operands) */
+  bool *invariant;              /* while, per carried value: the body returns it unchanged */
 };
 
 void kiln_cpu_control_destroy(kiln_cpu_control *c) {
@@ -21,6 +22,7 @@ void kiln_cpu_control_destroy(kiln_cpu_control *c) {
   free(c->region);
   free(c->captured);
   free(c->num_captured);
+  free(c->invariant);
   free(c);
 }
 
@@ -75,6 +77,23 @@ static bool reaches_recursion(const kiln_module *m, const kiln_block *b, const k
   return false;
 }
 
+/* A while body's results that are its carried arguments unchanged (result k is argument
+ * k: a weight a scan carries along) stay where they are: the body does not make them
+ * (skip_result) and the loop keeps the tensor it has, so no iteration copies them. false
+ * when out of memory. */
+static bool find_invariants(kiln_cpu_control *c) {
+  kiln_cpu_executable *body = c->region[1];
+  if (body->whole_interp || body->num_results != c->num_carried) return true;
+  c->invariant = calloc((size_t)c->num_carried, sizeof *c->invariant);
+  body->skip_result = kiln_arena_alloc_array(body->arena, (size_t)c->num_carried, sizeof *body->skip_result);
+  if (!c->invariant || !body->skip_result) return false;
+  for (int32_t k = 0; k < c->num_carried; k++) {
+    const kiln_cpu_slot *sl = &body->slots[body->result_values[k]];
+    c->invariant[k] = body->skip_result[k] = sl->store == KILN_CPU_STORE_INPUT && sl->index == k;
+  }
+  return true;
+}
+
 kiln_status kiln_cpu_control_prepare(kiln_cpu_executable *x, const kiln_op *op, kiln_cpu_step *step, bool *out_done) {
   *out_done = false;
   if (x->nesting >= MAX_NESTING || (op->kind != KILN_OP_WHILE && op->kind != KILN_OP_IF && op->kind != KILN_OP_CASE) || !operands_static(op) ||
@@ -110,6 +129,10 @@ kiln_status kiln_cpu_control_prepare(kiln_cpu_executable *x, const kiln_op *op, 
   for (int32_t i = 0; i < op->num_operands; i++) values[n++] = op->operands[i]->id;
   for (int32_t r = 0; r < c->num_regions; r++)
     for (int32_t i = 0; i < c->num_captured[r]; i++) values[n++] = c->captured[r][i];
+  if (c->num_carried && !find_invariants(c)) {
+    kiln_cpu_control_destroy(c);
+    return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  }
   for (int32_t i = 0; i < op->num_results; i++) x->slots[op->results[i].id].store = KILN_CPU_STORE_HELD;
   step->kind = KILN_CPU_STEP_CONTROL;
   step->op = op;
@@ -144,7 +167,11 @@ static kiln_status run_while(const kiln_cpu_control *c, kiln_cpu_tensor *const *
   kiln_cpu_tensor **carried = calloc((size_t)nv + 1, sizeof *carried), **next = calloc((size_t)nv + 1, sizeof *next);
   kiln_cpu_tensor **args = calloc((size_t)(nv + most) + 1, sizeof *args);
   kiln_status st = carried && next && args ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-  for (int32_t i = 0; !st && i < nv; i++) st = copy_of(in[i], &carried[i]);
+  const bool *inv = c->invariant;
+  for (int32_t i = 0; !st && i < nv; i++) { /* an invariant one is read where it is */
+    if (inv && inv[i]) carried[i] = in[i];
+    else st = copy_of(in[i], &carried[i]);
+  }
   while (!st) {
     kiln_cpu_tensor *pred = NULL;
     st = run_region(c, 0, carried, nv, cond_captured, args, &pred, checks);
@@ -154,14 +181,17 @@ static kiln_status run_while(const kiln_cpu_control *c, kiln_cpu_tensor *const *
     if (!go) break;
     st = run_region(c, 1, carried, nv, body_captured, args, next, checks);
     for (int32_t i = 0; !st && i < nv; i++) {
+      if (inv && inv[i]) continue;
       kiln_cpu_tensor_free(carried[i]);
       carried[i] = next[i];
       next[i] = NULL;
     }
   }
+  for (int32_t i = 0; !st && inv && i < nv; i++) /* the results own their tensors */
+    if (inv[i]) st = copy_of(in[i], &carried[i]);
   for (int32_t i = 0; carried && i < nv; i++) {
-    if (st) kiln_cpu_tensor_free(carried[i]);
-    else out[i] = carried[i];
+    if (st && !(inv && inv[i] && carried[i] == in[i])) kiln_cpu_tensor_free(carried[i]);
+    else if (!st) out[i] = carried[i];
   }
   free(carried);
   free(next);

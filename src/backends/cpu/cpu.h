@@ -90,6 +90,9 @@ typedef struct kiln_cpu_executable {
   kiln_cpu_step *steps;
   int32_t num_results;
   int32_t *result_values;   /* value id per result */
+  /* Results the caller does not take (left NULL by kiln_cpu_run): a while body's carried
+   * values it returns unchanged (control.c). NULL: all of them. */
+  bool *skip_result;
   uint64_t arena_bytes;     /* the buffer plan */
   uint64_t constant_bytes;
   kiln_arena *arena;        /* steps, loops and their nodes */

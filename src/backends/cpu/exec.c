@@ -362,6 +362,7 @@ static kiln_status run_steps(kiln_cpu_executable *x, kiln_cpu_tensor *const *inp
     if (timed) atomic_fetch_add(&x->step_ns[first], now_ns() - t0);
   }
   for (int32_t k = 0; !st && !warm && k < x->num_results; k++) {
+    if (x->skip_result && x->skip_result[k]) continue;
     int32_t v = x->result_values[k];
     if (x->slots[v].store == KILN_CPU_STORE_RESULT && x->slots[v].index == k) continue;
     st = make_result(x, s, k, &results[k]);

@@ -1,0 +1,72 @@
+// while loops on the cpu device: carried values the body returns unchanged stay where they
+// are (no copy per iteration, control.c), mixed with ones it swaps, duplicates and updates.
+
+// A scan: the weight and the bias pass through, the state and the counter change.
+func.func @invariant_weights() {
+  %w = stablehlo.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
+  %b = stablehlo.constant dense<[0.5, -0.5]> : tensor<2xf32>
+  %h0 = stablehlo.constant dense<[[1.0, 1.0]]> : tensor<1x2xf32>
+  %i0 = stablehlo.constant dense<0> : tensor<i32>
+  %n = stablehlo.constant dense<3> : tensor<i32>
+  %one = stablehlo.constant dense<1> : tensor<i32>
+  %r:4 = stablehlo.while(%w1 = %w, %h = %h0, %b1 = %b, %i = %i0) : tensor<2x2xf32>, tensor<1x2xf32>, tensor<2xf32>, tensor<i32>
+    cond {
+      %c = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %c : tensor<i1>
+    } do {
+      %d = stablehlo.dot_general %h, %w1, contracting_dims = [1] x [0] : (tensor<1x2xf32>, tensor<2x2xf32>) -> tensor<1x2xf32>
+      %bb = stablehlo.broadcast_in_dim %b1, dims = [1] : (tensor<2xf32>) -> tensor<1x2xf32>
+      %s = stablehlo.add %d, %bb : tensor<1x2xf32>
+      %i1 = stablehlo.add %i, %one : tensor<i32>
+      stablehlo.return %w1, %s, %b1, %i1 : tensor<2x2xf32>, tensor<1x2xf32>, tensor<2xf32>, tensor<i32>
+    }
+  check.expect_eq_const %r#0, dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
+  check.expect_eq_const %r#1, dense<[[113.5, 164.5]]> : tensor<1x2xf32>
+  check.expect_eq_const %r#2, dense<[0.5, -0.5]> : tensor<2xf32>
+  check.expect_eq_const %r#3, dense<3> : tensor<i32>
+  func.return
+}
+
+// -----
+
+// Not invariant: the body swaps two carried values, and returns one argument twice.
+func.func @swapped_and_duplicated() {
+  %a0 = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %b0 = stablehlo.constant dense<[10.0, 20.0]> : tensor<2xf32>
+  %c0 = stablehlo.constant dense<[7.0, 8.0]> : tensor<2xf32>
+  %i0 = stablehlo.constant dense<0> : tensor<i32>
+  %n = stablehlo.constant dense<3> : tensor<i32>
+  %one = stablehlo.constant dense<1> : tensor<i32>
+  %r:4 = stablehlo.while(%a = %a0, %b = %b0, %c = %c0, %i = %i0) : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<i32>
+    cond {
+      %p = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %p : tensor<i1>
+    } do {
+      %i1 = stablehlo.add %i, %one : tensor<i32>
+      stablehlo.return %b, %a, %a, %i1 : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<i32>
+    }
+  check.expect_eq_const %r#0, dense<[10.0, 20.0]> : tensor<2xf32>
+  check.expect_eq_const %r#1, dense<[1.0, 2.0]> : tensor<2xf32>
+  check.expect_eq_const %r#2, dense<[1.0, 2.0]> : tensor<2xf32>
+  check.expect_eq_const %r#3, dense<3> : tensor<i32>
+  func.return
+}
+
+// -----
+
+// A loop that never runs its body: every value comes back as it went in.
+func.func @zero_trips() {
+  %w = stablehlo.constant dense<[3.0, 4.0]> : tensor<2xf32>
+  %i0 = stablehlo.constant dense<5> : tensor<i32>
+  %n = stablehlo.constant dense<3> : tensor<i32>
+  %r:2 = stablehlo.while(%w1 = %w, %i = %i0) : tensor<2xf32>, tensor<i32>
+    cond {
+      %p = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %p : tensor<i1>
+    } do {
+      stablehlo.return %w1, %i : tensor<2xf32>, tensor<i32>
+    }
+  check.expect_eq_const %r#0, dense<[3.0, 4.0]> : tensor<2xf32>
+  check.expect_eq_const %r#1, dense<5> : tensor<i32>
+  func.return
+}
