@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "backends/cpu/cpu.h"
+#include "base/fault.h"
 #include "passes/inline.h"
 
 struct kiln_cpu_control {
@@ -166,7 +167,7 @@ static kiln_status run_while(const kiln_cpu_control *c, kiln_cpu_tensor *const *
   kiln_cpu_tensor *const *cond_captured = in + nv, *const *body_captured = in + nv + c->num_captured[0];
   kiln_cpu_tensor **carried = calloc((size_t)nv + 1, sizeof *carried), **next = calloc((size_t)nv + 1, sizeof *next);
   kiln_cpu_tensor **args = calloc((size_t)(nv + most) + 1, sizeof *args);
-  kiln_status st = carried && next && args ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  kiln_status st = carried && next && args && !kiln_fault_point() ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   const bool *inv = c->invariant;
   for (int32_t i = 0; !st && i < nv; i++) { /* an invariant one is read where it is */
     if (inv && inv[i]) carried[i] = in[i];

@@ -6,6 +6,7 @@
 
 #include "backends/cpu/dnnl_internal.h"
 #include "backends/cpu/isa.h"
+#include "base/fault.h"
 
 #define ALIGN 64
 
@@ -417,6 +418,7 @@ kiln_status kiln_cpu_dnnl_run_ex(const kiln_cpu_dnnl_op *p, const kiln_cpu_dnnl_
     return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "oneDNN run: missing op or buffer");
   if (p->epi.has_bias && !a->bias)
     return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "oneDNN run: the epilogue needs a bias buffer");
+  if (kiln_fault_point()) return KILN_STATUS(KILN_STATUS_INTERNAL, "oneDNN: fault injected");
   if (p->mode == KILN_DNNL_MODE_NOTHING) return NULL;
   if (p->mode == KILN_DNNL_MODE_ZEROS) {
     run_zeros(p, a);

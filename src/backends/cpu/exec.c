@@ -6,6 +6,7 @@
 
 #include "backends/cpu/cpu.h"
 #include "backends/cpu/dnnl_ops.h"
+#include "base/fault.h"
 
 struct kiln_cpu_run_state {
   kiln_cpu_run_state *next; /* in the executable's pool */
@@ -66,6 +67,7 @@ static void state_free(kiln_cpu_run_state *s) {
 }
 
 static kiln_cpu_run_state *state_take(kiln_cpu_executable *x) {
+  if (kiln_fault_point()) return NULL;
   pthread_mutex_lock(&x->pool_lock);
   kiln_cpu_run_state *s = x->pool;
   if (s) x->pool = s->next;
@@ -229,7 +231,7 @@ static kiln_status run_control_step(const kiln_cpu_executable *x, kiln_cpu_run_s
   int32_t n = step->num_values, nr = step->op->num_results;
   kiln_cpu_tensor *views = calloc((size_t)n + 1, sizeof *views);
   kiln_cpu_tensor **in = calloc((size_t)n + 1, sizeof *in), **out = calloc((size_t)nr + 1, sizeof *out);
-  kiln_status st = views && in && out ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  kiln_status st = views && in && out && !kiln_fault_point() ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   for (int32_t k = 0; !st && k < n; k++) {
     int32_t v = step->values[k];
     if (x->slots[v].store == KILN_CPU_STORE_HELD && s->held[v]) {
@@ -308,6 +310,10 @@ static kiln_status run_steps(kiln_cpu_executable *x, kiln_cpu_tensor *const *inp
     int32_t first = i;
     bool timed = x->step_ns && !warm;
     uint64_t t0 = timed ? now_ns() : 0;
+    if (!warm && kiln_fault_point()) {
+      st = KILN_STATUS(KILN_STATUS_INTERNAL, "cpu: fault injected before step %d (%s)", (int)i, kiln_op_name(step->op->kind));
+      break;
+    }
     if (warm && (step->kind == KILN_CPU_STEP_INTERP || step->kind == KILN_CPU_STEP_CONTROL)) {
       st = zero_results(x, s, step);
       continue;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "backends/cpu/cpu.h"
+#include "base/fault.h"
 
 enum {
   ALIGN = 64,
@@ -30,6 +31,7 @@ static uint64_t rounded(uint64_t bytes) {
 }
 
 void *kiln_cpu_alloc(uint64_t bytes) {
+  if (kiln_fault_point()) return NULL;
   uint64_t n = rounded(bytes);
   if (n >= CACHE_MIN_BYTES) {
     pthread_mutex_lock(&g_lock);
