@@ -719,7 +719,7 @@ static kiln_status split_reduction(kiln_cpu_executable *x, kiln_cpu_step *step) 
 }
 
 /* The base of an alias chain. */
-static int32_t alias_base(const kiln_cpu_executable *x, int32_t v) {
+int32_t kiln_cpu_alias_base(const kiln_cpu_executable *x, int32_t v) {
   while (x->slots[v].store == KILN_CPU_STORE_ALIAS) v = x->slots[v].index;
   return v;
 }
@@ -866,7 +866,7 @@ static kiln_status plan(kiln_cpu_executable *x) {
       run_last = s + (step->run_length > 1 ? step->run_length : 1) - 1;
     }
     for (int32_t k = 0; k < step->num_values; k++) {
-      int32_t v = alias_base(x, step->values[k]);
+      int32_t v = kiln_cpu_alias_base(x, step->values[k]);
       if (req[v].first < 0) req[v].first = run_first;
       req[v].last = run_last;
     }

@@ -78,6 +78,46 @@ static bool reaches_recursion(const kiln_module *m, const kiln_block *b, const k
   return false;
 }
 
+/* Whether step s or a later one of x reads value v (or a view of it). */
+static bool read_from(const kiln_cpu_executable *x, int32_t s, int32_t v) {
+  for (; s < x->num_steps; s++)
+    for (int32_t k = 0; k < x->steps[s].num_values; k++)
+      if (kiln_cpu_alias_base(x, x->steps[s].values[k]) == v) return true;
+  return false;
+}
+
+/* A while body's carried value k that a dynamic_update_slice of argument k makes, where
+ * nothing reads argument k after it and no other result is argument k: the update is made
+ * in argument k's tensor, which the loop gives up for it (result_from_input), so an
+ * iteration writes its slice instead of copying the whole value. false when out of memory. */
+static bool find_in_place(kiln_cpu_executable *body, int32_t n) {
+  int32_t *from = kiln_arena_alloc_array(body->arena, (size_t)n, sizeof *from);
+  if (!from) return false;
+  bool any = false;
+  for (int32_t k = 0; k < n; k++) {
+    from[k] = -1;
+    int32_t v = body->result_values[k];
+    const kiln_cpu_slot *sl = &body->slots[v];
+    if (sl->store != KILN_CPU_STORE_RESULT || sl->index != k) continue;
+    int32_t s = 0; /* the step that makes it */
+    while (s < body->num_steps && body->steps[s].values[body->steps[s].num_values - 1] != v) s++;
+    const kiln_cpu_step *st = s < body->num_steps ? &body->steps[s] : NULL;
+    if (!st || st->kind != KILN_CPU_STEP_DYNSLICE || st->op->kind != KILN_OP_DYNAMIC_UPDATE_SLICE) continue;
+    int32_t arg = kiln_cpu_alias_base(body, st->values[0]);
+    if (body->slots[arg].store != KILN_CPU_STORE_INPUT || body->slots[arg].index != k || arg != st->values[0] ||
+        read_from(body, s + 1, arg))
+      continue;
+    bool overlaps = false; /* the update or an index is (a view of) the argument itself */
+    for (int32_t i = 1; i + 1 < st->num_values; i++) overlaps = overlaps || kiln_cpu_alias_base(body, st->values[i]) == arg;
+    if (overlaps) continue;
+    bool returned = false;
+    for (int32_t j = 0; j < body->num_results; j++) returned = returned || kiln_cpu_alias_base(body, body->result_values[j]) == arg;
+    if (!returned) from[k] = k, any = true;
+  }
+  if (any) body->result_from_input = from;
+  return true;
+}
+
 /* A while body's results that are its carried arguments unchanged (result k is argument
  * k: a weight a scan carries along) stay where they are: the body does not make them
  * (skip_result) and the loop keeps the tensor it has, so no iteration copies them. false
@@ -92,7 +132,7 @@ static bool find_invariants(kiln_cpu_control *c) {
     const kiln_cpu_slot *sl = &body->slots[body->result_values[k]];
     c->invariant[k] = body->skip_result[k] = sl->store == KILN_CPU_STORE_INPUT && sl->index == k;
   }
-  return true;
+  return find_in_place(body, c->num_carried);
 }
 
 kiln_status kiln_cpu_control_prepare(kiln_cpu_executable *x, const kiln_op *op, kiln_cpu_step *step, bool *out_done) {
@@ -183,7 +223,7 @@ static kiln_status run_while(const kiln_cpu_control *c, kiln_cpu_tensor *const *
     st = run_region(c, 1, carried, nv, body_captured, args, next, checks);
     for (int32_t i = 0; !st && i < nv; i++) {
       if (inv && inv[i]) continue;
-      kiln_cpu_tensor_free(carried[i]);
+      if (next[i] != carried[i]) kiln_cpu_tensor_free(carried[i]); /* else updated in place */
       carried[i] = next[i];
       next[i] = NULL;
     }

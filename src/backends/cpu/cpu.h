@@ -93,6 +93,10 @@ typedef struct kiln_cpu_executable {
   /* Results the caller does not take (left NULL by kiln_cpu_run): a while body's carried
    * values it returns unchanged (control.c). NULL: all of them. */
   bool *skip_result;
+  /* Results made in an input's tensor, which the caller gives up (a while body's carried
+   * value updated in place by a dynamic_update_slice: control.c): the input's index, or -1.
+   * kiln_cpu_run then returns that input tensor as the result. NULL: none. */
+  int32_t *result_from_input;
   uint64_t arena_bytes;     /* the buffer plan */
   uint64_t constant_bytes;
   kiln_arena *arena;        /* steps, loops and their nodes */
@@ -136,6 +140,8 @@ kiln_status kiln_cpu_run(kiln_cpu_executable *x, kiln_cpu_tensor *const *inputs,
  * compile. Best effort: a failure here is left for the first run to report. Called once,
  * before x is shared. */
 void kiln_cpu_warm_up(kiln_cpu_executable *x);
+/* The value whose memory v is (v itself, or what a view of v views). */
+int32_t kiln_cpu_alias_base(const kiln_cpu_executable *x, int32_t v);
 kiln_status kiln_cpu_tensor_new(kiln_elem elem, int32_t rank, const int64_t *dims, kiln_cpu_tensor **out);
 void kiln_cpu_tensor_free(kiln_cpu_tensor *t);
 

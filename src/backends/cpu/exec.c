@@ -295,7 +295,10 @@ static kiln_status run_steps(kiln_cpu_executable *x, kiln_cpu_tensor *const *inp
       case KILN_CPU_STORE_CONST: s->ptr[v] = (void *)sl->data; break;
       case KILN_CPU_STORE_TEMP: s->ptr[v] = s->arena + sl->offset; break;
       case KILN_CPU_STORE_RESULT:
-        if (!st) {
+        if (!st && !warm && x->result_from_input && x->result_from_input[sl->index] >= 0) {
+          results[sl->index] = inputs[x->result_from_input[sl->index]]; /* given up by the caller */
+          s->ptr[v] = results[sl->index]->data;
+        } else if (!st) {
           const kiln_type *t = sl->type;
           st = kiln_cpu_tensor_new(kiln_type_elem(t), t->tensor.rank, t->tensor.dims, &results[sl->index]);
           if (!st) s->ptr[v] = results[sl->index]->data;
@@ -381,6 +384,8 @@ static kiln_status run_steps(kiln_cpu_executable *x, kiln_cpu_tensor *const *inp
   }
   if (st || warm)
     for (int32_t k = 0; k < x->num_results; k++) {
+      /* an input given up stays the caller's when the run fails */
+      if (!warm && x->result_from_input && x->result_from_input[k] >= 0) results[k] = NULL;
       kiln_cpu_tensor_free(results[k]);
       results[k] = NULL;
     }

@@ -17,11 +17,6 @@ static bool loop_rows(const kiln_cpu_step *st, int64_t *rows, int64_t *pitch) {
   return true;
 }
 
-static int32_t alias_base(const kiln_cpu_executable *x, int32_t v) {
-  while (x->slots[v].store == KILN_CPU_STORE_ALIAS) v = x->slots[v].index;
-  return v;
-}
-
 /* Whether a read through node x (a LOAD) of a value with `pitch` elements per row touches
  * only the row the reading loop is at. */
 static bool same_row(const kiln_cpu_loop *L, const kiln_cpu_node *n, int64_t pitch) {
@@ -48,7 +43,7 @@ static void check_reads(run_scan *rs, const kiln_cpu_node *n) {
   if (!n || !rs->ok || rs->seen[n->id]) return;
   rs->seen[n->id] = true;
   if (n->kind == KILN_CPU_NODE_LOAD) {
-    int32_t v = alias_base(rs->x, rs->step->values[n->input]);
+    int32_t v = kiln_cpu_alias_base(rs->x, rs->step->values[n->input]);
     int32_t p = rs->producer[v];
     if (p >= 0 && !same_row(rs->step->loop, n, rs->pitch[p])) rs->ok = false;
   }
@@ -70,7 +65,7 @@ void kiln_cpu_find_row_runs(kiln_cpu_executable *x) {
       start++;
       continue;
     }
-    producer[alias_base(x, x->steps[start].values[x->steps[start].num_values - 1])] = start;
+    producer[kiln_cpu_alias_base(x, x->steps[start].values[x->steps[start].num_values - 1])] = start;
     int32_t end = start + 1;
     while (end < x->num_steps && end - start < KILN_CPU_MAX_RUN) {
       kiln_cpu_step *st = &x->steps[end];
@@ -82,7 +77,7 @@ void kiln_cpu_find_row_runs(kiln_cpu_executable *x) {
       check_reads(&rs, st->loop->init);
       free(rs.seen);
       if (!rs.ok) break;
-      producer[alias_base(x, st->values[st->num_values - 1])] = end;
+      producer[kiln_cpu_alias_base(x, st->values[st->num_values - 1])] = end;
       end++;
     }
     if (end - start > 1) {
@@ -97,7 +92,7 @@ void kiln_cpu_find_row_runs(kiln_cpu_executable *x) {
         x->steps[i].block_rows = block < 1 ? 1 : block > rows ? rows : block;
       }
     }
-    for (int32_t i = start; i < end; i++) producer[alias_base(x, x->steps[i].values[x->steps[i].num_values - 1])] = -1;
+    for (int32_t i = start; i < end; i++) producer[kiln_cpu_alias_base(x, x->steps[i].values[x->steps[i].num_values - 1])] = -1;
     start = end;
   }
   free(producer);

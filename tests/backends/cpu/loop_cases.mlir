@@ -70,3 +70,86 @@ func.func @zero_trips() {
   check.expect_eq_const %r#1, dense<5> : tensor<i32>
   func.return
 }
+
+// -----
+
+// A scan writing one row of its output per iteration: the dynamic_update_slice is made in
+// the carried tensor itself (no copy of the whole output per iteration); the row it never
+// writes keeps its first value.
+func.func @update_in_place() {
+  %o0 = stablehlo.constant dense<9.0> : tensor<4x2xf32>
+  %i0 = stablehlo.constant dense<0> : tensor<i32>
+  %n = stablehlo.constant dense<3> : tensor<i32>
+  %one = stablehlo.constant dense<1> : tensor<i32>
+  %zero = stablehlo.constant dense<0> : tensor<i32>
+  %r:2 = stablehlo.while(%o = %o0, %i = %i0) : tensor<4x2xf32>, tensor<i32>
+    cond {
+      %p = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %p : tensor<i1>
+    } do {
+      %f = stablehlo.convert %i : (tensor<i32>) -> tensor<f32>
+      %row = stablehlo.broadcast_in_dim %f, dims = [] : (tensor<f32>) -> tensor<1x2xf32>
+      %u = stablehlo.dynamic_update_slice %o, %row, %i, %zero : (tensor<4x2xf32>, tensor<1x2xf32>, tensor<i32>, tensor<i32>) -> tensor<4x2xf32>
+      %i1 = stablehlo.add %i, %one : tensor<i32>
+      stablehlo.return %u, %i1 : tensor<4x2xf32>, tensor<i32>
+    }
+  check.expect_eq_const %r#0, dense<[[0.0, 0.0], [1.0, 1.0], [2.0, 2.0], [9.0, 9.0]]> : tensor<4x2xf32>
+  func.return
+}
+
+// -----
+
+// Not in place: the body reads the carried value after updating it (a slice of row 0, which
+// the first iteration overwrites: it must see the 9s first, then 0 and 1).
+func.func @update_then_read() {
+  %o0 = stablehlo.constant dense<9.0> : tensor<4x2xf32>
+  %a0 = stablehlo.constant dense<0.0> : tensor<1x2xf32>
+  %i0 = stablehlo.constant dense<0> : tensor<i32>
+  %n = stablehlo.constant dense<3> : tensor<i32>
+  %one = stablehlo.constant dense<1> : tensor<i32>
+  %zero = stablehlo.constant dense<0> : tensor<i32>
+  %r:3 = stablehlo.while(%o = %o0, %acc = %a0, %i = %i0) : tensor<4x2xf32>, tensor<1x2xf32>, tensor<i32>
+    cond {
+      %p = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %p : tensor<i1>
+    } do {
+      %f = stablehlo.convert %i : (tensor<i32>) -> tensor<f32>
+      %row = stablehlo.broadcast_in_dim %f, dims = [] : (tensor<f32>) -> tensor<1x2xf32>
+      %u = stablehlo.dynamic_update_slice %o, %row, %zero, %zero : (tensor<4x2xf32>, tensor<1x2xf32>, tensor<i32>, tensor<i32>) -> tensor<4x2xf32>
+      %s = stablehlo.slice %o [0:1, 0:2] : (tensor<4x2xf32>) -> tensor<1x2xf32>
+      %acc1 = stablehlo.add %acc, %s : tensor<1x2xf32>
+      %i1 = stablehlo.add %i, %one : tensor<i32>
+      stablehlo.return %u, %acc1, %i1 : tensor<4x2xf32>, tensor<1x2xf32>, tensor<i32>
+    }
+  check.expect_eq_const %r#0, dense<[[2.0, 2.0], [9.0, 9.0], [9.0, 9.0], [9.0, 9.0]]> : tensor<4x2xf32>
+  check.expect_eq_const %r#1, dense<[[10.0, 10.0]]> : tensor<1x2xf32>
+  func.return
+}
+
+// -----
+
+// Not in place: the body also returns the value before its update (as another carried
+// value), or updates it with itself.
+func.func @update_and_keep_old() {
+  %o0 = stablehlo.constant dense<9.0> : tensor<4x2xf32>
+  %i0 = stablehlo.constant dense<0> : tensor<i32>
+  %n = stablehlo.constant dense<3> : tensor<i32>
+  %one = stablehlo.constant dense<1> : tensor<i32>
+  %zero = stablehlo.constant dense<0> : tensor<i32>
+  %r:4 = stablehlo.while(%o = %o0, %old = %o0, %q = %o0, %i = %i0) : tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>, tensor<i32>
+    cond {
+      %p = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %p : tensor<i1>
+    } do {
+      %f = stablehlo.convert %i : (tensor<i32>) -> tensor<f32>
+      %row = stablehlo.broadcast_in_dim %f, dims = [] : (tensor<f32>) -> tensor<1x2xf32>
+      %u = stablehlo.dynamic_update_slice %o, %row, %zero, %zero : (tensor<4x2xf32>, tensor<1x2xf32>, tensor<i32>, tensor<i32>) -> tensor<4x2xf32>
+      %qv = stablehlo.dynamic_update_slice %q, %q, %zero, %zero : (tensor<4x2xf32>, tensor<4x2xf32>, tensor<i32>, tensor<i32>) -> tensor<4x2xf32>
+      %i1 = stablehlo.add %i, %one : tensor<i32>
+      stablehlo.return %u, %o, %qv, %i1 : tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>, tensor<i32>
+    }
+  check.expect_eq_const %r#0, dense<[[2.0, 2.0], [9.0, 9.0], [9.0, 9.0], [9.0, 9.0]]> : tensor<4x2xf32>
+  check.expect_eq_const %r#1, dense<[[1.0, 1.0], [9.0, 9.0], [9.0, 9.0], [9.0, 9.0]]> : tensor<4x2xf32>
+  check.expect_eq_const %r#2, dense<9.0> : tensor<4x2xf32>
+  func.return
+}
