@@ -1,5 +1,6 @@
 # The cpu backend plugin (libkiln-cpu.so): LLVM 14 (ORC LLJIT) code generation, oneDNN for
-# contractions, OpenMP threads (the libgomp oneDNN is built on: one pool). Debian:
+# contractions (built on OpenMP: linked for its thread-count calls; the threads are the
+# backend's own pool, src/backends/cpu/pool.h). Debian:
 # llvm-14-dev, libdnnl-dev; tools/dev.sh installs them. Without them the plugin is skipped.
 find_package(LLVM 14 CONFIG QUIET PATHS /usr/lib/llvm-14/lib/cmake/llvm NO_DEFAULT_PATH)
 find_package(dnnl CONFIG QUIET)
@@ -29,12 +30,14 @@ set(KILN_CPU_SOURCES
   src/backends/cpu/loopnest.c
   src/backends/cpu/memory.c
   src/backends/cpu/parallel.c
+  src/backends/cpu/pool.c
   src/backends/cpu/sort.c
   src/backends/cpu/tiling.c
   src/backends/cpu/dnnl_ops.c
   src/backends/cpu/dnnl_dot.c
   src/backends/cpu/dnnl_conv.c
   src/backends/cpu/dnnl_convert.c
+  src/backends/cpu/dnnl_split.c
   src/runtime/sha256.c # the compile cache's keys and checksums (a copy of its own, hidden)
 )
 # The vectorised math library (llvm_math.h), one file per function family.

@@ -1,12 +1,12 @@
 /* bf16/f16 <-> f32 conversions of whole tensors for ops oneDNN computes in f32 (see
  * dnnl_internal.h). bf16 is the upper half of an f32, so its conversions are bit
- * operations that vectorise; f16 goes through the element helpers of the IR. */
+ * operations that vectorise; f16 goes through the element helpers of the IR. Large
+ * tensors are cut into ranges run on the backend's pool (pool.h). */
 #include <stdint.h>
 #include <string.h>
 
 #include "backends/cpu/dnnl_internal.h"
-
-enum { PARALLEL_MIN = 1 << 16 }; /* elements; fewer run on the calling thread */
+#include "backends/cpu/pool.h"
 
 /* f32 bits to bf16, rounding to nearest even; NaNs stay (quiet) NaNs. */
 static uint16_t bf16_of(uint32_t b) {
@@ -14,24 +14,19 @@ static uint16_t bf16_of(uint32_t b) {
   return (uint16_t)((b + 0x7fffu + ((b >> 16) & 1)) >> 16);
 }
 
-void kiln_dnnl_convert_in(kiln_elem e, const void *in, float *out, int64_t n) {
-  const uint16_t *h = in;
+static void to_f32(kiln_elem e, const uint16_t *h, float *out, int64_t n) {
   if (e == KILN_ELEM_BF16) {
-#pragma omp parallel for simd if (n >= PARALLEL_MIN)
     for (int64_t i = 0; i < n; i++) {
       uint32_t b = (uint32_t)h[i] << 16;
       memcpy(&out[i], &b, sizeof b);
     }
     return;
   }
-#pragma omp parallel for if (n >= PARALLEL_MIN)
   for (int64_t i = 0; i < n; i++) out[i] = (float)kiln_elem_float_from_bits(e, h[i]);
 }
 
-void kiln_dnnl_convert_out(kiln_elem e, const float *in, void *out, int64_t n) {
-  uint16_t *h = out;
+static void from_f32(kiln_elem e, const float *in, uint16_t *h, int64_t n) {
   if (e == KILN_ELEM_BF16) {
-#pragma omp parallel for simd if (n >= PARALLEL_MIN)
     for (int64_t i = 0; i < n; i++) {
       uint32_t b;
       memcpy(&b, &in[i], sizeof b);
@@ -39,6 +34,31 @@ void kiln_dnnl_convert_out(kiln_elem e, const float *in, void *out, int64_t n) {
     }
     return;
   }
-#pragma omp parallel for if (n >= PARALLEL_MIN)
   for (int64_t i = 0; i < n; i++) h[i] = (uint16_t)kiln_elem_float_to_bits(e, in[i]);
 }
+
+typedef struct convert_job {
+  kiln_elem e;
+  bool in;
+  const void *src;
+  void *dst;
+  int64_t n;
+  int32_t chunks;
+} convert_job;
+
+static void convert_range(void *ctx, int32_t c, int32_t thread) {
+  const convert_job *j = ctx;
+  int64_t a = j->n * c / j->chunks, b = j->n * (c + 1) / j->chunks;
+  if (j->in) to_f32(j->e, (const uint16_t *)j->src + a, (float *)j->dst + a, b - a);
+  else from_f32(j->e, (const float *)j->src + a, (uint16_t *)j->dst + a, b - a);
+}
+
+static void convert(kiln_elem e, bool in, const void *src, void *dst, int64_t n) {
+  kiln_cpu_pool *pool = kiln_cpu_pool_shared();
+  convert_job j = {e, in, src, dst, n, kiln_cpu_pool_chunks(pool, n, n)};
+  kiln_cpu_pool_run(pool, j.chunks, n, convert_range, &j);
+}
+
+void kiln_dnnl_convert_in(kiln_elem e, const void *in, float *out, int64_t n) { convert(e, true, in, out, n); }
+
+void kiln_dnnl_convert_out(kiln_elem e, const float *in, void *out, int64_t n) { convert(e, false, in, out, n); }

@@ -35,6 +35,23 @@ typedef struct kiln_dnnl_io {
   size_t tmp_offset, tmp_bytes; /* within the scratch */
 } kiln_dnnl_io;
 
+/* The primitive cut into `parts` slices along one dimension (dnnl_split.c), each run as a
+ * single-threaded primitive of its own on the pool; parts == 0: it runs whole. Part c
+ * covers indices [c * (len / parts) + min(c, len % parts), ...) of the cut dimension:
+ * the first len % parts parts have one index more (prim[0]) than the others (prim[1]). */
+typedef struct kiln_dnnl_split {
+  int32_t parts;
+  int32_t dim[KILN_DNNL_NUM_IO]; /* the dimension of each tensor cut (of its prim_md); -1: whole */
+  int64_t len;
+  size_t stride[KILN_DNNL_NUM_IO]; /* bytes per index of the cut dimension */
+  bool bias_cut;                   /* the bias lies along the cut dimension */
+  size_t bias_stride;
+  dnnl_memory_desc_t md[2][KILN_DNNL_NUM_IO], bias_md[2];
+  dnnl_primitive_t prim[2];
+  size_t scratch;        /* one part's scratchpad, rounded up; parts of them ... */
+  size_t scratch_offset; /* ... from here in the scratch */
+} kiln_dnnl_split;
+
 struct kiln_cpu_dnnl_op {
   dnnl_engine_t engine;
   kiln_dnnl_mode mode;
@@ -63,6 +80,7 @@ struct kiln_cpu_dnnl_op {
   dnnl_primitive_t prim;
   size_t prim_scratch; /* the largest scratchpad of the primitive and the reorders */
   size_t scratch_bytes;
+  kiln_dnnl_split split;
   char impl[48];
 };
 
@@ -83,14 +101,33 @@ int64_t kiln_dnnl_ints(const kiln_attr *a, int64_t *out, int64_t max);
  * from the descriptions in p. UNIMPLEMENTED when oneDNN has no kernel for them. Releases
  * whatever an earlier call created first. */
 kiln_status kiln_dnnl_build(kiln_cpu_dnnl_op *p);
+/* The primitive attributes: the user scratchpad and the epilogue's post-ops, the bias
+ * described by bias_md. The caller destroys *out. */
+kiln_status kiln_dnnl_make_attr(const kiln_cpu_dnnl_op *p, const dnnl_memory_desc_t *bias_md,
+                                dnnl_primitive_attr_t *out);
 /* Whether the chosen kernel is oneDNN's slow reference one. */
 bool kiln_dnnl_is_ref(const kiln_cpu_dnnl_op *p);
 
 /* Conversions of whole tensors of n elements of type e (bf16 or f16) to f32 and back
- * (rounding to nearest even, as the interpreter rounds), over the OpenMP threads when
+ * (rounding to nearest even, as the interpreter rounds), over the pool's threads when
  * large (dnnl_convert.c). */
 void kiln_dnnl_convert_in(kiln_elem e, const void *in, float *out, int64_t n);
 void kiln_dnnl_convert_out(kiln_elem e, const float *in, void *out, int64_t n);
+
+/* oneDNN on the calling thread alone (dnnl_split.c): begin sets the thread's OpenMP
+ * thread count to 1 and returns the old one, which end restores. Primitives are created
+ * and run between the two, so oneDNN never starts OpenMP threads. */
+int kiln_dnnl_single_begin(void);
+void kiln_dnnl_single_end(int saved);
+/* Cuts a built primitive into parts when it is large enough and the pool has threads,
+ * adding their scratch to p->scratch_bytes (nothing when it cannot: it then runs whole);
+ * release destroys the parts. */
+void kiln_dnnl_split_build(kiln_cpu_dnnl_op *p);
+void kiln_dnnl_split_release(kiln_cpu_dnnl_op *p);
+/* Runs the parts on the pool: seen[i] is tensor i as the primitive sees it, bias the
+ * epilogue's bias (or NULL), scratch the run's scratch. */
+kiln_status kiln_dnnl_split_run(const kiln_cpu_dnnl_op *p, const void *const seen[KILN_DNNL_NUM_IO], const void *bias,
+                                uint8_t *scratch);
 
 /* Reading the ops (dnnl_dot.c, dnnl_conv.c): fill p's descriptions and mode and build. */
 kiln_status kiln_dnnl_prepare_dot(const kiln_op *op, kiln_cpu_dnnl_op *p);

@@ -55,6 +55,7 @@ static size_t round_up(size_t n) { return (n + ALIGN - 1) / ALIGN * ALIGN; }
 /* ================================================================ building */
 
 static void release_prims(kiln_cpu_dnnl_op *p) {
+  kiln_dnnl_split_release(p);
   if (p->prim) dnnl_primitive_destroy(p->prim);
   p->prim = NULL;
   for (int i = 0; i < KILN_DNNL_NUM_IO; i++) {
@@ -71,7 +72,8 @@ static kiln_status dnnl_fail(dnnl_status_t st, const char *what) {
 }
 
 /* Post-ops of the epilogue (see dnnl_ops.h for the order). */
-static kiln_status make_attr(const kiln_cpu_dnnl_op *p, dnnl_primitive_attr_t *out) {
+kiln_status kiln_dnnl_make_attr(const kiln_cpu_dnnl_op *p, const dnnl_memory_desc_t *bias_md,
+                                dnnl_primitive_attr_t *out) {
   dnnl_primitive_attr_t attr = NULL;
   dnnl_post_ops_t po = NULL;
   dnnl_status_t st = dnnl_primitive_attr_create(&attr);
@@ -79,7 +81,7 @@ static kiln_status make_attr(const kiln_cpu_dnnl_op *p, dnnl_primitive_attr_t *o
   if (st == dnnl_success) st = dnnl_post_ops_create(&po);
   if (st == dnnl_success && p->epi.scale != 1.0f)
     st = dnnl_post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_linear, p->epi.scale, 0.0f);
-  if (st == dnnl_success && p->epi.has_bias) st = dnnl_post_ops_append_binary(po, dnnl_binary_add, &p->bias_md);
+  if (st == dnnl_success && p->epi.has_bias) st = dnnl_post_ops_append_binary(po, dnnl_binary_add, bias_md);
   if (st == dnnl_success && p->epi.relu) st = dnnl_post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_relu, 0.0f, 0.0f);
   if (st == dnnl_success) st = dnnl_primitive_attr_set_post_ops(attr, po);
   if (po) dnnl_post_ops_destroy(po);
@@ -161,12 +163,17 @@ static kiln_status build_with(kiln_cpu_dnnl_op *p, dnnl_primitive_attr_t attr) {
   return NULL;
 }
 
+/* Primitives are made for one thread (they would otherwise start an OpenMP team, whatever
+ * the thread count when they run): large ones are split over the pool instead. */
 static kiln_status build_once(kiln_cpu_dnnl_op *p) {
   release_prims(p);
   p->prim_scratch = p->scratch_bytes = 0;
   dnnl_primitive_attr_t attr = NULL;
-  KILN_RETURN_IF_ERROR(make_attr(p, &attr));
+  KILN_RETURN_IF_ERROR(kiln_dnnl_make_attr(p, &p->bias_md, &attr));
+  int threads = kiln_dnnl_single_begin();
   kiln_status s = build_with(p, attr);
+  if (!s) kiln_dnnl_split_build(p);
+  kiln_dnnl_single_end(threads);
   dnnl_primitive_attr_destroy(attr);
   if (s) release_prims(p);
   return s;
@@ -396,8 +403,13 @@ static kiln_status exec(const kiln_cpu_dnnl_op *p, const kiln_cpu_dnnl_args *a, 
     args[n++] = (dnnl_exec_arg_t){DNNL_ARG_ATTR_MULTIPLE_POST_OP(idx) | DNNL_ARG_SRC_1, m};
   }
   if (pad_mem) args[n++] = (dnnl_exec_arg_t){DNNL_ARG_SCRATCHPAD, pad_mem};
-  dnnl_status_t st = dnnl_primitive_execute(p->prim, strm, n, args);
-  if (st != dnnl_success) return dnnl_fail(st, "running the primitive");
+  if (p->split.parts) {
+    KILN_RETURN_IF_ERROR(kiln_dnnl_split_run(p, seen, a->bias, scratch));
+  } else {
+    dnnl_status_t st = dnnl_primitive_execute(p->prim, strm, n, args);
+    if (st != dnnl_success) return dnnl_fail(st, "running the primitive");
+  }
+  dnnl_status_t st;
   const kiln_dnnl_io *io = &p->io[KILN_DNNL_DST];
   if (io->via_tmp) {
     dnnl_memory_t from = mem(p, rm, &io->tmp_md, seen[KILN_DNNL_DST]);
@@ -432,10 +444,12 @@ kiln_status kiln_cpu_dnnl_run_ex(const kiln_cpu_dnnl_op *p, const kiln_cpu_dnnl_
   dnnl_stream_t strm = NULL;
   kiln_status s = NULL;
   run_mems rm = {.n = 0};
+  int threads = kiln_dnnl_single_begin();
   if (dnnl_stream_create(&strm, p->engine, dnnl_stream_default_flags) != dnnl_success)
     s = KILN_STATUS(KILN_STATUS_INTERNAL, "oneDNN: no stream");
   else
     s = exec(p, a, scratch, strm, &rm);
+  kiln_dnnl_single_end(threads);
   for (int i = 0; i < rm.n; i++) dnnl_memory_destroy(rm.m[i]);
   if (strm) dnnl_stream_destroy(strm);
   free(owned);

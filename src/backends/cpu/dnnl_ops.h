@@ -26,7 +26,8 @@
  * keeps no pointer into the op or its module. Thread-safety: prepare, set_epilogue and
  * destroy need exclusive access to their object; kiln_cpu_dnnl_run and run_ex only read it,
  * so any number of runs of one prepared op may go on at once on distinct output and scratch
- * buffers. oneDNN runs on its OpenMP threads (all cores unless OMP_NUM_THREADS says less). */
+ * buffers. oneDNN never starts its OpenMP threads: primitives are made for one thread, and
+ * large ones are cut into parts that run on the backend's pool (pool.h, dnnl_split.c). */
 #ifndef KILN_BACKENDS_CPU_DNNL_OPS_H
 #define KILN_BACKENDS_CPU_DNNL_OPS_H
 

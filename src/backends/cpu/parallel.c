@@ -1,22 +1,39 @@
-/* Splitting loop kernels over the cores with OpenMP: the same runtime (libgomp) oneDNN
- * uses, so there is one pool of threads. Small work runs on the calling thread: a
- * parallel region costs a few microseconds. */
-#include <omp.h>
-
+/* Splitting loop kernels over the threads of the backend's pool (pool.h): the output
+ * points (or row blocks) are cut into the chunks the pool's cost model asks for; small
+ * work runs on the calling thread with no synchronisation. */
 #include "backends/cpu/cpu.h"
+#include "backends/cpu/pool.h"
 
-enum { MIN_PARALLEL_WORK = 1 << 15 };
+typedef struct points_job {
+  kiln_cpu_loop_fn fn;
+  void *const *bufs;
+  int64_t points;
+  int32_t chunks;
+} points_job;
+
+static void run_points(void *ctx, int32_t c, int32_t thread) {
+  const points_job *j = ctx;
+  j->fn(j->bufs, j->points * c / j->chunks, j->points * (c + 1) / j->chunks);
+}
 
 void kiln_cpu_parallel_for(kiln_cpu_loop_fn fn, void *const *bufs, int64_t points, int64_t work) {
-  int threads = omp_get_max_threads();
-  if (work < MIN_PARALLEL_WORK || threads < 2 || points < 2 || omp_in_parallel()) {
+  kiln_cpu_pool *pool = kiln_cpu_pool_shared();
+  int32_t chunks = kiln_cpu_pool_chunks(pool, work, points);
+  if (chunks < 2) {
     fn(bufs, 0, points);
     return;
   }
-  int chunks = points < threads ? (int)points : threads;
-#pragma omp parallel for num_threads(chunks) schedule(static)
-  for (int c = 0; c < chunks; c++) fn(bufs, points * c / chunks, points * (c + 1) / chunks);
+  points_job j = {fn, bufs, points, chunks};
+  kiln_cpu_pool_run(pool, chunks, work, run_points, &j);
 }
+
+typedef struct rows_job {
+  const kiln_cpu_step *steps;
+  int32_t n;
+  void *const *const *bufs;
+  int64_t blocks;
+  int32_t chunks;
+} rows_job;
 
 static void run_blocks(const kiln_cpu_step *steps, int32_t n, void *const *const *bufs, int64_t first, int64_t last) {
   int64_t rows = steps[0].rows, block = steps[0].block_rows;
@@ -26,15 +43,20 @@ static void run_blocks(const kiln_cpu_step *steps, int32_t n, void *const *const
   }
 }
 
+static void run_rows(void *ctx, int32_t c, int32_t thread) {
+  const rows_job *j = ctx;
+  run_blocks(j->steps, j->n, j->bufs, j->blocks * c / j->chunks, j->blocks * (c + 1) / j->chunks);
+}
+
 void kiln_cpu_parallel_rows(const kiln_cpu_step *steps, int32_t n, void *const *const *bufs) {
   int64_t blocks = (steps[0].rows + steps[0].block_rows - 1) / steps[0].block_rows, work = 0;
   for (int32_t j = 0; j < n; j++) work += steps[j].work;
-  int threads = omp_get_max_threads();
-  if (work < MIN_PARALLEL_WORK || threads < 2 || blocks < 2 || omp_in_parallel()) {
+  kiln_cpu_pool *pool = kiln_cpu_pool_shared();
+  int32_t chunks = kiln_cpu_pool_chunks(pool, work, blocks);
+  if (chunks < 2) {
     run_blocks(steps, n, bufs, 0, blocks);
     return;
   }
-  int chunks = blocks < threads ? (int)blocks : threads;
-#pragma omp parallel for num_threads(chunks) schedule(static)
-  for (int c = 0; c < chunks; c++) run_blocks(steps, n, bufs, blocks * c / chunks, blocks * (c + 1) / chunks);
+  rows_job j = {steps, n, bufs, blocks, chunks};
+  kiln_cpu_pool_run(pool, chunks, work, run_rows, &j);
 }

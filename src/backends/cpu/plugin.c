@@ -8,6 +8,7 @@
 
 #include "backends/cpu/cpu.h"
 #include "backends/cpu/isa.h"
+#include "backends/cpu/pool.h"
 #include "kiln/backend.h"
 #include "runtime/element.h"
 
@@ -25,8 +26,12 @@ struct kiln_backend_executable {
 
 static struct kiln_backend_device g_device = {0};
 
-/* An unknown KILN_CPU_ISA passes the device over (with the reason) rather than being ignored. */
-static kiln_status cpu_probe(void) { return kiln_cpu_isa_setup(NULL); }
+/* An unknown KILN_CPU_ISA or a bad KILN_CPU_THREADS passes the device over (with the
+ * reason) rather than being ignored. */
+static kiln_status cpu_probe(void) {
+  kiln_status s = kiln_cpu_isa_setup(NULL);
+  return s ? s : kiln_cpu_pool_setup();
+}
 
 static kiln_status cpu_device_count(int32_t *out_count) {
   *out_count = 1;
@@ -41,8 +46,10 @@ static kiln_status cpu_device_create(int32_t index, kiln_backend_device **out_de
 static char g_description[160];
 
 static void describe(void) {
-  snprintf(g_description, sizeof g_description, "host CPU, ISA %s (LLVM-generated loops, oneDNN, all cores)",
-           kiln_cpu_isa_describe());
+  int32_t threads; /* the pool's size, without starting it (a bad setting: the probe says so) */
+  kiln_status_free(kiln_cpu_pool_threads_wanted(&threads));
+  snprintf(g_description, sizeof g_description, "host CPU, ISA %s (LLVM-generated loops, oneDNN, %d thread%s)",
+           kiln_cpu_isa_describe(), (int)threads, threads == 1 ? "" : "s");
 }
 
 static const char *cpu_device_description(const kiln_backend_device *device) {
@@ -159,8 +166,11 @@ static kiln_status cpu_executable_stats(const kiln_backend_executable *e, kiln_b
   return NULL;
 }
 
-/* The cached tensor memory goes back when the plugin is unloaded. */
-__attribute__((destructor)) static void cpu_unload(void) { kiln_cpu_memory_release(); }
+/* The pool's threads stop and the cached tensor memory goes back when the plugin is unloaded. */
+__attribute__((destructor)) static void cpu_unload(void) {
+  kiln_cpu_pool_shutdown();
+  kiln_cpu_memory_release();
+}
 
 static const kiln_backend k_cpu = {
     .api_version = KILN_BACKEND_API_VERSION,

@@ -8,11 +8,11 @@
  * comparison, so the result is the same even where the comparator is not a strict order
  * (NaNs under FLOAT, LE). Slices are sorted in parallel. */
 #include <math.h>
-#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backends/cpu/cpu.h"
+#include "backends/cpu/pool.h"
 
 typedef enum key_kind { KEYS_ORDERED, KEYS_FLOAT } key_kind;
 typedef enum direction { DIR_LT, DIR_LE, DIR_GT, DIR_GE } direction;
@@ -236,21 +236,37 @@ static void sort_slice(const kiln_cpu_sort *s, const void *const *in, void *cons
   }
 }
 
+typedef struct sort_job {
+  const kiln_cpu_sort *s;
+  const void *const *in;
+  void *const *out;
+  uint8_t *scratch;
+  size_t per;
+  int64_t slices;
+  int32_t chunks;
+} sort_job;
+
+static void sort_slices(void *ctx, int32_t c, int32_t thread) {
+  const sort_job *j = ctx;
+  uint8_t *mine = j->scratch + j->per * (size_t)thread;
+  for (int64_t slice = j->slices * c / j->chunks; slice < j->slices * (c + 1) / j->chunks; slice++)
+    sort_slice(j->s, j->in, j->out, slice, (key *)mine, (int64_t *)(mine + (size_t)j->s->len * sizeof(key)));
+}
+
 kiln_status kiln_cpu_sort_run(const kiln_cpu_sort *s, const void *const *in, void *const *out) {
   int64_t slices = s->outer * s->inner;
   if (!slices || !s->len) return NULL;
-  bool parallel = slices > 1 && slices * s->len >= 1 << 14 && !omp_in_parallel();
-  int threads = parallel ? omp_get_max_threads() : 1;
-  if (threads > slices) threads = (int)slices;
+  kiln_cpu_pool *pool = kiln_cpu_pool_shared();
+  /* a merge sort touches each element about log2(len) times */
+  int64_t work = slices * s->len * (64 - __builtin_clzll((unsigned long long)s->len));
+  int32_t chunks = kiln_cpu_pool_chunks(pool, work, slices);
+  int32_t threads = chunks > 1 ? kiln_cpu_pool_threads(pool) : 1;
   /* per thread: the keys and the permutation with its merge buffer */
   size_t per = (size_t)s->len * (sizeof(key) + 2 * sizeof(int64_t));
   uint8_t *scratch = malloc(per * (size_t)threads);
   if (!scratch) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory sorting %lld elements", (long long)s->len);
-#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)
-  for (int64_t slice = 0; slice < slices; slice++) {
-    uint8_t *mine = scratch + per * (size_t)omp_get_thread_num();
-    sort_slice(s, in, out, slice, (key *)mine, (int64_t *)(mine + (size_t)s->len * sizeof(key)));
-  }
+  sort_job j = {s, in, out, scratch, per, slices, chunks};
+  kiln_cpu_pool_run(pool, chunks, work, sort_slices, &j);
   free(scratch);
   return NULL;
 }

@@ -102,6 +102,15 @@ static const tcase k_cases[] = {
     CONV("tensor<0x5x5x2xf32>", "tensor<3x3x2x2xf32>", "tensor<0x3x3x2xf32>", NHWC ", window = {} " G1),
     CONV("tensor<1x5x5x0xf32>", "tensor<3x3x0x2xf32>", "tensor<1x3x3x2xf32>", NHWC ", window = {} " G1),
     CONV("tensor<2x16x16x32xf32>", "tensor<3x3x32x32xf32>", "tensor<2x16x16x32xf32>", NHWC ", window = {pad = [[1, 1], [1, 1]]} " G1),
+    /* large enough to be cut into parts on the pool (dnnl_split.c), in sizes that do not
+     * divide evenly: along N (the bias cut with it), a batch dimension, M, the batch of a
+     * convolution; bf16 through f32 copies where the CPU lacks its kernels */
+    DOT("tensor<64x256xf32>", "tensor<256x1031xf32>", "tensor<64x1031xf32>", "contracting_dims = [1] x [0]"),
+    DOT("tensor<3x40x64xf32>", "tensor<3x64x48xf32>", "tensor<3x40x48xf32>",
+        "batching_dims = [0] x [0], contracting_dims = [2] x [1]"),
+    DOT("tensor<1031x256xf32>", "tensor<256x20xf32>", "tensor<1031x20xf32>", "contracting_dims = [1] x [0]"),
+    CONV("tensor<3x16x16x16xf32>", "tensor<3x3x16x16xf32>", "tensor<3x16x16x16xf32>", NHWC ", window = {pad = [[1, 1], [1, 1]]} " G1),
+    DOT("tensor<64x256xbf16>", "tensor<256x515xbf16>", "tensor<64x515xf32>", "contracting_dims = [1] x [0]"),
     {"tensor<1x4x4x1xf32>", "tensor<3x3x1x1xf32>", "tensor<1x9x9x1xf32>",
      "stablehlo.convolution(%a, %b) " NHWC ", window = {pad = [[2, 2], [2, 2]], lhs_dilate = [2, 2]} " G1, UNIMPL},
 };

@@ -1,0 +1,400 @@
+/* The thread pool (see pool.h).
+ *
+ * One call at a time owns the pool (a trylock: others run inline). The call is published
+ * in `word`: a generation (high 32 bits) and the next unclaimed chunk (low 32 bits). A
+ * thread claims chunk i by moving the word from (gen, i) to (gen, i + 1) with a CAS; so a
+ * claim succeeds only while that generation's call is running, and the call cannot end
+ * before the claimed chunk is done (`done` counts finished worker chunks): a worker may
+ * read the call's function and context once it holds a chunk. */
+#define _GNU_SOURCE
+#include "backends/cpu/pool.h"
+
+#include <errno.h>
+#include <immintrin.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+/* The cost model, measured on the 2-core Zen 4 host (bench: kiln bench of the zoo, and
+ * a loop of hand-offs): giving chunks to a spinning worker costs about 0.5 us, about what
+ * 16K elements of a simple loop take; waking a sleeping one costs the caller a futex
+ * syscall (2-4 us) and the worker 10-50 us before it claims anything, so only work of
+ * well above that (128K elements, ~30 us) wakes sleepers. A chunk is at least 8K
+ * elements, and a call is cut into up to 4 chunks per thread so that a worker the kernel
+ * preempts holds back little. */
+enum {
+  MIN_WORK = 1 << 14,
+  WAKE_WORK = 1 << 17,
+  MIN_CHUNK_WORK = 1 << 13,
+  CHUNKS_PER_THREAD = 4,
+};
+/* Workers spin this long after their last chunk before sleeping (a run's next step, the
+ * next run of a benchmark or a JAX loop comes sooner); the caller spins this long for
+ * claimed chunks before it sleeps, giving its core to the worker that holds them. */
+static const int64_t WORKER_SPIN_NS = 100000, CALLER_SPIN_NS = 20000;
+
+typedef struct worker {
+  kiln_cpu_pool *pool;
+  int32_t index;
+  pthread_t thread;
+} worker;
+
+struct kiln_cpu_pool {
+  int32_t threads;
+  int32_t started; /* workers running */
+  worker *workers;
+  pthread_mutex_t busy;
+  _Atomic uint64_t word;
+  _Atomic int32_t chunks;
+  _Atomic(kiln_cpu_pool_fn) fn;
+  _Atomic(void *) ctx;
+  _Atomic uint32_t done;     /* worker chunks finished (a futex word) */
+  _Atomic uint32_t waiting;  /* the caller sleeps on done */
+  _Atomic uint32_t wake_seq; /* sleeping workers' futex word */
+  _Atomic int32_t sleepers;
+  _Atomic bool stop;
+};
+
+static _Thread_local bool t_in_chunk;
+
+static int64_t now_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+static void futex_wait(_Atomic uint32_t *addr, uint32_t expected) {
+  syscall(SYS_futex, (uint32_t *)addr, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
+}
+
+static void futex_wake(_Atomic uint32_t *addr, int n) {
+  syscall(SYS_futex, (uint32_t *)addr, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
+}
+
+static uint32_t gen_of(uint64_t w) { return (uint32_t)(w >> 32); }
+
+/* Claims and runs chunks of generation gen until none is left (or another call began);
+ * returns how many this thread ran. */
+static int32_t work_on(kiln_cpu_pool *p, uint32_t gen, int32_t thread) {
+  int32_t ran = 0;
+  for (;;) {
+    uint64_t w = atomic_load(&p->word);
+    if (gen_of(w) != gen || (int64_t)(uint32_t)w >= atomic_load_explicit(&p->chunks, memory_order_relaxed)) return ran;
+    if (!atomic_compare_exchange_weak(&p->word, &w, w + 1)) continue;
+    kiln_cpu_pool_fn fn = atomic_load_explicit(&p->fn, memory_order_relaxed);
+    fn(atomic_load_explicit(&p->ctx, memory_order_relaxed), (int32_t)(uint32_t)w, thread);
+    ran++;
+    if (thread) {
+      atomic_fetch_add(&p->done, 1);
+      if (atomic_load(&p->waiting)) futex_wake(&p->done, 1);
+    }
+  }
+}
+
+/* Waits (spinning, then asleep) until a call of a generation other than `seen` is
+ * published or the pool stops; returns the word. */
+static uint64_t wait_for_call(kiln_cpu_pool *p, uint32_t seen) {
+  int64_t start = now_ns();
+  for (uint32_t spins = 1;; spins++) {
+    uint64_t w = atomic_load(&p->word);
+    if (gen_of(w) != seen || atomic_load(&p->stop)) return w;
+    if (spins % 64 == 0 && now_ns() - start > WORKER_SPIN_NS) break;
+    _mm_pause();
+  }
+  for (;;) {
+    atomic_fetch_add(&p->sleepers, 1);
+    uint32_t s = atomic_load(&p->wake_seq);
+    uint64_t w = atomic_load(&p->word);
+    bool go = gen_of(w) != seen || atomic_load(&p->stop);
+    if (!go) futex_wait(&p->wake_seq, s);
+    atomic_fetch_sub(&p->sleepers, 1);
+    if (go) return w;
+    w = atomic_load(&p->word);
+    if (gen_of(w) != seen || atomic_load(&p->stop)) return w;
+  }
+}
+
+static void *worker_main(void *arg) {
+  worker *me = arg;
+  kiln_cpu_pool *p = me->pool;
+  t_in_chunk = true; /* calls made from chunks run inline */
+  uint32_t seen = gen_of(atomic_load(&p->word));
+  for (;;) {
+    uint64_t w = wait_for_call(p, seen);
+    if (atomic_load(&p->stop)) return NULL;
+    seen = gen_of(w);
+    work_on(p, seen, me->index);
+  }
+}
+
+static void run_inline(int32_t chunks, kiln_cpu_pool_fn fn, void *ctx) {
+  for (int32_t c = 0; c < chunks; c++) fn(ctx, c, 0);
+}
+
+void kiln_cpu_pool_run(kiln_cpu_pool *p, int32_t chunks, int64_t work, kiln_cpu_pool_fn fn, void *ctx) {
+  if (chunks <= 0) return;
+  if (chunks == 1 || p->started == 0 || t_in_chunk || pthread_mutex_trylock(&p->busy) != 0) {
+    run_inline(chunks, fn, ctx);
+    return;
+  }
+  atomic_store_explicit(&p->fn, fn, memory_order_relaxed);
+  atomic_store_explicit(&p->ctx, ctx, memory_order_relaxed);
+  atomic_store_explicit(&p->chunks, chunks, memory_order_relaxed);
+  atomic_store_explicit(&p->done, 0, memory_order_relaxed);
+  uint32_t gen = gen_of(atomic_load(&p->word)) + 1;
+  atomic_store(&p->word, (uint64_t)gen << 32); /* publishes the fields above */
+  if (work >= WAKE_WORK && atomic_load(&p->sleepers) > 0) {
+    atomic_fetch_add(&p->wake_seq, 1);
+    futex_wake(&p->wake_seq, chunks - 1 < p->started ? chunks - 1 : p->started);
+  }
+  t_in_chunk = true;
+  uint32_t target = (uint32_t)(chunks - work_on(p, gen, 0));
+  t_in_chunk = false;
+  /* Only chunks that running workers claimed are left: wait for them. */
+  int64_t start = 0;
+  for (uint32_t spins = 1; atomic_load(&p->done) != target; spins++) {
+    if (spins % 64 == 0) {
+      int64_t t = now_ns();
+      if (!start) start = t;
+      else if (t - start > CALLER_SPIN_NS) break;
+    }
+    _mm_pause();
+  }
+  for (uint32_t d; (d = atomic_load(&p->done)) != target;) {
+    atomic_store(&p->waiting, 1);
+    futex_wait(&p->done, d);
+  }
+  atomic_store(&p->waiting, 0);
+  pthread_mutex_unlock(&p->busy);
+}
+
+int32_t kiln_cpu_pool_chunks(const kiln_cpu_pool *p, int64_t work, int64_t max_chunks) {
+  if (p->threads < 2 || work < MIN_WORK || max_chunks < 2) return 1;
+  int64_t n = (int64_t)p->threads * CHUNKS_PER_THREAD;
+  if (n > work / MIN_CHUNK_WORK) n = work / MIN_CHUNK_WORK;
+  if (n > max_chunks) n = max_chunks;
+  return n < 2 ? 2 : (int32_t)n;
+}
+
+int32_t kiln_cpu_pool_threads(const kiln_cpu_pool *p) { return p->threads; }
+
+/* ================================================================ making and ending */
+
+static void stop_workers(kiln_cpu_pool *p) {
+  atomic_store(&p->stop, true);
+  atomic_fetch_add(&p->wake_seq, 1);
+  futex_wake(&p->wake_seq, INT_MAX);
+  for (int32_t i = 0; i < p->started; i++) pthread_join(p->workers[i].thread, NULL);
+  p->started = 0;
+}
+
+kiln_status kiln_cpu_pool_create(int32_t threads, kiln_cpu_pool **out) {
+  *out = NULL;
+  if (threads < 1 || threads > KILN_CPU_POOL_MAX_THREADS)
+    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "cpu pool: %d threads (expected 1 to %d)", (int)threads,
+                       KILN_CPU_POOL_MAX_THREADS);
+  kiln_cpu_pool *p = calloc(1, sizeof *p);
+  worker *ws = threads > 1 ? calloc((size_t)threads - 1, sizeof *ws) : NULL;
+  if (!p || (threads > 1 && !ws)) {
+    free(p);
+    free(ws);
+    return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "cpu pool: out of memory");
+  }
+  p->threads = threads;
+  p->workers = ws;
+  pthread_mutex_init(&p->busy, NULL);
+  for (int32_t i = 0; i + 1 < threads; i++) {
+    ws[i] = (worker){.pool = p, .index = i + 1};
+    int e = pthread_create(&ws[i].thread, NULL, worker_main, &ws[i]);
+    if (e) {
+      kiln_cpu_pool_destroy(p);
+      return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "cpu pool: cannot start thread %d of %d: %s", (int)i + 2,
+                         (int)threads, strerror(e));
+    }
+    p->started++;
+  }
+  *out = p;
+  return NULL;
+}
+
+void kiln_cpu_pool_destroy(kiln_cpu_pool *p) {
+  if (!p) return;
+  stop_workers(p);
+  pthread_mutex_destroy(&p->busy);
+  free(p->workers);
+  free(p);
+}
+
+/* ================================================================ the size */
+
+int32_t kiln_cpu_pool_quota_cpus(const char *text) {
+  long long quota, period;
+  if (!text || sscanf(text, "%lld %lld", &quota, &period) != 2 || quota <= 0 || period <= 0) return 0;
+  long long n = (quota + period - 1) / period;
+  return n > KILN_CPU_POOL_MAX_THREADS ? KILN_CPU_POOL_MAX_THREADS : (int32_t)n;
+}
+
+static bool read_text(const char *path, char *buf, size_t size) {
+  FILE *f = fopen(path, "r");
+  if (!f) return false;
+  size_t n = fread(buf, 1, size - 1, f);
+  fclose(f);
+  buf[n] = '\0';
+  return n > 0;
+}
+
+/* Cores of the quota of one cgroup directory: v2 cpu.max, or v1's pair of files; 0 for none. */
+static int32_t dir_quota(const char *dir) {
+  char path[4200], a[64], b[64], text[140];
+  snprintf(path, sizeof path, "%s/cpu.max", dir);
+  if (read_text(path, text, sizeof text)) return kiln_cpu_pool_quota_cpus(text);
+  snprintf(path, sizeof path, "%s/cpu.cfs_quota_us", dir);
+  if (!read_text(path, a, sizeof a)) return 0;
+  snprintf(path, sizeof path, "%s/cpu.cfs_period_us", dir);
+  if (!read_text(path, b, sizeof b)) return 0;
+  snprintf(text, sizeof text, "%s %s", strtok(a, "\n"), strtok(b, "\n"));
+  return kiln_cpu_pool_quota_cpus(text);
+}
+
+/* The smallest quota along the process's cgroup and its ancestors (v2, or v1's cpu
+ * controller mounted at /sys/fs/cgroup/cpu,cpuacct or /sys/fs/cgroup/cpu); 0 for none. */
+static int32_t cgroup_quota(void) {
+  FILE *f = fopen("/proc/self/cgroup", "r");
+  if (!f) return 0;
+  char line[4096];
+  int32_t best = 0;
+  while (fgets(line, sizeof line, f)) {
+    char *ctl = strchr(line, ':'), *path = ctl ? strchr(ctl + 1, ':') : NULL;
+    if (!path) continue;
+    *path++ = '\0';
+    ctl++;
+    path[strcspn(path, "\n")] = '\0';
+    static const char *const v1_roots[] = {"/sys/fs/cgroup/cpu,cpuacct", "/sys/fs/cgroup/cpu"};
+    const char *roots[2] = {NULL, NULL};
+    if (!*ctl) roots[0] = "/sys/fs/cgroup"; /* v2 */
+    else {
+      bool cpu = false;
+      for (char *c = strtok(ctl, ","); c; c = strtok(NULL, ",")) cpu |= strcmp(c, "cpu") == 0;
+      if (!cpu) continue;
+      roots[0] = v1_roots[0];
+      roots[1] = v1_roots[1];
+    }
+    for (int r = 0; r < 2 && roots[r]; r++) {
+      char dir[4096];
+      if (snprintf(dir, sizeof dir, "%s%s", roots[r], path) >= (int)sizeof dir) continue;
+      for (;;) { /* up to the root */
+        int32_t q = dir_quota(dir);
+        if (q > 0 && (best == 0 || q < best)) best = q;
+        char *slash = strrchr(dir, '/');
+        if (!slash || (size_t)(slash - dir) < strlen(roots[r])) break;
+        *slash = '\0';
+      }
+    }
+  }
+  fclose(f);
+  return best;
+}
+
+kiln_status kiln_cpu_pool_threads_wanted(int32_t *out_threads) {
+  *out_threads = 1;
+  const char *v = getenv("KILN_CPU_THREADS");
+  if (v && *v) {
+    char *end;
+    errno = 0;
+    long n = strtol(v, &end, 10);
+    if (errno || *end || end == v || n < 1 || n > KILN_CPU_POOL_MAX_THREADS)
+      return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "KILN_CPU_THREADS=%.40s: expected a thread count from 1 to %d",
+                         v, KILN_CPU_POOL_MAX_THREADS);
+    *out_threads = (int32_t)n;
+    return NULL;
+  }
+  int32_t n = 0;
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0) n = CPU_COUNT(&set);
+  if (n < 1) {
+    long c = sysconf(_SC_NPROCESSORS_ONLN);
+    n = c < 1 ? 1 : c > KILN_CPU_POOL_MAX_THREADS ? KILN_CPU_POOL_MAX_THREADS : (int32_t)c;
+  }
+  int32_t q = cgroup_quota();
+  if (q > 0 && q < n) n = q;
+  *out_threads = n;
+  return NULL;
+}
+
+/* ================================================================ the shared pool */
+
+static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic(kiln_cpu_pool *) g_pool;
+static kiln_cpu_pool g_single = {.threads = 1}; /* when the setup failed: the caller alone */
+static kiln_status_code g_code;
+static char g_error[200];
+/* A forked child has none of its parent's workers: the parent's pool (kept here, its
+ * memory only) is retired and the child makes its own on first use. */
+static kiln_cpu_pool *g_retired;
+static pthread_once_t g_atfork_once = PTHREAD_ONCE_INIT;
+
+static void free_retired(void) {
+  if (g_retired && g_retired != &g_single) kiln_cpu_pool_destroy(g_retired); /* no workers: frees */
+  g_retired = NULL;
+}
+
+static void after_fork_in_child(void) {
+  pthread_mutex_init(&g_lock, NULL); /* another thread may have held it at the fork */
+  kiln_cpu_pool *p = atomic_exchange(&g_pool, NULL);
+  if (!p) return;
+  free_retired();
+  if (p != &g_single) p->started = 0;
+  g_retired = p;
+}
+
+static void register_atfork(void) { pthread_atfork(NULL, NULL, after_fork_in_child); }
+
+kiln_cpu_pool *kiln_cpu_pool_shared(void) {
+  kiln_cpu_pool *p = atomic_load_explicit(&g_pool, memory_order_acquire);
+  if (p) return p;
+  pthread_once(&g_atfork_once, register_atfork);
+  pthread_mutex_lock(&g_lock);
+  p = atomic_load(&g_pool);
+  if (!p) {
+    int32_t n;
+    kiln_status s = kiln_cpu_pool_threads_wanted(&n);
+    if (!s) s = kiln_cpu_pool_create(n, &p);
+    g_code = s ? kiln_status_code_of(s) : KILN_STATUS_OK;
+    snprintf(g_error, sizeof g_error, "%s", s ? kiln_status_message(s) : "");
+    kiln_status_free(s);
+    if (!p) p = &g_single;
+    atomic_store_explicit(&g_pool, p, memory_order_release);
+  }
+  pthread_mutex_unlock(&g_lock);
+  return p;
+}
+
+kiln_status kiln_cpu_pool_setup(void) {
+  pthread_mutex_lock(&g_lock);
+  kiln_status s = atomic_load(&g_pool) && g_code ? KILN_STATUS(g_code, "cpu: %s", g_error) : NULL;
+  pthread_mutex_unlock(&g_lock);
+  if (s) return s;
+  int32_t n;
+  s = kiln_cpu_pool_threads_wanted(&n);
+  if (!s) return NULL;
+  kiln_status out = KILN_STATUS(kiln_status_code_of(s), "cpu: %s", kiln_status_message(s));
+  kiln_status_free(s);
+  return out;
+}
+
+void kiln_cpu_pool_shutdown(void) {
+  pthread_mutex_lock(&g_lock);
+  kiln_cpu_pool *p = atomic_exchange(&g_pool, NULL);
+  if (p != &g_single) kiln_cpu_pool_destroy(p);
+  free_retired();
+  pthread_mutex_unlock(&g_lock);
+}

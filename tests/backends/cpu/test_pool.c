@@ -1,0 +1,265 @@
+/* The cpu backend's thread pool (src/backends/cpu/pool.h): every chunk of a call runs
+ * exactly once, with distinct thread numbers at once; a pool of one thread runs everything
+ * on the caller; nested calls and calls from several threads at once complete; the size
+ * follows the affinity mask, the cgroup quota text and KILN_CPU_THREADS, whose bad values
+ * are errors; the cost model keeps small work on the caller; a forked child has a pool of
+ * its own. */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "backends/cpu/pool.h"
+#include "expect.h"
+
+enum { MAX_CHUNKS = 600 };
+
+typedef struct count_job {
+  kiln_cpu_pool *pool;
+  int32_t threads;
+  _Atomic int32_t runs[MAX_CHUNKS];
+  _Atomic int32_t busy[KILN_CPU_POOL_MAX_THREADS]; /* a chunk runs with this thread number */
+  _Atomic int32_t clashes, bad_thread, foreign; /* foreign: a chunk ran on another thread than the caller */
+  pthread_t caller;
+  int32_t nested; /* chunks each chunk's nested call has (0: none) */
+  _Atomic int32_t nested_runs;
+} count_job;
+
+static void nested_chunk(void *ctx, int32_t c, int32_t thread) {
+  count_job *j = ctx;
+  atomic_fetch_add(&j->nested_runs, 1);
+}
+
+static void count_chunk(void *ctx, int32_t c, int32_t thread) {
+  count_job *j = ctx;
+  if (thread < 0 || thread >= j->threads) {
+    atomic_fetch_add(&j->bad_thread, 1);
+    return;
+  }
+  if (atomic_exchange(&j->busy[thread], 1)) atomic_fetch_add(&j->clashes, 1);
+  atomic_fetch_add(&j->runs[c], 1);
+  if (!pthread_equal(pthread_self(), j->caller)) atomic_fetch_add(&j->foreign, 1);
+  if (j->nested) kiln_cpu_pool_run(j->pool, j->nested, 1 << 20, nested_chunk, j);
+  for (volatile int spin = 0; spin < (c % 7) * 50; spin++) {
+  }
+  atomic_store(&j->busy[thread], 0);
+}
+
+/* One call of `chunks` chunks; false (with a message) when a chunk did not run exactly once. */
+static bool one_call(kiln_cpu_pool *p, int32_t chunks, int64_t work, int32_t nested, int32_t *out_foreign) {
+  count_job *j = calloc(1, sizeof *j);
+  j->pool = p;
+  j->threads = kiln_cpu_pool_threads(p);
+  j->caller = pthread_self();
+  j->nested = nested;
+  kiln_cpu_pool_run(p, chunks, work, count_chunk, j);
+  bool ok = j->clashes == 0 && j->bad_thread == 0 && j->nested_runs == chunks * nested;
+  for (int32_t c = 0; c < MAX_CHUNKS; c++)
+    if (j->runs[c] != (c < chunks ? 1 : 0)) {
+      printf("chunk %d of %d ran %d times\n", (int)c, (int)chunks, (int)j->runs[c]);
+      ok = false;
+      break;
+    }
+  if (out_foreign) *out_foreign = j->foreign;
+  free(j);
+  return ok;
+}
+
+static void test_exactly_once(void) {
+  kiln_cpu_pool *p = NULL;
+  kiln_status s = kiln_cpu_pool_create(4, &p);
+  EXPECT(!s && p && kiln_cpu_pool_threads(p) == 4, "a pool of 4 threads");
+  if (!p) return;
+  int bad = 0;
+  uint32_t seed = 1;
+  for (int i = 0; i < 3000; i++) {
+    seed = seed * 1103515245u + 12345u;
+    int32_t chunks = (int32_t)(seed >> 8) % MAX_CHUNKS;
+    int64_t work = (seed >> 4) & 1 ? 1 << 20 : 1 << 14; /* waking sleepers or not */
+    if (!one_call(p, chunks, work, 0, NULL)) bad++;
+    if (i % 500 == 0) {
+      struct timespec t = {0, 2000000}; /* let the workers fall asleep now and then */
+      nanosleep(&t, NULL);
+    }
+  }
+  EXPECT(bad == 0, "%d calls of 3000 ran some chunk other than once or clashed thread numbers", bad);
+  EXPECT(one_call(p, 0, 1 << 20, 0, NULL), "a call of no chunks");
+  EXPECT(one_call(p, 1, 1 << 20, 0, NULL), "a call of one chunk");
+  EXPECT(one_call(p, 64, 1 << 20, 3, NULL), "nested calls run every chunk once");
+  kiln_cpu_pool_destroy(p);
+}
+
+static void test_single_thread(void) {
+  kiln_cpu_pool *p = NULL;
+  kiln_status s = kiln_cpu_pool_create(1, &p);
+  EXPECT(!s && p && kiln_cpu_pool_threads(p) == 1, "a pool of 1 thread");
+  if (!p) return;
+  int32_t foreign = -1;
+  EXPECT(one_call(p, 100, 1 << 24, 2, &foreign), "a one-thread pool runs every chunk once");
+  EXPECT(foreign == 0, "%d chunks of a one-thread pool ran off the caller's thread", (int)foreign);
+  EXPECT(kiln_cpu_pool_chunks(p, 1 << 30, 1000) == 1, "a one-thread pool asks for one chunk");
+  kiln_cpu_pool_destroy(p);
+}
+
+typedef struct caller_arg {
+  kiln_cpu_pool *pool;
+  int bad;
+} caller_arg;
+
+static void *caller_main(void *arg) {
+  caller_arg *a = arg;
+  for (int i = 0; i < 400; i++)
+    if (!one_call(a->pool, 1 + i % 97, i % 2 ? 1 << 20 : 1 << 14, i % 5 == 0 ? 2 : 0, NULL)) a->bad++;
+  return NULL;
+}
+
+static void test_concurrent_callers(void) {
+  kiln_cpu_pool *p = NULL;
+  kiln_status s = kiln_cpu_pool_create(3, &p);
+  EXPECT(!s && p, "a pool of 3 threads");
+  if (!p) return;
+  enum { CALLERS = 4 };
+  pthread_t t[CALLERS];
+  caller_arg args[CALLERS];
+  for (int i = 0; i < CALLERS; i++) {
+    args[i] = (caller_arg){p, 0};
+    pthread_create(&t[i], NULL, caller_main, &args[i]);
+  }
+  int bad = 0;
+  for (int i = 0; i < CALLERS; i++) {
+    pthread_join(t[i], NULL);
+    bad += args[i].bad;
+  }
+  EXPECT(bad == 0, "%d calls from concurrent callers ran some chunk other than once", bad);
+  kiln_cpu_pool_destroy(p);
+}
+
+static void test_create_errors(void) {
+  kiln_cpu_pool *p = (kiln_cpu_pool *)1;
+  kiln_status s = kiln_cpu_pool_create(0, &p);
+  EXPECT(kiln_status_code_of(s) == KILN_STATUS_INVALID_ARGUMENT && !p, "a pool of 0 threads is refused");
+  kiln_status_free(s);
+  s = kiln_cpu_pool_create(KILN_CPU_POOL_MAX_THREADS + 1, &p);
+  EXPECT(kiln_status_code_of(s) == KILN_STATUS_INVALID_ARGUMENT && !p, "a pool of 1025 threads is refused");
+  kiln_status_free(s);
+  kiln_cpu_pool_destroy(NULL);
+}
+
+static int32_t wanted(kiln_status_code *out_code, char *msg, size_t size) {
+  int32_t n = -1;
+  kiln_status s = kiln_cpu_pool_threads_wanted(&n);
+  *out_code = kiln_status_code_of(s);
+  if (msg) snprintf(msg, size, "%s", s ? kiln_status_message(s) : "");
+  kiln_status_free(s);
+  return n;
+}
+
+static void test_size(void) {
+  unsetenv("KILN_CPU_THREADS");
+  cpu_set_t all, one;
+  EXPECT(sched_getaffinity(0, sizeof all, &all) == 0, "sched_getaffinity");
+  kiln_status_code code;
+  int32_t n = wanted(&code, NULL, 0);
+  EXPECT(code == KILN_STATUS_OK && n >= 1 && n <= CPU_COUNT(&all), "%d threads for %d cores in the mask", (int)n,
+         CPU_COUNT(&all));
+  int first = 0;
+  while (!CPU_ISSET(first, &all)) first++;
+  CPU_ZERO(&one);
+  CPU_SET(first, &one);
+  if (sched_setaffinity(0, sizeof one, &one) == 0) {
+    n = wanted(&code, NULL, 0);
+    EXPECT(code == KILN_STATUS_OK && n == 1, "a mask of one core gives %d threads", (int)n);
+    sched_setaffinity(0, sizeof all, &all);
+  }
+  setenv("KILN_CPU_THREADS", "3", 1);
+  n = wanted(&code, NULL, 0);
+  EXPECT(code == KILN_STATUS_OK && n == 3, "KILN_CPU_THREADS=3 gives %d", (int)n);
+  setenv("KILN_CPU_THREADS", "", 1); /* empty: as unset */
+  n = wanted(&code, NULL, 0);
+  EXPECT(code == KILN_STATUS_OK && n >= 1, "an empty KILN_CPU_THREADS is ignored");
+  static const char *const bad[] = {"0", "-2", "abc", "4x", "1025", " ", "99999999999999999999"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    char msg[256];
+    setenv("KILN_CPU_THREADS", bad[i], 1);
+    wanted(&code, msg, sizeof msg);
+    EXPECT(code == KILN_STATUS_INVALID_ARGUMENT && strstr(msg, "KILN_CPU_THREADS=") && strstr(msg, "1 to 1024"),
+           "KILN_CPU_THREADS=%s: %s", bad[i], msg);
+  }
+  unsetenv("KILN_CPU_THREADS");
+  EXPECT(kiln_cpu_pool_quota_cpus("max 100000\n") == 0, "no quota");
+  EXPECT(kiln_cpu_pool_quota_cpus("150000 100000\n") == 2, "1.5 cores round up to 2");
+  EXPECT(kiln_cpu_pool_quota_cpus("100000 100000") == 1, "one core");
+  EXPECT(kiln_cpu_pool_quota_cpus("20000 100000") == 1, "a fifth of a core is one thread");
+  EXPECT(kiln_cpu_pool_quota_cpus("-1 100000") == 0, "v1's unlimited quota");
+  EXPECT(kiln_cpu_pool_quota_cpus("garbage") == 0 && kiln_cpu_pool_quota_cpus("") == 0 &&
+             kiln_cpu_pool_quota_cpus(NULL) == 0,
+         "unreadable quotas");
+}
+
+static void test_cost_model(void) {
+  kiln_cpu_pool *p = NULL;
+  kiln_status s = kiln_cpu_pool_create(2, &p);
+  EXPECT(!s && p, "a pool of 2 threads");
+  if (!p) return;
+  EXPECT(kiln_cpu_pool_chunks(p, 100, 1000) == 1, "tiny work stays on the caller");
+  int32_t c = kiln_cpu_pool_chunks(p, 1 << 24, 1000);
+  EXPECT(c >= 2 && c <= 1000, "large work is split (%d chunks)", (int)c);
+  EXPECT(kiln_cpu_pool_chunks(p, 1 << 24, 3) <= 3, "at most max_chunks");
+  EXPECT(kiln_cpu_pool_chunks(p, 1 << 24, 1) == 1, "one point is one chunk");
+  kiln_cpu_pool_destroy(p);
+}
+
+static void test_shared(void) {
+  kiln_cpu_pool *p = kiln_cpu_pool_shared();
+  EXPECT(p && p == kiln_cpu_pool_shared(), "one shared pool");
+  kiln_status s = kiln_cpu_pool_setup();
+  EXPECT(!s, "the shared pool's setup: %s", s ? kiln_status_message(s) : "");
+  kiln_status_free(s);
+  EXPECT(one_call(p, 50, 1 << 20, 0, NULL), "the shared pool runs every chunk once");
+  kiln_cpu_pool_shutdown();
+  p = kiln_cpu_pool_shared();
+  EXPECT(one_call(p, 50, 1 << 20, 0, NULL), "the shared pool again after a shutdown");
+  kiln_cpu_pool_shutdown();
+}
+
+/* A child made by fork has a shared pool of its own: calls there run every chunk, and its
+ * shutdown does not wait for the parent's workers. (Not under ThreadSanitizer: it cannot
+ * start threads in the child of a threaded process.) */
+#ifndef __SANITIZE_THREAD__
+static void test_fork(void) {
+  kiln_cpu_pool *p = kiln_cpu_pool_shared();
+  EXPECT(one_call(p, 40, 1 << 20, 0, NULL), "the shared pool before a fork");
+  pid_t child = fork();
+  if (child == 0) {
+    bool ok = true;
+    for (int i = 0; i < 200 && ok; i++) ok = one_call(kiln_cpu_pool_shared(), 1 + i % 50, 1 << 20, 0, NULL);
+    kiln_cpu_pool_shutdown();
+    _exit(ok ? 0 : 1);
+  }
+  int status = -1;
+  EXPECT(child > 0 && waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+         "the forked child's calls (status %d)", status);
+  EXPECT(one_call(p, 40, 1 << 20, 0, NULL), "the shared pool after a fork");
+  kiln_cpu_pool_shutdown();
+}
+#endif
+
+int main(void) {
+  test_exactly_once();
+  test_single_thread();
+  test_concurrent_callers();
+  test_create_errors();
+  test_size();
+  test_cost_model();
+  test_shared();
+#ifndef __SANITIZE_THREAD__
+  test_fork();
+#endif
+  return test_summary();
+}
