@@ -33,6 +33,8 @@ set(KILN_CPU_SOURCES
   src/backends/cpu/pool.c
   src/backends/cpu/sort.c
   src/backends/cpu/tiling.c
+  src/backends/cpu/window.c
+  src/backends/cpu/window_kernels.c
   src/backends/cpu/dnnl_ops.c
   src/backends/cpu/dnnl_dot.c
   src/backends/cpu/dnnl_conv.c

@@ -743,8 +743,10 @@ static kiln_status native_step(kiln_cpu_executable *x, const kiln_op *op, kiln_c
 }
 
 static kiln_status schedule(kiln_cpu_executable *x, const kiln_block *body, const kiln_fusion *fu) {
-  /* one step per op at most, and a second for a split reduction */
-  x->steps = kiln_arena_alloc_array(x->arena, 2 * (size_t)fu->num_ops + 1, sizeof *x->steps);
+  /* one step per op at most, and a second for a split reduction (window ops: more) */
+  size_t steps = 2 * (size_t)fu->num_ops + 1;
+  for (int32_t i = 0; i < fu->num_ops; i++) steps += (size_t)kiln_cpu_window_extra(fu->ops[i]);
+  x->steps = kiln_arena_alloc_array(x->arena, steps, sizeof *x->steps);
   if (!x->steps) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   for (int32_t i = 0; i < body->num_args; i++)
     set_store(x, body->args[i].id, KILN_CPU_STORE_INPUT, i);
@@ -826,6 +828,11 @@ static kiln_status schedule(kiln_cpu_executable *x, const kiln_block *body, cons
         KILN_RETURN_IF_ERROR(native_step(x, op, KILN_CPU_STEP_SORT, step));
         continue;
       }
+    }
+    if (op->kind == KILN_OP_REDUCE_WINDOW || op->kind == KILN_OP_SELECT_AND_SCATTER || op->kind == KILN_OP_PAD) {
+      bool done;
+      KILN_RETURN_IF_ERROR(kiln_cpu_window_prepare(x, op, &done));
+      if (done) continue;
     }
     if (op->kind == KILN_OP_WHILE || op->kind == KILN_OP_IF || op->kind == KILN_OP_CASE) {
       bool done;
@@ -961,7 +968,7 @@ static kiln_status compile(const kiln_module *m, const kiln_source *src, const k
     x->planned = planned;
     x->num_values = kiln_func_num_values(planned);
     int32_t ops = 0;
-    for (const kiln_op *op = body->first; op; op = op->next) ops++;
+    for (const kiln_op *op = body->first; op; op = op->next) ops += 1 + kiln_cpu_window_extra(op);
     x->num_slots = x->num_values;
     x->max_slots = x->num_values + ops; /* room for one added temporary per op */
     x->slots = kiln_arena_alloc_array(x->arena, (size_t)x->max_slots + 1, sizeof *x->slots);

@@ -44,6 +44,7 @@ typedef enum kiln_cpu_step_kind {
   KILN_CPU_STEP_DYNSLICE, /* dynamic_slice, dynamic_update_slice (dynamic_slice.c) */
   KILN_CPU_STEP_GATHER,  /* a row gather (dynamic_slice.c) */
   KILN_CPU_STEP_SCATTER, /* a row scatter that adds or replaces (dynamic_slice.c) */
+  KILN_CPU_STEP_WINDOW,  /* a scan, pad or select_and_scatter of window.c */
 } kiln_cpu_step_kind;
 
 struct kiln_cpu_dnnl_op;
@@ -68,6 +69,7 @@ typedef struct kiln_cpu_step {
   struct kiln_cpu_dynslice *dynslice; /* DYNSLICE: values are the operands then the result */
   struct kiln_cpu_gather *gather;     /* GATHER: operand, indices, result */
   struct kiln_cpu_scatter *scatter;   /* SCATTER: operand, indices, updates, result */
+  struct kiln_cpu_window *window;     /* WINDOW: its inputs, then its one output */
 } kiln_cpu_step;
 
 typedef struct kiln_cpu_run_state kiln_cpu_run_state;
@@ -192,6 +194,18 @@ kiln_status kiln_cpu_scatter_prepare(const kiln_op *op, kiln_cpu_scatter **out);
 void kiln_cpu_scatter_run(const kiln_cpu_scatter *s, const void *operand, const void *indices, const void *updates,
                           void *out);
 void kiln_cpu_scatter_destroy(kiln_cpu_scatter *s);
+
+/* reduce_window and select_and_scatter (window.c). kiln_cpu_window_prepare appends to x's
+ * schedule the steps of op (scans, pads, loops over padded temporaries, a native
+ * select_and_scatter) and sets *out_done, or leaves *out_done false for what it does not
+ * do (the fusion or the interpreter runs it). kiln_cpu_window_extra: how many steps and
+ * temporaries beyond one each it may add for op. kiln_cpu_window_run runs a WINDOW step:
+ * in[] its inputs, out its output. Thread-safe for concurrent runs. */
+typedef struct kiln_cpu_window kiln_cpu_window;
+kiln_status kiln_cpu_window_prepare(kiln_cpu_executable *x, const kiln_op *op, bool *out_done);
+int32_t kiln_cpu_window_extra(const kiln_op *op);
+void kiln_cpu_window_run(const kiln_cpu_window *w, const void *const *in, void *out);
+void kiln_cpu_window_destroy(kiln_cpu_window *w);
 
 /* Runs fn over [0, points) split over the threads when work is large enough. */
 void kiln_cpu_parallel_for(kiln_cpu_loop_fn fn, void *const *bufs, int64_t points, int64_t work);

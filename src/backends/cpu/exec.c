@@ -103,7 +103,7 @@ static uint64_t now_ns(void) {
 }
 
 static const char *const k_step_kinds[] = {"loop",  "oneDNN", "interp", "control",
-                                           "sort",  "slice",  "gather", "scatter"};
+                                           "sort",  "slice",  "gather", "scatter", "window"};
 
 /* KILN_CPU_PROFILE: the steps that took time, with the op they come from. */
 static void print_profile(const kiln_cpu_executable *x) {
@@ -137,6 +137,7 @@ void kiln_cpu_executable_destroy(kiln_cpu_executable *x) {
     kiln_cpu_dynslice_destroy(x->steps[s].dynslice);
     kiln_cpu_gather_destroy(x->steps[s].gather);
     kiln_cpu_scatter_destroy(x->steps[s].scatter);
+    kiln_cpu_window_destroy(x->steps[s].window);
   }
   kiln_cpu_code_destroy(x->code);
   if (x->owns_interp) kiln_interp_destroy(x->interp);
@@ -356,6 +357,13 @@ static kiln_status run_steps(kiln_cpu_executable *x, kiln_cpu_tensor *const *inp
         kiln_cpu_scatter_run(step->scatter, data_of(x, s, step->values[0]), data_of(x, s, step->values[1]),
                              data_of(x, s, step->values[2]), data_of(x, s, step->values[3]));
         break;
+      case KILN_CPU_STEP_WINDOW: {
+        const void *in[3] = {NULL, NULL, NULL};
+        int32_t n = step->num_values - 1;
+        for (int32_t k = 0; k < n && k < 3; k++) in[k] = data_of(x, s, step->values[k]);
+        kiln_cpu_window_run(step->window, in, data_of(x, s, step->values[n]));
+        break;
+      }
       case KILN_CPU_STEP_SORT: {
         int32_t n = step->op->num_operands;
         const void *in[KILN_CPU_MAX_SORT_OPERANDS];
