@@ -14,7 +14,7 @@ set(KILN_HAVE_CPU ON)
 
 # Passes over the IR that the cpu compiler runs (src/passes/).
 add_library(kiln_passes_objects OBJECT src/passes/inline.c src/passes/canonicalize.c src/passes/fusion.c
-            src/passes/buffer_plan.c)
+            src/passes/buffer_plan.c src/passes/refine_shapes.c)
 target_include_directories(kiln_passes_objects PUBLIC include PRIVATE src)
 set_target_properties(kiln_passes_objects PROPERTIES POSITION_INDEPENDENT_CODE ON C_VISIBILITY_PRESET hidden)
 
@@ -32,6 +32,7 @@ set(KILN_CPU_SOURCES
   src/backends/cpu/parallel.c
   src/backends/cpu/pool.c
   src/backends/cpu/sort.c
+  src/backends/cpu/specialize.c
   src/backends/cpu/tiling.c
   src/backends/cpu/window.c
   src/backends/cpu/window_kernels.c

@@ -12,16 +12,15 @@
 
 #include "base/source.h"
 #include "commands.h"
+#include "dynamic.h"
 #include "inputs.h"
 #include "ir/ir.h"
 #include "kiln/kiln.h"
-#include "bytecode/bytecode.h"
-#include "parse/parse.h"
 #include "peak.h"
 #include "select.h"
 
 static const char k_usage[] = "kiln bench FILE.mlir [--function NAME] [--iterations N] [--warmup N] "
-                              "[--input X.npy]... " KILN_CLI_DEVICE_USAGE;
+                              "[--input X.npy]... [--size N] " KILN_CLI_DEVICE_USAGE;
 
 enum {
   DEFAULT_WARMUP = 3,
@@ -39,6 +38,7 @@ typedef struct bench_opts {
   int num_inputs;
   long iterations; /* 0: enough for about a second */
   long warmup;
+  long size; /* --size: made-up inputs of a shape-polymorphic function at this size (0: none) */
   kiln_cli_devices devices;
 } bench_opts;
 
@@ -71,23 +71,6 @@ static kiln_status run_once(bench_run *r, double *out_us) {
   return st;
 }
 
-/* The type of function `name` of the program text in src (parsed again: the runtime API
- * gives only counts). *out_module owns it; the caller destroys the module. */
-static kiln_status function_type(const kiln_source *src, const char *name, kiln_module **out_module,
-                                 const kiln_type **out_type) {
-  if (kiln_bytecode_sniff(src->text, src->len))
-    KILN_RETURN_IF_ERROR(kiln_bytecode_read((const uint8_t *)src->text, src->len, src->name, out_module));
-  else
-    KILN_RETURN_IF_ERROR(kiln_parse_module(src, out_module));
-  kiln_block *top = kiln_op_block((*out_module)->op, 0);
-  for (kiln_op *op = top ? top->first : NULL; op; op = op->next)
-    if (op->kind == KILN_OP_FUNC && !strcmp(kiln_func_name(op), name)) {
-      *out_type = kiln_func_type(op);
-      return NULL;
-    }
-  return KILN_STATUS(KILN_STATUS_NOT_FOUND, "%s: no function @%s", src->name, name);
-}
-
 /* The inputs: the --input files, or one made-up tensor per parameter. */
 static kiln_status make_inputs(const bench_opts *o, const kiln_source *src, kiln_device *device, bench_run *r) {
   if (o->num_inputs) {
@@ -96,10 +79,11 @@ static kiln_status make_inputs(const bench_opts *o, const kiln_source *src, kiln
   }
   kiln_module *m = NULL;
   const kiln_type *ft = NULL;
-  kiln_status st = function_type(src, o->function, &m, &ft);
+  kiln_status st = kiln_cli_function_type(src, o->function, &m, &ft);
   uint64_t seed = RANDOM_SEED;
-  for (int32_t i = 0; !st && i < r->num_inputs; i++)
-    st = kiln_cli_input_random(ft->func.inputs[i], (int)i, &seed, device, &r->inputs[i]);
+  if (!st && o->size) st = kiln_cli_inputs_at_size(ft, o->size, false, &seed, device, r->inputs);
+  for (int32_t i = 0; !st && !o->size && i < r->num_inputs; i++)
+    st = kiln_cli_input_random(ft->func.inputs[i], NULL, (int)i, &seed, device, &r->inputs[i]);
   kiln_module_destroy(m);
   return st;
 }
@@ -266,7 +250,7 @@ int kiln_cmd_bench(int argc, char **argv) {
   for (int i = 1; i < argc && !bad; i++) {
     const char *a = argv[i];
     bool takes_value = !strcmp(a, "--function") || !strcmp(a, "--input") || !strcmp(a, "--iterations") ||
-                       !strcmp(a, "--warmup");
+                       !strcmp(a, "--warmup") || !strcmp(a, "--size");
     if (kiln_cli_device_option("bench", argc, argv, &i, &o.devices, &bad)) {
       continue;
     } else if (takes_value && i + 1 >= argc) {
@@ -280,6 +264,8 @@ int kiln_cmd_bench(int argc, char **argv) {
       bad = !parse_count(a, argv[++i], 1, &o.iterations);
     } else if (!strcmp(a, "--warmup")) {
       bad = !parse_count(a, argv[++i], 0, &o.warmup);
+    } else if (!strcmp(a, "--size")) {
+      bad = !parse_count(a, argv[++i], 1, &o.size);
     } else if (a[0] == '-' && a[1]) {
       fprintf(stderr, "kiln bench: unknown option '%s'\nusage: %s\n", a, k_usage);
       bad = true;

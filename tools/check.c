@@ -24,7 +24,9 @@
 #include "base/strbuf.h"
 #include "bytecode/bytecode.h"
 #include "commands.h"
+#include "dynamic.h"
 #include "filecheck.h"
+#include "inputs.h"
 #include "ir/format.h"
 #include "runtime/element.h"
 #include "kiln/kiln.h"
@@ -55,6 +57,7 @@ typedef struct check_run {
   double timeout_s;
   size_t memory_limit;
   kiln_device *device; /* where the cases run (the client is made before the children fork) */
+  kiln_device *reference; /* interp, which dynamic cases are compared with; NULL when device is interp */
 } check_run;
 
 static const char k_usage[] = "kiln check [--jobs N] [--timeout SECONDS] " KILN_CLI_DEVICE_USAGE " PATH...";
@@ -322,11 +325,95 @@ static void read_captured(FILE *cap, kiln_strbuf *out) {
   while ((n = fread(buf, 1, sizeof buf, cap)) > 0) kiln_strbuf_put(out, buf, n);
 }
 
+/* The sizes every symbolic dimension of a dynamic case takes in turn: 1, and one that is
+ * not a multiple of any vector width. */
+static const int64_t k_dynamic_sizes[] = {1, 13};
+
+/* Runs @main `runs` times with one executable on inputs made at size n (dynamic.h) on
+ * device; results[r * num_results + i] get result i of run r. On error none are left. */
+static kiln_status run_at_size(kiln_program *p, kiln_device *device, const kiln_function_info *f, const kiln_type *ft,
+                               int64_t n, bool zero_ints, int runs, kiln_buffer **results) {
+  kiln_buffer **in = calloc((size_t)f->num_inputs + 1, sizeof *in);
+  if (!in) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  uint64_t seed = 0x6b696c6e + (uint64_t)n;
+  kiln_executable *x = NULL;
+  kiln_compile_options co = {sizeof co, f->name};
+  kiln_status st = kiln_cli_inputs_at_size(ft, n, zero_ints, &seed, device, in);
+  if (!st) st = kiln_program_compile(p, device, &co, &x);
+  for (int r = 0; !st && r < runs; r++) {
+    kiln_event *done = NULL;
+    kiln_execute_args ea = {sizeof ea, in, f->num_inputs, results + r * f->num_results, f->num_results, 0};
+    st = kiln_executable_execute(x, &ea, &done);
+    if (!st) st = kiln_event_wait(done);
+    kiln_event_release(done);
+  }
+  kiln_executable_release(x);
+  for (int32_t i = 0; i < f->num_inputs; i++) kiln_buffer_release(in[i]);
+  free(in);
+  return st;
+}
+
+/* Runs on the device per dynamic size: the first run of a signature may record and
+ * compile it (the cpu's specialisation), the second runs what was compiled. */
+enum { DYNAMIC_RUNS = 2 };
+
+/* A shape-polymorphic @main without given arguments (the dynamic testdata): runs at each
+ * of k_dynamic_sizes on device (DYNAMIC_RUNS times) and, unless device is the
+ * interpreter, once on the reference, and compares each run's results with the
+ * reference's. Appends differences to log. */
+static kiln_status run_dynamic(const kiln_source *src, kiln_program *p, kiln_device *device, kiln_device *reference,
+                               const kiln_function_info *f, const kiln_type *ft, kiln_strbuf *log, int32_t *failed) {
+  int32_t nr = f->num_results;
+  kiln_buffer **got = calloc((size_t)nr * DYNAMIC_RUNS + 1, sizeof *got);
+  kiln_buffer **want = calloc((size_t)nr + 1, sizeof *want);
+  kiln_status st = got && want ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  for (size_t k = 0; !st && k < sizeof k_dynamic_sizes / sizeof *k_dynamic_sizes; k++) {
+    int64_t n = k_dynamic_sizes[k];
+    /* the first device decides whether random integer inputs fit (dynamic.h) */
+    kiln_device *first = reference ? reference : device;
+    kiln_buffer **first_out = reference ? want : got;
+    int first_runs = reference ? 1 : DYNAMIC_RUNS;
+    bool zero_ints = false;
+    st = run_at_size(p, first, f, ft, n, false, first_runs, first_out);
+    if (st) {
+      kiln_status_free(st);
+      zero_ints = true;
+      st = run_at_size(p, first, f, ft, n, true, first_runs, first_out);
+    }
+    if (!st && reference) st = run_at_size(p, device, f, ft, n, zero_ints, DYNAMIC_RUNS, got);
+    kiln_strbuf why = {0};
+    for (int r = 0; !st && reference && r < DYNAMIC_RUNS; r++)
+      for (int32_t i = 0; i < nr; i++) kiln_cli_results_agree(got[r * nr + i], want[i], (int)i, &why);
+    if (why.len) {
+      kiln_strbuf_printf(log, "%s:%u: @%s at size %lld differs from interp: %s", src->name, f->line, f->name,
+                         (long long)n, why.data);
+      (*failed)++;
+    }
+    free(why.data);
+    if (st) {
+      kiln_status wrapped = KILN_STATUS(kiln_status_code_of(st), "at size %lld: %s", (long long)n, kiln_status_message(st));
+      kiln_status_free(st);
+      st = wrapped;
+    }
+    for (int32_t i = 0; i < nr * DYNAMIC_RUNS; i++) {
+      kiln_buffer_release(got[i]);
+      got[i] = NULL;
+    }
+    for (int32_t i = 0; i < nr; i++) {
+      kiln_buffer_release(want[i]);
+      want[i] = NULL;
+    }
+  }
+  free(got);
+  free(want);
+  return st;
+}
+
 /* Runs @main if the module has one, else every function without arguments; when the
  * file's RUN line pipes the output to FileCheck, what the case printed and its results
  * are checked against the CHECK lines. Writes the outcome to out: first byte 'P'
  * (passed), 'F' or 'S' (skipped), then the text. */
-static void run_case(const check_case *c, kiln_device *device, FILE *out) {
+static void run_case(const check_case *c, kiln_device *device, kiln_device *reference, FILE *out) {
   const kiln_source *src = &c->src;
   run_line rl = read_run_lines(c->file_text, c->file_len);
   bool filecheck = rl.filecheck && kiln_filecheck_has_directives(src->text, src->len);
@@ -344,18 +431,27 @@ static void run_case(const check_case *c, kiln_device *device, FILE *out) {
   kiln_status_free(no_main);
   kiln_buffer *args[16] = {NULL};
   int32_t nargs = has_main ? main_fn.num_inputs : 0;
-  if (nargs > 0 && (!rl.args || nargs > 16)) {
+  kiln_module *typed = NULL; /* for a dynamic @main's parameter types */
+  const kiln_type *main_type = NULL;
+  if (nargs > 0 && !rl.args) {
+    kiln_status not_typed = kiln_cli_function_type(src, "main", &typed, &main_type);
+    if (not_typed || !kiln_cli_is_dynamic(main_type)) main_type = NULL;
+    kiln_status_free(not_typed);
+  }
+  if (nargs > 0 && !main_type && (!rl.args || nargs > 16)) {
     /* e.g. the dynamic-shape testdata: programs without inputs or expected values */
     fprintf(out, "S%s:%u: skipped: @main takes %d arguments and the case gives none\n", src->name, main_fn.line,
             (int)nargs);
+    kiln_module_destroy(typed);
     kiln_program_release(p);
     if (cap) fclose(cap);
     return;
   }
-  if (nargs > 0) st = make_args(&rl, src, device, args, nargs);
   kiln_strbuf log = {0}, printed = {0};
   int32_t failed = 0;
-  for (int32_t i = 0; !st && i < kiln_program_function_count(p); i++) {
+  if (main_type) st = run_dynamic(src, p, device, reference, &main_fn, main_type, &log, &failed);
+  else if (nargs > 0) st = make_args(&rl, src, device, args, nargs);
+  for (int32_t i = 0; !st && !main_type && i < kiln_program_function_count(p); i++) {
     kiln_function_info f = {.struct_size = sizeof f};
     st = kiln_program_function(p, i, &f);
     if (!st && (has_main ? strcmp(f.name, "main") == 0 : f.num_inputs == 0))
@@ -379,6 +475,7 @@ static void run_case(const check_case *c, kiln_device *device, FILE *out) {
   free(log.data);
   free(printed.data);
   for (int32_t i = 0; i < nargs && i < 16; i++) kiln_buffer_release(args[i]);
+  kiln_module_destroy(typed);
   kiln_program_release(p);
   if (cap) fclose(cap);
 }
@@ -418,7 +515,7 @@ static bool start_case(check_run *run, size_t index, worker *w) {
 #endif
     FILE *out = fdopen(fds[1], "w");
     if (!out) _exit(3);
-    run_case(&run->cases[index], run->device, out);
+    run_case(&run->cases[index], run->device, run->reference, out);
     fclose(out);
     exit(0); /* not _exit: sanitizer builds check the case for leaks at exit */
   }
@@ -553,7 +650,20 @@ int kiln_cmd_check(int argc, char **argv) {
   kiln_client *client = kiln_cli_client("check", &devices);
   if (!client) rc = 1;
   run.device = kiln_client_device(client, 0);
+  kiln_client *reference = NULL; /* interp, for the dynamic cases */
+  if (client && strcmp(kiln_device_name(run.device), "interp")) {
+    kiln_client_options ro = kiln_cli_options(&devices);
+    ro.devices = "interp";
+    ro.flags |= KILN_CLIENT_IGNORE_ENV;
+    kiln_status st = kiln_client_create(&ro, &reference);
+    if (st) { /* dynamic cases then run on the device alone */
+      fprintf(stderr, "kiln check: no interp device to compare dynamic cases with: %s\n", kiln_status_message(st));
+      kiln_status_free(st);
+    }
+    run.reference = reference ? kiln_client_device(reference, 0) : NULL;
+  }
   if (client) run_all(&run);
+  kiln_client_release(reference);
   kiln_client_release(client);
   size_t passed = 0, failed = 0, skipped = 0;
   for (size_t i = 0; i < run.num_cases; i++) {

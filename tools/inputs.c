@@ -3,10 +3,14 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "base/arena.h"
+#include "bytecode/bytecode.h"
 #include "ir/print.h"
 #include "ir/scalar.h"
 #include "npy.h"
+#include "parse/parse.h"
 #include "runtime/element.h"
 
 kiln_status kiln_cli_input_read(const char *path, int index, kiln_device *device, kiln_buffer **out) {
@@ -23,6 +27,21 @@ kiln_status kiln_cli_input_read(const char *path, int index, kiln_device *device
   }
   kiln_npy_free(&a);
   return st;
+}
+
+kiln_status kiln_cli_function_type(const kiln_source *src, const char *name, kiln_module **out_module,
+                                   const kiln_type **out_type) {
+  if (kiln_bytecode_sniff(src->text, src->len))
+    KILN_RETURN_IF_ERROR(kiln_bytecode_read((const uint8_t *)src->text, src->len, src->name, out_module));
+  else
+    KILN_RETURN_IF_ERROR(kiln_parse_module(src, out_module));
+  kiln_block *top = kiln_op_block((*out_module)->op, 0);
+  for (kiln_op *op = top ? top->first : NULL; op; op = op->next)
+    if (op->kind == KILN_OP_FUNC && !strcmp(kiln_func_name(op), name)) {
+      *out_type = kiln_func_type(op);
+      return NULL;
+    }
+  return KILN_STATUS(KILN_STATUS_NOT_FOUND, "%s: no function @%s", src->name, name);
 }
 
 /* splitmix64: small, fast, and good enough for test data. */
@@ -49,19 +68,23 @@ static kiln_scalar random_scalar(kiln_elem e, uint64_t *s) {
   return v;
 }
 
-kiln_status kiln_cli_input_random(const kiln_type *t, int index, uint64_t *seed, kiln_device *device,
-                                  kiln_buffer **out) {
+kiln_status kiln_cli_input_random(const kiln_type *t, const int64_t *dims, int index, uint64_t *seed,
+                                  kiln_device *device, kiln_buffer **out) {
   *out = NULL;
   char spelled[256];
   kiln_type_to_string(t, spelled, sizeof spelled);
-  if (!kiln_type_is_tensor(t) || !kiln_type_is_static(t))
+  if (!kiln_type_is_tensor(t) || (!dims && !kiln_type_is_static(t)))
     return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT,
-                       "input #%d is a %s: random values are made only for tensors of static shape (give --input files)",
+                       "input #%d is a %s: random values are made only for tensors of static shape (give --input "
+                       "files, or --size N for a shape-polymorphic function)",
                        index, spelled);
+  if (!dims) dims = t->tensor.dims;
   kiln_elem e = kiln_type_elem(t);
   kiln_element_type et = kiln_element_type_from_elem(e);
   size_t eb = kiln_elem_storage_bytes(e);
-  int64_t n = t->tensor.num_elements;
+  int64_t n = 1;
+  for (int32_t d = 0; d < t->tensor.rank && n >= 0; d++)
+    if (dims[d] < 0 || !kiln_mul_i64(n, dims[d], &n)) n = -1;
   if (et == KILN_ELEMENT_TYPE_INVALID || eb == 0)
     return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "input #%d is a %s: buffers cannot hold its element type", index, spelled);
   if (n < 0 || (uint64_t)n > SIZE_MAX / eb)
@@ -70,7 +93,7 @@ kiln_status kiln_cli_input_random(const kiln_type *t, int index, uint64_t *seed,
   uint8_t *data = malloc(bytes ? bytes : 1);
   if (!data) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "input #%d (%s): out of memory", index, spelled);
   for (int64_t i = 0; i < n; i++) kiln_scalar_store(e, data + (size_t)i * eb, random_scalar(e, seed));
-  kiln_buffer_args args = {sizeof args, et, t->tensor.rank, t->tensor.dims, data, bytes};
+  kiln_buffer_args args = {sizeof args, et, t->tensor.rank, dims, data, bytes};
   kiln_status st = kiln_buffer_create(device, &args, out);
   free(data);
   return st;

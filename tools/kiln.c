@@ -27,19 +27,24 @@ static const command k_commands[] = {
      "each piece is printed as its own module, separated by the same marker.\n\n"
      "  --no-verify   print without running the verifier\n",
      cmd_print},
-    {"run", "kiln run FILE.mlir [--function NAME] [--input X.npy]... [--output-dir DIR] " KILN_CLI_DEVICE_USAGE,
+    {"run", "kiln run FILE.mlir [--function NAME] [--input X.npy]... [--dim N]... [--output-dir DIR] " KILN_CLI_DEVICE_USAGE,
      "Runs a function of a module (default @main) on NumPy .npy inputs, one --input per\n"
      "parameter in order (every NumPy dtype; bf16, f8 and the other ml_dtypes types under\n"
      "their ml_dtypes names). With --output-dir the results are written as result_N.npy;\n"
      "otherwise a summary of each result is printed. Devices passed over are named on\n"
-     "stderr with the reason.\n\n" KILN_CLI_DEVICE_HELP,
+     "stderr with the reason. A shape-polymorphic function (`?` dimensions) takes inputs of\n"
+     "any size; its leading integer scalar parameters (dimension arguments) may be left out:\n"
+     "they are the --dim values, in order, or else the one size of the inputs' `?` dims.\n\n"
+     KILN_CLI_DEVICE_HELP,
      kiln_cmd_run},
     {"check", "kiln check [--jobs N] [--timeout SECONDS] " KILN_CLI_DEVICE_USAGE " PATH...",
      "Runs every test case of the .mlir files given or found under the folders given: each\n"
      "`// -----` piece is a case; it runs @main, or every function without arguments, and\n"
      "evaluates the check.* ops and @check.* custom calls. Cases run in parallel, each in its\n"
      "own process with a time limit (default 60 s) and a memory limit, so a crash or a runaway\n"
-     "case fails only that case. Prints one line per failed case and `N passed, N failed`.\n\n"
+     "case fails only that case. Prints one line per failed case and `N passed, N failed`.\n"
+     "A shape-polymorphic @main given no arguments runs on made-up inputs with every `?` dim\n"
+     "and dimension argument at 1, then at 13, twice per size, compared with the interpreter.\n\n"
      "  --jobs N          cases run at once (default: the number of cores)\n"
      "  --timeout S       per-case time limit in seconds\n" KILN_CLI_DEVICE_HELP,
      kiln_cmd_check},
@@ -49,10 +54,12 @@ static const command k_commands[] = {
      "device list chooses.\n\n" KILN_CLI_DEVICE_HELP,
      kiln_cmd_devices},
     {"bench",
-     "kiln bench FILE.mlir [--function NAME] [--iterations N] [--warmup N] [--input X.npy]... " KILN_CLI_DEVICE_USAGE,
+     "kiln bench FILE.mlir [--function NAME] [--iterations N] [--warmup N] [--input X.npy]... [--size N] "
+     KILN_CLI_DEVICE_USAGE,
      "Compiles a function (default @main) once and times runs of it. Inputs come from the\n"
      "--input files, one per parameter in order, or else are made up for every parameter\n"
-     "(seeded: floats in [-1, 1), integers in [-4, 4] or [0, 8] unsigned, bools). Warm-up\n"
+     "(seeded: floats in [-1, 1), integers in [-4, 4] or [0, 8] unsigned, bools; with\n"
+     "--size N, a shape-polymorphic function's `?` dims and dimension arguments are N). Warm-up\n"
      "runs come first; after the timed runs it prints four lines: the compile time (parse,\n"
      "verify, compile), the median, least, 99th percentile (nearest rank: the\n"
      "ceil(0.99 N)-th fastest of all N timed runs, so the slowest when N < 100) and\n"

@@ -1,6 +1,9 @@
-/* kiln run FILE.mlir [--function NAME] [--input X.npy]... [--output-dir DIR] [--device LIST]:
- * runs one function on NumPy inputs through the runtime API (a client, the program, an
- * executable, buffers) and writes or summarizes its results. */
+/* kiln run FILE.mlir [--function NAME] [--input X.npy]... [--dim N]... [--output-dir DIR]
+ * [--device LIST]: runs one function on NumPy inputs through the runtime API (a client, the
+ * program, an executable, buffers) and writes or summarizes its results. A
+ * shape-polymorphic function takes inputs of any size its parameter types admit; its
+ * dimension arguments (dynamic.h) are the --dim values, or, when none are given, the one
+ * size all the inputs' symbolic dimensions share. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +11,7 @@
 
 #include "base/source.h"
 #include "commands.h"
+#include "dynamic.h"
 #include "inputs.h"
 #include "ir/scalar.h"
 #include "kiln/kiln.h"
@@ -16,12 +20,12 @@
 #include "select.h"
 
 static const char k_usage[] =
-    "kiln run FILE.mlir [--function NAME] [--input X.npy]... [--output-dir DIR] " KILN_CLI_DEVICE_USAGE;
+    "kiln run FILE.mlir [--function NAME] [--input X.npy]... [--dim N]... [--output-dir DIR] " KILN_CLI_DEVICE_USAGE;
 
 typedef struct run_opts {
   const char *file, *function, *output_dir;
-  const char **inputs;
-  int num_inputs;
+  const char **inputs, **dims;
+  int num_inputs, num_dims;
   kiln_cli_devices devices;
 } run_opts;
 
@@ -105,6 +109,28 @@ static kiln_status fetch(kiln_buffer *b, host_result *out) {
   return kiln_buffer_copy_to_host(b, a->data, a->byte_size);
 }
 
+/* When the inputs given are fewer than the parameters: they must be all but the
+ * function's dimension arguments (*dim_args of them, made from --dim or inferred). */
+static kiln_status dimension_arguments(const run_opts *o, const kiln_source *src, const kiln_function_info *info,
+                                       kiln_module **typed, const kiln_type **ft, int32_t *dim_args) {
+  KILN_RETURN_IF_ERROR(kiln_cli_function_type(src, o->function, typed, ft));
+  int32_t k = kiln_cli_dim_arg_count(*ft);
+  if (info->num_inputs != o->num_inputs + k || (o->num_dims && o->num_dims != k))
+    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT,
+                       "@%s takes %d inputs, %d given (--input X.npy, once per input%s), %d --dim given (%d dimension "
+                       "argument(s))",
+                       o->function, (int)info->num_inputs, o->num_inputs,
+                       k ? "; or once per input after the dimension arguments" : "", o->num_dims, (int)k);
+  for (int i = 0; i < o->num_dims; i++) {
+    char *end;
+    long long v = strtoll(o->dims[i], &end, 10);
+    if (!*o->dims[i] || *end || v < 0 || v > INT32_MAX)
+      return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "--dim '%s': expected a size from 0 to %d", o->dims[i], INT32_MAX);
+  }
+  *dim_args = k;
+  return NULL;
+}
+
 static int run(const run_opts *o) {
   kiln_source src;
   kiln_program *p = NULL;
@@ -112,6 +138,8 @@ static int run(const run_opts *o) {
   kiln_event *done = NULL;
   kiln_buffer **args = NULL, **results = NULL;
   kiln_function_info info = {.struct_size = sizeof info};
+  kiln_module *typed = NULL;
+  const kiln_type *ft = NULL;
   kiln_client *c = kiln_cli_client("run", &o->devices);
   if (!c) return 1;
   kiln_status st = kiln_source_read(o->file, &src);
@@ -119,20 +147,24 @@ static int run(const run_opts *o) {
   kiln_program_options po = {sizeof po, o->file, 1};
   st = kiln_program_create(src.text, src.len, &po, &p);
   if (!st) st = kiln_program_find_function(p, o->function, &info);
-  if (!st && info.num_inputs != o->num_inputs)
-    st = KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "@%s takes %d inputs, %d given (--input X.npy, once per input)",
-                     o->function, (int)info.num_inputs, o->num_inputs);
+  int32_t dim_args = 0; /* made here rather than read */
+  if (!st && (info.num_inputs != o->num_inputs || o->num_dims)) st = dimension_arguments(o, &src, &info, &typed, &ft, &dim_args);
   kiln_compile_options co = {sizeof co, o->function};
   if (!st) st = kiln_program_compile(p, kiln_client_device(c, 0), &co, &x);
   if (st) goto done;
-  args = calloc((size_t)o->num_inputs + 1, sizeof *args);
+  args = calloc((size_t)info.num_inputs + 1, sizeof *args);
   results = calloc((size_t)info.num_results + 1, sizeof *results);
   if (!args || !results) {
     st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
     goto done;
   }
-  for (int i = 0; !st && i < o->num_inputs; i++) st = kiln_cli_input_read(o->inputs[i], i, kiln_client_device(c, 0), &args[i]);
-  kiln_execute_args ea = {sizeof ea, args, o->num_inputs, results, info.num_results, 0};
+  kiln_device *device = kiln_client_device(c, 0);
+  for (int i = 0; !st && i < o->num_inputs; i++) st = kiln_cli_input_read(o->inputs[i], i, device, &args[dim_args + i]);
+  int64_t inferred = 0;
+  if (!st && dim_args && !o->num_dims) st = kiln_cli_infer_dim_size(ft, args + dim_args, &inferred);
+  for (int32_t i = 0; !st && i < dim_args; i++)
+    st = kiln_cli_dim_arg(ft->func.inputs[i], o->num_dims ? strtoll(o->dims[i], NULL, 10) : inferred, device, &args[i]);
+  kiln_execute_args ea = {sizeof ea, args, info.num_inputs, results, info.num_results, 0};
   if (!st) st = kiln_executable_execute(x, &ea, &done);
   if (!st) st = kiln_event_wait(done);
   if (st) goto done;
@@ -156,7 +188,8 @@ done:
   if (st) fprintf(stderr, "%s\n", kiln_status_message(st));
   int rc = st ? 1 : 0;
   kiln_status_free(st);
-  for (int i = 0; args && i < o->num_inputs; i++) kiln_buffer_release(args[i]);
+  for (int32_t i = 0; args && i < info.num_inputs; i++) kiln_buffer_release(args[i]);
+  kiln_module_destroy(typed);
   for (int32_t i = 0; results && i < info.num_results; i++) kiln_buffer_release(results[i]);
   free(args);
   free(results);
@@ -171,11 +204,16 @@ done:
 int kiln_cmd_run(int argc, char **argv) {
   run_opts o = {.function = "main"};
   o.inputs = calloc((size_t)argc + 1, sizeof *o.inputs);
-  if (!o.inputs) return 1;
+  o.dims = calloc((size_t)argc + 1, sizeof *o.dims);
+  if (!o.inputs || !o.dims) {
+    free(o.inputs);
+    free(o.dims);
+    return 1;
+  }
   bool bad = false;
   for (int i = 1; i < argc && !bad; i++) {
     const char *a = argv[i];
-    bool takes_value = !strcmp(a, "--function") || !strcmp(a, "--input") || !strcmp(a, "--output-dir");
+    bool takes_value = !strcmp(a, "--function") || !strcmp(a, "--input") || !strcmp(a, "--output-dir") || !strcmp(a, "--dim");
     if (kiln_cli_device_option("run", argc, argv, &i, &o.devices, &bad)) {
       continue;
     } else if (takes_value && i + 1 >= argc) {
@@ -185,6 +223,8 @@ int kiln_cmd_run(int argc, char **argv) {
       o.function = argv[++i];
     } else if (!strcmp(a, "--input")) {
       o.inputs[o.num_inputs++] = argv[++i];
+    } else if (!strcmp(a, "--dim")) {
+      o.dims[o.num_dims++] = argv[++i];
     } else if (!strcmp(a, "--output-dir")) {
       o.output_dir = argv[++i];
     } else if (a[0] == '-' && a[1]) {
@@ -203,5 +243,6 @@ int kiln_cmd_run(int argc, char **argv) {
   }
   int rc = bad ? 1 : run(&o);
   free(o.inputs);
+  free(o.dims);
   return rc;
 }

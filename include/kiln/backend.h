@@ -150,6 +150,16 @@ typedef struct kiln_backend {
    * effects; may be called from several threads at once, also while the executable runs. */
   kiln_status (*executable_stats)(const kiln_backend_executable *executable,
                                   kiln_backend_executable_stats *out_stats);
+
+  /* Appended within ABI version 1; optional (NULL, or absent from an older plugin's table:
+   * the runtime answers UNIMPLEMENTED).
+   * For a device whose buffers live in host memory (cpu, interp): sets *out_data to the
+   * address of the buffer's contents, dense row-major as buffer_to_host copies them, valid
+   * until buffer_destroy; nobody writes through it. Never called for TOKEN or TUPLE
+   * buffers; a buffer of 0 bytes may give any address, NULL included. A device whose memory
+   * the host cannot address (cuda) leaves the entry NULL. Does not wait for the run that
+   * produces the buffer; cheap, no side effects, thread-safe. */
+  kiln_status (*buffer_host_data)(const kiln_backend_buffer *buffer, const void **out_data);
 } kiln_backend;
 
 /* The entry symbol's type. It must not fail, allocate or have side effects: the runtime

@@ -243,6 +243,15 @@ kiln_status kiln_program_function(const kiln_program *program, int32_t index, ki
 kiln_status kiln_program_find_function(const kiln_program *program, const char *name,
                                        kiln_function_info *out_info);
 
+/* The module's name (`module @jit_f` gives "jit_f"), or NULL when it has none. Borrowed
+ * from the program. Thread-safe. */
+const char *kiln_program_module_name(const kiln_program *program);
+
+#define KILN_PROGRAM_DIGEST_SIZE 32
+/* The SHA-256 digest of the bytes given to kiln_program_create (text or artifact): equal
+ * bytes, equal digests. Thread-safe. */
+void kiln_program_digest(const kiln_program *program, uint8_t out_digest[KILN_PROGRAM_DIGEST_SIZE]);
+
 typedef struct kiln_compile_options {
   size_t struct_size;
   const char *function; /* the entry function; NULL: "main" */
@@ -288,6 +297,15 @@ kiln_device *kiln_buffer_device(const kiln_buffer *buffer);
  * kiln_buffer_byte_size). Waits until the execution that produces the buffer is done and
  * returns its error if it failed. Thread-safe. */
 kiln_status kiln_buffer_copy_to_host(kiln_buffer *buffer, void *dst, size_t byte_size);
+
+/* The address of the buffer's contents (dense row-major, as kiln_buffer_copy_to_host
+ * writes them) for a device whose buffers live in host memory (cpu, interp): borrowed,
+ * valid while the buffer lives, read-only. Does not wait: the contents are there once the
+ * execution that produces the buffer is done (kiln_event_wait). UNIMPLEMENTED for a device
+ * whose memory the host cannot address (and for plugins that do not say), INVALID_ARGUMENT
+ * for TOKEN and TUPLE buffers; a buffer of 0 bytes may give any address, NULL included.
+ * Thread-safe. */
+kiln_status kiln_buffer_host_data(const kiln_buffer *buffer, const void **out_data);
 
 /* ------------------------------------------------------------------ execution */
 

@@ -11,6 +11,7 @@ typedef struct cloner {
   int32_t inlined;
   const kiln_op *active[MAX_DEPTH + 1]; /* the functions being inlined, outermost first */
   int32_t num_active;
+  bool in_regions; /* inline the calls of regions too (kiln_inline_calls_everywhere) */
   kiln_status st;
 } cloner;
 
@@ -30,7 +31,7 @@ static void clone_block(cloner *c, const kiln_block *src, kiln_region *r, kiln_v
     map[src->args[i].id] = &b->args[i];
   }
   kiln_region_append(r, b);
-  clone_ops(c, src, b, map, MAX_DEPTH, false, NULL);
+  clone_ops(c, src, b, map, MAX_DEPTH, c->in_regions, NULL);
 }
 
 static void clone_op(cloner *c, const kiln_op *op, kiln_block *dst, kiln_value **map) {
@@ -76,7 +77,7 @@ static void clone_ops(cloner *c, const kiln_block *src, kiln_block *dst, kiln_va
       return;
     }
     bool calls = op->kind == KILN_OP_CALL || op->kind == KILN_OP_COMPOSITE;
-    const kiln_op *callee = top && calls && depth > 0 ? callee_of(c, op) : NULL;
+    const kiln_op *callee = top && calls && depth > 0 && c->num_active <= MAX_DEPTH ? callee_of(c, op) : NULL;
     const kiln_block *body = callee ? kiln_op_block(callee, 0) : NULL;
     const kiln_op *ret = body ? body->last : NULL;
     if (!ret || ret->kind != KILN_OP_FUNC_RETURN || ret->num_operands != op->num_results) {
@@ -101,13 +102,26 @@ static void clone_ops(cloner *c, const kiln_block *src, kiln_block *dst, kiln_va
   }
 }
 
+static kiln_status inline_calls(const kiln_module *m, const kiln_op *func, kiln_module *scratch, bool in_regions,
+                                kiln_op **out_func, int32_t *out_inlined);
+
 kiln_status kiln_inline_calls(const kiln_module *m, const kiln_op *func, kiln_module *scratch, kiln_op **out_func,
                               int32_t *out_inlined) {
+  return inline_calls(m, func, scratch, false, out_func, out_inlined);
+}
+
+kiln_status kiln_inline_calls_everywhere(const kiln_module *m, const kiln_op *func, kiln_module *scratch,
+                                         kiln_op **out_func, int32_t *out_inlined) {
+  return inline_calls(m, func, scratch, true, out_func, out_inlined);
+}
+
+static kiln_status inline_calls(const kiln_module *m, const kiln_op *func, kiln_module *scratch, bool in_regions,
+                                kiln_op **out_func, int32_t *out_inlined) {
   *out_func = NULL;
   *out_inlined = 0;
   const kiln_block *body = kiln_op_block(func, 0);
   if (!body || body->next) return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "inlining: the function has not one block");
-  cloner c = {.m = m, .scratch = scratch, .active = {func}, .num_active = 1};
+  cloner c = {.m = m, .scratch = scratch, .active = {func}, .num_active = 1, .in_regions = in_regions};
   kiln_value **map = calloc((size_t)kiln_func_num_values(func) + 1, sizeof *map);
   kiln_op *f = kiln_op_new(scratch, KILN_OP_FUNC, 0, 0, 0, 1);
   if (!map || !f) {

@@ -17,6 +17,11 @@
 kiln_status kiln_inline_calls(const kiln_module *m, const kiln_op *func, kiln_module *scratch, kiln_op **out_func,
                               int32_t *out_inlined);
 
+/* The same, with the calls inside regions (a while body's) inlined too, to the same bounds;
+ * recursive calls stay calls. */
+kiln_status kiln_inline_calls_everywhere(const kiln_module *m, const kiln_op *func, kiln_module *scratch,
+                                         kiln_op **out_func, int32_t *out_inlined);
+
 /* Outlining: a region of an op of func (numbered: num_values values) as a function of its
  * own in scratch, whose parameters are the region's arguments followed by the values of
  * func that the region uses from outside it (*out_captured: their ids, *out_num_captured

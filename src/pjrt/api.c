@@ -29,7 +29,8 @@
   X(LoadedExecutable_GetDeviceAssignment) X(LoadedExecutable_Execute) X(Buffer_Destroy) X(Buffer_ElementType)     \
   X(Buffer_Dimensions) X(Buffer_UnpaddedDimensions) X(Buffer_DynamicDimensionIndices)                             \
   X(Buffer_OnDeviceSizeInBytes) X(Buffer_Device) X(Buffer_Memory) X(Buffer_Delete) X(Buffer_IsDeleted)            \
-  X(Buffer_IsOnCpu) X(Buffer_ReadyEvent) X(Buffer_ToHostBuffer) X(Buffer_CopyToDevice) X(Buffer_CopyToMemory)
+  X(Buffer_IsOnCpu) X(Buffer_ReadyEvent) X(Buffer_ToHostBuffer) X(Buffer_CopyToDevice) X(Buffer_CopyToMemory)    \
+  X(Buffer_UnsafePointer) X(Executable_Fingerprint)
 
 #define STUBS(X)                                                                                                   \
   X(Client_TopologyDescription) X(Client_CreateViewOfDeviceBuffer) X(Client_CreateErrorBuffer)                     \
@@ -37,9 +38,9 @@
   X(Client_CreateBuffersForAsyncHostToDevice) X(Client_UpdateGlobalProcessInfo) X(Device_MemoryStats)              \
   X(Device_PoisonExecution) X(Executable_GetCostAnalysis) X(Executable_OutputMemoryKinds)                          \
   X(Executable_OptimizedProgram) X(Executable_Serialize) X(Executable_DeserializeAndLoad)                          \
-  X(Executable_OutputElementTypes) X(Executable_OutputDimensions) X(Executable_Fingerprint)                        \
+  X(Executable_OutputElementTypes) X(Executable_OutputDimensions)                                                   \
   X(Executable_GetCompiledMemoryStats) X(Executable_GetCompileOptions) X(Executable_ParameterMemoryKinds)          \
-  X(LoadedExecutable_Fingerprint) X(Buffer_GetMemoryLayout) X(Buffer_UnsafePointer)                                \
+  X(LoadedExecutable_Fingerprint) X(Buffer_GetMemoryLayout)                                                         \
   X(Buffer_IncreaseExternalReferenceCount) X(Buffer_DecreaseExternalReferenceCount)                                \
   X(Buffer_OpaqueDeviceMemoryDataPointer) X(Buffer_CopyRawToHost) X(Buffer_CopyRawToHostFuture)                    \
   X(Buffer_DonateWithControlDependency) X(CopyToDeviceStream_Destroy) X(CopyToDeviceStream_AddChunk)               \

@@ -251,6 +251,23 @@ PJRT_Error *kiln_pjrt_Buffer_IsOnCpu(PJRT_Buffer_IsOnCpu_Args *args) {
   return NULL;
 }
 
+/* The address of the contents in host memory (cpu, interp); UNIMPLEMENTED for a device
+ * whose memory the host cannot address. Valid until the buffer is deleted or destroyed. */
+PJRT_Error *kiln_pjrt_Buffer_UnsafePointer(PJRT_Buffer_UnsafePointer_Args *args) {
+  CHECK_BUFFER(args, buffer_pointer);
+  args->buffer_pointer = 0;
+  kiln_buffer *kb;
+  const void *data = NULL;
+  kiln_status st = kiln_pjrt_buffer_get(args->buffer, &kb);
+  if (!st) {
+    st = kiln_buffer_host_data(kb, &data);
+    kiln_buffer_release(kb);
+  }
+  if (st) return KILN_PJRT_FAIL(st);
+  args->buffer_pointer = (uintptr_t)data;
+  return NULL;
+}
+
 PJRT_Error *kiln_pjrt_Buffer_ReadyEvent(PJRT_Buffer_ReadyEvent_Args *args) {
   CHECK_BUFFER(args, event);
   args->event = kiln_pjrt_event_retain(args->buffer->ready);

@@ -4,6 +4,7 @@
  * device_assignment, device_ordinal for a portable executable, else device 0. A portable
  * executable also runs on any other device of the client: it is compiled there on first
  * use (kiln_pjrt_executable_for). */
+#define _GNU_SOURCE /* asprintf, strdup */
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -25,6 +26,8 @@ void kiln_pjrt_executable_release(PJRT_Executable *x) {
   if (!x || atomic_fetch_sub(&x->refs, 1) != 1) return;
   for (int32_t i = 0; x->per_device && i < x->client->num_devices; i++) kiln_executable_release(x->per_device[i]);
   free(x->per_device);
+  free(x->name);
+  free(x->fingerprint);
   kiln_program_release(x->program);
   pthread_mutex_destroy(&x->mu);
   kiln_pjrt_client_release(x->client);
@@ -86,6 +89,23 @@ static void dump_program(const PJRT_Program *p) {
   fclose(f);
 }
 
+/* The executable's name and fingerprint: equal programs compiled by the same Kiln for the
+ * same device (or portably) get equal fingerprints. */
+static kiln_status describe(PJRT_Executable *x) {
+  const char *module = kiln_program_module_name(x->program);
+  uint8_t digest[KILN_PROGRAM_DIGEST_SIZE];
+  kiln_program_digest(x->program, digest);
+  char hex[2 * KILN_PROGRAM_DIGEST_SIZE + 1], device[16];
+  for (int i = 0; i < KILN_PROGRAM_DIGEST_SIZE; i++) snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+  if (x->portable) snprintf(device, sizeof device, "portable");
+  else snprintf(device, sizeof device, "%d", (int)x->device_id);
+  x->name = strdup(module && *module ? module : ENTRY);
+  if (asprintf(&x->fingerprint, "%s:kiln-%s:%s:%s", hex, kiln_version(), kiln_client_plugin_name(x->client->kiln),
+               device) < 0)
+    x->fingerprint = NULL;
+  return x->name && x->fingerprint ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+}
+
 static kiln_status compile(PJRT_Client_Compile_Args *args, PJRT_LoadedExecutable **out) {
   const PJRT_Program *p = args->program;
   if (!p || !KILN_PJRT_HAS(p, format_size))
@@ -129,6 +149,7 @@ static kiln_status compile(PJRT_Client_Compile_Args *args, PJRT_LoadedExecutable
     kiln_status_free(missing);
     st = KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "the program has no function @" ENTRY);
   }
+  if (!st) st = describe(x);
   if (!st) st = kiln_pjrt_executable_for(x, device, &kx);
   if (!st) {
     x->num_inputs = info.num_inputs;
@@ -170,7 +191,14 @@ PJRT_Error *kiln_pjrt_Executable_Destroy(PJRT_Executable_Destroy_Args *args) {
 
 PJRT_Error *kiln_pjrt_Executable_Name(PJRT_Executable_Name_Args *args) {
   CHECK_EXECUTABLE(args, executable_name_size);
-  kiln_pjrt_out_string(ENTRY, &args->executable_name, &args->executable_name_size);
+  kiln_pjrt_out_string(args->executable->name, &args->executable_name, &args->executable_name_size);
+  return NULL;
+}
+
+PJRT_Error *kiln_pjrt_Executable_Fingerprint(PJRT_Executable_Fingerprint_Args *args) {
+  CHECK_EXECUTABLE(args, executable_fingerprint_size);
+  kiln_pjrt_out_string(args->executable->fingerprint, &args->executable_fingerprint,
+                       &args->executable_fingerprint_size);
   return NULL;
 }
 

@@ -249,6 +249,7 @@ PJRT_Buffer_Delete kiln_pjrt_Buffer_Delete;
 PJRT_Buffer_IsDeleted kiln_pjrt_Buffer_IsDeleted;
 PJRT_Buffer_IsOnCpu kiln_pjrt_Buffer_IsOnCpu;
 PJRT_Buffer_ReadyEvent kiln_pjrt_Buffer_ReadyEvent;
+PJRT_Buffer_UnsafePointer kiln_pjrt_Buffer_UnsafePointer;
 PJRT_Buffer_ToHostBuffer kiln_pjrt_Buffer_ToHostBuffer;
 PJRT_Buffer_CopyToDevice kiln_pjrt_Buffer_CopyToDevice;
 PJRT_Buffer_CopyToMemory kiln_pjrt_Buffer_CopyToMemory;
@@ -265,6 +266,9 @@ struct PJRT_Executable {
   bool portable;        /* compiled with compile_portable_executable: runs on any device */
   int32_t device_id;    /* the device it was compiled for */
   int64_t code_bytes;
+  char *name;           /* the module's name ("jit_f"), else the entry's ("main") */
+  char *fingerprint;    /* what the executable was made from: program digest, Kiln's version,
+                           plugin and device (Executable_Fingerprint) */
   pthread_mutex_t mu;
   kiln_executable **per_device; /* num_devices; compiled on first use (under mu) */
 };
@@ -287,6 +291,7 @@ PJRT_Executable_NumReplicas kiln_pjrt_Executable_NumReplicas;
 PJRT_Executable_NumPartitions kiln_pjrt_Executable_NumPartitions;
 PJRT_Executable_NumOutputs kiln_pjrt_Executable_NumOutputs;
 PJRT_Executable_SizeOfGeneratedCodeInBytes kiln_pjrt_Executable_SizeOfGeneratedCodeInBytes;
+PJRT_Executable_Fingerprint kiln_pjrt_Executable_Fingerprint;
 PJRT_LoadedExecutable_Destroy kiln_pjrt_LoadedExecutable_Destroy;
 PJRT_LoadedExecutable_GetExecutable kiln_pjrt_LoadedExecutable_GetExecutable;
 PJRT_LoadedExecutable_AddressableDevices kiln_pjrt_LoadedExecutable_AddressableDevices;

@@ -101,3 +101,17 @@ kiln_status kiln_buffer_copy_to_host(kiln_buffer *buf, void *dst, size_t byte_si
   if (buf->ready) KILN_RETURN_IF_ERROR(kiln_event_wait(buf->ready));
   return kiln_device_backend(buf->device)->buffer_to_host(buf->impl, dst, byte_size);
 }
+
+kiln_status kiln_buffer_host_data(const kiln_buffer *buf, const void **out_data) {
+  if (!out_data) return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "kiln_buffer_host_data: out_data is NULL");
+  *out_data = NULL;
+  if (!buf) return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "kiln_buffer_host_data: buffer is NULL");
+  if (buf->element_type == KILN_ELEMENT_TYPE_TOKEN || buf->element_type == KILN_ELEMENT_TYPE_TUPLE)
+    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "kiln_buffer_host_data: a %s buffer has no host data",
+                       kiln_element_type_name(buf->element_type));
+  const kiln_backend *b = kiln_device_backend(buf->device);
+  if (!b->buffer_host_data)
+    return KILN_STATUS(KILN_STATUS_UNIMPLEMENTED, "kiln_buffer_host_data: the memory of device %s is not addressable "
+                       "from the host", kiln_device_name(buf->device));
+  return b->buffer_host_data(buf->impl, out_data);
+}

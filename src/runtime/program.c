@@ -13,7 +13,16 @@ static void program_free(kiln_program *p) {
   pthread_mutex_destroy(&p->compile_mu);
   free(p->source.owned);
   free(p->name);
+  free(p->module_name);
   free(p);
+}
+
+/* A copy of the module's sym_name (up to a NUL it might hold), when it has one. */
+static kiln_status copy_module_name(kiln_program *p) {
+  const kiln_attr *a = kiln_op_attr(p->module->op, "sym_name");
+  if (!a || a->kind != KILN_ATTR_STRING) return NULL;
+  p->module_name = strndup(a->str.data ? a->str.data : "", a->str.len);
+  return p->module_name ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
 }
 
 static kiln_status collect_functions(kiln_program *p) {
@@ -62,6 +71,7 @@ kiln_status kiln_program_create(const char *text, size_t length, const kiln_prog
       st = kiln_verify_module(p->module, &p->source);
   }
   if (!st) st = collect_functions(p);
+  if (!st) st = copy_module_name(p);
   /* Numbered once here, so the module is read-only from now on: compiles and runs of it
    * may overlap (backends read kiln_value.id, never write it). */
   if (!st) kiln_module_number_values(p->module);
@@ -83,6 +93,14 @@ void kiln_program_release(kiln_program *p) {
 }
 
 int32_t kiln_program_function_count(const kiln_program *p) { return p ? p->num_functions : 0; }
+
+const char *kiln_program_module_name(const kiln_program *p) { return p ? p->module_name : NULL; }
+
+void kiln_program_digest(const kiln_program *p, uint8_t out_digest[KILN_PROGRAM_DIGEST_SIZE]) {
+  _Static_assert(KILN_PROGRAM_DIGEST_SIZE == KILN_SHA256_SIZE, "the digest is a SHA-256");
+  if (p && out_digest) memcpy(out_digest, p->digest, KILN_PROGRAM_DIGEST_SIZE);
+  else if (out_digest) memset(out_digest, 0, KILN_PROGRAM_DIGEST_SIZE);
+}
 
 kiln_status kiln_function_info_fill(const kiln_op *f, kiln_function_info *out) {
   if (!out || out->struct_size < sizeof(size_t))

@@ -37,6 +37,7 @@ struct kiln_program_s {
   atomic_int refs;
   kiln_source source; /* owns a copy of the text */
   char *name;
+  char *module_name;  /* the module's sym_name, or NULL */
   uint8_t digest[KILN_SHA256_SIZE]; /* of the text: the compile cache's key (cache.h) */
   kiln_module *module;
   pthread_mutex_t compile_mu; /* backends may annotate the module while compiling */

@@ -478,14 +478,6 @@ func.func @dot_general_result_shape(%a: tensor<2x3x4xf32>, %b: tensor<2x4x5xf32>
 
 // -----
 
-// ERROR: lhs element type f32 and rhs element type i32 must be equal
-func.func @dot_general_element_types(%a: tensor<2x3xf32>, %b: tensor<3x4xi32>) -> tensor<2x4xf32> {
-  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<2x3xf32>, tensor<3x4xi32>) -> tensor<2x4xf32>
-  func.return %0 : tensor<2x4xf32>
-}
-
-// -----
-
 // ERROR: precision_config has 3 entries, but must have at most 2
 func.func @dot_general_precision_config(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) -> tensor<2x4xf32> {
   %0 = "stablehlo.dot_general"(%a, %b) {

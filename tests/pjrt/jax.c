@@ -190,7 +190,8 @@ static void check_executable(PJRT_LoadedExecutable *x, PJRT_Device *d) {
   if (da.serialized_device_assignment_deleter) da.serialized_device_assignment_deleter(da.serialized_device_assignment);
   ARGS(PJRT_Executable_Fingerprint_Args, fp);
   fp.executable = g.executable;
-  FAILS(api->PJRT_Executable_Fingerprint(&fp), PJRT_Error_Code_UNIMPLEMENTED, "Fingerprint");
+  OK(api->PJRT_Executable_Fingerprint(&fp));
+  CHECK(fp.executable_fingerprint_size >= 64, "fingerprint of %zu bytes", fp.executable_fingerprint_size);
   ARGS(PJRT_Executable_OutputMemoryKinds_Args, mk);
   mk.executable = g.executable;
   FAILS(api->PJRT_Executable_OutputMemoryKinds(&mk), PJRT_Error_Code_UNIMPLEMENTED, "OutputMemoryKinds");

@@ -8,20 +8,51 @@ import pytest
 
 
 def test_unsupported_custom_call(kiln_device):
-    """A custom call Kiln has no implementation for: compiling fails with Kiln's message
-    naming the target, as an exception (not a crash), and Kiln still works afterwards."""
+    """A custom call Kiln has no implementation for: compiling (not running) fails with
+    Kiln's message naming the target, as an exception (not a crash), and Kiln still works
+    afterwards."""
     import jax
-    import jax.numpy as jnp
     x = jax.device_put(np.ones(4, np.float32), kiln_device)
 
     def f(x):
         return jax.ffi.ffi_call("kiln_test_no_such_target",
                                 jax.ShapeDtypeStruct(x.shape, x.dtype))(x)
 
+    lowered = jax.jit(f).lower(x)
+    with pytest.raises(Exception) as info:
+        lowered.compile()
+    message = str(info.value)
+    assert "UNIMPLEMENTED" in message and "kiln_test_no_such_target" in message, message
+    assert "which Kiln does not implement" in message, message
     with pytest.raises(Exception) as info:
         jax.jit(f)(x).block_until_ready()
     assert "kiln_test_no_such_target" in str(info.value), str(info.value)
     np.testing.assert_array_equal(np.asarray(jax.jit(lambda x: x + 1)(x)), np.full(4, 2.0))
+
+
+def test_unsafe_buffer_pointer(kiln_device):
+    """jax.Array.unsafe_buffer_pointer: the host address of the contents (cpu and interp keep
+    buffers in host memory), one per buffer, stable across calls."""
+    import jax
+    x = jax.device_put(np.arange(4, dtype=np.float32), kiln_device)
+    y = jax.jit(lambda v: v * 2)(x)
+    px, py = x.unsafe_buffer_pointer(), y.unsafe_buffer_pointer()
+    assert px and py and px != py
+    assert x.unsafe_buffer_pointer() == px
+
+
+def test_executable_fingerprint(kiln_device):
+    """The compiled executable has a fingerprint: the same for the same program, another
+    for another program."""
+    import jax
+    x = jax.device_put(np.ones(3, np.float32), kiln_device)
+    fingerprint = lambda f: jax.jit(f).lower(x).compile().runtime_executable().fingerprint
+
+    def add_one(v):
+        return v + 1
+
+    a, b, c = fingerprint(add_one), fingerprint(add_one), fingerprint(lambda v: v * 3)
+    assert a and a == b and a != c, (a, b, c)
 
 
 def test_bad_program_is_an_exception(kiln_device):

@@ -70,6 +70,25 @@ static void test_programs(kiln_program **out) {
   kiln_status_free(st);
   EXPECT_ERROR(kiln_program_find_function(p, "nope", &f), KILN_STATUS_NOT_FOUND, "no function @nope");
   EXPECT_ERROR(kiln_program_function(p, 7, &f), KILN_STATUS_OUT_OF_RANGE, "no function 7");
+  EXPECT(kiln_program_module_name(p) == NULL, "an unnamed module has no name");
+  /* the module's name; the digest of the bytes: equal bytes, equal digests */
+  const char named[] = "module @jit_f {\n  func.func @main() {\n    return\n  }\n}\n";
+  const char renamed[] = "module @jit_g {\n  func.func @main() {\n    return\n  }\n}\n";
+  kiln_program *n1 = NULL, *n2 = NULL, *n3 = NULL;
+  kiln_status_free(kiln_program_create(named, strlen(named), NULL, &n1));
+  kiln_status_free(kiln_program_create(named, strlen(named), &po, &n2));
+  kiln_status_free(kiln_program_create(renamed, strlen(renamed), NULL, &n3));
+  EXPECT(n1 && n2 && n3 && !strcmp(kiln_program_module_name(n1), "jit_f") &&
+             !strcmp(kiln_program_module_name(n3), "jit_g"),
+         "module names");
+  uint8_t d1[KILN_PROGRAM_DIGEST_SIZE], d2[KILN_PROGRAM_DIGEST_SIZE], d3[KILN_PROGRAM_DIGEST_SIZE];
+  kiln_program_digest(n1, d1);
+  kiln_program_digest(n2, d2);
+  kiln_program_digest(n3, d3);
+  EXPECT(!memcmp(d1, d2, sizeof d1) && memcmp(d1, d3, sizeof d1), "digests: equal for equal bytes only");
+  kiln_program_release(n1);
+  kiln_program_release(n2);
+  kiln_program_release(n3);
   *out = p;
 }
 
@@ -95,6 +114,18 @@ static void test_run(kiln_executable *x) {
   EXPECT(!st && got[0] == 2 && got[5] == 42, "result values %g %g: %s", got[0], got[5], kiln_status_message(st));
   kiln_status_free(st);
   EXPECT_ERROR(kiln_buffer_copy_to_host(out[0], got, 8), KILN_STATUS_INVALID_ARGUMENT, "the buffer holds 24");
+  /* host data: the contents in place, one address per buffer */
+  const void *pin = NULL, *pout = NULL;
+  st = kiln_buffer_host_data(in[0], &pin);
+  EXPECT(!st && pin && pin != a && !memcmp(pin, a, sizeof a), "input's host data: %s", kiln_status_message(st));
+  kiln_status_free(st);
+  st = kiln_buffer_host_data(out[0], &pout);
+  EXPECT(!st && pout && pout != pin && !memcmp(pout, got, sizeof got), "result's host data: %s",
+         kiln_status_message(st));
+  kiln_status_free(st);
+  EXPECT_ERROR(kiln_buffer_host_data(NULL, &pout), KILN_STATUS_INVALID_ARGUMENT, "buffer is NULL");
+  EXPECT(pout == NULL, "no address on error");
+  EXPECT_ERROR(kiln_buffer_host_data(out[0], NULL), KILN_STATUS_INVALID_ARGUMENT, "out_data is NULL");
   kiln_event_release(e);
   kiln_buffer_release(out[0]);
 

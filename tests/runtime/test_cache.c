@@ -1,9 +1,9 @@
-/* The compile cache and executable figures, through the public API.
+/* The compile cache, executable figures and buffers' host data, through the public API.
  * usage: test_runtime_cache TEST_PLUGIN_DIR
  * libkiln-counting.so (in that folder) counts its compiles and reports each executable's
  * serial number as its figures, so the test sees whether a compile really happened;
  * libkiln-countingold.so has the same code behind a table that ends before
- * executable_stats. */
+ * executable_stats and buffer_host_data. */
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -177,6 +177,32 @@ static void test_stats(kiln_client *counting, kiln_client *old, kiln_client *int
   kiln_program_release(p);
 }
 
+/* kiln_buffer_host_data passes the plugin's address on, and is UNIMPLEMENTED for a plugin
+ * whose table predates the entry (as for a device whose memory the host cannot address). */
+static void test_host_data(kiln_client *counting, kiln_client *old) {
+  const float data[3] = {1, 2, 3};
+  int64_t dims[1] = {3};
+  kiln_buffer_args a = {sizeof a, KILN_ELEMENT_TYPE_F32, 1, dims, data, sizeof data};
+  kiln_client *clients[2] = {counting, old};
+  for (int i = 0; i < 2; i++) {
+    kiln_buffer *b = NULL;
+    kiln_status st = kiln_buffer_create(kiln_client_device(clients[i], 0), &a, &b);
+    EXPECT(!st && b, "buffer: %s", kiln_status_message(st));
+    kiln_status_free(st);
+    const void *p = data;
+    st = kiln_buffer_host_data(b, &p);
+    if (i == 0)
+      EXPECT(!st && p && p != data && !memcmp(p, data, sizeof data), "counting: host data %p: %s", p,
+             kiln_status_message(st));
+    else
+      EXPECT(kiln_status_code_of(st) == KILN_STATUS_UNIMPLEMENTED && !p &&
+                 strstr(kiln_status_message(st), "not addressable from the host"),
+             "countingold: %s", kiln_status_message(st));
+    kiln_status_free(st);
+    kiln_buffer_release(b);
+  }
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     printf("usage: test_runtime_cache TEST_PLUGIN_DIR\n0 passed, 1 failed\n");
@@ -189,6 +215,7 @@ int main(int argc, char **argv) {
     test_same_and_different(c1, c2);
     test_threads(c1);
     test_stats(c1, old, interp);
+    test_host_data(c1, old);
   }
   kiln_client_release(c1);
   kiln_client_release(c2);

@@ -878,6 +878,12 @@ static kiln_status plan(kiln_cpu_executable *x) {
       req[v].last = run_last;
     }
   }
+  /* a result that is a view of a temporary (a returned reshape) is copied out after the
+   * last step: its bytes stay live until then */
+  for (int32_t k = 0; k < x->num_results; k++) {
+    int32_t v = kiln_cpu_alias_base(x, x->result_values[k]);
+    if (req[v].first >= 0) req[v].last = x->num_steps;
+  }
   /* only TEMP values are planned: the others get an empty interval */
   for (int32_t v = 0; v < x->num_slots; v++)
     if (x->slots[v].store != KILN_CPU_STORE_TEMP || req[v].first < 0) req[v] = (kiln_buffer_request){0, -2, -2};
@@ -958,6 +964,7 @@ static kiln_status compile(const kiln_module *m, const kiln_source *src, const k
   int32_t inlined = 0;
   const kiln_block *entry = kiln_op_block(function, 0);
   x->whole_interp = !plannable(function, entry);
+  if (!st && !parent && kiln_cpu_is_polymorphic(function)) st = kiln_cpu_specs_create(m, src, function, &x->specs);
   if (!st && !x->whole_interp) st = kiln_inline_calls(m, function, x->scratch, &planned, &inlined);
   int32_t rewrites = 0;
   if (!st && planned) st = kiln_canonicalize(x->scratch, planned, &rewrites);

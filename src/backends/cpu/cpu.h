@@ -74,6 +74,8 @@ typedef struct kiln_cpu_step {
 
 typedef struct kiln_cpu_run_state kiln_cpu_run_state;
 
+typedef struct kiln_cpu_specs kiln_cpu_specs;
+
 typedef struct kiln_cpu_executable {
   const kiln_module *module;
   const kiln_source *source;
@@ -84,6 +86,7 @@ typedef struct kiln_cpu_executable {
   bool owns_interp;         /* false in a region's executable: the parent's */
   int32_t nesting;          /* 0 for an entry function, parent's + 1 for a region */
   bool whole_interp;        /* the interpreter runs the whole function */
+  kiln_cpu_specs *specs; /* a shape-polymorphic entry's compiles per shape (specialize.c), or NULL */
   int32_t num_values;       /* of `planned` */
   int32_t num_slots;        /* num_values, then temporaries the compiler adds (partial sums) */
   int32_t max_slots;
@@ -135,6 +138,31 @@ typedef struct kiln_cpu_tensor {
  * print_out as for the interpreter (kiln_interp_ctx). */
 kiln_status kiln_cpu_run(kiln_cpu_executable *x, kiln_cpu_tensor *const *inputs, kiln_cpu_tensor **results,
                          kiln_check_log *checks);
+/* Runs function (of interp's module, or a copy with no calls left at its top level) whole in
+ * the interpreter, observe (may be NULL) told of every op; results as for kiln_cpu_run. */
+kiln_status kiln_cpu_run_interpreted(const kiln_interp *interp, const kiln_op *function, kiln_cpu_tensor *const *inputs,
+                                     kiln_cpu_tensor **results, kiln_check_log *checks, kiln_interp_observer observe,
+                                     void *observe_arg);
+
+/* Shape-polymorphic entry functions (specialize.c): a `?` dimension in a parameter. Each
+ * signature (input shapes and the values of the dimension arguments: the leading integer
+ * scalar parameters) runs first in the interpreter on the inlined function, recording every
+ * value's shape; kiln_refine_shapes (src/passes) then makes it static, and it is compiled
+ * like any function and kept for that signature (at most KILN_CPU_MAX_SPECS of them; then
+ * the interpreter runs the rest). A signature refinement refuses is interpreted, and
+ * remembered so. Thread-safe: the table is under a mutex, never held while compiling or
+ * running. */
+#define KILN_CPU_MAX_SPECS 64
+bool kiln_cpu_is_polymorphic(const kiln_op *function);
+kiln_status kiln_cpu_specs_create(const kiln_module *m, const kiln_source *src, const kiln_op *function,
+                                  kiln_cpu_specs **out);
+void kiln_cpu_specs_destroy(kiln_cpu_specs *specs);
+/* Runs the signature's compiled function (*ran true), or records and compiles it on its
+ * first run (*ran true: those results come from the interpreter); *ran false: the caller
+ * runs the function whole in the interpreter. */
+kiln_status kiln_cpu_specs_run(kiln_cpu_specs *specs, kiln_cpu_tensor *const *inputs,
+                               kiln_cpu_tensor **results, kiln_check_log *checks, bool *ran);
+
 
 /* Runs x once on zero inputs, skipping its interpreter and control-flow steps, so that what
  * a first run pays once (the run state and its arena, result blocks in the allocator's

@@ -121,6 +121,7 @@ static void print_profile(const kiln_cpu_executable *x) {
 
 void kiln_cpu_executable_destroy(kiln_cpu_executable *x) {
   if (!x) return;
+  kiln_cpu_specs_destroy(x->specs);
   if (x->step_ns) {
     print_profile(x);
     free(x->step_ns);
@@ -261,8 +262,6 @@ static kiln_status run_control_step(const kiln_cpu_executable *x, kiln_cpu_run_s
   return st;
 }
 
-static kiln_status run_whole(kiln_cpu_executable *x, kiln_cpu_tensor *const *inputs, kiln_cpu_tensor **results,
-                             kiln_check_log *checks);
 
 /* A warm-up run's stand-in for a step it skips (interpreter and control-flow steps, which
  * may have effects or loop on data): zeros of each tensor result's type. */
@@ -406,7 +405,12 @@ kiln_status kiln_cpu_run(kiln_cpu_executable *x, kiln_cpu_tensor *const *inputs,
   /* every result is NULL until made, so a failing run frees only what it made */
   const kiln_type *ft = kiln_func_type(x->function);
   for (int32_t k = 0; k < ft->func.num_results; k++) results[k] = NULL;
-  if (x->whole_interp) return run_whole(x, inputs, results, checks);
+  if (x->specs) {
+    bool ran = false;
+    kiln_status st = kiln_cpu_specs_run(x->specs, inputs, results, checks, &ran);
+    if (ran || st) return st;
+  }
+  if (x->whole_interp) return kiln_cpu_run_interpreted(x->interp, x->function, inputs, results, checks, NULL, NULL);
   return run_steps(x, inputs, results, checks, false);
 }
 
@@ -447,9 +451,10 @@ void kiln_cpu_warm_up(kiln_cpu_executable *x) {
 
 /* ---------------------------------------------------------------- whole functions */
 
-static kiln_status run_whole(kiln_cpu_executable *x, kiln_cpu_tensor *const *inputs, kiln_cpu_tensor **results,
-                             kiln_check_log *checks) {
-  const kiln_type *ft = kiln_func_type(x->function);
+kiln_status kiln_cpu_run_interpreted(const kiln_interp *interp, const kiln_op *function, kiln_cpu_tensor *const *inputs,
+                                     kiln_cpu_tensor **results, kiln_check_log *checks, kiln_interp_observer observe,
+                                     void *observe_arg) {
+  const kiln_type *ft = kiln_func_type(function);
   int32_t ni = ft->func.num_inputs, nr = ft->func.num_results;
   kiln_rtv **args = calloc((size_t)ni + 1, sizeof *args), **res = calloc((size_t)nr + 1, sizeof *res);
   kiln_status st = args && res ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
@@ -463,8 +468,9 @@ static kiln_status run_whole(kiln_cpu_executable *x, kiln_cpu_tensor *const *inp
     const kiln_type *et = kiln_type_is_tensor(t) ? kiln_type_element(t) : kiln_interp_scalar_type(in->elem);
     st = kiln_rtv_view(et, in->rank, in->dims, in->data, &args[i]);
   }
-  kiln_interp_ctx ctx = {.interp = x->interp, .checks = checks, .print_out = stdout};
-  if (!st) st = kiln_interp_call(&ctx, x->function, args, ni, res);
+  kiln_interp_ctx ctx = {.interp = interp, .checks = checks, .print_out = stdout, .observe = observe,
+                         .observe_arg = observe_arg};
+  if (!st) st = kiln_interp_call(&ctx, function, args, ni, res);
   for (int32_t k = 0; !st && k < nr; k++) {
     kiln_rtv *r = res[k];
     if (r->kind != KILN_RTV_TENSOR) { /* a token or tuple */

@@ -104,6 +104,12 @@ static kiln_status cpu_buffer_to_host(kiln_backend_buffer *buffer, void *dst, si
   return NULL;
 }
 
+/* Buffers are aligned host memory: the tensor's data is the contents. */
+static kiln_status cpu_buffer_host_data(const kiln_backend_buffer *buffer, const void **out_data) {
+  *out_data = buffer->tensor->data;
+  return NULL;
+}
+
 static void cpu_buffer_destroy(kiln_backend_buffer *buffer) {
   if (!buffer) return;
   kiln_cpu_tensor_free(buffer->tensor);
@@ -113,6 +119,9 @@ static void cpu_buffer_destroy(kiln_backend_buffer *buffer) {
 static kiln_status cpu_compile(kiln_backend_device *device, const kiln_backend_compile_args *args,
                                kiln_backend_executable **out_executable) {
   *out_executable = NULL;
+  /* a custom call of a target nothing implements (the cpu backend runs custom calls through
+   * the interpreter's kernels) is refused now rather than when it runs */
+  KILN_RETURN_IF_ERROR(kiln_interp_check_runnable(args->module, args->source, args->function));
   kiln_backend_executable *e = calloc(1, sizeof *e);
   if (!e) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   kiln_status st = kiln_cpu_compile(args->module, args->source, args->function, &e->x);
@@ -190,6 +199,7 @@ static const kiln_backend k_cpu = {
     .executable_destroy = cpu_executable_destroy,
     .execute = cpu_execute,
     .executable_stats = cpu_executable_stats,
+    .buffer_host_data = cpu_buffer_host_data,
 };
 
 KILN_BACKEND_EXPORT const kiln_backend *kiln_backend_entry_v1(void);

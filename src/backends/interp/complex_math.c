@@ -349,7 +349,10 @@ kiln_cplx kiln_cplx_tanh(kiln_cplx z) {
   double x = z.re, y = z.im;
   if (isnan(x)) return mk(x, y == 0 ? y : NAN);
   if (isinf(x)) return mk(copysign(1.0, x), isfinite(y) ? copysign(0.0, sin(y) * cos(y)) : copysign(0.0, y));
-  if (!isfinite(y)) return mk(x == 0 ? x : NAN, NAN);
+  /* finite x, infinite or NaN y: NaN + iNaN, also for x = +-0, as C99's Annex G (G.6.2.6),
+   * XLA and mpmath have it (C17's DR 471 made it +-0 + iNaN). So tan(+-inf + iy) is
+   * NaN + iNaN for every finite y. */
+  if (!isfinite(y)) return mk(NAN, NAN);
   if (y == 0) return mk(tanh(x), y);
   double s = sin(y), c = cos(y);
   if (fabs(x) > 22) { /* tanh x == +-1 in double; imag = sin 2y / (cosh 2x + cos 2y) */

@@ -238,6 +238,7 @@ kiln_status kiln_interp_exec_op(kiln_interp_ctx *ctx, const kiln_op *op) {
     kiln_rtv_release(*slot);
     *slot = st ? (kiln_rtv_release(out[i]), NULL) : out[i];
   }
+  if (!st && ctx->observe) ctx->observe(ctx->observe_arg, op, out);
   if (big) free(in), free(out), free(elems);
   return st;
 }

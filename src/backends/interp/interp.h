@@ -31,6 +31,9 @@ typedef struct kiln_check_log {
 
 void kiln_check_log_free(kiln_check_log *log);
 
+/* Called after each op a run executes, with its results (borrowed). */
+typedef void (*kiln_interp_observer)(void *arg, const kiln_op *op, kiln_rtv *const *results);
+
 typedef struct kiln_interp_ctx {
   const kiln_interp *interp;
   kiln_rtv **frame;        /* the current function invocation's values, by kiln_value.id */
@@ -39,6 +42,8 @@ typedef struct kiln_interp_ctx {
   kiln_interp_group *group; /* NULL outside run_parallel */
   int32_t process_id;      /* this process's index in the group */
   int depth;               /* call depth, bounded */
+  kiln_interp_observer observe; /* NULL, or told of every op run (the cpu's shape recording) */
+  void *observe_arg;
 } kiln_interp_ctx;
 
 kiln_status kiln_interp_create(const kiln_module *m, const kiln_source *src, kiln_interp **out);
@@ -105,6 +110,21 @@ kiln_interp_kernel kiln_interp_structured_lookup(kiln_op_kind kind);
 kiln_interp_kernel kiln_interp_math_lookup(kiln_op_kind kind);
 kiln_interp_kernel kiln_interp_linalg_lookup(kiln_op_kind kind);
 kiln_interp_kernel kiln_interp_control_lookup(kiln_op_kind kind);
+/* custom_call @shape_assertion (shape_assertion.c): nothing when operand 0 holds true, else
+ * an error with the op's error_message, its {k} replaced by integer operand k + 1. */
+kiln_status kiln_interp_shape_assertion(kiln_interp_ctx *ctx, const kiln_kernel_args *a);
+/* The kernel of a custom_call's target (check.*, shape_assertion), or NULL when the
+ * interpreter runs no such target. */
+kiln_interp_kernel kiln_interp_custom_call_kernel(const kiln_op *op);
+
+/* Compile-time check (runnable.c) that every custom_call of function and of the functions
+ * it calls (func.call, composite decompositions), in all their regions, has a target the
+ * interpreter implements; otherwise a located UNIMPLEMENTED error for the first that has
+ * none, so a program no device can run fails when it is compiled, not when it runs.
+ * Reads the module only; thread-safe. */
+kiln_status kiln_interp_check_runnable(const kiln_module *m, const kiln_source *src, const kiln_op *function);
+/* The message for a custom call of a target Kiln has no kernel for (printf: length, name). */
+#define KILN_INTERP_NO_TARGET "calls target '%.*s', which Kiln does not implement"
 /* Kernels that handle quantized storage themselves (no dequantize_op_quantize). */
 bool kiln_interp_kernel_is_quant_native(kiln_op_kind kind);
 

@@ -621,24 +621,66 @@ static kiln_status check_eq_labeled(kiln_interp_ctx *ctx, const kiln_kernel_args
 
 static kiln_status check_eq(kiln_interp_ctx *ctx, const kiln_kernel_args *a) { return check_eq_labeled(ctx, a, NULL); }
 
-/* stablehlo.custom_call @check.*: the targets of the JAX-generated test data. */
-static kiln_status k_custom_call(kiln_interp_ctx *ctx, const kiln_kernel_args *a) {
-  const char *t = NULL;
-  size_t n = 0;
-  if (!attr_string(a->op, "call_target_name", &t, &n))
-    return kiln_interp_error(ctx, a->op, "has no call_target_name");
-  if (str_is(t, n, "check.eq")) return check_eq_labeled(ctx, a, "check.eq");
-  cmp_spec s = {CMP_EQ, 0, 0, 0};
-  if (str_is(t, n, "check.expect_close")) s = (cmp_spec){CMP_CLOSE, 0, 0, 3};
-  else if (str_is(t, n, "check.expect_almost_eq")) s = (cmp_spec){CMP_ALMOST, 1e-3, 0, 0};
-  else if (!str_is(t, n, "check.expect_eq"))
-    return kiln_interp_error(ctx, a->op, "calls target '%.*s', which the interpreter does not implement", (int)n, t);
-  if (a->num_in != 2) return kiln_interp_error(ctx, a->op, "'%.*s' takes 2 operands", (int)n, t);
-  char label[64];
-  snprintf(label, sizeof label, "%.*s", (int)n, t);
+/* check.expect_* as custom calls: two operands compared with the target's spec. */
+static kiln_status expect_target(kiln_interp_ctx *ctx, const kiln_kernel_args *a, const char *label, cmp_spec s) {
+  if (a->num_in != 2) return kiln_interp_error(ctx, a->op, "'%s' takes 2 operands", label);
   KILN_RETURN_IF_ERROR(check(ctx, a->op, label, a->in[0], a->in[1], &s, NULL));
   for (int32_t i = 0; i < a->num_out; i++) KILN_RETURN_IF_ERROR(kiln_kernel_result_static(ctx, a, i));
   return NULL;
+}
+
+static kiln_status target_check_eq(kiln_interp_ctx *ctx, const kiln_kernel_args *a) {
+  return check_eq_labeled(ctx, a, "check.eq");
+}
+static kiln_status target_expect_eq(kiln_interp_ctx *ctx, const kiln_kernel_args *a) {
+  return expect_target(ctx, a, "check.expect_eq", (cmp_spec){CMP_EQ, 0, 0, 0});
+}
+static kiln_status target_expect_close(kiln_interp_ctx *ctx, const kiln_kernel_args *a) {
+  return expect_target(ctx, a, "check.expect_close", (cmp_spec){CMP_CLOSE, 0, 0, 3});
+}
+static kiln_status target_expect_almost_eq(kiln_interp_ctx *ctx, const kiln_kernel_args *a) {
+  return expect_target(ctx, a, "check.expect_almost_eq", (cmp_spec){CMP_ALMOST, 1e-3, 0, 0});
+}
+
+/* JAX's lax.dce_sink(..., prevent_mlir_dce=True): its operands count as used, so what
+ * computes them is kept; running it does nothing (it has no results). */
+static kiln_status target_dce_sink(kiln_interp_ctx *ctx, const kiln_kernel_args *a) {
+  if (a->num_out) return kiln_interp_error(ctx, a->op, "'dce_sink' has no results, but %d are declared", (int)a->num_out);
+  return NULL;
+}
+
+/* The custom-call targets the interpreter runs: the check.* targets of the JAX-generated
+ * test data, JAX's @shape_assertion (shape_assertion.c) and @dce_sink. */
+static const struct {
+  const char *name;
+  kiln_interp_kernel kernel;
+} k_targets[] = {
+    {"check.eq", target_check_eq},
+    {"check.expect_eq", target_expect_eq},
+    {"check.expect_close", target_expect_close},
+    {"check.expect_almost_eq", target_expect_almost_eq},
+    {"shape_assertion", kiln_interp_shape_assertion},
+    {"dce_sink", target_dce_sink},
+};
+
+kiln_interp_kernel kiln_interp_custom_call_kernel(const kiln_op *op) {
+  const char *t = NULL;
+  size_t n = 0;
+  if (!attr_string(op, "call_target_name", &t, &n)) return NULL;
+  for (size_t i = 0; i < sizeof k_targets / sizeof k_targets[0]; i++)
+    if (str_is(t, n, k_targets[i].name)) return k_targets[i].kernel;
+  return NULL;
+}
+
+/* stablehlo.custom_call: its target's kernel. Programs that call another target are refused
+ * when compiled (kiln_interp_check_runnable); this error is for callers that skip that. */
+static kiln_status k_custom_call(kiln_interp_ctx *ctx, const kiln_kernel_args *a) {
+  kiln_interp_kernel k = kiln_interp_custom_call_kernel(a->op);
+  if (k) return k(ctx, a);
+  const char *t = "";
+  size_t n = 0;
+  attr_string(a->op, "call_target_name", &t, &n);
+  return kiln_interp_error(ctx, a->op, KILN_INTERP_NO_TARGET, (int)n, t);
 }
 
 /* ------------------------------------------------------------------ probes */

@@ -255,7 +255,15 @@ static kiln_status make_result(const ctx_t *ctx, const args_t *a, int32_t i, int
     return kiln_interp_error(ctx, a->op, "computes result #%d of shape %s, which does not match its type's shape %s",
                              (int)i, have, want);
   }
-  return kiln_kernel_result(a, i, rank, dims);
+  kiln_status st = kiln_kernel_result(a, i, rank, dims);
+  if (st) { /* a size too large (or no memory for it): located, with the shape */
+    char have[512];
+    dims_text(have, sizeof have, rank, dims);
+    kiln_status located = kiln_interp_error(ctx, a->op, "result #%d of shape %s: %s", (int)i, have, kiln_status_message(st));
+    kiln_status_free(st);
+    st = located;
+  }
+  return st;
 }
 
 /* Clamps x into [0, hi] (hi >= 0). */

@@ -83,6 +83,12 @@ static kiln_status interp_buffer_to_host(kiln_backend_buffer *buffer, void *dst,
   return NULL;
 }
 
+/* Buffers are interpreter values in host memory: their storage is the contents. */
+static kiln_status interp_buffer_host_data(const kiln_backend_buffer *buffer, const void **out_data) {
+  *out_data = buffer->value->data; /* a tensor: the runtime asks for no TOKEN or TUPLE buffer's */
+  return NULL;
+}
+
 static void interp_buffer_destroy(kiln_backend_buffer *buffer) {
   if (!buffer) return;
   kiln_rtv_release(buffer->value);
@@ -92,6 +98,7 @@ static void interp_buffer_destroy(kiln_backend_buffer *buffer) {
 static kiln_status interp_compile(kiln_backend_device *device, const kiln_backend_compile_args *args,
                                   kiln_backend_executable **out_executable) {
   *out_executable = NULL;
+  KILN_RETURN_IF_ERROR(kiln_interp_check_runnable(args->module, args->source, args->function));
   kiln_backend_executable *x = calloc(1, sizeof *x);
   if (!x) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   kiln_status st = kiln_interp_create(args->module, args->source, &x->interp);
@@ -124,7 +131,9 @@ static kiln_status argument(kiln_rtv *v, const kiln_type *param, kiln_rtv **out)
 
 /* Results become buffers that may outlive the program: their element type must not point
  * into its IR. Buffers hold storage (a quantized result's integers), so the static scalar
- * type of the storage element replaces it; a value shared with others is copied first. */
+ * type of the storage element replaces it. A tensor shared with others (an argument
+ * returned as it is, a value returned twice) is copied first: every result buffer has
+ * memory of its own, as on the other devices (kiln_buffer_host_data tells them apart). */
 static kiln_status detach(kiln_rtv **v) {
   kiln_rtv *r = *v;
   if (r->kind == KILN_RTV_TUPLE) {
@@ -132,7 +141,7 @@ static kiln_status detach(kiln_rtv **v) {
     return NULL;
   }
   const kiln_type *storage = kiln_interp_scalar_type(r->elem);
-  if (r->kind != KILN_RTV_TENSOR || r->elem_type == storage) return NULL;
+  if (r->kind != KILN_RTV_TENSOR) return NULL;
   if (atomic_load(&r->refs) == 1) {
     r->elem_type = storage;
     return NULL;
@@ -192,7 +201,8 @@ static const kiln_backend k_interp = {
     .compile = interp_compile,
     .executable_destroy = interp_executable_destroy,
     .execute = interp_execute,
-    /* executable_stats: none (no buffer plan: values are allocated as it goes), "not reported" */
+    .executable_stats = NULL, /* no buffer plan (values are allocated as it goes): "not reported" */
+    .buffer_host_data = interp_buffer_host_data,
 };
 
 KILN_BACKEND_EXPORT const kiln_backend *kiln_backend_entry_v1(void);

@@ -215,3 +215,15 @@ func.func @check_semantics() {
   check.expect_close %e1, %e2, max_ulp_difference = 1, min_ulp_difference = 1 : tensor<2xf8E4M3FN>, tensor<2xf8E4M3FN>
   func.return
 }
+
+// -----
+
+// JAX's dce_sink (lax.dce_sink with prevent_mlir_dce=True) keeps its operand's producer and
+// does nothing when run.
+func.func @dce_sink_runs() {
+  %a = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %b = stablehlo.add %a, %a : tensor<2xf32>
+  stablehlo.custom_call @dce_sink(%b) {has_side_effect = true} : (tensor<2xf32>) -> ()
+  check.expect_eq_const %b, dense<[2.0, 4.0]> : tensor<2xf32>
+  func.return
+}

@@ -370,3 +370,26 @@ func.func @quantize_per_axis() {
   check.expect_eq_const %d, dense<[[1.0, 2.0], [3.0, 29.25]]> : tensor<2x2xf32>
   func.return
 }
+
+// -----
+
+// tan(+-inf + iy), y finite (zero too), and tanh(+-0 + i inf), tanh(+-0 + iNaN): NaN + iNaN,
+// as C99's Annex G, XLA and JAX's mpmath reference have it; tan(-0 + iNaN) = -0 + iNaN.
+func.func @tan_tanh_complex_nan_cases() {
+  %a = stablehlo.constant dense<[(0xFF800000, 0.0), (0x7F800000, 0.0), (0x7F800000, 1.0), (0xFF800000, -0.0), (0.0, 0x7F800000), (-0.0, 0x7FC00000)]> : tensor<6xcomplex<f32>>
+  %t = stablehlo.tan %a : tensor<6xcomplex<f32>>
+  %h = stablehlo.tanh %a : tensor<6xcomplex<f32>>
+  %tr = stablehlo.real %t : (tensor<6xcomplex<f32>>) -> tensor<6xf32>
+  %ti = stablehlo.imag %t : (tensor<6xcomplex<f32>>) -> tensor<6xf32>
+  %hr = stablehlo.real %h : (tensor<6xcomplex<f32>>) -> tensor<6xf32>
+  %hi = stablehlo.imag %h : (tensor<6xcomplex<f32>>) -> tensor<6xf32>
+  %ntr = stablehlo.compare NE, %tr, %tr : (tensor<6xf32>, tensor<6xf32>) -> tensor<6xi1>
+  %nti = stablehlo.compare NE, %ti, %ti : (tensor<6xf32>, tensor<6xf32>) -> tensor<6xi1>
+  %nhr = stablehlo.compare NE, %hr, %hr : (tensor<6xf32>, tensor<6xf32>) -> tensor<6xi1>
+  %nhi = stablehlo.compare NE, %hi, %hi : (tensor<6xf32>, tensor<6xf32>) -> tensor<6xi1>
+  check.expect_eq_const %ntr, dense<[true, true, true, true, false, false]> : tensor<6xi1>
+  check.expect_eq_const %nti, dense<[true, true, true, true, false, true]> : tensor<6xi1>
+  check.expect_eq_const %nhr, dense<[false, false, false, false, true, true]> : tensor<6xi1>
+  check.expect_eq_const %nhi, dense<[false, false, false, false, true, true]> : tensor<6xi1>
+  func.return
+}

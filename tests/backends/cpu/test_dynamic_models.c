@@ -1,0 +1,195 @@
+/* test_dynamic_models DEVICE FOLDER: the shape-polymorphic JAX exports of FOLDER
+ * (make_models.py wrote them and JAX's results) on DEVICE at each size of their symbolic
+ * dimension, twice with one executable (on cpu the first run of a size records and
+ * compiles it, the second runs the compiled code), against JAX's results; and the errors a
+ * shape-polymorphic program gives for a failing shape assertion and for inputs whose sizes
+ * disagree with its parameters; the MLP from 4 threads at once. Prints "N passed, N failed". */
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/source.h"
+#include "kiln/kiln.h"
+#include "npy.h"
+#include "runtime/element.h"
+
+static _Atomic int passed, failed;
+
+static void report(bool ok, const char *what) {
+  if (ok) {
+    passed++;
+  } else {
+    failed++;
+    printf("FAILED: %s\n", what);
+  }
+}
+
+static kiln_status buffer_from_npy(kiln_device *d, const kiln_npy_array *a, kiln_buffer **out) {
+  kiln_buffer_args args = {sizeof args, kiln_element_type_from_elem(a->elem), a->rank, a->dims, a->data, a->byte_size};
+  return kiln_buffer_create(d, &args, out);
+}
+
+/* Whether buffer b holds want's shape and values within 1e-4 * (1 + |want|). */
+static bool close_to(kiln_buffer *b, const kiln_npy_array *want, char *why, size_t cap) {
+  bool same = kiln_buffer_rank(b) == want->rank && kiln_buffer_byte_size(b) == want->byte_size;
+  for (int32_t d = 0; same && d < want->rank; d++) same = kiln_buffer_dims(b)[d] == want->dims[d];
+  if (!same) return snprintf(why, cap, "shape differs"), false;
+  float *got = malloc(want->byte_size ? want->byte_size : 1);
+  kiln_status st = got ? kiln_buffer_copy_to_host(b, got, want->byte_size) : NULL;
+  bool ok = got && !st;
+  const float *w = (const float *)want->data;
+  for (size_t i = 0; ok && i < want->byte_size / sizeof(float); i++)
+    if (!(fabsf(got[i] - w[i]) <= 1e-4f * (1 + fabsf(w[i])))) {
+      snprintf(why, cap, "element %zu: %.9g, JAX %.9g", i, got[i], w[i]);
+      ok = false;
+    }
+  kiln_status_free(st);
+  free(got);
+  return ok;
+}
+
+/* Runs x on the one input `in` twice; compares each run's results with the files
+ * FOLDER/NAME_SIZE_out_I.npy. */
+static void run_size(kiln_executable *x, kiln_device *d, const char *folder, const char *name, int size) {
+  char path[4096], what[4300], why[256] = "";
+  snprintf(path, sizeof path, "%s/%s_%d_in_0.npy", folder, name, size);
+  kiln_npy_array in = {0};
+  kiln_buffer *arg = NULL, *res[4] = {NULL};
+  kiln_function_info f = {.struct_size = sizeof f};
+  kiln_status st = kiln_npy_read(path, &in);
+  if (!st) st = buffer_from_npy(d, &in, &arg);
+  if (!st) st = kiln_executable_function(x, &f);
+  for (int run = 0; !st && run < 2; run++) {
+    kiln_event *done = NULL;
+    kiln_execute_args ea = {sizeof ea, &arg, 1, res, f.num_results, 0};
+    st = kiln_executable_execute(x, &ea, &done);
+    if (!st) st = kiln_event_wait(done);
+    kiln_event_release(done);
+    for (int32_t i = 0; !st && i < f.num_results; i++) {
+      kiln_npy_array want = {0};
+      snprintf(path, sizeof path, "%s/%s_%d_out_%d.npy", folder, name, size, (int)i);
+      st = kiln_npy_read(path, &want);
+      snprintf(what, sizeof what, "%s at size %d, run %d, result %d", name, size, run + 1, (int)i);
+      if (!st) {
+        bool ok = close_to(res[i], &want, why, sizeof why);
+        if (!ok) printf("%s: %s\n", what, why);
+        report(ok, what);
+      }
+      kiln_npy_free(&want);
+    }
+    for (int32_t i = 0; i < f.num_results && i < 4; i++) kiln_buffer_release(res[i]), res[i] = NULL;
+  }
+  if (st) {
+    snprintf(what, sizeof what, "%s at size %d: %s", name, size, kiln_status_message(st));
+    report(false, what);
+  }
+  kiln_status_free(st);
+  kiln_buffer_release(arg);
+  kiln_npy_free(&in);
+}
+
+/* A run on `dims` zeros must fail with a message holding `expect`. */
+static void expect_error(kiln_executable *x, kiln_device *d, int32_t rank, const int64_t *dims, const char *expect) {
+  int64_t n = 1;
+  for (int32_t i = 0; i < rank; i++) n *= dims[i];
+  float *zeros = calloc((size_t)n + 1, sizeof *zeros);
+  kiln_buffer *arg = NULL, *res[2] = {NULL};
+  kiln_event *done = NULL;
+  kiln_buffer_args args = {sizeof args, KILN_ELEMENT_TYPE_F32, rank, dims, zeros, (size_t)n * sizeof *zeros};
+  kiln_status st = kiln_buffer_create(d, &args, &arg);
+  kiln_execute_args ea = {sizeof ea, &arg, 1, res, 1, 0};
+  if (!st) st = kiln_executable_execute(x, &ea, &done);
+  if (!st) st = kiln_event_wait(done);
+  bool ok = st && strstr(kiln_status_message(st), expect);
+  if (!ok) printf("expected an error with \"%s\", got: %s\n", expect, st ? kiln_status_message(st) : "success");
+  report(ok, expect);
+  kiln_status_free(st);
+  kiln_event_release(done);
+  kiln_buffer_release(res[0]);
+  kiln_buffer_release(arg);
+  free(zeros);
+}
+
+typedef struct thread_job {
+  kiln_executable *x;
+  kiln_device *d;
+  const char *folder;
+} thread_job;
+
+static void *run_mlp_sizes(void *arg) {
+  thread_job *j = arg;
+  for (int k = 0; k < 3; k++) run_size(j->x, j->d, j->folder, "mlp", (int[]){1, 3, 13}[k]);
+  return NULL;
+}
+
+/* 4 threads at once on a new executable: each size's first runs race to record and
+ * compile it (the first one compiled is kept). */
+static void threads(kiln_program *p, kiln_device *d, const char *folder) {
+  kiln_executable *x = NULL;
+  kiln_compile_options co = {sizeof co, "main"};
+  kiln_status st = kiln_program_compile(p, d, &co, &x);
+  report(!st, "compile for the threads");
+  kiln_status_free(st);
+  pthread_t t[4];
+  thread_job j = {x, d, folder};
+  int made = 0;
+  for (; x && made < 4; made++)
+    if (pthread_create(&t[made], NULL, run_mlp_sizes, &j)) break;
+  for (int i = 0; i < made; i++) pthread_join(t[i], NULL);
+  kiln_executable_release(x);
+}
+
+static const struct {
+  const char *name;
+  int sizes[3];
+} k_models[] = {{"mlp", {1, 3, 13}}, {"transformer", {1, 5, 13}}, {"convnet", {1, 3, 13}}, {"scan", {1, 5, 13}}};
+
+int main(int argc, char **argv) {
+  if (argc != 3) {
+    fprintf(stderr, "usage: test_dynamic_models DEVICE FOLDER\n");
+    return 2;
+  }
+  kiln_client_options o = {.struct_size = sizeof o, .devices = argv[1], .flags = KILN_CLIENT_IGNORE_ENV};
+  kiln_client *c = NULL;
+  kiln_status st = kiln_client_create(&o, &c);
+  if (st) {
+    printf("%s\n0 passed, 1 failed\n", kiln_status_message(st));
+    return 1;
+  }
+  kiln_device *d = kiln_client_device(c, 0);
+  for (size_t m = 0; m < sizeof k_models / sizeof *k_models; m++) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/model_%s.mlir", argv[2], k_models[m].name);
+    kiln_source src = {0};
+    kiln_program *p = NULL;
+    kiln_executable *x = NULL;
+    st = kiln_source_read(path, &src);
+    kiln_program_options po = {sizeof po, path, 1};
+    if (!st) st = kiln_program_create(src.text, src.len, &po, &p);
+    kiln_compile_options co = {sizeof co, "main"};
+    if (!st) st = kiln_program_compile(p, d, &co, &x);
+    if (st) {
+      printf("%s\n", kiln_status_message(st));
+      report(false, path);
+      kiln_status_free(st);
+    }
+    for (int k = 0; x && k < 3; k++) run_size(x, d, argv[2], k_models[m].name, k_models[m].sizes[k]);
+    if (x && !strcmp(k_models[m].name, "mlp")) {
+      /* JAX's assertion b >= 1, its {0} substituted; then a feature size other than 16 */
+      expect_error(x, d, 2, (int64_t[]){0, 16}, "shape assertion failed: Input shapes do not match");
+      expect_error(x, d, 2, (int64_t[]){0, 16}, "'b' = 0 from specification 'b' for dimension args[0].shape[0] (= 0)");
+      expect_error(x, d, 2, (int64_t[]){3, 15}, "expects tensor<?x16xf32>, got tensor<3x15xf32>");
+      kiln_executable_release(x);
+      x = NULL;
+      threads(p, d, argv[2]);
+    }
+    kiln_executable_release(x);
+    kiln_program_release(p);
+    kiln_source_free(&src);
+  }
+  kiln_client_release(c);
+  printf("%d passed, %d failed\n", (int)passed, (int)failed);
+  return failed ? 1 : 0;
+}
