@@ -136,7 +136,7 @@ static void one_function(kiln_program *p, kiln_device *dev, const kiln_module *m
   if (!st && !(r.inputs && r.results && r.expected && r.expected_bytes))
     st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   uint64_t seed = 1;
-  for (int32_t i = 0; !st && i < r.num_inputs; i++) st = kiln_cli_input_random(ft->func.inputs[i], (int)i, &seed, dev, &r.inputs[i]);
+  for (int32_t i = 0; !st && i < r.num_inputs; i++) st = kiln_cli_input_random(ft->func.inputs[i], NULL, (int)i, &seed, dev, &r.inputs[i]);
   if (st) fail("setting up", fn, st);
   else sweep(&r, fn, every);
   for (int32_t i = 0; r.inputs && i < r.num_inputs; i++) kiln_buffer_release(r.inputs[i]);
