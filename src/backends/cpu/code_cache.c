@@ -113,6 +113,9 @@ const kiln_code_cache *kiln_code_cache_default(void) {
   return &g_default;
 }
 
+/* The default's folder name goes when the plugin is unloaded (its statics go with it). */
+__attribute__((destructor)) static void default_release(void) { kiln_code_cache_free(&g_default); }
+
 /* ---------------------------------------------------------------- entries */
 
 /* DIR/<hex key><suffix>, malloc'ed (NULL when out of memory). */
