@@ -118,6 +118,19 @@ void kiln_cpu_window_combine(kiln_elem e, kiln_op_kind op, const void *a, const 
 
 /* ---------------------------------------------------------------- scan */
 
+/* Runs BODY(..., OPK) with OPK the constant for op (one of the scan ops; XOR by default), so
+ * that each expansion folds its op and vectorises. */
+#define EACH_SCAN_OP(op, BODY, ...)                                  \
+  switch (op) {                                                      \
+    case KILN_OP_ADD: BODY(__VA_ARGS__, KILN_OP_ADD) break;           \
+    case KILN_OP_MULTIPLY: BODY(__VA_ARGS__, KILN_OP_MULTIPLY) break; \
+    case KILN_OP_MAXIMUM: BODY(__VA_ARGS__, KILN_OP_MAXIMUM) break;   \
+    case KILN_OP_MINIMUM: BODY(__VA_ARGS__, KILN_OP_MINIMUM) break;   \
+    case KILN_OP_AND: BODY(__VA_ARGS__, KILN_OP_AND) break;           \
+    case KILN_OP_OR: BODY(__VA_ARGS__, KILN_OP_OR) break;             \
+    default: BODY(__VA_ARGS__, KILN_OP_XOR) break;                    \
+  }
+
 /* One row of the scan: out[j] = op(prev[j], x[j]) for j < n (op a constant in each
  * expansion, so the loop vectorises). */
 #define SCAN_ROW(T, C, LD, ST, OPM, OPK) \
@@ -128,15 +141,7 @@ void kiln_cpu_window_combine(kiln_elem e, kiln_op_kind op, const void *a, const 
 
 #define X(E, T, C, LD, ST, OPM)                                                                               \
   static void scan_row_##E(kiln_op_kind op, T *restrict out, const T *prev, const T *restrict x, int64_t n) { \
-    switch (op) {                                                                                             \
-      case KILN_OP_ADD: SCAN_ROW(T, C, LD, ST, OPM, KILN_OP_ADD) break;                                       \
-      case KILN_OP_MULTIPLY: SCAN_ROW(T, C, LD, ST, OPM, KILN_OP_MULTIPLY) break;                             \
-      case KILN_OP_MAXIMUM: SCAN_ROW(T, C, LD, ST, OPM, KILN_OP_MAXIMUM) break;                               \
-      case KILN_OP_MINIMUM: SCAN_ROW(T, C, LD, ST, OPM, KILN_OP_MINIMUM) break;                               \
-      case KILN_OP_AND: SCAN_ROW(T, C, LD, ST, OPM, KILN_OP_AND) break;                                       \
-      case KILN_OP_OR: SCAN_ROW(T, C, LD, ST, OPM, KILN_OP_OR) break;                                         \
-      default: SCAN_ROW(T, C, LD, ST, OPM, KILN_OP_XOR) break;                                                \
-    }                                                                                                         \
+    EACH_SCAN_OP(op, SCAN_ROW, T, C, LD, ST, OPM)                                                            \
   }
 WINDOW_TYPES(X)
 #undef X
@@ -159,15 +164,7 @@ enum { ROWS = 8 };
                             int64_t nb, bool reverse) {                                                        \
     C acc[ROWS];                                                                                               \
     for (int64_t b = 0; b < nb; b++) acc[b] = LD(*init);                                                       \
-    switch (op) {                                                                                              \
-      case KILN_OP_ADD: SCAN_COLS(T, C, LD, ST, OPM, KILN_OP_ADD) break;                                       \
-      case KILN_OP_MULTIPLY: SCAN_COLS(T, C, LD, ST, OPM, KILN_OP_MULTIPLY) break;                             \
-      case KILN_OP_MAXIMUM: SCAN_COLS(T, C, LD, ST, OPM, KILN_OP_MAXIMUM) break;                               \
-      case KILN_OP_MINIMUM: SCAN_COLS(T, C, LD, ST, OPM, KILN_OP_MINIMUM) break;                               \
-      case KILN_OP_AND: SCAN_COLS(T, C, LD, ST, OPM, KILN_OP_AND) break;                                       \
-      case KILN_OP_OR: SCAN_COLS(T, C, LD, ST, OPM, KILN_OP_OR) break;                                         \
-      default: SCAN_COLS(T, C, LD, ST, OPM, KILN_OP_XOR) break;                                                \
-    }                                                                                                          \
+    EACH_SCAN_OP(op, SCAN_COLS, T, C, LD, ST, OPM)                                                             \
   }
 WINDOW_TYPES(X)
 #undef X
