@@ -153,18 +153,37 @@ static void print_string(printer *pr, const char *s, size_t n) {
   puts_(pr, "\"");
 }
 
-static bool is_bare_name(const char *s) {
-  if (!*s || !((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_')) return false;
-  for (; *s; s++)
-    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_' ||
-          *s == '$' || *s == '.' || *s == '-'))
+static bool is_bare_span(const char *s, size_t n) {
+  if (!n || !((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_')) return false;
+  for (size_t i = 0; i < n; i++) {
+    char c = s[i];
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '$' ||
+          c == '.' || c == '-'))
       return false;
+  }
   return true;
 }
 
-static void print_name(printer *pr, const char *s) {
-  if (is_bare_name(s)) puts_(pr, s);
-  else print_string(pr, s, strlen(s));
+static bool is_bare_name(const char *s) { return is_bare_span(s, strlen(s)); }
+
+static void print_name_n(printer *pr, const char *s, size_t n) {
+  if (is_bare_span(s, n)) put(pr, s, n);
+  else print_string(pr, s, n);
+}
+
+static void print_name(printer *pr, const char *s) { print_name_n(pr, s, strlen(s)); }
+
+/* @name, quoted when it is not a bare identifier; a nested reference "a::@b" prints each
+ * part so (a part may be empty: @""::@b). */
+static void print_symbol(printer *pr, const char *s) {
+  for (const char *part = s;;) {
+    const char *sep = strstr(part, "::@");
+    puts_(pr, "@");
+    print_name_n(pr, part, sep ? (size_t)(sep - part) : strlen(part));
+    if (!sep) return;
+    puts_(pr, "::");
+    part = sep + 3;
+  }
 }
 
 /* The low kiln_elem_bits(e) bits (sub-byte types use the low bits of their byte). */
@@ -414,9 +433,7 @@ static void print_attr(printer *pr, const kiln_attr *a, bool in_struct) {
       puts_(pr, "}");
       return;
     case KILN_ATTR_SYMBOL:
-      puts_(pr, "@");
-      if (is_bare_name(a->symbol) || strstr(a->symbol, "::@")) puts_(pr, a->symbol);
-      else print_string(pr, a->symbol, strlen(a->symbol));
+      print_symbol(pr, a->symbol);
       return;
     case KILN_ATTR_ENUM:
       if (!a->enumv.dialect) puts_(pr, a->enumv.value);

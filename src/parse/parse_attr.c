@@ -71,6 +71,15 @@ static bool append_chars(kiln_parser *p, char **buf, int32_t *n, int32_t *cap, c
   return true;
 }
 
+/* The name of the symbol token at p (@name or @"quoted", escapes decoded), in the
+ * parser's arena; len excludes the terminator, which decode_escapes adds. */
+static bool decode_symbol(kiln_parser *p, const char **out, size_t *len) {
+  const kiln_tok *t = &p->tok;
+  if (t->len >= 3 && t->text[1] == '"') return decode_escapes(p, t->text + 2, t->len - 3, t->offset + 2, out, len);
+  *len = t->len - 1;
+  return (*out = kp_strdup(p, t->text + 1, t->len - 1)) != NULL;
+}
+
 static bool parse_optional_type(kiln_parser *p, const kiln_type **out) {
   *out = NULL;
   if (!kp_is(p, ':')) return true;
@@ -711,32 +720,27 @@ static bool parse_attr_inner(kiln_parser *p, const kiln_attr **out, bool keyword
     }
     case KILN_TOK_AT: {
       /* @name, @"quoted name" (escapes decoded), or a nested reference @a::@b kept as the
-       * text "a::@b" with each part as written */
-      kiln_tok first = p->tok;
-      char *nested = NULL;
+       * text "a::@b" of the decoded parts (the printer splits it again) */
+      size_t at = p->tok.offset;
+      char *joined = NULL;
       int32_t nn = 0, cap = 0;
-      kp_next(p);
-      while (kp_is(p, ':') && p->lx.pos < p->src->len && p->src->text[p->tok.offset + 1] == ':') {
-        kp_next(p); /* the second ':' */
+      ok = (a = kp_new_attr(p, KILN_ATTR_SYMBOL)) != NULL;
+      for (bool more = true, first = true; ok && more; first = false) {
+        const char *part;
+        size_t len;
+        ok = decode_symbol(p, &part, &len) && (first || append_chars(p, &joined, &nn, &cap, "::@", 3)) &&
+             append_chars(p, &joined, &nn, &cap, part, len);
         kp_next(p);
-        if (p->tok.kind != KILN_TOK_AT) {
-          ok = kp_fail(p, "expected a nested symbol after '::'");
-          goto done;
+        more = ok && kp_is(p, ':') && p->tok.offset + 1 < p->src->len && p->src->text[p->tok.offset + 1] == ':';
+        if (more) {
+          kp_next(p); /* the second ':' */
+          kp_next(p);
+          if (p->tok.kind != KILN_TOK_AT) ok = kp_fail(p, "expected a nested symbol after '::'");
         }
-        if ((!nn && !append_chars(p, &nested, &nn, &cap, first.text + 1, first.len - 1)) ||
-            !append_chars(p, &nested, &nn, &cap, "::@", 3) ||
-            !append_chars(p, &nested, &nn, &cap, p->tok.text + 1, p->tok.len - 1)) {
-          ok = false;
-          goto done;
-        }
-        kp_next(p);
       }
-      size_t len = 0;
-      if (!(a = kp_new_attr(p, KILN_ATTR_SYMBOL))) ok = false;
-      else if (nn) ok = append_chars(p, &nested, &nn, &cap, "", 1) && (a->symbol = nested) && (len = (size_t)nn - 1, true);
-      else if (first.text[1] == '"') ok = decode_escapes(p, first.text + 2, first.len - 3, first.offset + 2, &a->symbol, &len);
-      else ok = (a->symbol = kp_strdup(p, first.text + 1, len = first.len - 1)) != NULL;
-      if (ok && strlen(a->symbol) != len) ok = kp_fail_at(p, first.offset, "a symbol name cannot hold a NUL byte");
+      ok = ok && append_chars(p, &joined, &nn, &cap, "", 1);
+      if (ok && strlen(joined) != (size_t)nn - 1) ok = kp_fail_at(p, at, "a symbol name cannot hold a NUL byte");
+      if (ok) a->symbol = joined;
       *out = a;
       break;
     }
@@ -787,7 +791,6 @@ static bool parse_attr_inner(kiln_parser *p, const kiln_attr **out, bool keyword
       break;
     default: ok = kp_fail(p, "expected an attribute"); break;
   }
-done:
   kp_leave(p);
   return ok;
 }
