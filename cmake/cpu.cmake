@@ -22,8 +22,13 @@ set(KILN_CPU_SOURCES
   src/backends/cpu/code_cache.c
   src/backends/cpu/compile.c
   src/backends/cpu/control.c
+  src/backends/cpu/conv.c
+  src/backends/cpu/conv_dims.c
   src/backends/cpu/dynamic_slice.c
   src/backends/cpu/exec.c
+  src/backends/cpu/fft.c
+  src/backends/cpu/fft_kernels.c
+  src/backends/cpu/gather.c
   src/backends/cpu/isa.c
   src/backends/cpu/jit.c
   src/backends/cpu/loopgen.c
@@ -31,8 +36,11 @@ set(KILN_CPU_SOURCES
   src/backends/cpu/memory.c
   src/backends/cpu/parallel.c
   src/backends/cpu/pool.c
+  src/backends/cpu/scatter.c
+  src/backends/cpu/scatter_combine.c
   src/backends/cpu/sort.c
   src/backends/cpu/specialize.c
+  src/backends/cpu/tier.c
   src/backends/cpu/tiling.c
   src/backends/cpu/window.c
   src/backends/cpu/window_kernels.c
@@ -51,8 +59,8 @@ target_link_libraries(kiln_cpu_objects PUBLIC DNNL::dnnl OpenMP::OpenMP_C)
 set_target_properties(kiln_cpu_objects PROPERTIES POSITION_INDEPENDENT_CODE ON C_VISIBILITY_PRESET hidden)
 
 kiln_plugin(cpu $<TARGET_OBJECTS:kiln_cpu_objects> $<TARGET_OBJECTS:kiln_passes_objects>
-            $<TARGET_OBJECTS:kiln_interp_objects> src/backends/cpu/plugin.c)
+            $<TARGET_OBJECTS:kiln_interp_objects> $<TARGET_OBJECTS:kiln_lapack_objects> src/backends/cpu/plugin.c)
 target_include_directories(kiln-cpu PRIVATE ${LLVM_INCLUDE_DIRS})
 target_link_directories(kiln-cpu PRIVATE ${LLVM_LIBRARY_DIRS})
-target_link_libraries(kiln-cpu PRIVATE LLVM-14 DNNL::dnnl OpenMP::OpenMP_C Threads::Threads m)
+target_link_libraries(kiln-cpu PRIVATE LLVM-14 DNNL::dnnl OpenMP::OpenMP_C LAPACK::LAPACK Threads::Threads m)
 add_dependencies(kiln kiln-cpu)

@@ -13,10 +13,17 @@
 #include "parse/parse.h"
 #include "runtime/element.h"
 
-kiln_status kiln_cli_input_read(const char *path, int index, kiln_device *device, kiln_buffer **out) {
+kiln_status kiln_cli_input_read(const char *path, int index, const kiln_type *param, kiln_device *device,
+                                kiln_buffer **out) {
   *out = NULL;
   kiln_npy_array a;
-  KILN_RETURN_IF_ERROR(kiln_npy_read(path, &a));
+  kiln_elem void_as = param && kiln_type_is_tensor(param) ? kiln_type_elem(param) : KILN_ELEM_COUNT;
+  kiln_status read = kiln_npy_read_as(path, void_as, &a);
+  if (read) {
+    kiln_status wrapped = KILN_STATUS(kiln_status_code_of(read), "input #%d: %s", index, kiln_status_message(read));
+    kiln_status_free(read);
+    return wrapped;
+  }
   kiln_element_type t = kiln_element_type_from_elem(a.elem);
   kiln_buffer_args args = {sizeof args, t, a.rank, a.dims, a.data, a.byte_size};
   kiln_status st = kiln_buffer_create(device, &args, out);
@@ -26,6 +33,23 @@ kiln_status kiln_cli_input_read(const char *path, int index, kiln_device *device
     st = wrapped;
   }
   kiln_npy_free(&a);
+  return st;
+}
+
+kiln_status kiln_cli_inputs_read(const kiln_source *src, const char *name, const char *const *paths, int n, int first,
+                                 kiln_device *device, kiln_buffer **out) {
+  kiln_module *m = NULL;
+  const kiln_type *ft = NULL;
+  kiln_status st = kiln_cli_function_type(src, name, &m, &ft);
+  for (int i = 0; !st && i < n; i++) {
+    const kiln_type *param = first + i < ft->func.num_inputs ? ft->func.inputs[first + i] : NULL;
+    st = kiln_cli_input_read(paths[i], i, param, device, &out[i]);
+  }
+  for (int i = 0; st && i < n; i++) {
+    kiln_buffer_release(out[i]);
+    out[i] = NULL;
+  }
+  kiln_module_destroy(m);
   return st;
 }
 

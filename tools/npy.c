@@ -61,7 +61,29 @@ static kiln_status fail(const char *path, const char *what) {
   return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "%s: %s", path, what);
 }
 
-kiln_status kiln_npy_read(const char *path, kiln_npy_array *out) {
+/* A raw void descr ("V2": n is its size) read as void_as, when that fits (kiln_npy_read_as). */
+static kiln_status void_dtype(const char *path, const char *d, size_t n, kiln_elem void_as, kiln_elem *out) {
+  char digits[8] = "";
+  if (n < 2 || n > 3 || d[0] != 'V') return fail(path, "unsupported dtype");
+  memcpy(digits, d + 1, n - 1);
+  long bytes = strtol(digits, NULL, 10);
+  if (void_as != KILN_ELEM_COUNT && kiln_elem_is_float(void_as) && !kiln_elem_is_complex(void_as) &&
+      (long)kiln_elem_storage_bytes(void_as) == bytes) {
+    *out = void_as;
+    return NULL;
+  }
+  if (void_as == KILN_ELEM_COUNT)
+    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT,
+                       "%s: unsupported dtype: raw %ld-byte values ('V%ld': np.save of an ml_dtypes array "
+                       "such as bfloat16) need a parameter type to be read as", path, bytes, bytes);
+  return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT,
+                     "%s: raw %ld-byte values ('V%ld') cannot be read as %s (a float type of %ld bytes: bf16 or "
+                     "f16 for 'V2')", path, bytes, bytes, kiln_elem_name(void_as), bytes);
+}
+
+kiln_status kiln_npy_read(const char *path, kiln_npy_array *out) { return kiln_npy_read_as(path, KILN_ELEM_COUNT, out); }
+
+kiln_status kiln_npy_read_as(const char *path, kiln_elem void_as, kiln_npy_array *out) {
   memset(out, 0, sizeof *out);
   FILE *f = fopen(path, "rb");
   if (!f) return KILN_STATUS(KILN_STATUS_NOT_FOUND, "%s: cannot open: %s", path, strerror(errno));
@@ -97,7 +119,7 @@ kiln_status kiln_npy_read(const char *path, kiln_npy_array *out) {
         size_t n = (size_t)(end - d);
         for (int i = 0; i < NUM_DTYPES; i++)
           if (strlen(k_dtypes[i].descr) == n && !memcmp(k_dtypes[i].descr, d, n)) elem = k_dtypes[i].elem;
-        if (elem == KILN_ELEM_COUNT) st = fail(path, "unsupported dtype");
+        if (elem == KILN_ELEM_COUNT) st = void_dtype(path, d, n, void_as, &elem);
       }
     }
   }

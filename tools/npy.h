@@ -22,6 +22,11 @@ typedef struct kiln_npy_array {
 
 /* Reads a .npy file into *out (freed with kiln_npy_free; empty on failure). */
 kiln_status kiln_npy_read(const char *path, kiln_npy_array *out);
+/* The same, and a raw void descr ('<V2', '|V1': what np.save writes for an ml_dtypes array
+ * such as bfloat16 when nothing names the type) is read as void_as when that is a float
+ * type of that many bytes per element (the parameter's type: bf16 or f16 for V2, an f8 type
+ * for V1); otherwise it is an error that says so. KILN_ELEM_COUNT: no such type. */
+kiln_status kiln_npy_read_as(const char *path, kiln_elem void_as, kiln_npy_array *out);
 /* Writes an array to a .npy file. */
 kiln_status kiln_npy_write(const char *path, const kiln_npy_array *array);
 void kiln_npy_free(kiln_npy_array *array);

@@ -159,7 +159,7 @@ static int run(const run_opts *o) {
     goto done;
   }
   kiln_device *device = kiln_client_device(c, 0);
-  for (int i = 0; !st && i < o->num_inputs; i++) st = kiln_cli_input_read(o->inputs[i], i, device, &args[dim_args + i]);
+  if (!st) st = kiln_cli_inputs_read(&src, o->function, o->inputs, o->num_inputs, dim_args, device, args + dim_args);
   int64_t inferred = 0;
   if (!st && dim_args && !o->num_dims) st = kiln_cli_infer_dim_size(ft, args + dim_args, &inferred);
   for (int32_t i = 0; !st && i < dim_args; i++)

@@ -106,6 +106,14 @@ typedef struct kiln_backend_executable_stats {
    * supplied, and modules compiled then stored in it (both 0: no such cache, or it is off). */
   uint64_t code_cache_hits;
   uint64_t code_cache_misses;
+  /* Appended within ABI version 1: ops handed to the plugin's interpreter rather than
+   * compiled (see kiln_executable_stats_info.interpreted_ops); 0: none. */
+  uint64_t interpreted_ops;
+  /* Appended within ABI version 1: tiers (see kiln_executable_stats_info.tier). */
+  uint32_t tier;
+  bool tier_pending;
+  uint64_t fast_start_runs;
+  uint64_t optimized_runs;
 } kiln_backend_executable_stats;
 
 typedef struct kiln_backend {

@@ -349,7 +349,23 @@ typedef struct kiln_executable_stats_info {
    * the plugin has no such cache or it is off. */
   uint64_t code_cache_hits;
   uint64_t code_cache_misses;
+  /* Added in 0.1 after the fields above: ops the plugin hands to its reference interpreter
+   * instead of compiling them (each op an interpreter step runs, with its regions, counts
+   * one; a function the interpreter runs whole counts each op of its body; control-flow
+   * regions count theirs). 0 when every op is compiled, or when not reported. */
+  uint64_t interpreted_ops;
+  /* Added in 0.1 after the fields above: tiered execution (a plugin that starts programs on
+   * a fast-start tier and switches to optimised code compiled in the background; cpu:
+   * KILN_CPU_TIER). tier: which runs now (KILN_TIER_NONE when the plugin has no tiers);
+   * tier_pending: a better tier is being compiled; runs made so far on each tier. The other
+   * figures above are those of the tier that runs now. */
+  uint32_t tier;
+  bool tier_pending;
+  uint64_t fast_start_runs;
+  uint64_t optimized_runs;
 } kiln_executable_stats_info;
+
+enum { KILN_TIER_NONE = 0, KILN_TIER_FAST_START = 1, KILN_TIER_OPTIMIZED = 2 };
 
 /* Fills *out_stats (whose struct_size the caller sets; INVALID_ARGUMENT when smaller than
  * the first version of the struct, which ended with code_bytes). Thread-safe, also while the executable runs. */

@@ -81,6 +81,11 @@ kiln_status kiln_executable_stats(const kiln_executable *x, kiln_executable_stat
       .code_bytes = bs.code_bytes,
       .code_cache_hits = bs.code_cache_hits,
       .code_cache_misses = bs.code_cache_misses,
+      .interpreted_ops = bs.interpreted_ops,
+      .tier = bs.tier,
+      .tier_pending = bs.tier_pending,
+      .fast_start_runs = bs.fast_start_runs,
+      .optimized_runs = bs.optimized_runs,
   };
   size_t caller_size = out_stats->struct_size; /* a newer caller's extra fields read as zero, an older one's end early */
   memset(out_stats, 0, caller_size);

@@ -45,7 +45,7 @@ def test_zoo_model(model, kiln_device, cpu_device):
     kind, size, dtype = model
     with jax.default_device(cpu_device):
         flat_fn, inputs, _ = zoo.build(kind, size, dtype)
-    rtol, atol = zoo.TOLERANCE[dtype]
+    rtol, atol = zoo.tolerance(kind, dtype)
     f = jax.jit(flat_fn)
     ref = f(*[jax.device_put(a, cpu_device) for a in inputs])
     got = f(*[jax.device_put(a, kiln_device) for a in inputs])

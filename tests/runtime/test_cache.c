@@ -5,6 +5,7 @@
  * libkiln-countingold.so has the same code behind a table that ends before
  * executable_stats and buffer_host_data. */
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -154,6 +155,15 @@ static void test_stats(kiln_client *counting, kiln_client *old, kiln_client *int
              s.code_bytes == 2000 + s.temporary_bytes,
          "the plugin's figures: reported %d, %llu %llu %llu", (int)s.reported, (unsigned long long)s.temporary_bytes,
          (unsigned long long)s.constant_bytes, (unsigned long long)s.code_bytes);
+  kiln_status_free(st);
+  EXPECT(s.interpreted_ops == 3000 + s.temporary_bytes, "interpreted_ops passed on: %llu",
+         (unsigned long long)s.interpreted_ops);
+  /* a caller built before interpreted_ops: nothing is written past its struct */
+  s = (kiln_executable_stats_info){.struct_size = offsetof(kiln_executable_stats_info, interpreted_ops),
+                                   .interpreted_ops = 77};
+  st = kiln_executable_stats(x, &s);
+  EXPECT(!st && s.reported && s.code_cache_misses == 0 && s.interpreted_ops == 77,
+         "an older caller's struct ends before interpreted_ops: %s", kiln_status_message(st));
   kiln_status_free(st);
   s.struct_size = sizeof(size_t);
   st = kiln_executable_stats(x, &s);

@@ -5,6 +5,7 @@
 
 #include "backends/cpu/cpu.h"
 #include "backends/cpu/dnnl_ops.h"
+#include "backends/lapack/lapack.h"
 #include "passes/buffer_plan.h"
 #include "passes/canonicalize.h"
 #include "passes/fusion.h"
@@ -86,7 +87,8 @@ static bool same_shape_operands(const kiln_op *op) {
 }
 
 static kiln_fuse_class classify(const kiln_op *op, void *user) {
-  if (op->num_results != 1 || !all_static(op)) return KILN_FUSE_NONE;
+  const kiln_cpu_executable *x = user;
+  if (x->baseline || op->num_results != 1 || !all_static(op)) return KILN_FUSE_NONE;
   switch (op->kind) {
     case KILN_OP_CONSTANT: {
       const kiln_attr *v = kiln_op_attr(op, "value");
@@ -591,17 +593,30 @@ static kiln_status interp_step(kiln_cpu_executable *x, const kiln_op *op, const 
   return st;
 }
 
-/* Below this many elements in all (operands and result) a contraction is not worth a
- * oneDNN call (about 1.2 us of fixed cost, measured): a dot_general becomes a generated
- * loop, a convolution runs in the interpreter's exact kernel. */
+/* Below this many elements in all (operands and result) a dot_general is not worth a
+ * oneDNN call (about 1.2 us of fixed cost, measured): it becomes a generated loop. */
 enum { DNNL_MIN_ELEMENTS = 4096 };
+
+kiln_status kiln_cpu_dnnl_step(kiln_cpu_executable *x, const kiln_op *op, struct kiln_cpu_dnnl_op *p, int32_t lhs,
+                               kiln_cpu_step *step) {
+  x->num_steps++;
+  *step = (kiln_cpu_step){.kind = KILN_CPU_STEP_DNNL, .op = op, .dnnl = p, .num_values = 3};
+  step->values = kiln_arena_alloc_array(x->arena, 3, sizeof *step->values);
+  if (!step->values) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  step->values[0] = lhs;
+  step->values[1] = op->operands[1]->id;
+  step->values[2] = op->results[0].id;
+  x->slots[op->results[0].id].store = KILN_CPU_STORE_TEMP;
+  return NULL;
+}
 
 static kiln_status dnnl_step(kiln_cpu_executable *x, const kiln_op *op, kiln_cpu_step *step, bool *out_done) {
   *out_done = false;
   if (!all_static(op)) return NULL;
   int64_t elements = op->results[0].type->tensor.num_elements;
   for (int32_t i = 0; i < op->num_operands; i++) elements += op->operands[i]->type->tensor.num_elements;
-  if (elements < DNNL_MIN_ELEMENTS) return NULL;
+  /* the fast-start tier has no loops: oneDNN beats the interpreter at any size */
+  if (elements < DNNL_MIN_ELEMENTS && !x->baseline) return NULL;
   struct kiln_cpu_dnnl_op *p;
   kiln_status st = kiln_cpu_dnnl_prepare(op, &p);
   if (st) { /* what oneDNN cannot do runs elsewhere; anything else is an error */
@@ -609,18 +624,8 @@ static kiln_status dnnl_step(kiln_cpu_executable *x, const kiln_op *op, kiln_cpu
     kiln_status_free(st);
     return NULL;
   }
-  step->kind = KILN_CPU_STEP_DNNL;
-  step->op = op;
-  step->dnnl = p;
-  step->num_values = 3;
-  step->values = kiln_arena_alloc_array(x->arena, 3, sizeof *step->values);
-  if (!step->values) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-  step->values[0] = op->operands[0]->id;
-  step->values[1] = op->operands[1]->id;
-  step->values[2] = op->results[0].id;
-  x->slots[op->results[0].id].store = KILN_CPU_STORE_TEMP;
   *out_done = true;
-  return NULL;
+  return kiln_cpu_dnnl_step(x, op, p, op->operands[0]->id, step);
 }
 
 static void set_store(kiln_cpu_executable *x, int32_t v, kiln_cpu_store store, int32_t index) {
@@ -654,7 +659,7 @@ static void split_strides(kiln_cpu_node *nd, bool *seen, int32_t ro, int32_t ran
   for (int32_t i = 0; i < nd->num_args; i++) split_strides(nd->args[i], seen, ro, rank, part);
 }
 
-static kiln_status split_reduction(kiln_cpu_executable *x, kiln_cpu_step *step) {
+kiln_status kiln_cpu_split_reduction(kiln_cpu_executable *x, kiln_cpu_step *step) {
   kiln_cpu_loop *L = step->loop;
   int32_t ro = L->num_out_dims, r = L->rank;
   if (step->kind != KILN_CPU_STEP_LOOP || ro >= r || r + 1 > KILN_CPU_MAX_RANK || step->points > SPLIT_MAX_POINTS ||
@@ -745,7 +750,8 @@ static kiln_status native_step(kiln_cpu_executable *x, const kiln_op *op, kiln_c
 static kiln_status schedule(kiln_cpu_executable *x, const kiln_block *body, const kiln_fusion *fu) {
   /* one step per op at most, and a second for a split reduction (window ops: more) */
   size_t steps = 2 * (size_t)fu->num_ops + 1;
-  for (int32_t i = 0; i < fu->num_ops; i++) steps += (size_t)kiln_cpu_window_extra(fu->ops[i]);
+  for (int32_t i = 0; i < fu->num_ops; i++)
+    steps += (size_t)(kiln_cpu_window_extra(fu->ops[i]) + kiln_cpu_conv_extra(fu->ops[i]));
   x->steps = kiln_arena_alloc_array(x->arena, steps, sizeof *x->steps);
   if (!x->steps) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   for (int32_t i = 0; i < body->num_args; i++)
@@ -770,7 +776,7 @@ static kiln_status schedule(kiln_cpu_executable *x, const kiln_block *body, cons
       KILN_RETURN_IF_ERROR(build_loop(x, fu, g, op, step));
       x->slots[op->results[0].id].store = KILN_CPU_STORE_TEMP;
       x->num_steps++;
-      KILN_RETURN_IF_ERROR(split_reduction(x, step));
+      KILN_RETURN_IF_ERROR(kiln_cpu_split_reduction(x, step));
       continue;
     }
     if (fu->cls[i] != KILN_FUSE_NONE) continue; /* inside a loop, recomputed, or dead */
@@ -786,20 +792,22 @@ static kiln_status schedule(kiln_cpu_executable *x, const kiln_block *body, cons
       set_store(x, op->results[0].id, KILN_CPU_STORE_ALIAS, op->operands[0]->id);
       continue;
     }
-    if (op->kind == KILN_OP_DOT_GENERAL || op->kind == KILN_OP_CONVOLUTION) {
+    if (op->kind == KILN_OP_CONVOLUTION && all_static(op)) {
+      bool done;
+      KILN_RETURN_IF_ERROR(kiln_cpu_conv_prepare(x, op, &done));
+      if (done) continue;
+    }
+    if (op->kind == KILN_OP_DOT_GENERAL) {
       bool done;
       KILN_RETURN_IF_ERROR(dnnl_step(x, op, step, &done));
-      if (!done && dot_loopable(op)) {
+      if (!done && !x->baseline && dot_loopable(op)) {
         KILN_RETURN_IF_ERROR(build_dot_loop(x, fu, op, step));
         x->slots[op->results[0].id].store = KILN_CPU_STORE_TEMP;
         x->num_steps++;
-        KILN_RETURN_IF_ERROR(split_reduction(x, step));
+        KILN_RETURN_IF_ERROR(kiln_cpu_split_reduction(x, step));
         continue;
       }
-      if (done) {
-        x->num_steps++;
-        continue;
-      }
+      if (done) continue;
     }
     if (op->kind == KILN_OP_DYNAMIC_SLICE || op->kind == KILN_OP_DYNAMIC_UPDATE_SLICE) {
       KILN_RETURN_IF_ERROR(kiln_cpu_dynslice_prepare(op, &step->dynslice));
@@ -829,7 +837,23 @@ static kiln_status schedule(kiln_cpu_executable *x, const kiln_block *body, cons
         continue;
       }
     }
-    if (op->kind == KILN_OP_REDUCE_WINDOW || op->kind == KILN_OP_SELECT_AND_SCATTER || op->kind == KILN_OP_PAD) {
+    if ((op->kind == KILN_OP_CUSTOM_CALL || op->kind == KILN_OP_CHOLESKY || op->kind == KILN_OP_TRIANGULAR_SOLVE) &&
+        all_static(op) && op->num_operands + op->num_results <= KILN_CPU_MAX_LAPACK_VALUES) {
+      KILN_RETURN_IF_ERROR(kiln_lapack_prepare(op, NULL, &step->lapack));
+      if (step->lapack) {
+        KILN_RETURN_IF_ERROR(native_step(x, op, KILN_CPU_STEP_LAPACK, step));
+        continue;
+      }
+    }
+    if (op->kind == KILN_OP_FFT) {
+      KILN_RETURN_IF_ERROR(kiln_cpu_fft_prepare(op, &step->fft));
+      if (step->fft) {
+        KILN_RETURN_IF_ERROR(native_step(x, op, KILN_CPU_STEP_FFT, step));
+        continue;
+      }
+    }
+    if (!x->baseline &&
+        (op->kind == KILN_OP_REDUCE_WINDOW || op->kind == KILN_OP_SELECT_AND_SCATTER || op->kind == KILN_OP_PAD)) {
       bool done;
       KILN_RETURN_IF_ERROR(kiln_cpu_window_prepare(x, op, &done));
       if (done) continue;
@@ -932,22 +956,28 @@ static bool plannable(const kiln_op *function, const kiln_block *body) {
 }
 
 static kiln_status compile(const kiln_module *m, const kiln_source *src, const kiln_op *function,
-                           const kiln_cpu_executable *parent, kiln_cpu_executable **out);
+                           const kiln_cpu_executable *parent, bool baseline, kiln_cpu_executable **out);
 
 kiln_status kiln_cpu_compile(const kiln_module *m, const kiln_source *src, const kiln_op *function,
                              kiln_cpu_executable **out) {
-  return compile(m, src, function, NULL, out);
+  return compile(m, src, function, NULL, false, out);
+}
+
+kiln_status kiln_cpu_compile_baseline(const kiln_module *m, const kiln_source *src, const kiln_op *function,
+                                      kiln_cpu_executable **out) {
+  return compile(m, src, function, NULL, true, out);
 }
 
 kiln_status kiln_cpu_compile_nested(const kiln_cpu_executable *parent, const kiln_op *function, kiln_cpu_executable **out) {
-  return compile(parent->module, parent->source, function, parent, out);
+  return compile(parent->module, parent->source, function, parent, parent->baseline, out);
 }
 
 static kiln_status compile(const kiln_module *m, const kiln_source *src, const kiln_op *function,
-                           const kiln_cpu_executable *parent, kiln_cpu_executable **out) {
+                           const kiln_cpu_executable *parent, bool baseline, kiln_cpu_executable **out) {
   *out = NULL;
   kiln_cpu_executable *x = calloc(1, sizeof *x);
   if (!x) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  x->baseline = baseline;
   pthread_mutex_init(&x->pool_lock, NULL);
   x->module = m;
   x->source = src;
@@ -975,7 +1005,8 @@ static kiln_status compile(const kiln_module *m, const kiln_source *src, const k
     x->planned = planned;
     x->num_values = kiln_func_num_values(planned);
     int32_t ops = 0;
-    for (const kiln_op *op = body->first; op; op = op->next) ops += 1 + kiln_cpu_window_extra(op);
+    for (const kiln_op *op = body->first; op; op = op->next)
+      ops += 1 + kiln_cpu_window_extra(op) + kiln_cpu_conv_extra(op);
     x->num_slots = x->num_values;
     x->max_slots = x->num_values + ops; /* room for one added temporary per op */
     x->slots = kiln_arena_alloc_array(x->arena, (size_t)x->max_slots + 1, sizeof *x->slots);
@@ -986,19 +1017,19 @@ static kiln_status compile(const kiln_module *m, const kiln_source *src, const k
     for (const kiln_op *op = body->first; op; op = op->next)
       for (int32_t i = 0; i < op->num_results; i++) x->slots[op->results[i].id].type = op->results[i].type;
     kiln_fusion fu;
-    st = kiln_fusion_run(body, classify, NULL, &fu);
+    st = kiln_fusion_run(body, classify, x, &fu);
     if (!st) {
       st = schedule(x, body, &fu);
       kiln_fusion_free(&fu);
     }
-    const char *profile = getenv("KILN_CPU_PROFILE");
-    if (!st && profile && *profile == '1' && !(x->step_ns = calloc((size_t)x->num_steps + 1, sizeof *x->step_ns)))
-      st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
     if (!st) kiln_cpu_find_row_runs(x);
     if (!st) st = plan(x);
     if (!st) st = generate(x);
   }
-  if (!st) kiln_cpu_warm_up(x);
+  const char *profile = getenv("KILN_CPU_PROFILE"); /* also for a function run whole: the profile says so */
+  if (!st && profile && *profile == '1' && !(x->step_ns = calloc((size_t)x->num_steps + 1, sizeof *x->step_ns)))
+    st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  if (!st && !x->baseline) kiln_cpu_warm_up(x);
   if (st) {
     kiln_cpu_executable_destroy(x);
     return st;

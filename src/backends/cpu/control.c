@@ -27,6 +27,11 @@ void kiln_cpu_control_destroy(kiln_cpu_control *c) {
   free(c);
 }
 
+int32_t kiln_cpu_control_regions(const kiln_cpu_control *c, const kiln_cpu_executable *const **out) {
+  *out = (const kiln_cpu_executable *const *)c->region;
+  return c->num_regions;
+}
+
 void kiln_cpu_code_cache_counts(const kiln_cpu_executable *x, uint64_t *hits, uint64_t *misses) {
   kiln_cpu_code_origin o = kiln_cpu_code_origin_of(x->code);
   *hits += o == KILN_CPU_CODE_CACHE_HIT;
@@ -36,6 +41,22 @@ void kiln_cpu_code_cache_counts(const kiln_cpu_executable *x, uint64_t *hits, ui
     for (int32_t r = 0; c && r < c->num_regions; r++)
       if (c->region[r]) kiln_cpu_code_cache_counts(c->region[r], hits, misses);
   }
+}
+
+uint64_t kiln_cpu_interpreted_ops(const kiln_cpu_executable *x) {
+  uint64_t n = 0;
+  if (x->whole_interp) {
+    for (const kiln_block *b = kiln_op_block(x->function, 0); b; b = b->next)
+      for (const kiln_op *op = b->first; op; op = op->next) n += op->kind != KILN_OP_FUNC_RETURN;
+    return n;
+  }
+  for (int32_t s = 0; s < x->num_steps; s++) {
+    n += x->steps[s].kind == KILN_CPU_STEP_INTERP;
+    const kiln_cpu_control *c = x->steps[s].kind == KILN_CPU_STEP_CONTROL ? x->steps[s].control : NULL;
+    for (int32_t r = 0; c && r < c->num_regions; r++)
+      if (c->region[r]) n += kiln_cpu_interpreted_ops(c->region[r]);
+  }
+  return n;
 }
 
 static bool static_tensor(const kiln_type *t) {

@@ -42,12 +42,17 @@ typedef enum kiln_cpu_step_kind {
   KILN_CPU_STEP_CONTROL, /* while, if, case: regions compiled as executables of their own */
   KILN_CPU_STEP_SORT,    /* sort with a one-compare comparator (sort.c) */
   KILN_CPU_STEP_DYNSLICE, /* dynamic_slice, dynamic_update_slice (dynamic_slice.c) */
-  KILN_CPU_STEP_GATHER,  /* a row gather (dynamic_slice.c) */
-  KILN_CPU_STEP_SCATTER, /* a row scatter that adds or replaces (dynamic_slice.c) */
+  KILN_CPU_STEP_GATHER,  /* stablehlo.gather (gather.c) */
+  KILN_CPU_STEP_SCATTER, /* stablehlo.scatter with a one-op update computation (scatter.c) */
   KILN_CPU_STEP_WINDOW,  /* a scan, pad or select_and_scatter of window.c */
+  KILN_CPU_STEP_FFT,     /* stablehlo.fft (fft.h) */
+  KILN_CPU_STEP_LAPACK,  /* LAPACK (backends/lapack): jaxlib's lapack_*_ffi calls, cholesky, triangular_solve */
 } kiln_cpu_step_kind;
 
 struct kiln_cpu_dnnl_op;
+struct kiln_fft_plan;
+struct kiln_lapack_plan;
+#define KILN_CPU_MAX_LAPACK_VALUES 16 /* operands and results of a LAPACK step, at most */
 
 typedef struct kiln_cpu_step {
   kiln_cpu_step_kind kind;
@@ -70,6 +75,8 @@ typedef struct kiln_cpu_step {
   struct kiln_cpu_gather *gather;     /* GATHER: operand, indices, result */
   struct kiln_cpu_scatter *scatter;   /* SCATTER: operand, indices, updates, result */
   struct kiln_cpu_window *window;     /* WINDOW: its inputs, then its one output */
+  struct kiln_fft_plan *fft;          /* FFT: operand, result */
+  struct kiln_lapack_plan *lapack;    /* LAPACK: the operands, then the results */
 } kiln_cpu_step;
 
 typedef struct kiln_cpu_run_state kiln_cpu_run_state;
@@ -86,6 +93,7 @@ typedef struct kiln_cpu_executable {
   bool owns_interp;         /* false in a region's executable: the parent's */
   int32_t nesting;          /* 0 for an entry function, parent's + 1 for a region */
   bool whole_interp;        /* the interpreter runs the whole function */
+  bool baseline;            /* the fast-start tier (tier.h): no generated code, no warm-up */
   kiln_cpu_specs *specs; /* a shape-polymorphic entry's compiles per shape (specialize.c), or NULL */
   int32_t num_values;       /* of `planned` */
   int32_t num_slots;        /* num_values, then temporaries the compiler adds (partial sums) */
@@ -115,6 +123,10 @@ typedef struct kiln_cpu_executable {
 
 kiln_status kiln_cpu_compile(const kiln_module *m, const kiln_source *src, const kiln_op *function,
                              kiln_cpu_executable **out);
+/* The fast-start tier's compile (tier.h): the same schedule with no generated loops (what
+ * they would compute runs on the interpreter's kernels) and no warm-up. */
+kiln_status kiln_cpu_compile_baseline(const kiln_module *m, const kiln_source *src, const kiln_op *function,
+                                      kiln_cpu_executable **out);
 /* The same for a region outlined from `parent` (control.c): it shares the parent's
  * interpreter (probes and calls see one module state) and counts its nesting. */
 kiln_status kiln_cpu_compile_nested(const kiln_cpu_executable *parent, const kiln_op *function, kiln_cpu_executable **out);
@@ -192,9 +204,16 @@ kiln_status kiln_cpu_control_prepare(kiln_cpu_executable *x, const kiln_op *op, 
 kiln_status kiln_cpu_control_run(const kiln_cpu_step *step, kiln_cpu_tensor *const *in, kiln_cpu_tensor **out,
                                  kiln_check_log *checks);
 void kiln_cpu_control_destroy(kiln_cpu_control *c);
+/* The executables of c's regions (*out, borrowed; an entry may be NULL) and their count. */
+int32_t kiln_cpu_control_regions(const kiln_cpu_control *c, const kiln_cpu_executable *const **out);
 /* Adds to *hits and *misses the code modules of x and of its control-flow regions that the
  * compile cache supplied and that were compiled and stored (kiln_cpu_code_origin). */
 void kiln_cpu_code_cache_counts(const kiln_cpu_executable *x, uint64_t *hits, uint64_t *misses);
+/* The ops x hands to the interpreter (kiln_executable_stats_info.interpreted_ops): one per
+ * INTERP step (its regions run with it), every op of a function the interpreter runs whole
+ * (a shape-polymorphic entry's too: each signature's first run is interpreted), and those
+ * of its control-flow regions' executables. */
+uint64_t kiln_cpu_interpreted_ops(const kiln_cpu_executable *x);
 
 /* Sorting (sort.c). kiln_cpu_sort_prepare leaves *out NULL for a sort it does not do (the
  * interpreter runs it); kiln_cpu_sort_run sorts the operands in[] into out[] (dense, same
@@ -211,12 +230,16 @@ typedef struct kiln_cpu_dynslice kiln_cpu_dynslice;
 kiln_status kiln_cpu_dynslice_prepare(const kiln_op *op, kiln_cpu_dynslice **out);
 void kiln_cpu_dynslice_run(const kiln_cpu_dynslice *s, const void *const *in, void *out);
 void kiln_cpu_dynslice_destroy(kiln_cpu_dynslice *s);
-/* The same for gathers of whole slices along dim 0 (x[indices]). */
+/* stablehlo.gather of any dimension numbers on static tensors (gather.c); prepare leaves
+ * *out NULL for what it does not do (dynamic or quantized types: the interpreter runs it).
+ * Thread-safe for concurrent runs. */
 typedef struct kiln_cpu_gather kiln_cpu_gather;
 kiln_status kiln_cpu_gather_prepare(const kiln_op *op, kiln_cpu_gather **out);
 void kiln_cpu_gather_run(const kiln_cpu_gather *g, const void *operand, const void *indices, void *out);
 void kiln_cpu_gather_destroy(kiln_cpu_gather *g);
-/* And for scatters of whole slices along dim 0 whose update computation adds or replaces. */
+/* stablehlo.scatter of any dimension numbers with one input and a one-op update
+ * computation (scatter.c; gather_scatter.h says which run natively); *out NULL otherwise.
+ * out receives a copy of operand, then the updates. Thread-safe for concurrent runs. */
 typedef struct kiln_cpu_scatter kiln_cpu_scatter;
 kiln_status kiln_cpu_scatter_prepare(const kiln_op *op, kiln_cpu_scatter **out);
 void kiln_cpu_scatter_run(const kiln_cpu_scatter *s, const void *operand, const void *indices, const void *updates,
@@ -234,6 +257,33 @@ kiln_status kiln_cpu_window_prepare(kiln_cpu_executable *x, const kiln_op *op, b
 int32_t kiln_cpu_window_extra(const kiln_op *op);
 void kiln_cpu_window_run(const kiln_cpu_window *w, const void *const *in, void *out);
 void kiln_cpu_window_destroy(kiln_cpu_window *w);
+
+/* stablehlo.fft (fft.h): the plan of op, or *out NULL for what it does not do (dynamic
+ * or quantized types, an unknown fft_type: the interpreter runs it). The caller owns *out
+ * (kiln_fft_plan_destroy); kiln_fft_run runs it. */
+kiln_status kiln_cpu_fft_prepare(const kiln_op *op, struct kiln_fft_plan **out);
+
+/* Adds to a window step of op the padding of value src (of type t) by lo / hi with base
+ * dilation dil (init: the value in the padding and holes, a scalar), into a new temporary:
+ * *out_value its slot, *out_type its type (window.c). */
+kiln_status kiln_cpu_window_add_pad(kiln_cpu_executable *x, const kiln_op *op, int32_t src, int32_t init,
+                                    const kiln_type *t, const int64_t *lo, const int64_t *hi, const int64_t *dil,
+                                    int32_t *out_value, const kiln_type **out_type);
+
+/* convolution (conv.c): appends the steps of op (a pad of its lhs, a oneDNN step or a
+ * generated loop, a split reduction) and sets *out_done, or leaves it false for what it
+ * does not do (the interpreter runs it). kiln_cpu_conv_extra: steps and temporaries beyond
+ * one each it may add for op. */
+kiln_status kiln_cpu_conv_prepare(kiln_cpu_executable *x, const kiln_op *op, bool *out_done);
+int32_t kiln_cpu_conv_extra(const kiln_op *op);
+/* Shared by the planners (compile.c): makes step (x->steps[x->num_steps], counted even
+ * when this fails, so p is freed with it) the DNNL step of op with prepared p, reading its
+ * lhs from value lhs; and splits a reduction LOOP step with few points into partial
+ * reductions and a second loop appended after it (nothing when it does not pay). */
+struct kiln_cpu_dnnl_op;
+kiln_status kiln_cpu_dnnl_step(kiln_cpu_executable *x, const kiln_op *op, struct kiln_cpu_dnnl_op *p, int32_t lhs,
+                               kiln_cpu_step *step);
+kiln_status kiln_cpu_split_reduction(kiln_cpu_executable *x, kiln_cpu_step *step);
 
 /* Runs fn over [0, points) split over the threads when work is large enough. */
 void kiln_cpu_parallel_for(kiln_cpu_loop_fn fn, void *const *bufs, int64_t points, int64_t work);

@@ -11,108 +11,25 @@
  * feature_group_count G: groups of oneDNN. batch_group_count G: the source is read as
  * [N/G, G*C, spatial...] (group g's channels are batch slice g), copied into that order
  * first, and convolved with G groups. Negative padding crops the source. lhs dilation and
- * window reversal are refused (UNIMPLEMENTED). */
+ * window reversal are refused (UNIMPLEMENTED): conv.c gives lhs dilation a padded and
+ * dilated copy of the source (the dims it is prepared with). */
 #include <string.h>
 
+#include "backends/cpu/conv.h"
 #include "backends/cpu/dnnl_internal.h"
 
 #define MAXD DNNL_MAX_NDIMS
 #define MAXS 3 /* oneDNN's most spatial dimensions */
 
-typedef struct conv_plan {
-  int32_t ns; /* spatial dimensions as written */
-  int64_t ib, ifd, kif, kof, ob, ofd;
-  int64_t is[MAXD], ks[MAXD], os[MAXD];
-  int64_t stride[MAXS], ldil[MAXS], rdil[MAXS], pad_lo[MAXS], pad_hi[MAXS];
-  int64_t fgc, bgc;
-} conv_plan;
+typedef kiln_cpu_conv_dims conv_plan;
 
-static kiln_status field(const kiln_attr *dn, const char *name, int32_t rank, int64_t *v) {
-  int64_t n = kiln_dnnl_ints(kiln_attr_get(dn, name), v, 1);
-  if (n == 0) *v = 0; /* a missing scalar field is 0 */
-  if (n > 1 || n < 0 || *v < 0 || *v >= rank)
-    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "convolution: %s out of range", name);
-  return NULL;
-}
-
-static kiln_status list(const kiln_attr *dn, const char *name, int32_t ns, int32_t rank, int64_t *v) {
-  int64_t n = kiln_dnnl_ints(kiln_attr_get(dn, name), v, MAXD);
-  if (n != ns) return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "convolution: %s needs %d entries", name, (int)ns);
-  for (int32_t i = 0; i < ns; i++)
-    if (v[i] < 0 || v[i] >= rank) return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "convolution: %s out of range", name);
-  return NULL;
-}
-
-/* A window attribute of ns entries (absent: all dflt). */
-static kiln_status window(const kiln_op *op, const char *name, int32_t ns, int64_t dflt, int64_t *v) {
-  const kiln_attr *a = kiln_op_attr(op, name);
-  for (int32_t i = 0; i < ns; i++) v[i] = dflt;
-  if (!a) return NULL;
-  if (kiln_dnnl_ints(a, v, ns) != ns)
-    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "convolution: %s needs %d entries", name, (int)ns);
-  return NULL;
-}
-
-/* Whether window_reversal reverses any dimension (a bool array or an integer list). */
-static bool any_reversal(const kiln_attr *a) {
-  if (!a) return false;
-  if (a->kind == KILN_ATTR_ARRAY) {
-    for (int32_t i = 0; i < a->array.count; i++) {
-      const kiln_attr *x = a->array.items[i];
-      if ((x->kind == KILN_ATTR_BOOL && x->b) || (x->kind == KILN_ATTR_INT && kiln_attr_int(x))) return true;
-    }
-    return false;
-  }
-  int64_t n = kiln_attr_count(a), v;
-  for (int64_t i = 0; i < n; i++)
-    if (kiln_attr_i64_at(a, i, &v) && v) return true;
-  return false;
-}
-
-static kiln_status read_plan(const kiln_op *op, conv_plan *c) {
-  int32_t rank = op->operands[0]->type->tensor.rank;
-  if (rank < 2 || op->operands[1]->type->tensor.rank != rank || op->results[0].type->tensor.rank != rank)
-    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "convolution: operands of one rank, at least 2");
-  c->ns = rank - 2;
+/* What oneDNN's forward convolution takes of what kiln_cpu_conv_read read. */
+static kiln_status check_plan(const kiln_op *op, const conv_plan *c) {
   if (c->ns > MAXS) return kiln_dnnl_unimplemented(op, "more than 3 spatial dimensions");
-  const kiln_attr *dn = kiln_op_attr(op, "dimension_numbers");
-  if (!dn || dn->kind != KILN_ATTR_STRUCT)
-    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "convolution: needs dimension_numbers");
-  KILN_RETURN_IF_ERROR(field(dn, "input_batch_dimension", rank, &c->ib));
-  KILN_RETURN_IF_ERROR(field(dn, "input_feature_dimension", rank, &c->ifd));
-  KILN_RETURN_IF_ERROR(list(dn, "input_spatial_dimensions", c->ns, rank, c->is));
-  KILN_RETURN_IF_ERROR(field(dn, "kernel_input_feature_dimension", rank, &c->kif));
-  KILN_RETURN_IF_ERROR(field(dn, "kernel_output_feature_dimension", rank, &c->kof));
-  KILN_RETURN_IF_ERROR(list(dn, "kernel_spatial_dimensions", c->ns, rank, c->ks));
-  KILN_RETURN_IF_ERROR(field(dn, "output_batch_dimension", rank, &c->ob));
-  KILN_RETURN_IF_ERROR(field(dn, "output_feature_dimension", rank, &c->ofd));
-  KILN_RETURN_IF_ERROR(list(dn, "output_spatial_dimensions", c->ns, rank, c->os));
-  KILN_RETURN_IF_ERROR(window(op, "window_strides", c->ns, 1, c->stride));
-  KILN_RETURN_IF_ERROR(window(op, "lhs_dilation", c->ns, 1, c->ldil));
-  KILN_RETURN_IF_ERROR(window(op, "rhs_dilation", c->ns, 1, c->rdil));
-  int64_t pad[2 * MAXS];
-  const kiln_attr *pa = kiln_op_attr(op, "padding");
-  if (pa && kiln_dnnl_ints(pa, pad, 2 * MAXS) != 2 * c->ns)
-    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "convolution: padding needs shape [%d, 2]", (int)c->ns);
   for (int32_t i = 0; i < c->ns; i++) {
-    c->pad_lo[i] = pa ? pad[2 * i] : 0;
-    c->pad_hi[i] = pa ? pad[2 * i + 1] : 0;
-    if (c->stride[i] < 1 || c->ldil[i] < 1 || c->rdil[i] < 1)
-      return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "convolution: strides and dilations must be positive");
     if (c->ldil[i] != 1) return kiln_dnnl_unimplemented(op, "lhs dilation");
+    if (c->reverse[i]) return kiln_dnnl_unimplemented(op, "window reversal");
   }
-  if (any_reversal(kiln_op_attr(op, "window_reversal"))) return kiln_dnnl_unimplemented(op, "window reversal");
-  int64_t one = 1;
-  c->fgc = c->bgc = 1;
-  if (kiln_op_attr(op, "feature_group_count") && kiln_dnnl_ints(kiln_op_attr(op, "feature_group_count"), &one, 1) == 1)
-    c->fgc = one;
-  one = 1;
-  if (kiln_op_attr(op, "batch_group_count") && kiln_dnnl_ints(kiln_op_attr(op, "batch_group_count"), &one, 1) == 1)
-    c->bgc = one;
-  const int64_t *ld = op->operands[0]->type->tensor.dims, *rd = op->operands[1]->type->tensor.dims;
-  if (c->fgc < 1 || c->bgc < 1 || (c->fgc > 1 && c->bgc > 1) || ld[c->ib] % c->bgc || ld[c->ifd] % c->fgc ||
-      rd[c->kof] % c->fgc || rd[c->kof] % c->bgc || ld[c->ifd] / c->fgc != rd[c->kif])
-    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "convolution: group counts do not divide the dimensions");
   return NULL;
 }
 
@@ -131,10 +48,10 @@ static void make_views(const kiln_op *op, const conv_plan *c, conv_views *v) {
   const kiln_type *lt = op->operands[0]->type, *rt = op->operands[1]->type, *ot = op->results[0].type;
   int32_t rank = lt->tensor.rank;
   int64_t ls[MAXD], rs[MAXD], os[MAXD];
-  kiln_dnnl_dense_strides(rank, lt->tensor.dims, ls);
+  kiln_dnnl_dense_strides(rank, c->lhs_dims, ls);
   kiln_dnnl_dense_strides(rank, rt->tensor.dims, rs);
   kiln_dnnl_dense_strides(rank, ot->tensor.dims, os);
-  const int64_t *ld = lt->tensor.dims, *rd = rt->tensor.dims, *od = ot->tensor.dims;
+  const int64_t *ld = c->lhs_dims, *rd = rt->tensor.dims, *od = ot->tensor.dims;
   int32_t ns = c->ns ? c->ns : 1; /* no spatial dimension: one of size one */
   v->n = 2 + ns;
   v->src_offset = 0;
@@ -242,9 +159,13 @@ static kiln_status build_conv(kiln_cpu_dnnl_op *p, const kiln_op *op, const conv
   return kiln_dnnl_build(p);
 }
 
-kiln_status kiln_dnnl_prepare_conv(const kiln_op *op, kiln_cpu_dnnl_op *p) {
+kiln_status kiln_dnnl_prepare_conv(const kiln_op *op, const kiln_cpu_conv_dims *dims, kiln_cpu_dnnl_op *p) {
   conv_plan c;
-  KILN_RETURN_IF_ERROR(read_plan(op, &c));
+  if (dims) c = *dims;
+  else KILN_RETURN_IF_ERROR(kiln_cpu_conv_read(op, &c));
+  KILN_RETURN_IF_ERROR(check_plan(op, &c));
+  p->count[KILN_DNNL_SRC] = 1;
+  for (int32_t d = 0; d < op->operands[0]->type->tensor.rank; d++) p->count[KILN_DNNL_SRC] *= c.lhs_dims[d];
   conv_views v;
   make_views(op, &c, &v);
   p->out_to_prim[c.ofd] = 1;

@@ -131,6 +131,7 @@ kiln_status kiln_dnnl_split_run(const kiln_cpu_dnnl_op *p, const void *const see
 
 /* Reading the ops (dnnl_dot.c, dnnl_conv.c): fill p's descriptions and mode and build. */
 kiln_status kiln_dnnl_prepare_dot(const kiln_op *op, kiln_cpu_dnnl_op *p);
-kiln_status kiln_dnnl_prepare_conv(const kiln_op *op, kiln_cpu_dnnl_op *p);
+/* dims: the convolution as conv.c sees it (a padded lhs), or NULL to read it from op. */
+kiln_status kiln_dnnl_prepare_conv(const kiln_op *op, const struct kiln_cpu_conv_dims *dims, kiln_cpu_dnnl_op *p);
 
 #endif

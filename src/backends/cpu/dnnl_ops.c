@@ -187,8 +187,10 @@ static kiln_status build_once(kiln_cpu_dnnl_op *p) {
 static bool compute_in_f32(kiln_cpu_dnnl_op *p) {
   /* Not for grouped convolutions yet: an f16 grouped 3-D one (JAX's
    * testConvGeneralDilatedPatchesNonOverlapping8) read past its f32 copies in oneDNN's
-   * kernel; they keep the path they had (oneDNN's kernel for the type, or the fallback). */
-  if (p->is_conv && p->io[KILN_DNNL_WEI].user_md.ndims > p->io[KILN_DNNL_SRC].user_md.ndims) return false;
+   * kernel; they keep the path they had (oneDNN's kernel for the type, or the fallback).
+   * Batch-grouped ones (whose source is a 5-D view too) corrupted the heap the same way:
+   * every grouped convolution (weights with a group dimension) is refused. */
+  if (p->is_conv && p->io[KILN_DNNL_WEI].user_md.ndims > p->io[KILN_DNNL_DST].user_md.ndims) return false;
   bool changed = false;
   for (int i = 0; i < KILN_DNNL_NUM_IO; i++) {
     kiln_dnnl_io *io = &p->io[i];
@@ -240,7 +242,7 @@ bool kiln_dnnl_is_ref(const kiln_cpu_dnnl_op *p) { return strncmp(p->impl, "ref"
 
 /* ================================================================ public */
 
-kiln_status kiln_cpu_dnnl_prepare(const kiln_op *op, kiln_cpu_dnnl_op **out) {
+static kiln_status prepare(const kiln_op *op, const struct kiln_cpu_conv_dims *dims, kiln_cpu_dnnl_op **out) {
   *out = NULL;
   if (!op) return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "no op");
   bool conv = op->kind == KILN_OP_CONVOLUTION;
@@ -271,13 +273,23 @@ kiln_status kiln_cpu_dnnl_prepare(const kiln_op *op, kiln_cpu_dnnl_op **out) {
   kiln_status s = kiln_cpu_isa_setup(NULL);
   if (!s && dnnl_engine_create(&p->engine, dnnl_cpu, 0) != dnnl_success)
     s = KILN_STATUS(KILN_STATUS_INTERNAL, "oneDNN: no CPU engine");
-  if (!s) s = conv ? kiln_dnnl_prepare_conv(op, p) : kiln_dnnl_prepare_dot(op, p);
+  if (!s) s = conv ? kiln_dnnl_prepare_conv(op, dims, p) : kiln_dnnl_prepare_dot(op, p);
   if (s) {
     kiln_cpu_dnnl_destroy(p);
     return s;
   }
   *out = p;
   return NULL;
+}
+
+kiln_status kiln_cpu_dnnl_prepare(const kiln_op *op, kiln_cpu_dnnl_op **out) { return prepare(op, NULL, out); }
+
+kiln_status kiln_cpu_dnnl_prepare_conv(const kiln_op *op, const struct kiln_cpu_conv_dims *dims, kiln_cpu_dnnl_op **out) {
+  if (!op || op->kind != KILN_OP_CONVOLUTION || !dims) {
+    *out = NULL;
+    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "not a convolution with its dims");
+  }
+  return prepare(op, dims, out);
 }
 
 kiln_status kiln_cpu_dnnl_set_epilogue(kiln_cpu_dnnl_op *p, const kiln_cpu_dnnl_epilogue *e) {

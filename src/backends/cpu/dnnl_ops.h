@@ -20,7 +20,8 @@
  *   - convolution: any dimension numbers (NHWC, NCHW, HWIO, OIHW, ...), 1 to 3 spatial
  *     dimensions (0 is run as 1 of size one), window strides, padding (negative padding
  *     crops the input), rhs (kernel) dilation, feature_group_count, batch_group_count.
- *     lhs dilation above 1 and window reversal: UNIMPLEMENTED.
+ *     lhs dilation above 1 and window reversal: UNIMPLEMENTED (conv.c pads and dilates the
+ *     lhs into a copy first, kiln_cpu_dnnl_prepare_conv).
  *
  * Ownership: prepare returns a new object owned by the caller (kiln_cpu_dnnl_destroy). It
  * keeps no pointer into the op or its module. Thread-safety: prepare, set_epilogue and
@@ -43,6 +44,11 @@ typedef struct kiln_cpu_dnnl_op kiln_cpu_dnnl_op;
  * tensors. UNIMPLEMENTED when oneDNN cannot do this op / type combination; INVALID_ARGUMENT
  * for an op whose attributes do not fit its operands (the verifier rejects those). */
 kiln_status kiln_cpu_dnnl_prepare(const kiln_op *op, kiln_cpu_dnnl_op **out);
+/* The same for a CONVOLUTION as dims describe it (conv.h): kiln_cpu_conv_read's reading,
+ * possibly made to read a padded and dilated lhs (kiln_cpu_conv_prepad), whose dims the
+ * runs' lhs buffer then has. */
+struct kiln_cpu_conv_dims;
+kiln_status kiln_cpu_dnnl_prepare_conv(const kiln_op *op, const struct kiln_cpu_conv_dims *dims, kiln_cpu_dnnl_op **out);
 
 /* A fused epilogue, applied to each result element r (the sum of products), in this order:
  *   r = r * scale          (skipped when scale == 1)

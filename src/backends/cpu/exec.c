@@ -6,6 +6,8 @@
 
 #include "backends/cpu/cpu.h"
 #include "backends/cpu/dnnl_ops.h"
+#include "backends/cpu/fft.h"
+#include "backends/lapack/lapack.h"
 #include "base/fault.h"
 
 struct kiln_cpu_run_state {
@@ -102,20 +104,65 @@ static uint64_t now_ns(void) {
   return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
-static const char *const k_step_kinds[] = {"loop",  "oneDNN", "interp", "control",
-                                           "sort",  "slice",  "gather", "scatter", "window"};
+/* What runs a step, for the profile. A switch with no default: a new kind without a name
+ * is a compile error (-Wswitch). */
+static const char *step_kind_name(kiln_cpu_step_kind kind) {
+  switch (kind) {
+    case KILN_CPU_STEP_LOOP: return "loop";
+    case KILN_CPU_STEP_DNNL: return "oneDNN";
+    case KILN_CPU_STEP_INTERP: return "interpreter";
+    case KILN_CPU_STEP_CONTROL: return "control";
+    case KILN_CPU_STEP_SORT: return "sort";
+    case KILN_CPU_STEP_DYNSLICE: return "slice";
+    case KILN_CPU_STEP_GATHER: return "gather";
+    case KILN_CPU_STEP_SCATTER: return "scatter";
+    case KILN_CPU_STEP_WINDOW: return "window";
+    case KILN_CPU_STEP_FFT: return "fft";
+    case KILN_CPU_STEP_LAPACK: return "lapack";
+  }
+  return "?";
+}
 
-/* KILN_CPU_PROFILE: the steps that took time, with the op they come from. */
+enum { MAX_PROFILE_KINDS = 32 };
+
+/* KILN_CPU_PROFILE: the time per step kind, the steps that took over 1% of it and every
+ * interpreter step, each with the op and line it comes from. */
 static void print_profile(const kiln_cpu_executable *x) {
-  uint64_t total = 0;
-  for (int32_t i = 0; i < x->num_steps; i++) total += x->step_ns[i];
-  fprintf(stderr, "kiln cpu profile: %d steps, %.3f ms in all\n", (int)x->num_steps, (double)total / 1e6);
+  if (x->specs) {
+    fprintf(stderr, "kiln cpu profile: @%s is shape-polymorphic: the profiles above are its signatures'\n",
+            kiln_func_name(x->function));
+    return;
+  }
+  if (x->whole_interp) {
+    fprintf(stderr, "kiln cpu profile: @%s runs whole in the interpreter, %llu ops interpreted\n",
+            kiln_func_name(x->function), (unsigned long long)kiln_cpu_interpreted_ops(x));
+    return;
+  }
+  uint64_t total = 0, kind_ns[MAX_PROFILE_KINDS] = {0};
+  int32_t kind_steps[MAX_PROFILE_KINDS] = {0};
+  for (int32_t i = 0; i < x->num_steps; i++) {
+    total += x->step_ns[i];
+    unsigned k = (unsigned)x->steps[i].kind;
+    if (k < MAX_PROFILE_KINDS) {
+      kind_ns[k] += x->step_ns[i];
+      kind_steps[k]++;
+    }
+  }
+  fprintf(stderr, "kiln cpu profile: @%s, %d steps, %.3f ms in all, %llu ops interpreted\n", kiln_func_name(x->function),
+          (int)x->num_steps, (double)total / 1e6, (unsigned long long)kiln_cpu_interpreted_ops(x));
+  fprintf(stderr, "  by kind:");
+  for (unsigned k = 0; k < MAX_PROFILE_KINDS; k++)
+    if (kind_steps[k])
+      fprintf(stderr, " %s %.1f%% (%d step%s)", step_kind_name((kiln_cpu_step_kind)k),
+              total ? 100.0 * (double)kind_ns[k] / (double)total : 0.0, (int)kind_steps[k], kind_steps[k] == 1 ? "" : "s");
+  fprintf(stderr, "\n");
   for (int32_t i = 0; i < x->num_steps; i++) {
     const kiln_cpu_step *st = &x->steps[i];
-    if (!x->step_ns[i] || x->step_ns[i] * 100 < total) continue; /* under 1% */
-    fprintf(stderr, "  %5.1f%%  step %d  %-7s %s (line %u)%s\n", 100.0 * (double)x->step_ns[i] / (double)total, (int)i,
-            k_step_kinds[st->kind], kiln_op_name(st->op->kind), st->op->loc.line,
-            st->run_length > 1 ? "  + its row-block run" : "");
+    bool interp = st->kind == KILN_CPU_STEP_INTERP;
+    if (!interp && (!x->step_ns[i] || x->step_ns[i] * 100 < total)) continue; /* under 1% */
+    fprintf(stderr, "  %5.1f%%  step %d  %-11s %s (line %u)%s\n",
+            total ? 100.0 * (double)x->step_ns[i] / (double)total : 0.0, (int)i, step_kind_name(st->kind),
+            kiln_op_name(st->op->kind), st->op->loc.line, st->run_length > 1 ? "  + its row-block run" : "");
   }
 }
 
@@ -139,6 +186,8 @@ void kiln_cpu_executable_destroy(kiln_cpu_executable *x) {
     kiln_cpu_gather_destroy(x->steps[s].gather);
     kiln_cpu_scatter_destroy(x->steps[s].scatter);
     kiln_cpu_window_destroy(x->steps[s].window);
+    kiln_fft_plan_destroy(x->steps[s].fft);
+    kiln_lapack_destroy(x->steps[s].lapack);
   }
   kiln_cpu_code_destroy(x->code);
   if (x->owns_interp) kiln_interp_destroy(x->interp);
@@ -361,6 +410,20 @@ static kiln_status run_steps(kiln_cpu_executable *x, kiln_cpu_tensor *const *inp
         int32_t n = step->num_values - 1;
         for (int32_t k = 0; k < n && k < 3; k++) in[k] = data_of(x, s, step->values[k]);
         kiln_cpu_window_run(step->window, in, data_of(x, s, step->values[n]));
+        break;
+      }
+      case KILN_CPU_STEP_FFT:
+        st = kiln_fft_run(step->fft, data_of(x, s, step->values[0]), data_of(x, s, step->values[1]));
+        break;
+      case KILN_CPU_STEP_LAPACK: {
+        const void *in[KILN_CPU_MAX_LAPACK_VALUES];
+        void *out[KILN_CPU_MAX_LAPACK_VALUES];
+        int32_t n = step->op->num_operands;
+        for (int32_t k = 0; k < step->num_values; k++) {
+          if (k < n) in[k] = data_of(x, s, step->values[k]);
+          else out[k - n] = data_of(x, s, step->values[k]);
+        }
+        st = kiln_lapack_run(step->lapack, in, out);
         break;
       }
       case KILN_CPU_STEP_SORT: {

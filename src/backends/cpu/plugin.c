@@ -9,6 +9,7 @@
 #include "backends/cpu/cpu.h"
 #include "backends/cpu/isa.h"
 #include "backends/cpu/pool.h"
+#include "backends/cpu/tier.h"
 #include "kiln/backend.h"
 #include "runtime/element.h"
 
@@ -21,15 +22,17 @@ struct kiln_backend_buffer {
 };
 
 struct kiln_backend_executable {
-  kiln_cpu_executable *x;
+  kiln_cpu_tiered *t;
 };
 
 static struct kiln_backend_device g_device = {0};
 
-/* An unknown KILN_CPU_ISA or a bad KILN_CPU_THREADS passes the device over (with the
- * reason) rather than being ignored. */
+/* An unknown KILN_CPU_ISA or KILN_CPU_TIER, or a bad KILN_CPU_THREADS, passes the device
+ * over (with the reason) rather than being ignored. */
 static kiln_status cpu_probe(void) {
+  kiln_cpu_tier_mode mode;
   kiln_status s = kiln_cpu_isa_setup(NULL);
+  if (!s) s = kiln_cpu_tier_mode_from_env(&mode);
   return s ? s : kiln_cpu_pool_setup();
 }
 
@@ -124,7 +127,7 @@ static kiln_status cpu_compile(kiln_backend_device *device, const kiln_backend_c
   KILN_RETURN_IF_ERROR(kiln_interp_check_runnable(args->module, args->source, args->function));
   kiln_backend_executable *e = calloc(1, sizeof *e);
   if (!e) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-  kiln_status st = kiln_cpu_compile(args->module, args->source, args->function, &e->x);
+  kiln_status st = kiln_cpu_tiered_compile(args->module, args->source, args->function, &e->t);
   if (st) {
     free(e);
     return st;
@@ -135,7 +138,7 @@ static kiln_status cpu_compile(kiln_backend_device *device, const kiln_backend_c
 
 static void cpu_executable_destroy(kiln_backend_executable *e) {
   if (!e) return;
-  kiln_cpu_executable_destroy(e->x);
+  kiln_cpu_tiered_destroy(e->t);
   free(e);
 }
 
@@ -146,7 +149,7 @@ static kiln_status cpu_execute(kiln_backend_executable *e, const kiln_backend_ex
   kiln_status st = in && out ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   for (int32_t i = 0; !st && i < a->num_inputs; i++) in[i] = a->inputs[i]->tensor;
   kiln_check_log log = {0};
-  if (!st) st = kiln_cpu_run(e->x, in, out, a->report_checks ? &log : NULL);
+  if (!st) st = kiln_cpu_tiered_run(e->t, in, out, a->report_checks ? &log : NULL, NULL);
   if (!st && a->report_checks) a->report_checks(a->check_ctx, log.passed, log.failed, log.text.data ? log.text.data : "");
   int32_t made = 0;
   for (; !st && made < a->num_results; made++) st = wrap(out[made], &a->out_results[made]);
@@ -162,21 +165,35 @@ static kiln_status cpu_execute(kiln_backend_executable *e, const kiln_backend_ex
   return st;
 }
 
+/* Whether the runtime's struct (a runtime older than the plugin has a shorter one) has field. */
+#define HAS_FIELD(out, field) ((out)->struct_size >= offsetof(kiln_backend_executable_stats, field) + sizeof (out)->field)
+
 static kiln_status cpu_executable_stats(const kiln_backend_executable *e, kiln_backend_executable_stats *out) {
-  out->temporary_bytes = e->x->arena_bytes;
-  out->constant_bytes = e->x->constant_bytes;
-  out->code_bytes = kiln_cpu_code_bytes(e->x->code);
+  kiln_cpu_tier_info tier;
+  const kiln_cpu_executable *x = kiln_cpu_tiered_current(e->t, &tier);
+  out->temporary_bytes = x->arena_bytes;
+  out->constant_bytes = x->constant_bytes;
+  out->code_bytes = kiln_cpu_code_bytes(x->code);
   uint64_t hits = 0, misses = 0;
-  kiln_cpu_code_cache_counts(e->x, &hits, &misses);
-  if (out->struct_size >= offsetof(kiln_backend_executable_stats, code_cache_misses) + sizeof out->code_cache_misses) {
-    out->code_cache_hits = hits; /* a runtime older than these fields has a shorter struct */
+  kiln_cpu_code_cache_counts(x, &hits, &misses);
+  if (HAS_FIELD(out, code_cache_misses)) {
+    out->code_cache_hits = hits;
     out->code_cache_misses = misses;
+  }
+  if (HAS_FIELD(out, interpreted_ops)) out->interpreted_ops = kiln_cpu_interpreted_ops(x);
+  if (HAS_FIELD(out, optimized_runs)) {
+    out->tier = tier.optimized ? KILN_TIER_OPTIMIZED : KILN_TIER_FAST_START;
+    out->tier_pending = tier.pending;
+    out->fast_start_runs = tier.baseline_runs;
+    out->optimized_runs = tier.optimized_runs;
   }
   return NULL;
 }
 
-/* The pool's threads stop and the cached tensor memory goes back when the plugin is unloaded. */
+/* The compile thread, the pool's threads stop and the cached tensor memory goes back when
+ * the plugin is unloaded. */
 __attribute__((destructor)) static void cpu_unload(void) {
+  kiln_cpu_tier_shutdown();
   kiln_cpu_pool_shutdown();
   kiln_cpu_memory_release();
 }

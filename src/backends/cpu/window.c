@@ -237,14 +237,11 @@ static kiln_status new_pad(const kiln_type *t, const int64_t *lo, const int64_t 
   return NULL;
 }
 
-/* The padded operand k of a reduce_window (init in the padding and dilation holes) as a
- * new temporary: *out_value its slot, *out_type its type. */
-static kiln_status add_pad(kiln_cpu_executable *x, const kiln_op *op, int32_t k, const window_attrs *a,
-                           int32_t *out_value, const kiln_type **out_type) {
-  const kiln_type *t = op->operands[k]->type;
-  int32_t n = op->num_operands / 2;
+kiln_status kiln_cpu_window_add_pad(kiln_cpu_executable *x, const kiln_op *op, int32_t src, int32_t init,
+                                    const kiln_type *t, const int64_t *lo, const int64_t *hi, const int64_t *dil,
+                                    int32_t *out_value, const kiln_type **out_type) {
   kiln_cpu_window *w;
-  KILN_RETURN_IF_ERROR(new_pad(t, a->lo, a->hi, a->base, &w));
+  KILN_RETURN_IF_ERROR(new_pad(t, lo, hi, dil, &w));
   const kiln_type *pt =
       w ? kiln_type_tensor(x->scratch, kiln_type_scalar(x->scratch, w->elem), w->rank, w->pdims, NULL) : NULL;
   if (!w || !pt || x->num_slots >= x->max_slots) {
@@ -254,12 +251,20 @@ static kiln_status add_pad(kiln_cpu_executable *x, const kiln_op *op, int32_t k,
   }
   int32_t pv = x->num_slots++;
   x->slots[pv] = (kiln_cpu_slot){.store = KILN_CPU_STORE_TEMP, .type = pt};
-  int32_t values[3] = {op->operands[k]->id, op->operands[n + k]->id, pv};
+  int32_t values[3] = {src, init, pv};
   *out_value = pv;
   *out_type = pt;
   kiln_status st = add_native(x, op, w, values, 3);
   if (st) kiln_cpu_window_destroy(w);
   return st;
+}
+
+/* The padded operand k of a reduce_window (init in the padding and dilation holes). */
+static kiln_status add_pad(kiln_cpu_executable *x, const kiln_op *op, int32_t k, const window_attrs *a,
+                           int32_t *out_value, const kiln_type **out_type) {
+  int32_t n = op->num_operands / 2;
+  return kiln_cpu_window_add_pad(x, op, op->operands[k]->id, op->operands[n + k]->id, op->operands[k]->type, a->lo,
+                                 a->hi, a->base, out_value, out_type);
 }
 
 /* stablehlo.pad: the same kernel, into the op's result. */

@@ -113,14 +113,19 @@ kiln_interp_kernel kiln_interp_control_lookup(kiln_op_kind kind);
 /* custom_call @shape_assertion (shape_assertion.c): nothing when operand 0 holds true, else
  * an error with the op's error_message, its {k} replaced by integer operand k + 1. */
 kiln_status kiln_interp_shape_assertion(kiln_interp_ctx *ctx, const kiln_kernel_args *a);
-/* The kernel of a custom_call's target (check.*, shape_assertion), or NULL when the
- * interpreter runs no such target. */
+/* custom_call @lapack_<t><routine>_ffi (lapack_call.c): jaxlib's LAPACK targets, through
+ * src/backends/lapack. */
+kiln_status kiln_interp_lapack(kiln_interp_ctx *ctx, const kiln_kernel_args *a);
+/* The kernel of a custom_call's target (check.*, shape_assertion, dce_sink, jaxlib's LAPACK
+ * targets), or NULL when the interpreter runs no such target. */
 kiln_interp_kernel kiln_interp_custom_call_kernel(const kiln_op *op);
 
 /* Compile-time check (runnable.c) that every custom_call of function and of the functions
  * it calls (func.call, composite decompositions), in all their regions, has a target the
  * interpreter implements; otherwise a located UNIMPLEMENTED error for the first that has
- * none, so a program no device can run fails when it is compiled, not when it runs.
+ * none, so a program no device can run fails when it is compiled, not when it runs. A
+ * LAPACK target of static shapes is planned too: wrong operands, results, layouts or
+ * attributes are a located error (kiln_lapack_prepare's code and message).
  * Reads the module only; thread-safe. */
 kiln_status kiln_interp_check_runnable(const kiln_module *m, const kiln_source *src, const kiln_op *function);
 /* The message for a custom call of a target Kiln has no kernel for (printf: length, name). */

@@ -9,6 +9,7 @@
 
 #include "backends/interp/collectives.h"
 #include "backends/interp/interp.h"
+#include "backends/lapack/lapack.h"
 #include "base/strbuf.h"
 #include "ir/format.h"
 #include "ir/print.h"
@@ -650,7 +651,8 @@ static kiln_status target_dce_sink(kiln_interp_ctx *ctx, const kiln_kernel_args 
 }
 
 /* The custom-call targets the interpreter runs: the check.* targets of the JAX-generated
- * test data, JAX's @shape_assertion (shape_assertion.c) and @dce_sink. */
+ * test data, JAX's @shape_assertion (shape_assertion.c) and @dce_sink; and jaxlib's LAPACK
+ * targets (lapack_call.c). */
 static const struct {
   const char *name;
   kiln_interp_kernel kernel;
@@ -669,7 +671,7 @@ kiln_interp_kernel kiln_interp_custom_call_kernel(const kiln_op *op) {
   if (!attr_string(op, "call_target_name", &t, &n)) return NULL;
   for (size_t i = 0; i < sizeof k_targets / sizeof k_targets[0]; i++)
     if (str_is(t, n, k_targets[i].name)) return k_targets[i].kernel;
-  return NULL;
+  return kiln_lapack_is_target(op) ? kiln_interp_lapack : NULL;
 }
 
 /* stablehlo.custom_call: its target's kernel. Programs that call another target are refused

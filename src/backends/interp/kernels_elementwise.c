@@ -46,6 +46,95 @@ static void ew_store(const kiln_ew *e, kiln_elem t, uint8_t *p, kiln_scalar v) {
   kiln_scalar_store(t, p, v);
 }
 
+/* Loaders and storers specialised for the common storage types (the loop's cost is mostly
+ * theirs): each gives exactly what ew_load / ew_store give, and defers to them for what it
+ * does not do fast (NaNs keep their payload bits only through the generic path). */
+typedef kiln_scalar (*ew_loader)(const kiln_ew *e, kiln_elem t, const uint8_t *p);
+typedef void (*ew_storer)(const kiln_ew *e, kiln_elem t, uint8_t *p, kiln_scalar v);
+
+static kiln_scalar load_f32(const kiln_ew *e, kiln_elem t, const uint8_t *p) {
+  float f;
+  memcpy(&f, p, sizeof f);
+  if (isnan(f)) return ew_load(e, t, p);
+  kiln_scalar s = {{0}, 0};
+  s.f = f;
+  return s;
+}
+
+static kiln_scalar load_f64(const kiln_ew *e, kiln_elem t, const uint8_t *p) {
+  kiln_scalar s = {{0}, 0};
+  memcpy(&s.f, p, sizeof s.f);
+  return s;
+}
+
+static kiln_scalar load_i32(const kiln_ew *e, kiln_elem t, const uint8_t *p) {
+  int32_t v;
+  memcpy(&v, p, sizeof v);
+  kiln_scalar s = {{0}, 0};
+  s.i = v;
+  return s;
+}
+
+static kiln_scalar load_i64(const kiln_ew *e, kiln_elem t, const uint8_t *p) {
+  kiln_scalar s = {{0}, 0};
+  memcpy(&s.i, p, sizeof s.i);
+  return s;
+}
+
+static kiln_scalar load_i1(const kiln_ew *e, kiln_elem t, const uint8_t *p) {
+  kiln_scalar s = {{0}, 0};
+  s.i = p[0] != 0;
+  return s;
+}
+
+static void store_f32(const kiln_ew *e, kiln_elem t, uint8_t *p, kiln_scalar v) {
+  if (isnan(v.f)) {
+    ew_store(e, t, p, v);
+    return;
+  }
+  float f = (float)v.f; /* round to nearest even, as kiln_scalar_store */
+  memcpy(p, &f, sizeof f);
+}
+
+static void store_f64(const kiln_ew *e, kiln_elem t, uint8_t *p, kiln_scalar v) { memcpy(p, &v.f, sizeof v.f); }
+
+static void store_i32(const kiln_ew *e, kiln_elem t, uint8_t *p, kiln_scalar v) {
+  uint32_t u = (uint32_t)v.u;
+  memcpy(p, &u, sizeof u);
+}
+
+static void store_i64(const kiln_ew *e, kiln_elem t, uint8_t *p, kiln_scalar v) { memcpy(p, &v.u, sizeof v.u); }
+
+static void store_i1(const kiln_ew *e, kiln_elem t, uint8_t *p, kiln_scalar v) { p[0] = v.u != 0; }
+
+static ew_loader loader_for(const kiln_ew *e, kiln_elem t) {
+  if (e->raw && cls(t) == KILN_ELEM_CLASS_F) return ew_load;
+  switch (t) {
+    case KILN_ELEM_F32: return load_f32;
+    case KILN_ELEM_F64: return load_f64;
+    case KILN_ELEM_SI32: return load_i32;
+    case KILN_ELEM_SI64: return load_i64;
+    case KILN_ELEM_I1: return load_i1;
+    default: return ew_load;
+  }
+}
+
+static ew_storer storer_for(const kiln_ew *e, kiln_elem t) {
+  if (e->raw && cls(t) == KILN_ELEM_CLASS_F) return ew_store;
+  switch (t) {
+    case KILN_ELEM_F32: return store_f32;
+    case KILN_ELEM_F64: return store_f64;
+    case KILN_ELEM_SI32:
+    case KILN_ELEM_UI32: return store_i32;
+    case KILN_ELEM_SI64:
+    case KILN_ELEM_UI64: return store_i64;
+    case KILN_ELEM_I1: return store_i1;
+    default: return ew_store;
+  }
+}
+
+static bool fast_f32_binary(kiln_ew_fn fn, const kiln_ew *e, const kiln_rtv *x, const kiln_rtv *y, kiln_rtv *r);
+
 static void format_shape(const kiln_rtv *v, char *buf, size_t n) {
   size_t len = 0;
   buf[0] = 0;
@@ -83,13 +172,21 @@ kiln_status kiln_ew_map(kiln_interp_ctx *ctx, const kiln_kernel_args *a, kiln_ew
   e->out = storage_of(a->out_elem[0]);
   KILN_RETURN_IF_ERROR(kiln_kernel_result(a, 0, shape->rank, shape->dims));
   kiln_rtv *r = a->out[0];
+  if (a->num_in == 2 && fast_f32_binary(fn, e, a->in[0], a->in[1], r)) return NULL;
   kiln_scalar x[KILN_EW_MAX_IN];
+  ew_loader load[KILN_EW_MAX_IN];
+  size_t step[KILN_EW_MAX_IN]; /* 0 for a rank-0 operand broadcast to every index */
+  for (int32_t j = 0; j < a->num_in; j++) {
+    load[j] = loader_for(e, a->in[j]->elem);
+    step[j] = a->in[j]->rank ? a->in[j]->elem_bytes : 0;
+  }
+  ew_storer store = storer_for(e, r->elem);
   for (int64_t i = 0; i < r->count; i++) {
     for (int32_t j = 0; j < a->num_in; j++) {
       const kiln_rtv *v = a->in[j];
-      x[j] = ew_load(e, v->elem, v->data + (size_t)(v->rank ? i : 0) * v->elem_bytes);
+      x[j] = load[j](e, v->elem, v->data + (size_t)i * step[j]);
     }
-    ew_store(e, r->elem, r->data + (size_t)i * r->elem_bytes, fn(e, x));
+    store(e, r->elem, r->data + (size_t)i * r->elem_bytes, fn(e, x));
   }
   return NULL;
 }
@@ -250,6 +347,46 @@ static kiln_scalar f_sign(const kiln_ew *e, const kiln_scalar *x) {
 
 static kiln_scalar f_maximum(const kiln_ew *e, const kiln_scalar *x) { return pick(e->in[0], x[0], x[1], true); }
 static kiln_scalar f_minimum(const kiln_ew *e, const kiln_scalar *x) { return pick(e->in[0], x[0], x[1], false); }
+
+/* The f32 arithmetic of add, subtract, multiply, divide, maximum and minimum over whole
+ * arrays (the fast-start tier's common case): for these ops the float result equals the
+ * double one rounded once (53 bits hold a product or quotient of 24-bit significands
+ * exactly enough), and maximum/minimum pick as `pick` does; an element with a NaN operand
+ * or result goes through the generic path, which owns NaN payloads. False when fn, the types or
+ * `raw` do not fit (the caller runs the generic loop). */
+static bool fast_f32_binary(kiln_ew_fn fn, const kiln_ew *e, const kiln_rtv *x, const kiln_rtv *y, kiln_rtv *r) {
+  enum { ADD, SUB, MUL, DIV, MAX, MIN } kind;
+  if (fn == f_add) kind = ADD;
+  else if (fn == f_subtract) kind = SUB;
+  else if (fn == f_multiply) kind = MUL;
+  else if (fn == f_divide) kind = DIV;
+  else if (fn == f_maximum) kind = MAX;
+  else if (fn == f_minimum) kind = MIN;
+  else return false;
+  if (e->raw || x->elem != KILN_ELEM_F32 || y->elem != KILN_ELEM_F32 || r->elem != KILN_ELEM_F32) return false;
+  const float *px = (const float *)x->data, *py = (const float *)y->data;
+  float *pr = (float *)r->data;
+  size_t sx = x->rank ? 1 : 0, sy = y->rank ? 1 : 0;
+  for (int64_t i = 0; i < r->count; i++) {
+    float a = px[(size_t)i * sx], b = py[(size_t)i * sy], v;
+    switch (kind) {
+      case ADD: v = a + b; break;
+      case SUB: v = a - b; break;
+      case MUL: v = a * b; break;
+      case DIV: v = a / b; break;
+      case MAX: v = a == b ? (signbit(a) ? b : a) : a > b ? a : b; break;
+      default: v = a == b ? (signbit(a) ? a : b) : a < b ? a : b; break;
+    }
+    if (isnan(v) || isnan(a) || isnan(b)) {
+      kiln_scalar in[2] = {ew_load(e, KILN_ELEM_F32, (const uint8_t *)&px[(size_t)i * sx]),
+                           ew_load(e, KILN_ELEM_F32, (const uint8_t *)&py[(size_t)i * sy])};
+      ew_store(e, KILN_ELEM_F32, (uint8_t *)&pr[i], fn(e, in));
+    } else {
+      pr[i] = v;
+    }
+  }
+  return true;
+}
 
 /* clamp(min, operand, max) = minimum(maximum(operand, min), max) */
 static kiln_scalar f_clamp(const kiln_ew *e, const kiln_scalar *x) {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "backends/interp/interp.h"
+#include "backends/lapack/lapack.h"
 
 typedef struct walk {
   const kiln_module *m;
@@ -15,14 +16,29 @@ typedef struct walk {
   int32_t num_seen, cap;
 } walk;
 
-static kiln_status unrunnable(const walk *w, const kiln_op *op, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static kiln_status unrunnable(const walk *w, const kiln_op *op, const char *fmt, ...) {
+static kiln_status unrunnable(const walk *w, const kiln_op *op, kiln_status_code code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static kiln_status unrunnable(const walk *w, const kiln_op *op, kiln_status_code code, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   kiln_status st = kiln_op_errorv(w->src, w->m->name, op, fmt, ap);
   va_end(ap);
-  kiln_status out = KILN_STATUS(KILN_STATUS_UNIMPLEMENTED, "%s", kiln_status_message(st));
+  kiln_status out = KILN_STATUS(code, "%s", kiln_status_message(st));
+  kiln_status_free(st);
+  return out;
+}
+
+/* A LAPACK custom call of static shapes is planned now, so a malformed one fails here. */
+static kiln_status check_lapack(const walk *w, const kiln_op *op) {
+  for (int32_t k = 0; k < op->num_operands; k++)
+    if (!kiln_type_is_static(op->operands[k]->type)) return NULL;
+  for (int32_t k = 0; k < op->num_results; k++)
+    if (!kiln_type_is_static(op->results[k].type)) return NULL;
+  kiln_lapack_plan *plan = NULL;
+  kiln_status st = kiln_lapack_prepare(op, NULL, &plan);
+  kiln_lapack_destroy(plan);
+  if (!st) return NULL;
+  kiln_status out = unrunnable(w, op, kiln_status_code_of(st), "%s", kiln_status_message(st));
   kiln_status_free(st);
   return out;
 }
@@ -60,8 +76,10 @@ static kiln_status check_region(walk *w, const kiln_region *r) {
       if (op->kind == KILN_OP_CUSTOM_CALL && !kiln_interp_custom_call_kernel(op)) {
         const kiln_attr *t = kiln_op_attr(op, "call_target_name");
         bool named = t && t->kind == KILN_ATTR_STRING;
-        return unrunnable(w, op, KILN_INTERP_NO_TARGET, named ? (int)t->str.len : 0, named ? t->str.data : "");
+        return unrunnable(w, op, KILN_STATUS_UNIMPLEMENTED, KILN_INTERP_NO_TARGET, named ? (int)t->str.len : 0,
+                          named ? t->str.data : "");
       }
+      if (op->kind == KILN_OP_CUSTOM_CALL && kiln_lapack_is_target(op)) KILN_RETURN_IF_ERROR(check_lapack(w, op));
       if (op->kind == KILN_OP_CALL) KILN_RETURN_IF_ERROR(queue(w, callee(w, op, "callee")));
       if (op->kind == KILN_OP_COMPOSITE) KILN_RETURN_IF_ERROR(queue(w, callee(w, op, "decomposition")));
       for (int32_t i = 0; i < op->num_regions; i++) KILN_RETURN_IF_ERROR(check_region(w, &op->regions[i]));

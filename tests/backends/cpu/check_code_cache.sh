@@ -25,7 +25,7 @@ temporaries() { find "$1" -name '*.obj.tmp.*' 2>/dev/null | wc -l; }
 compile_line() {
   KILN_CACHE_DIR=$1 "$kiln" bench "$program" --device cpu --iterations 1 --warmup 0 2>"$tmp/err" | grep '^compile:'
 }
-says() { [[ "$(compile_line "$1")" == *"($2)" ]]; } # says DIR "code cache hit"
+says() { [[ "$(compile_line "$1")" == *"($2);"* ]]; } # says DIR "code cache hit"
 run_to() { KILN_CACHE_DIR=$1 "$kiln" run "$program" --device cpu --output-dir "$2" >/dev/null 2>"$tmp/err"; }
 checks_pass() { KILN_CACHE_DIR=$1 "$kiln" check --device cpu "$checks" >"$tmp/check" 2>"$tmp/err" && grep -q ' 0 failed' "$tmp/check"; }
 flip_middle() { # flips one byte in the middle of file $1

@@ -173,5 +173,10 @@ extern const int kiln_diff_num_instances;
 
 /* Why op cannot be tested as a standalone random program, or NULL when it can. */
 const char *kiln_diff_exclusion(kiln_op_kind op);
+/* Why the device under test may leave case c's op to its interpreter (a plugin that
+ * reports kiln_executable_stats_info.interpreted_ops: cpu), or NULL when c must run
+ * compiled code only: a case whose executable reports interpreted ops and has no reason
+ * here fails. */
+const char *kiln_diff_interpreted_reason(const kiln_diff_case *c);
 
 #endif

@@ -34,6 +34,19 @@
 #define SCATTER_DIMS(UPD, INS, MAP)                                                                     \
   "scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [" UPD                          \
   "], inserted_window_dims = [" INS "], scatter_dims_to_operand_dims = [" MAP "], index_vector_dim = 1>"
+/* Every field: batching dims and index_vector_dim too. */
+#define GATHER_ALL(OFF, COLL, OB, IB, MAP, IVD, SIZES)                                                  \
+  "{dimension_numbers = #stablehlo.gather<offset_dims = [" OFF "], collapsed_slice_dims = [" COLL      \
+  "], operand_batching_dims = [" OB "], start_indices_batching_dims = [" IB "], start_index_map = ["   \
+  MAP "], index_vector_dim = " IVD ">, slice_sizes = array<i64: " SIZES ">}"
+#define SCATTER_ALL(UPD, INS, IB, SIB, MAP, IVD)                                                        \
+  "scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [" UPD "], inserted_window_dims = [" \
+  INS "], input_batching_dims = [" IB "], scatter_indices_batching_dims = [" SIB                        \
+  "], scatter_dims_to_operand_dims = [" MAP "], index_vector_dim = " IVD ">"
+#define REGION_FIRST "{\n  ^bb0(%x: tensor<$T>, %y: tensor<$T>):\n    " RET("%x", "tensor<$T>") "\n  }"
+/* A scatter of 6 rows of 3 into 5 rows, indices repeated and some outside, combined by REGION. */
+#define SCATTER_ROWS(REGION) "(" REGION ")" " {" SCATTER_DIMS("1", "0", "0") "}"
+#define ROWS_ARGS "5x3x$T; 6x1xi32@-2:6; 6x3x$T"
 
 /* A module-level callee and the body that calls it (func.call, composite). */
 #define CALLEE                                                                             \
@@ -188,6 +201,67 @@ const kiln_diff_instance kiln_diff_instances[] = {
      "  %r0 = \"stablehlo.scatter\"(%a0, %i, %a1) " "(" REGION_SECOND ")" " {" SCATTER_DIMS("", "0, 1", "0, 1")
      "} : (tensor<5x3x$T>, tensor<3x2xi32>, tensor<3x$T>) -> tensor<5x3x$T>",
      0, 0, KILN_DIFF_BODY, 0},
+    /* every dimension-number form: index vectors of several entries, index_vector_dim
+     * first or in the middle, batching dims, partial windows clamped (gather) or partly
+     * outside (scatter, skipped element by element), index types of every kind */
+    {KILN_OP_GATHER, "axis 1 (x[:, i])", "5x7x$T; 4x1xi32@-2:9", "5x4x$T", GATHER_ALL("0", "1", "", "", "1", "1", "5, 1"), 0, 0, 0, 0},
+    {KILN_OP_GATHER, "index_vector_dim 1 of 3, offset dim between", "5x7x6x$T; 3x2x4xi64@-3:9", "3x6x4x$T",
+     GATHER_ALL("1", "0, 1", "", "", "1, 0", "1", "1, 1, 6"), 0, 0, 0, 0},
+    {KILN_OP_GATHER, "batching dims (vmap of x[i])", "4x5x6x$T; 4x3x1xi32@-1:6", "4x3x6x$T",
+     GATHER_ALL("2", "1", "0", "0", "1", "2", "1, 1, 6"), 0, 0, 0, 0},
+    {KILN_OP_GATHER, "batching dim 1, points (take_along_axis)", "5x4x$T; 3x4x1xui8@0:7", "3x4x$T",
+     GATHER_ALL("", "0", "1", "1", "0", "2", "1, 1"), 0, 0, 0, 0},
+    {KILN_OP_GATHER, "windows clamped, index_vector_dim 0", "6x7x$T; 2x3xi32@-4:9", "3x3x4x$T",
+     GATHER_ALL("1, 2", "", "", "", "0, 1", "0", "3, 4"), 0, 0, 0, 0},
+    {KILN_OP_GATHER, "partial rows around a collapsed dim", "4x5x6x$T; 2x1xi16@-2:7", "2x3x4x$T",
+     GATHER_ALL("1, 2", "1", "", "", "1", "1", "3, 1, 4"), 0, 0, 0, 0},
+    {KILN_OP_GATHER, "no index entries", "4x5x$T; 3x0xi32", "3x2x5x$T", GATHER_ALL("1, 2", "", "", "", "", "1", "2, 5"),
+     0, 0, 0, 0},
+    {KILN_OP_GATHER, "index_vector_dim left out (0)", "6x7x$T; 2x3xi32@-4:9", "3x3x4x$T",
+     "{dimension_numbers = #stablehlo.gather<offset_dims = [1, 2], start_index_map = [0, 1]>, "
+     "slice_sizes = array<i64: 3, 4>}", 0, 0, 0, 0},
+    {KILN_OP_SCATTER, "one element, index_vector_dim left out (0)", "16x$T; 1xi32@-2:17; $T", "16x$T",
+     "(" REGION_SECOND ") {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], "
+     "scatter_dims_to_operand_dims = [0]>, indices_are_sorted = true, unique_indices = true}", 0, 0, 0, 0},
+    {KILN_OP_SCATTER, "multiply rows", ROWS_ARGS, "5x3x$T", SCATTER_ROWS(REGION2("stablehlo.multiply")), 0, 0, 0, 0},
+    {KILN_OP_SCATTER, "maximum rows", ROWS_ARGS, "5x3x$T", SCATTER_ROWS(REGION_MAX), 0, 0, 0, 0},
+    {KILN_OP_SCATTER, "minimum rows (operands swapped)", ROWS_ARGS, "5x3x$T",
+     "({\n  ^bb0(%x: tensor<$T>, %y: tensor<$T>):\n    %s = \"stablehlo.minimum\"(%y, %x) : (tensor<$T>, tensor<$T>) -> "
+     "tensor<$T>\n    " RET("%s", "tensor<$T>") "\n  }) {" SCATTER_DIMS("1", "0", "0") "}", 0, 0, 0, 0},
+    {KILN_OP_SCATTER, "and rows", ROWS_ARGS, "5x3x$T", SCATTER_ROWS(REGION2("stablehlo.and")), 0, 0, 0, 0},
+    {KILN_OP_SCATTER, "or rows", ROWS_ARGS, "5x3x$T", SCATTER_ROWS(REGION2("stablehlo.or")), 0, 0, 0, 0},
+    {KILN_OP_SCATTER, "xor rows", ROWS_ARGS, "5x3x$T", SCATTER_ROWS(REGION2("stablehlo.xor")), 0, 0, 0, 0},
+    {KILN_OP_SCATTER, "subtract rows", ROWS_ARGS, "5x3x$T", SCATTER_ROWS(REGION2("stablehlo.subtract")), 0, 0, 0, 0},
+    {KILN_OP_SCATTER, "replace rows, last wins", ROWS_ARGS, "5x3x$T", SCATTER_ROWS(REGION_SECOND), 0, 0, 0, 0},
+    {KILN_OP_SCATTER, "keep rows", ROWS_ARGS, "5x3x$T", SCATTER_ROWS(REGION_FIRST), 0, 0, 0, 0},
+    {KILN_OP_SCATTER, "add along axis 1", "5x7x$T; 4x1xui32@0:9; 5x4x$T", "5x7x$T",
+     "(" REGION_ADD ") {" SCATTER_ALL("0", "1", "", "", "1", "1") "}", 0, 0, 0, 0},
+    {KILN_OP_SCATTER, "2x3 windows partly outside", "6x7x$T; 4x2xi32@-2:7; 4x2x3x$T", "6x7x$T",
+     "(" REGION_ADD ") {" SCATTER_ALL("1, 2", "", "", "", "0, 1", "1") "}", 0, 0, 0, 0},
+    {KILN_OP_SCATTER, "points, index_vector_dim in the middle", "5x6x$T; 3x2x2xi64@-1:6; 3x2x$T", "5x6x$T",
+     "(" REGION_MAX ") {" SCATTER_ALL("", "0, 1", "", "", "1, 0", "1") "}", 0, 0, 0, 0},
+    {KILN_OP_SCATTER, "batching dims (vmap of x.at[i].add)", "4x5x3x$T; 4x2x1xi32@-1:6; 4x2x3x$T", "4x5x3x$T",
+     "(" REGION_ADD ") {" SCATTER_ALL("2", "1", "0", "0", "1", "2") "}", 0, 0, 0, 0},
+    {KILN_OP_SCATTER, "batching dim 1, points", "5x4x$T; 3x4x1xi8@-1:6; 3x4x$T", "5x4x$T",
+     "(" REGION2("stablehlo.minimum") ") {" SCATTER_ALL("", "0", "1", "1", "0", "2") "}", 0, 0, 0, 0},
+    {KILN_OP_SCATTER, "window dim first, overlapping windows replaced in order", "6x4x$T; 3x1xi32@0:5; 2x3x4x$T",
+     "6x4x$T", "(" REGION_SECOND ") {" SCATTER_ALL("0, 2", "", "", "", "0", "1") "}", 0, 0, 0, 0},
+    {KILN_OP_SCATTER, "maximum and minimum of signed zeros", "", "4x$T; 4x$T",
+     "  %x = \"stablehlo.constant\"() {value = dense<[0.0, -0.0, 0.0, -0.0]> : tensor<4x$T>} : () -> tensor<4x$T>\n"
+     "  %u = \"stablehlo.constant\"() {value = dense<[-0.0, 0.0, 0.0, -0.0]> : tensor<4x$T>} : () -> tensor<4x$T>\n"
+     "  %i = \"stablehlo.iota\"() {iota_dimension = 0 : i64} : () -> tensor<4x1xi32>\n"
+     "  %r0 = \"stablehlo.scatter\"(%x, %i, %u) (" REGION_MAX ") {" SCATTER_DIMS("", "0", "0")
+     "} : (tensor<4x$T>, tensor<4x1xi32>, tensor<4x$T>) -> tensor<4x$T>\n"
+     "  %r1 = \"stablehlo.scatter\"(%x, %i, %u) (" REGION2("stablehlo.minimum") ") {" SCATTER_DIMS("", "0", "0")
+     "} : (tensor<4x$T>, tensor<4x1xi32>, tensor<4x$T>) -> tensor<4x$T>",
+     0, 0, KILN_DIFF_BODY, 0},
+    {KILN_OP_SCATTER, "unique rows (parallel)", "64x300x$T; 64x300x$T", "64x300x$T",
+     "  %o = \"stablehlo.iota\"() {iota_dimension = 0 : i64} : () -> tensor<64x1xi32>\n"
+     "  %i = \"stablehlo.reverse\"(%o) {dimensions = array<i64: 0>} : (tensor<64x1xi32>) -> tensor<64x1xi32>\n"
+     "  %r0 = \"stablehlo.scatter\"(%a0, %i, %a1) (" REGION_ADD ") {" SCATTER_DIMS("1", "0", "0")
+     ", indices_are_sorted = false, unique_indices = true} : (tensor<64x300x$T>, tensor<64x1xi32>, tensor<64x300x$T>) "
+     "-> tensor<64x300x$T>",
+     0, 0, KILN_DIFF_BODY, 0},
     {KILN_OP_SELECT_AND_SCATTER, "2x2 windows", "4x6x$T@nospec; 2x3x$T; $T", "4x6x$T",
      "(" COMPARE_BODY("GE", TWO_T) ", " REGION_ADD ")"
      " {window_dimensions = array<i64: 2, 2>, window_strides = array<i64: 2, 2>}",
@@ -238,6 +312,28 @@ const kiln_diff_instance kiln_diff_instances[] = {
      KILN_DIFF_FEW_SPECIALS, 0},
     {KILN_OP_CONVOLUTION, "1d ncw", "2x3x9x$T; 4x3x3x$T", "2x4x7x$T",
      "{dimension_numbers = #stablehlo.conv<[b, f, 0]x[o, i, 0]->[b, f, 0]>, " GROUPS(1, 1) "}", 9, 0, KILN_DIFF_FEW_SPECIALS, 0},
+    /* large enough for oneDNN (4096 elements in all): lhs dilation through a padded copy.
+     * The copy's zeros are multiplied, so an inf or NaN weight makes NaN where the
+     * interpreter (as XLA) skips holes and padding: weights without specials (open item). */
+    {KILN_OP_CONVOLUTION, "transposed (lhs dilation)", "2x8x8x8x$T; 3x3x8x8x$T@nospec", "2x16x16x8x$T",
+     "{" CONV_NHWC ", padding = dense<[[1, 2], [1, 2]]> : tensor<2x2xi64>, lhs_dilation = array<i64: 2, 2>, "
+     GROUPS(1, 1) "}", 18, 0, KILN_DIFF_FEW_SPECIALS, 0},
+    {KILN_OP_CONVOLUTION, "depthwise nchw", "2x16x12x12x$T; 16x1x3x3x$T", "2x16x12x12x$T",
+     "{dimension_numbers = #stablehlo.conv<[b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1]>, "
+     "padding = dense<[[1, 1], [1, 1]]> : tensor<2x2xi64>, " GROUPS(16, 1) "}", 9, 0, KILN_DIFF_FEW_SPECIALS, 0},
+    {KILN_OP_CONVOLUTION, "batch groups large", "8x10x10x4x$T; 3x3x4x8x$T", "2x8x8x8x$T",
+     "{" CONV_NHWC ", " GROUPS(1, 4) "}", 36, 0, KILN_DIFF_FEW_SPECIALS, 0},
+    /* the generated loop's forms */
+    {KILN_OP_CONVOLUTION, "reversal, negative padding", "1x6x7x2x$T; 2x3x2x3x$T@nospec", "1x5x7x3x$T",
+     "{" CONV_NHWC ", padding = dense<[[-1, 1], [2, 0]]> : tensor<2x2xi64>, "
+     "window_reversal = array<i1: true, false>, " GROUPS(1, 1) "}", 12, 0, KILN_DIFF_FEW_SPECIALS, 0},
+    {KILN_OP_CONVOLUTION, "3d strided", "1x5x6x7x2x$T; 2x2x3x2x3x$T", "1x2x5x3x3x$T",
+     "{dimension_numbers = #stablehlo.conv<[b, 0, 1, 2, f]x[0, 1, 2, i, o]->[b, 0, 1, 2, f]>, "
+     "window_strides = array<i64: 2, 1, 2>, " GROUPS(1, 1) "}", 24, 0, KILN_DIFF_FEW_SPECIALS, 0},
+    {KILN_OP_CONVOLUTION, "i8 x i8 -> i32", "1x5x6x2xi8; 3x3x2x4xi8", "1x3x4x4xi32",
+     "{" CONV_NHWC ", " GROUPS(1, 1) "}", 0, 0, 0, 0},
+    {KILN_OP_CONVOLUTION, "i8 x i8 -> i32 large, padded", "2x12x12x8xi8; 3x3x8x16xi8", "2x12x12x16xi32",
+     "{" CONV_NHWC ", padding = dense<[[1, 1], [1, 1]]> : tensor<2x2xi64>, " GROUPS(1, 1) "}", 0, 0, 0, 0},
     {KILN_OP_DYNAMIC_CONV, "padding operand", "1x5x6x2x$T; 3x3x2x4x$T", "1x5x6x4x$T",
      "  %p = \"stablehlo.constant\"() {value = dense<[[1, 1], [1, 1]]> : tensor<2x2xi64>} : () -> tensor<2x2xi64>\n"
      "  %r0 = \"stablehlo.dynamic_conv\"(%a0, %a1, %p) {" CONV_NHWC ", " GROUPS(1, 1)

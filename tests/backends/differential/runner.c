@@ -95,13 +95,20 @@ static kiln_status fetch_results(kiln_buffer **bufs, int n, results *out) {
   return NULL;
 }
 
-/* Compiles and runs the program on dev with the host inputs; fills out. */
+/* Compiles and runs the program on dev with the host inputs; fills out, and *interpreted
+ * (when not NULL) with the ops the device's plugin left to its interpreter. */
 static kiln_status run_on(kiln_device *dev, kiln_program *p, const kiln_diff_case *c, void *const *inputs, int num_results,
-                          results *out) {
+                          results *out, uint64_t *interpreted) {
   kiln_executable *x = NULL;
   kiln_buffer *in[KILN_DIFF_MAX_ARGS] = {0}, *res[MAX_RESULTS] = {0};
   kiln_event *ev = NULL;
   kiln_status s = kiln_program_compile(p, dev, NULL, &x);
+  if (!s && interpreted) {
+    kiln_executable_stats_info stats = {.struct_size = sizeof stats};
+    s = kiln_executable_stats(x, &stats);
+    /* the fast-start tier of a device with tiers interprets by design (KILN_CPU_TIER=baseline) */
+    *interpreted = stats.tier == KILN_TIER_FAST_START ? 0 : stats.interpreted_ops;
+  }
   for (int i = 0; !s && i < c->num_args; i++) {
     const kiln_diff_arg *a = &c->args[i];
     kiln_buffer_args args = {.struct_size = sizeof args,
@@ -197,19 +204,26 @@ static bool run_and_compare(kiln_diff_ctx *ctx, kiln_diff_case *c, kiln_program 
   results got = {0}, want = {0}, mag = {0};
   char msg[512];
   bool ok = false;
-  kiln_status s = run_on(ctx->reference, p, c, inputs, num_results, &want);
+  uint64_t interpreted = 0;
+  kiln_status s = run_on(ctx->reference, p, c, inputs, num_results, &want, NULL);
   if (s) {
     report(c, "reference failed: %s", first_line(s, msg, sizeof msg));
-  } else if ((s = run_on(ctx->device, p, c, inputs, num_results, &got))) {
+  } else if ((s = run_on(ctx->device, p, c, inputs, num_results, &got, &interpreted))) {
     report(c, "device failed: %s", first_line(s, msg, sizeof msg));
   } else {
     if (c->terms > 0 && has_float_result(&want)) {
       for (int i = 0; i < c->num_args; i++)
         kiln_diff_make_magnitude(c->args[i].elem, kiln_diff_elem_count_of(&c->args[i]), inputs[i]);
-      s = run_on(ctx->reference, p, c, inputs, num_results, &mag);
+      s = run_on(ctx->reference, p, c, inputs, num_results, &mag, NULL);
       if (s) report(c, "reference failed on magnitudes: %s", first_line(s, msg, sizeof msg));
     }
     ok = !s && compare_all(c, &got, &want, c->terms > 0 && mag.count ? &mag : NULL);
+    if (ok && interpreted && !kiln_diff_interpreted_reason(c)) {
+      report(c, "%llu op%s left to the interpreter (compiled code expected: add the case to "
+                "kiln_diff_interpreted_reason with the reason if that is meant)",
+             (unsigned long long)interpreted, interpreted == 1 ? "" : "s");
+      ok = false;
+    }
   }
   kiln_status_free(s);
   results_free(&got);

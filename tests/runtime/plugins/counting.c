@@ -79,6 +79,7 @@ static kiln_status executable_stats(const kiln_backend_executable *x, kiln_backe
   out->temporary_bytes = x->serial;
   out->constant_bytes = 1000 + x->serial;
   out->code_bytes = 2000 + x->serial;
+  out->interpreted_ops = 3000 + x->serial;
   return NULL;
 }
 

@@ -1,0 +1,70 @@
+/* Internal to the cpu backend's FFT (fft.h): the plan's parts, shared by fft.c (plans,
+ * runs) and fft_kernels.c (the passes, instantiated from fft_lanes.h for each element
+ * precision and lane count). Everything here is immutable once planned. */
+#ifndef KILN_BACKENDS_CPU_FFT_INTERNAL_H
+#define KILN_BACKENDS_CPU_FFT_INTERNAL_H
+
+#include "backends/cpu/fft.h"
+
+enum {
+  KILN_FFT_LANES_F32 = 16, /* one 64-byte vector */
+  KILN_FFT_LANES_F64 = 8,
+};
+
+/* One Stockham pass of radix p over sub-transforms of size ns (the product of the earlier
+ * passes' radices): (p - 1) * ns twiddles e^(-2 pi i r k / (ns p)) (r in [1, p), k in
+ * [0, ns), at [k * (p - 1) + r - 1]) from complex index tw, and for an odd p its p roots
+ * e^(-2 pi i u / p) from complex index roots. */
+typedef struct kiln_fft_stage {
+  int32_t p;
+  int64_t ns;
+  int64_t tw, roots;
+} kiln_fft_stage;
+
+/* A forward complex transform of length n (e^(-2 pi i j k / n)): its passes, or (m > 0)
+ * Bluestein's convolution of length m. Complex numbers of the element precision (float or
+ * double pairs, re then im) in tw, chirp and kernel. */
+typedef struct kiln_fft_line {
+  int64_t n;
+  int32_t num_stages;
+  kiln_fft_stage stages[KILN_FFT_MAX_STAGES];
+  void *tw;
+  int64_t m;                    /* Bluestein's length, or 0 */
+  struct kiln_fft_line *conv;   /* the plan of length m */
+  void *chirp;                  /* n: e^(-i pi j^2 / n) */
+  void *kernel;                 /* m: the spectrum of the conjugate chirp (wrapped), / m */
+} kiln_fft_line;
+
+typedef enum kiln_fft_kind { KILN_FFT_C2C, KILN_FFT_R2C, KILN_FFT_C2R } kiln_fft_kind;
+
+/* One axis of a plan: lines of `n` points along a dim of size src_len in the source and
+ * dst_len in the destination (they differ for R2C and C2R), outer * inner of them: element
+ * j of line l is at (l / inner) * len * inner + (l % inner) + j * inner. */
+typedef struct kiln_fft_axis {
+  kiln_fft_kind kind;
+  bool inverse;   /* conjugated in and out; scaled by 1/n */
+  bool half;      /* R2C/C2R of an even n: line is of length n / 2 */
+  int64_t n, src_len, dst_len, outer, inner;
+  kiln_fft_line line;
+  void *split;    /* half: e^(-2 pi i k / n), k in [0, n / 2] */
+  int64_t buf;    /* complex points per lane in each of a group's two buffers */
+} kiln_fft_axis;
+
+/* Transforms lines [first, first + LANES) of ax (or the one line `first`, for the x1
+ * instantiations) from src to dst. scratch: 64-byte aligned, kiln_fft_scratch_bytes. */
+void kiln_fft_group_f32x16(const kiln_fft_axis *ax, const void *src, void *dst, int64_t first, void *scratch);
+void kiln_fft_group_f32x1(const kiln_fft_axis *ax, const void *src, void *dst, int64_t first, void *scratch);
+void kiln_fft_group_f64x8(const kiln_fft_axis *ax, const void *src, void *dst, int64_t first, void *scratch);
+void kiln_fft_group_f64x1(const kiln_fft_axis *ax, const void *src, void *dst, int64_t first, void *scratch);
+
+/* Line `line` of ax from src to dst by the DFT's definition in double, as the interpreter
+ * computes it (every product of a point and a root, (1, 0) and (0, -1) included; IRFFT's
+ * Hermitian extension as given): for lines holding infinities or NaNs, so that which
+ * results are infinite and which NaN is the interpreter's. scratch: 4 n doubles. */
+void kiln_fft_line_naive(const kiln_fft_axis *ax, bool f64, const void *src, void *dst, int64_t line, double *scratch);
+
+/* A forward transform of one line in double (planes: re at a[0, n), im at a[planes, ...)),
+ * for making plans: returns a or b, whichever holds the result. */
+double *kiln_fft_line_f64(const kiln_fft_line *l, double *a, double *b, int64_t planes);
+
+#endif

@@ -1,0 +1,312 @@
+/* The FFT passes for one element precision and lane count: a template, included by
+ * fft_kernels.c once per instantiation with
+ *   FFT_T       float or double
+ *   FFT_L       lanes (lines transformed together)
+ *   FFT_NAME(x) x with the instantiation's suffix
+ * A group's data lives in planes: point e of lane v at re[e * FFT_L + v] and
+ * im[e * FFT_L + v], im = re + planes. Every loop over v has FFT_L iterations, which the
+ * compiler turns into vector operations. No include guard: it is meant to be included
+ * several times. */
+
+/* Lanes never overlap one another: the compiler is told so (its run-time alias checks
+ * give up on a butterfly's many streams, leaving scalar code). */
+#if defined(__clang__)
+#define LANES _Pragma("clang loop vectorize(assume_safety)") for (int32_t v = 0; v < FFT_L; v++)
+#elif defined(__GNUC__)
+#define LANES _Pragma("GCC ivdep") for (int32_t v = 0; v < FFT_L; v++)
+#else
+#define LANES for (int32_t v = 0; v < FFT_L; v++)
+#endif
+
+/* y = x * w (complex, lanes of x and y; w one number) */
+#define CMUL_INTO(yr, yi, xr, xi, wr, wi)                         \
+  do {                                                            \
+    FFT_T tr_ = (xr) * (wr) - (xi) * (wi);                        \
+    (yi) = (xr) * (wi) + (xi) * (wr);                             \
+    (yr) = tr_;                                                   \
+  } while (0)
+
+/* One Stockham pass of radix 2 or 4 from x to y (planes apart). Twiddles of 1 (k = 0) are
+ * multiplied too, exactly for finite points (lines with others take the naive path), so
+ * the loops over lanes have no branch and vectorise. */
+static void FFT_NAME(pass24)(const kiln_fft_line *l, const kiln_fft_stage *s, const FFT_T *restrict x,
+                             FFT_T *restrict y, int64_t planes) {
+  const int32_t p = s->p;
+  const int64_t ns = s->ns, q = l->n / p, nb = l->n / (p * ns);
+  const FFT_T *tw = (const FFT_T *)l->tw + 2 * s->tw;
+  for (int64_t k = 0; k < ns; k++) {
+    FFT_T wr[3], wi[3];
+    for (int32_t r = 1; r < p; r++) wr[r - 1] = tw[2 * (k * (p - 1) + r - 1)], wi[r - 1] = tw[2 * (k * (p - 1) + r - 1) + 1];
+    for (int64_t b = 0; b < nb; b++) {
+      const FFT_T *xr = x + (b * ns + k) * FFT_L, *xi = xr + planes;
+      FFT_T *yr = y + (b * ns * p + k) * FFT_L, *yi = yr + planes;
+      if (p == 2) {
+        const FFT_T *x1r = xr + q * FFT_L, *x1i = xi + q * FFT_L;
+        FFT_T *y1r = yr + ns * FFT_L, *y1i = yi + ns * FFT_L;
+        LANES {
+          FFT_T ar = x1r[v], ai = x1i[v];
+          CMUL_INTO(ar, ai, ar, ai, wr[0], wi[0]);
+          FFT_T br = xr[v], bi = xi[v];
+          yr[v] = br + ar, yi[v] = bi + ai;
+          y1r[v] = br - ar, y1i[v] = bi - ai;
+        }
+      } else {
+        const int64_t xs = q * FFT_L, ys = ns * FFT_L;
+        LANES {
+          FFT_T a0r = xr[v], a0i = xi[v], a1r = xr[xs + v], a1i = xi[xs + v];
+          FFT_T a2r = xr[2 * xs + v], a2i = xi[2 * xs + v], a3r = xr[3 * xs + v], a3i = xi[3 * xs + v];
+          CMUL_INTO(a1r, a1i, a1r, a1i, wr[0], wi[0]);
+          CMUL_INTO(a2r, a2i, a2r, a2i, wr[1], wi[1]);
+          CMUL_INTO(a3r, a3i, a3r, a3i, wr[2], wi[2]);
+          FFT_T t0r = a0r + a2r, t0i = a0i + a2i, t1r = a0r - a2r, t1i = a0i - a2i;
+          FFT_T t2r = a1r + a3r, t2i = a1i + a3i, t3r = a1r - a3r, t3i = a1i - a3i;
+          yr[v] = t0r + t2r, yi[v] = t0i + t2i;
+          yr[2 * ys + v] = t0r - t2r, yi[2 * ys + v] = t0i - t2i;
+          /* -i * t3 = (t3i, -t3r) */
+          yr[ys + v] = t1r + t3i, yi[ys + v] = t1i - t3r;
+          yr[3 * ys + v] = t1r - t3i, yi[3 * ys + v] = t1i + t3r;
+        }
+      }
+    }
+  }
+}
+
+/* One Stockham pass of an odd radix p (3 to KILN_FFT_MAX_RADIX): pairs r and p - r give
+ * y_u = a_0 + sum_r cos(2 pi u r / p) (a_r + a_(p-r)) -/+ i sin(2 pi u r / p) (a_r - a_(p-r))
+ * for y_u and y_(p-u). */
+static void FFT_NAME(pass_odd)(const kiln_fft_line *l, const kiln_fft_stage *s, const FFT_T *restrict x,
+                               FFT_T *restrict y, int64_t planes) {
+  const int32_t p = s->p, h = p / 2;
+  const int64_t ns = s->ns, q = l->n / p, nb = l->n / (p * ns);
+  const FFT_T *tw = (const FFT_T *)l->tw + 2 * s->tw, *root = (const FFT_T *)l->tw + 2 * s->roots;
+  FFT_T sr[KILN_FFT_MAX_RADIX / 2][FFT_L], si[KILN_FFT_MAX_RADIX / 2][FFT_L];
+  FFT_T dr[KILN_FFT_MAX_RADIX / 2][FFT_L], di[KILN_FFT_MAX_RADIX / 2][FFT_L];
+  for (int64_t k = 0; k < ns; k++) {
+    const FFT_T *w = tw + 2 * k * (p - 1);
+    for (int64_t b = 0; b < nb; b++) {
+      const FFT_T *xr = x + (b * ns + k) * FFT_L, *xi = xr + planes;
+      FFT_T *yr = y + (b * ns * p + k) * FFT_L, *yi = yr + planes;
+      FFT_T a0r[FFT_L], a0i[FFT_L];
+      LANES a0r[v] = xr[v], a0i[v] = xi[v];
+      for (int32_t r = 1; r <= h; r++) {
+        const FFT_T *ur = xr + r * q * FFT_L, *ui = xi + r * q * FFT_L;
+        const FFT_T *vr = xr + (p - r) * q * FFT_L, *vi = xi + (p - r) * q * FFT_L;
+        FFT_T w1r = w[2 * (r - 1)], w1i = w[2 * (r - 1) + 1], w2r = w[2 * (p - r - 1)], w2i = w[2 * (p - r - 1) + 1];
+        LANES {
+          FFT_T br = ur[v], bi = ui[v], cr = vr[v], ci = vi[v];
+          CMUL_INTO(br, bi, br, bi, w1r, w1i);
+          CMUL_INTO(cr, ci, cr, ci, w2r, w2i);
+          sr[r - 1][v] = br + cr, si[r - 1][v] = bi + ci;
+          dr[r - 1][v] = br - cr, di[r - 1][v] = bi - ci;
+        }
+      }
+      LANES {
+        FFT_T tr = a0r[v], ti = a0i[v];
+        for (int32_t r = 0; r < h; r++) tr += sr[r][v], ti += si[r][v];
+        yr[v] = tr, yi[v] = ti;
+      }
+      for (int32_t u = 1; u <= h; u++) {
+        FFT_T ar[FFT_L], ai[FFT_L], br[FFT_L], bi[FFT_L];
+        LANES ar[v] = a0r[v], ai[v] = a0i[v], br[v] = 0, bi[v] = 0;
+        int32_t m = 0;
+        for (int32_t r = 1; r <= h; r++) {
+          m += u;
+          if (m >= p) m -= p;
+          /* root m = cos - i sin: c = root[2m], sn = -root[2m + 1] */
+          FFT_T c = root[2 * m], sn = -root[2 * m + 1];
+          LANES {
+            ar[v] += c * sr[r - 1][v], ai[v] += c * si[r - 1][v];
+            br[v] += sn * dr[r - 1][v], bi[v] += sn * di[r - 1][v];
+          }
+        }
+        FFT_T *zr = yr + u * ns * FFT_L, *zi = yi + u * ns * FFT_L;
+        FFT_T *cr = yr + (p - u) * ns * FFT_L, *ci = yi + (p - u) * ns * FFT_L;
+        /* y_u = A - iB, y_(p-u) = A + iB */
+        LANES {
+          zr[v] = ar[v] + bi[v], zi[v] = ai[v] - br[v];
+          cr[v] = ar[v] - bi[v], ci[v] = ai[v] + br[v];
+        }
+      }
+    }
+  }
+}
+
+static FFT_T *FFT_NAME(transform)(const kiln_fft_line *l, FFT_T *a, FFT_T *b, int64_t planes);
+
+/* Bluestein: X_k = c_k sum_j (x_j c_j) conj(c_(k-j)), c_j = e^(-i pi j^2 / n), the
+ * convolution cyclic of length m through two forward transforms (the inverse one of
+ * conjugates). x in a; returns a or b. */
+static FFT_T *FFT_NAME(bluestein)(const kiln_fft_line *l, FFT_T *a, FFT_T *b, int64_t planes) {
+  const FFT_T *c = (const FFT_T *)l->chirp, *kern = (const FFT_T *)l->kernel;
+  for (int64_t j = 0; j < l->n; j++) {
+    FFT_T wr = c[2 * j], wi = c[2 * j + 1];
+    FFT_T *xr = a + j * FFT_L, *xi = xr + planes, *yr = b + j * FFT_L, *yi = yr + planes;
+    LANES CMUL_INTO(yr[v], yi[v], xr[v], xi[v], wr, wi);
+  }
+  for (int64_t j = l->n; j < l->m; j++) {
+    FFT_T *yr = b + j * FFT_L, *yi = yr + planes;
+    LANES yr[v] = 0, yi[v] = 0;
+  }
+  FFT_T *r = FFT_NAME(transform)(l->conv, b, a, planes), *other = r == a ? b : a;
+  for (int64_t j = 0; j < l->m; j++) { /* conj(R K) */
+    FFT_T wr = kern[2 * j], wi = kern[2 * j + 1];
+    FFT_T *xr = r + j * FFT_L, *xi = xr + planes;
+    LANES {
+      CMUL_INTO(xr[v], xi[v], xr[v], xi[v], wr, wi);
+      xi[v] = -xi[v];
+    }
+  }
+  r = FFT_NAME(transform)(l->conv, r, other, planes);
+  for (int64_t j = 0; j < l->n; j++) { /* c_j conj(r_j) */
+    FFT_T wr = c[2 * j], wi = c[2 * j + 1];
+    FFT_T *xr = r + j * FFT_L, *xi = xr + planes;
+    LANES {
+      FFT_T zr = xr[v], zi = -xi[v];
+      CMUL_INTO(xr[v], xi[v], zr, zi, wr, wi);
+    }
+  }
+  return r;
+}
+
+/* The forward transform of the group's lines in a; returns a or b, whichever holds it. */
+static FFT_T *FFT_NAME(transform)(const kiln_fft_line *l, FFT_T *a, FFT_T *b, int64_t planes) {
+  if (l->m) return FFT_NAME(bluestein)(l, a, b, planes);
+  for (int32_t i = 0; i < l->num_stages; i++) {
+    const kiln_fft_stage *s = &l->stages[i];
+    if (s->p == 2 || s->p == 4) FFT_NAME(pass24)(l, s, a, b, planes);
+    else FFT_NAME(pass_odd)(l, s, a, b, planes);
+    FFT_T *t = a;
+    a = b, b = t;
+  }
+  return a;
+}
+
+/* Offsets of the group's lines in a tensor whose axis has len points. */
+static void FFT_NAME(bases)(const kiln_fft_axis *ax, int64_t first, int64_t len, int64_t *base) {
+  for (int32_t v = 0; v < FFT_L; v++) {
+    int64_t line = first + v;
+    base[v] = line / ax->inner * len * ax->inner + line % ax->inner;
+  }
+}
+
+void FFT_NAME(kiln_fft_group)(const kiln_fft_axis *ax, const void *src, void *dst, int64_t first, void *scratch) {
+  const int64_t planes = ax->buf * FFT_L, st = ax->inner, n = ax->n;
+  FFT_T *a = scratch, *b = a + 2 * planes;
+  int64_t sb[FFT_L], db[FFT_L];
+  FFT_NAME(bases)(ax, first, ax->src_len, sb);
+  FFT_NAME(bases)(ax, first, ax->dst_len, db);
+  const FFT_T *s = src;
+  FFT_T *d = dst;
+  /* lines with infinities or NaNs go by the definition (their pattern of infinities and
+   * NaNs is then the interpreter's): 0 * x is NaN only for those */
+  FFT_T poison[FFT_L] = {0};
+  const int64_t src_points = ax->kind == KILN_FFT_C2R ? ax->src_len : n;
+  const int32_t parts = ax->kind == KILN_FFT_R2C ? 1 : 2;
+  for (int64_t j = 0; j < src_points; j++)
+    LANES {
+      poison[v] += (FFT_T)0 * s[parts * (sb[v] + j * st)];
+      if (parts == 2) poison[v] += (FFT_T)0 * s[2 * (sb[v] + j * st) + 1];
+    }
+  for (int32_t v = 0; v < FFT_L; v++)
+    if (poison[v] != 0 || poison[v] != poison[v]) {
+      for (int32_t u = 0; u < FFT_L; u++) kiln_fft_line_naive(ax, sizeof(FFT_T) == 8, src, dst, first + u, scratch);
+      return;
+    }
+  /* into the planes: conjugated for an inverse transform (a forward one of conjugates) */
+  const FFT_T in_sign = ax->inverse ? -1 : 1;
+  const int64_t h = n / 2;
+  switch (ax->kind) {
+    case KILN_FFT_C2C:
+      for (int64_t j = 0; j < n; j++) {
+        FFT_T *ar = a + j * FFT_L, *ai = ar + planes;
+        LANES ar[v] = s[2 * (sb[v] + j * st)], ai[v] = in_sign * s[2 * (sb[v] + j * st) + 1];
+      }
+      break;
+    case KILN_FFT_R2C:
+      if (ax->half) /* z_j = x_2j + i x_(2j+1) */
+        for (int64_t j = 0; j < h; j++) {
+          FFT_T *ar = a + j * FFT_L, *ai = ar + planes;
+          LANES ar[v] = s[sb[v] + 2 * j * st], ai[v] = s[sb[v] + (2 * j + 1) * st];
+        }
+      else
+        for (int64_t j = 0; j < n; j++) {
+          FFT_T *ar = a + j * FFT_L, *ai = ar + planes;
+          LANES ar[v] = s[sb[v] + j * st], ai[v] = 0;
+        }
+      break;
+    case KILN_FFT_C2R:
+      if (ax->half) {
+        /* Z_k = (X_k + conj X_(h-k)) + i W^-k (X_k - conj X_(h-k)), the imaginary parts of
+         * X_0 and X_h taken as zero; the inverse of length h (conjugated) gives n x */
+        const FFT_T *w = ax->split;
+        for (int64_t k = 0; k < h; k++) {
+          FFT_T *ar = a + k * FFT_L, *ai = ar + planes;
+          FFT_T wr = w[2 * k], wi = -w[2 * k + 1];
+          LANES {
+            FFT_T xr = s[2 * (sb[v] + k * st)], xi = k ? s[2 * (sb[v] + k * st) + 1] : 0;
+            FFT_T yr = s[2 * (sb[v] + (h - k) * st)], yi = k ? -s[2 * (sb[v] + (h - k) * st) + 1] : 0;
+            FFT_T er = xr + yr, ei = xi + yi, orr = xr - yr, oi = xi - yi;
+            CMUL_INTO(orr, oi, orr, oi, wr, wi);
+            ar[v] = er - oi, ai[v] = -(ei + orr); /* conj(E + i O) */
+          }
+        }
+      } else { /* the Hermitian extension, conjugated */
+        for (int64_t j = 0; j < n; j++) {
+          FFT_T *ar = a + j * FFT_L, *ai = ar + planes;
+          int64_t m = j <= h ? j : n - j;
+          FFT_T sign = j <= h ? -1 : 1;
+          LANES ar[v] = s[2 * (sb[v] + m * st)], ai[v] = j ? sign * s[2 * (sb[v] + m * st) + 1] : 0;
+        }
+      }
+      break;
+  }
+  FFT_T *r = FFT_NAME(transform)(&ax->line, a, b, planes);
+  const FFT_T *rr = r, *ri = r + planes;
+  const FFT_T scale = ax->inverse ? (FFT_T)(1.0 / (double)n) : 1;
+  switch (ax->kind) {
+    case KILN_FFT_C2C:
+      for (int64_t j = 0; j < n; j++)
+        LANES {
+          d[2 * (db[v] + j * st)] = scale * rr[j * FFT_L + v];
+          d[2 * (db[v] + j * st) + 1] = in_sign * scale * ri[j * FFT_L + v];
+        }
+      break;
+    case KILN_FFT_R2C:
+      if (ax->half) {
+        /* X_k = E_k + W^k O_k, E_k = (Z_k + conj Z_(h-k)) / 2, O_k = (Z_k - conj Z_(h-k)) / 2i */
+        const FFT_T *w = ax->split;
+        for (int64_t k = 0; k <= h; k++) {
+          int64_t k1 = k == h ? 0 : k, k2 = k == 0 ? 0 : h - k;
+          FFT_T wr = w[2 * k], wi = w[2 * k + 1];
+          LANES {
+            FFT_T zr = rr[k1 * FFT_L + v], zi = ri[k1 * FFT_L + v], cr = rr[k2 * FFT_L + v], ci = -ri[k2 * FFT_L + v];
+            FFT_T er = (FFT_T)0.5 * (zr + cr), ei = (FFT_T)0.5 * (zi + ci);
+            FFT_T orr = (FFT_T)0.5 * (zi - ci), oi = (FFT_T)-0.5 * (zr - cr);
+            CMUL_INTO(orr, oi, orr, oi, wr, wi);
+            d[2 * (db[v] + k * st)] = er + orr;
+            d[2 * (db[v] + k * st) + 1] = ei + oi;
+          }
+        }
+      } else {
+        for (int64_t j = 0; j <= h; j++)
+          LANES {
+            d[2 * (db[v] + j * st)] = rr[j * FFT_L + v];
+            d[2 * (db[v] + j * st) + 1] = ri[j * FFT_L + v];
+          }
+      }
+      break;
+    case KILN_FFT_C2R:
+      if (ax->half) /* x_2j = Re z_j, x_(2j+1) = Im z_j, z = conj of the result */
+        for (int64_t j = 0; j < h; j++)
+          LANES {
+            d[db[v] + 2 * j * st] = scale * rr[j * FFT_L + v];
+            d[db[v] + (2 * j + 1) * st] = -scale * ri[j * FFT_L + v];
+          }
+      else
+        for (int64_t j = 0; j < n; j++) LANES d[db[v] + j * st] = scale * rr[j * FFT_L + v];
+      break;
+  }
+}
+
+#undef LANES
+#undef CMUL_INTO

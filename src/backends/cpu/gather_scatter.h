@@ -1,0 +1,70 @@
+/* What gather.c and scatter.c share (internal to the cpu backend): reading the
+ * dimension-number lists of #stablehlo.gather / #stablehlo.scatter, loading a start index,
+ * and the update computations a scatter applies natively (scatter_combine.c). The public
+ * entry points (kiln_cpu_gather_*, kiln_cpu_scatter_*) are declared in cpu.h. */
+#ifndef KILN_BACKENDS_CPU_GATHER_SCATTER_H
+#define KILN_BACKENDS_CPU_GATHER_SCATTER_H
+
+#include <string.h>
+
+#include "backends/cpu/cpu.h"
+#include "backends/interp/elementwise.h"
+
+/* A list of dimension numbers (at most KILN_CPU_MAX_RANK). */
+typedef struct kiln_cpu_dims {
+  int32_t n;
+  int64_t v[KILN_CPU_MAX_RANK];
+} kiln_cpu_dims;
+
+/* Reads the list `name` of the structure attribute s (absent: empty). False when it is not
+ * a list of integers in [0, limit) without repeats, or is longer than KILN_CPU_MAX_RANK. */
+bool kiln_cpu_dims_read(const kiln_attr *s, const char *name, int64_t limit, kiln_cpu_dims *out);
+/* The position of d in l, or -1. */
+int32_t kiln_cpu_dims_find(const kiln_cpu_dims *l, int64_t d);
+/* A static, unquantized tensor type of rank at most KILN_CPU_MAX_RANK. */
+bool kiln_cpu_static_dense(const kiln_type *t);
+/* Whether an integer element type can hold start indices (any signed or unsigned width). */
+bool kiln_cpu_index_elem(kiln_elem e);
+
+/* Start index `i` of the index tensor at p (element type e): unsigned values above
+ * INT64_MAX read as INT64_MAX, as the interpreter reads them. */
+static inline int64_t kiln_cpu_load_index(kiln_elem e, const uint8_t *p) {
+  switch (e) {
+    case KILN_ELEM_SI32: { int32_t v; memcpy(&v, p, 4); return v; }
+    case KILN_ELEM_SI64: { int64_t v; memcpy(&v, p, 8); return v; }
+    case KILN_ELEM_UI32: { uint32_t v; memcpy(&v, p, 4); return v; }
+    default: {
+      kiln_scalar s = kiln_scalar_load(e, p);
+      return kiln_elem_class_of(e) == KILN_ELEM_CLASS_U && s.u > (uint64_t)INT64_MAX ? INT64_MAX : s.i;
+    }
+  }
+}
+
+/* ---------------------------------------------------------------- update computations */
+
+/* An update computation applied to runs of elements: for w in [0, n):
+ * dst[w * dst_stride] = f(dst[w * dst_stride], src[w]) (strides in elements). */
+typedef struct kiln_cpu_combiner kiln_cpu_combiner;
+typedef void (*kiln_cpu_combine_fn)(const kiln_cpu_combiner *c, uint8_t *dst, int64_t dst_stride, const uint8_t *src,
+                                    int64_t n);
+struct kiln_cpu_combiner {
+  kiln_cpu_combine_fn fn;
+  const char *how;   /* "replace", "keep", "native <op>", "scalar <op>": for KILN_CPU_PROFILE and tests */
+  size_t elem_bytes;
+  kiln_elem elem;
+  /* the scalar path: the interpreter's scalar kernel of the region's op */
+  kiln_ew_fn scalar;
+  kiln_ew ew;
+  bool swapped;      /* the op reads (update, current) */
+};
+
+/* The update computation of a one-input scatter op on elements of type elem, when its
+ * region is `return %update` (replace), `return %current` (keep), or one binary op of the
+ * two arguments in either order: add, multiply, maximum, minimum, and, or, xor natively on
+ * f32, f64, bf16 and the 8 to 64-bit integers (and, or, xor, maximum, minimum on i1),
+ * any binary op the interpreter's scalar kernels define (subtract, divide, f16, f8,
+ * complex, sub-byte integers) through those kernels element by element. False for
+ * anything else (several ops, other argument or result types): the interpreter runs it. */
+bool kiln_cpu_combiner_prepare(const kiln_op *op, kiln_elem elem, kiln_cpu_combiner *out);
+
+#endif

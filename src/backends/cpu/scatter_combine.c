@@ -1,0 +1,189 @@
+/* A scatter's update computation applied to runs of elements (gather_scatter.h): the
+ * region `return %update`, `return %current` or one binary op of the two arguments is
+ * recognised once, when the op is prepared, and becomes a typed loop. Each computes what
+ * the interpreter's scalar kernel computes: integers wrap (in the unsigned type of their
+ * width), f32/f64 round once, bf16 computes in f32 and rounds to nearest even (exact for
+ * + and *: f32 holds 2p+2 bits), maximum/minimum propagate NaN and order -0 < +0 (the
+ * current value wins ties, as `pick` does). Other types and ops go through the
+ * interpreter's scalar kernel, element by element. */
+#include <math.h>
+
+#include "backends/cpu/gather_scatter.h"
+
+static void combine_keep(const kiln_cpu_combiner *c, uint8_t *dst, int64_t ds, const uint8_t *src, int64_t n) {
+  (void)c, (void)dst, (void)ds, (void)src, (void)n;
+}
+
+static void combine_replace(const kiln_cpu_combiner *c, uint8_t *dst, int64_t ds, const uint8_t *src, int64_t n) {
+  size_t eb = c->elem_bytes;
+  if (ds == 1) {
+    memcpy(dst, src, (size_t)n * eb);
+    return;
+  }
+  for (int64_t w = 0; w < n; w++) memcpy(dst + (size_t)(w * ds) * eb, src + (size_t)w * eb, eb);
+}
+
+static void combine_scalar(const kiln_cpu_combiner *c, uint8_t *dst, int64_t ds, const uint8_t *src, int64_t n) {
+  size_t eb = c->elem_bytes;
+  for (int64_t w = 0; w < n; w++) {
+    uint8_t *d = dst + (size_t)(w * ds) * eb;
+    kiln_scalar cur = kiln_scalar_load(c->elem, d), up = kiln_scalar_load(c->elem, src + (size_t)w * eb);
+    kiln_scalar args[2] = {c->swapped ? up : cur, c->swapped ? cur : up};
+    kiln_scalar_store(c->elem, d, c->scalar(&c->ew, args));
+  }
+}
+
+/* NaN first, then -0 < +0 with the current value (a) kept on ties. */
+#define FMAX(a, b) ((a) != (a) ? (a) : (b) != (b) ? (b) : (a) == (b) ? (signbit(a) ? (b) : (a)) : (a) > (b) ? (a) : (b))
+#define FMIN(a, b) ((a) != (a) ? (a) : (b) != (b) ? (b) : (a) == (b) ? (signbit(a) ? (a) : (b)) : (a) < (b) ? (a) : (b))
+
+static inline float bf16_to_f32(uint16_t h) {
+  uint32_t u = (uint32_t)h << 16;
+  float f;
+  memcpy(&f, &u, 4);
+  return f;
+}
+
+static inline uint16_t f32_to_bf16(float f) {
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((u >> 16) | 0x40); /* NaN stays NaN (quiet) */
+  return (uint16_t)((u + 0x7fffu + ((u >> 16) & 1)) >> 16);
+}
+
+/* One typed loop: storage type S, computed in C as LOAD(S) -> T, EXPR on (a, b), STORE. */
+#define DEFINE_COMBINE(NAME, S, T, LOAD, STORE, EXPR)                                                             \
+  static void NAME(const kiln_cpu_combiner *c, uint8_t *dst, int64_t ds, const uint8_t *src, int64_t n) {       \
+    (void)c;                                                                                                    \
+    S *restrict d = (S *)dst;                                                                                   \
+    const S *restrict u = (const S *)src;                                                                       \
+    if (ds == 1) { /* the common case: a row, vectorised */                                                     \
+      for (int64_t w = 0; w < n; w++) {                                                                         \
+        T a = LOAD(d[w]), b = LOAD(u[w]);                                                                       \
+        d[w] = STORE(EXPR);                                                                                     \
+      }                                                                                                         \
+      return;                                                                                                   \
+    }                                                                                                           \
+    for (int64_t w = 0; w < n; w++) {                                                                           \
+      T a = LOAD(d[w * ds]), b = LOAD(u[w]);                                                                    \
+      d[w * ds] = STORE(EXPR);                                                                                  \
+    }                                                                                                           \
+  }
+#define SAME(x) (x)
+#define INT_MAX_OF(a, b) ((a) > (b) ? (a) : (b))
+#define INT_MIN_OF(a, b) ((a) < (b) ? (a) : (b))
+
+/* Integer types: NAME, signed-or-not C type, its unsigned twin. */
+#define INT_TYPES(X)                \
+  X(SI8, int8_t, uint8_t)           \
+  X(SI16, int16_t, uint16_t)        \
+  X(SI32, int32_t, uint32_t)        \
+  X(SI64, int64_t, uint64_t)        \
+  X(UI8, uint8_t, uint8_t)          \
+  X(UI16, uint16_t, uint16_t)       \
+  X(UI32, uint32_t, uint32_t)       \
+  X(UI64, uint64_t, uint64_t)
+
+#define DEFINE_INT(N, T, U)                                                   \
+  DEFINE_COMBINE(N##_add, U, U, SAME, (U), a + b)                             \
+  DEFINE_COMBINE(N##_mul, U, U, SAME, (U), a * b)                             \
+  DEFINE_COMBINE(N##_max, T, T, SAME, SAME, INT_MAX_OF(a, b))                 \
+  DEFINE_COMBINE(N##_min, T, T, SAME, SAME, INT_MIN_OF(a, b))                 \
+  DEFINE_COMBINE(N##_and, U, U, SAME, SAME, a & b)                            \
+  DEFINE_COMBINE(N##_or, U, U, SAME, SAME, a | b)                             \
+  DEFINE_COMBINE(N##_xor, U, U, SAME, SAME, a ^ b)
+INT_TYPES(DEFINE_INT)
+
+#define FLOAT_TYPES(X)                                 \
+  X(F32, float, float, SAME, SAME)                     \
+  X(F64, double, double, SAME, SAME)                   \
+  X(BF16, uint16_t, float, bf16_to_f32, f32_to_bf16)
+
+#define DEFINE_FLOAT(N, S, T, LOAD, STORE)               \
+  DEFINE_COMBINE(N##_add, S, T, LOAD, STORE, a + b)      \
+  DEFINE_COMBINE(N##_mul, S, T, LOAD, STORE, a * b)      \
+  DEFINE_COMBINE(N##_max, S, T, LOAD, STORE, FMAX(a, b)) \
+  DEFINE_COMBINE(N##_min, S, T, LOAD, STORE, FMIN(a, b))
+FLOAT_TYPES(DEFINE_FLOAT)
+
+/* i1 (one byte, 0 or 1): add and maximum are or, multiply and minimum are and. */
+DEFINE_COMBINE(i1_or, uint8_t, uint8_t, SAME, SAME, a | b)
+DEFINE_COMBINE(i1_and, uint8_t, uint8_t, SAME, SAME, a & b)
+DEFINE_COMBINE(i1_xor, uint8_t, uint8_t, SAME, SAME, a ^ b)
+
+static kiln_cpu_combine_fn native_fn(kiln_elem e, kiln_op_kind k) {
+#define INT_CASE(N, T, U)                         \
+  case KILN_ELEM_##N:                             \
+    switch (k) {                                  \
+      case KILN_OP_ADD: return N##_add;           \
+      case KILN_OP_MULTIPLY: return N##_mul;      \
+      case KILN_OP_MAXIMUM: return N##_max;       \
+      case KILN_OP_MINIMUM: return N##_min;       \
+      case KILN_OP_AND: return N##_and;           \
+      case KILN_OP_OR: return N##_or;             \
+      case KILN_OP_XOR: return N##_xor;           \
+      default: return NULL;                       \
+    }
+#define FLOAT_CASE(N, S, T, LOAD, STORE)          \
+  case KILN_ELEM_##N:                             \
+    switch (k) {                                  \
+      case KILN_OP_ADD: return N##_add;           \
+      case KILN_OP_MULTIPLY: return N##_mul;      \
+      case KILN_OP_MAXIMUM: return N##_max;       \
+      case KILN_OP_MINIMUM: return N##_min;       \
+      default: return NULL;                       \
+    }
+  switch (e) {
+    INT_TYPES(INT_CASE)
+    FLOAT_TYPES(FLOAT_CASE)
+    case KILN_ELEM_I1:
+      switch (k) {
+        case KILN_OP_ADD: case KILN_OP_OR: case KILN_OP_MAXIMUM: return i1_or;
+        case KILN_OP_MULTIPLY: case KILN_OP_AND: case KILN_OP_MINIMUM: return i1_and;
+        case KILN_OP_XOR: return i1_xor;
+        default: return NULL;
+      }
+    default: return NULL;
+  }
+#undef INT_CASE
+#undef FLOAT_CASE
+}
+
+/* A rank-0 tensor of plain scalar element type e. */
+static bool scalar_of(const kiln_type *t, kiln_elem e) {
+  return t && kiln_type_is_tensor(t) && t->tensor.rank == 0 && kiln_type_element(t)->kind == KILN_TYPE_SCALAR &&
+         kiln_type_elem(t) == e;
+}
+
+bool kiln_cpu_combiner_prepare(const kiln_op *op, kiln_elem elem, kiln_cpu_combiner *out) {
+  memset(out, 0, sizeof *out);
+  out->elem = elem;
+  out->elem_bytes = kiln_elem_storage_bytes(elem);
+  const kiln_block *b = op->num_regions == 1 ? kiln_op_block(op, 0) : NULL;
+  if (!b || b->next || b->num_args != 2 || !scalar_of(b->args[0].type, elem) || !scalar_of(b->args[1].type, elem))
+    return false;
+  const kiln_op *ret = b->last;
+  if (!ret || ret->num_operands != 1) return false;
+  if (b->first == ret) {
+    if (ret->operands[0] != &b->args[0] && ret->operands[0] != &b->args[1]) return false;
+    bool replace = ret->operands[0] == &b->args[1];
+    out->fn = replace ? combine_replace : combine_keep;
+    out->how = replace ? "replace" : "keep";
+    return true;
+  }
+  const kiln_op *f = b->first;
+  if (f->next != ret || f->num_operands != 2 || f->num_results != 1 || ret->operands[0] != &f->results[0] ||
+      !scalar_of(f->results[0].type, elem))
+    return false;
+  const kiln_value *p = f->operands[0], *q = f->operands[1];
+  bool straight = p == &b->args[0] && q == &b->args[1], crossed = p == &b->args[1] && q == &b->args[0];
+  if (!straight && !crossed) return false;
+  out->swapped = crossed;
+  out->fn = native_fn(elem, f->kind);
+  out->how = "native";
+  if (out->fn) return true;
+  out->scalar = kiln_ew_binary_fn(f, elem, &out->ew);
+  out->fn = combine_scalar;
+  out->how = "scalar";
+  return out->scalar != NULL;
+}

@@ -1,0 +1,365 @@
+/* Running a plan (lapack_internal.h): operands copied into the layout jaxlib's kernels
+ * read (matrices column-major), one LAPACK call per matrix on the copies, results copied
+ * back into row-major order; and the workspace queries made once per plan. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/lapack/lapack_internal.h"
+#include "base/arena.h"
+
+static const size_t k_size[4] = {4, 8, 8, 16}, k_rsize[4] = {4, 8, 4, 8};
+
+#define AT(buf, bytes, i) ((void *)((char *)(buf) + (size_t)(i) * (bytes)))
+
+static int lead(int64_t rows) { return rows > 1 ? (int)rows : 1; } /* LAPACK wants >= 1 */
+
+/* ---------------------------------------------------------------- workspace queries */
+
+/* The size a query returned in work[0] (its real part), rounded up with a margin: single
+ * precision may hold a large size rounded down. */
+static kiln_status query_size(const kiln_lapack_plan *p, const void *w, int info, bool real_work, int *out) {
+  if (info) return KILN_STATUS(KILN_STATUS_INTERNAL, "lapack: workspace query failed (info %d)", info);
+  bool single = real_work ? k_rsize[p->type] == 4 : p->type == KILN_LAPACK_S || p->type == KILN_LAPACK_C;
+  double v = single ? (double)*(const float *)w : *(const double *)w;
+  v = ceil(v * (1 + 1e-6)) + 1;
+  if (!(v <= 2147483647.0)) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "lapack: a workspace of %g elements", v);
+  *out = v > 1 ? (int)v : 1;
+  return NULL;
+}
+
+kiln_status kiln_lapack_query(kiln_lapack_plan *p) {
+  const kiln_lapack_fns *f = &kiln_lapack_routines[p->type];
+  double w[2] = {0, 0}, dummy[4] = {0, 0, 0, 0}, rw[2] = {0, 0};
+  int iw = 0, idummy[2] = {0, 0}, info = 0, query = -1, m = p->m, n = p->n, k = p->k;
+  int ldm = lead(m), ldn = lead(n), mn = m < n ? m : n;
+  bool cx = p->type >= KILN_LAPACK_C;
+  char sortn = 'N';
+  p->lwork = p->lrwork = p->liwork = 1;
+  switch (p->kind) {
+    case KILN_LAPACK_GEQRF: f->geqrf(&m, &n, dummy, &ldm, dummy, w, &query, &info); break;
+    case KILN_LAPACK_GEQP3:
+      if (cx) f->geqp3_c(&m, &n, dummy, &ldm, idummy, dummy, w, &query, rw, &info);
+      else f->geqp3_r(&m, &n, dummy, &ldm, idummy, dummy, w, &query, &info);
+      p->lrwork = 2 * n > 1 ? 2 * n : 1;
+      break;
+    case KILN_LAPACK_ORGQR: f->orgqr(&m, &n, &k, dummy, &ldm, dummy, w, &query, &info); break;
+    case KILN_LAPACK_ORMQR: {
+      int lda = lead(p->side == 'L' ? p->in[0].dims[p->in[0].rank - 2] : n);
+      f->ormqr(&p->side, &p->trans, &m, &n, &k, dummy, &lda, dummy, dummy, &ldm, w, &query, &info, 1, 1);
+      break;
+    }
+    case KILN_LAPACK_SYEVD:
+      if (cx) f->heevd(&p->job, &p->uplo, &n, dummy, &ldn, dummy, w, &query, rw, &query, &iw, &query, &info, 1, 1);
+      else f->syevd(&p->job, &p->uplo, &n, dummy, &ldn, dummy, w, &query, &iw, &query, &info, 1, 1);
+      if (!info && cx) KILN_RETURN_IF_ERROR(query_size(p, rw, info, true, &p->lrwork));
+      p->liwork = iw > 1 ? iw : 1;
+      break;
+    case KILN_LAPACK_GESDD:
+    case KILN_LAPACK_GESVD: {
+      int ldvt = lead(p->k);
+      if (p->kind == KILN_LAPACK_GESDD && cx)
+        f->gesdd_c(&p->job, &m, &n, dummy, &ldm, dummy, dummy, &ldm, dummy, &ldvt, w, &query, rw, idummy, &info, 1);
+      else if (p->kind == KILN_LAPACK_GESDD)
+        f->gesdd_r(&p->job, &m, &n, dummy, &ldm, dummy, dummy, &ldm, dummy, &ldvt, w, &query, idummy, &info, 1);
+      else if (cx)
+        f->gesvd_c(&p->job, &p->job, &m, &n, dummy, &ldm, dummy, dummy, &ldm, dummy, &ldvt, w, &query, rw, &info, 1, 1);
+      else f->gesvd_r(&p->job, &p->job, &m, &n, dummy, &ldm, dummy, dummy, &ldm, dummy, &ldvt, w, &query, &info, 1, 1);
+      /* real workspace of the complex forms, as LAPACK documents it (no query) */
+      int64_t mx = m > n ? m : n, r = 5 * (int64_t)mn;
+      if (p->kind == KILN_LAPACK_GESDD && p->job != 'N') {
+        int64_t a = 5 * (int64_t)mn * mn + 5 * (int64_t)mn, b = 2 * mx * mn + 2 * (int64_t)mn * mn + mn;
+        r = a > b ? a : b;
+      } else if (p->kind == KILN_LAPACK_GESDD) r = 7 * (int64_t)mn;
+      if (r > 2147483647) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "lapack: an SVD workspace of %lld", (long long)r);
+      p->lrwork = r > 1 ? (int)r : 1;
+      p->liwork = 8 * mn > 1 ? 8 * mn : 1;
+      break;
+    }
+    case KILN_LAPACK_GEEV:
+      if (cx) f->geev_c(&p->job, &p->job2, &n, dummy, &ldn, dummy, dummy, &ldn, dummy, &ldn, w, &query, rw, &info, 1, 1);
+      else f->geev_r(&p->job, &p->job2, &n, dummy, &ldn, dummy, dummy, dummy, &ldn, dummy, &ldn, w, &query, &info, 1, 1);
+      p->lrwork = 2 * n > 1 ? 2 * n : 1;
+      break;
+    case KILN_LAPACK_GEES: {
+      int sdim = 0;
+      if (cx) f->gees_c(&p->job, &sortn, NULL, &n, dummy, &ldn, &sdim, dummy, dummy, &ldn, w, &query, rw, NULL, &info, 1, 1);
+      else f->gees_r(&p->job, &sortn, NULL, &n, dummy, &ldn, &sdim, dummy, dummy, dummy, &ldn, w, &query, NULL, &info, 1, 1);
+      p->lrwork = n > 1 ? n : 1;
+      break;
+    }
+    case KILN_LAPACK_GEHRD: f->gehrd(&n, &p->ilo, &p->ihi, dummy, &ldn, dummy, w, &query, &info); break;
+    case KILN_LAPACK_SYTRD: f->sytrd(&p->uplo, &n, dummy, &ldn, dummy, dummy, dummy, w, &query, &info, 1); break;
+    default: return NULL; /* no workspace */
+  }
+  return query_size(p, w, info, false, &p->lwork);
+}
+
+/* ---------------------------------------------------------------- layouts */
+
+/* Copies between row-major order and t's physical layout (to_physical: src row-major). */
+static void relayout(void *dst, const void *src, const kiln_lapack_tensor *t, bool to_physical) {
+  size_t es = t->elem_bytes;
+  bool row_major = true;
+  int64_t expect = 1;
+  for (int32_t d = t->rank - 1; d >= 0; d--) {
+    if (t->dims[d] > 1 && t->strides[d] != expect) row_major = false;
+    expect *= t->dims[d];
+  }
+  if (row_major) {
+    memcpy(dst, src, (size_t)t->count * es);
+    return;
+  }
+  int64_t idx[KILN_LAPACK_MAX_RANK] = {0}, off = 0;
+  for (int64_t i = 0; i < t->count; i++) {
+    if (to_physical) memcpy(AT(dst, es, off), AT(src, es, i), es);
+    else memcpy(AT(dst, es, i), AT(src, es, off), es);
+    for (int32_t d = t->rank - 1; d >= 0; d--) {
+      off += t->strides[d];
+      if (++idx[d] < t->dims[d]) break;
+      off -= t->strides[d] * t->dims[d];
+      idx[d] = 0;
+    }
+  }
+}
+
+/* ---------------------------------------------------------------- helpers */
+
+static bool all_finite(const void *a, int64_t reals, bool single) {
+  for (int64_t i = 0; i < reals; i++)
+    if (!isfinite(single ? (double)((const float *)a)[i] : ((const double *)a)[i])) return false;
+  return true;
+}
+
+/* geev's real eigenvectors to complex ones: a column j with wi[j] = 0 is real; a pair
+ * j, j+1 (wi[j] > 0) holds re and im of v_j, and v_{j+1} is its conjugate. */
+static void unpack_vectors(int n, const void *wi, const void *v, void *out, bool single) {
+  for (int j = 0; j < n; j++) {
+    double im = single ? ((const float *)wi)[j] : ((const double *)wi)[j];
+    bool pair = im != 0 && j + 1 < n;
+    for (int i = 0; i < n; i++) {
+      int64_t a = (int64_t)j * n + i, b = (int64_t)(j + 1) * n + i;
+      double re_v = single ? ((const float *)v)[a] : ((const double *)v)[a];
+      double im_v = pair ? (single ? ((const float *)v)[b] : ((const double *)v)[b]) : 0;
+      if (single) {
+        float *o = out;
+        o[2 * a] = (float)re_v, o[2 * a + 1] = (float)im_v;
+        if (pair) o[2 * b] = (float)re_v, o[2 * b + 1] = (float)-im_v;
+      } else {
+        double *o = out;
+        o[2 * a] = re_v, o[2 * a + 1] = im_v;
+        if (pair) o[2 * b] = re_v, o[2 * b + 1] = -im_v;
+      }
+    }
+    if (pair) j++;
+  }
+}
+
+/* stablehlo.cholesky of a matrix that is not positive definite (potrf's info > 0): the
+ * factor's entries from the failing column on are NaN, as the interpreter's are. */
+static void nan_fill(const kiln_lapack_plan *p, void *a, int info) {
+  int n = p->n;
+  size_t rs = k_rsize[p->type], parts = k_size[p->type] / rs;
+  for (int j = info - 1; j < n; j++)
+    for (int i = j; i < n; i++) {
+      int64_t e = p->uplo == 'L' ? (int64_t)j * n + i : (int64_t)i * n + j;
+      for (size_t q = 0; q < parts; q++) {
+        if (rs == 4) ((float *)a)[e * (int64_t)parts + (int64_t)q] = NAN;
+        else ((double *)a)[e * (int64_t)parts + (int64_t)q] = NAN;
+      }
+    }
+}
+
+/* ---------------------------------------------------------------- run */
+
+typedef struct scratch {
+  void *work, *rwork, *tmp1, *tmp2, *tmp3;
+  int *iwork;
+} scratch;
+
+static void copy_in(const kiln_lapack_plan *p, void *const *pout, void *const *pin, int32_t out, int32_t in) {
+  memcpy(pout[out], pin[in], (size_t)p->in[in].count * p->in[in].elem_bytes);
+}
+
+static void run_matrices(const kiln_lapack_plan *p, void *const *pin, void *const *pout, scratch *s) {
+  const kiln_lapack_fns *f = &kiln_lapack_routines[p->type];
+  size_t ts = k_size[p->type], rs = k_rsize[p->type];
+  bool cx = p->type >= KILN_LAPACK_C, single = rs == 4;
+  int m = p->m, n = p->n, k = p->k, ldm = lead(m), ldn = lead(n), mn = m < n ? m : n, info = 0;
+  int64_t B = p->batch, mat = (int64_t)m * n, sq = (int64_t)n * n;
+  char sortn = 'N';
+  switch (p->kind) {
+    case KILN_LAPACK_POTRF:
+    case KILN_LAPACK_CHOLESKY:
+      copy_in(p, pout, pin, 0, 0);
+      for (int64_t b = 0; b < B; b++) {
+        void *a = AT(pout[0], ts, b * sq);
+        f->potrf(&p->uplo, &n, a, &ldn, &info, 1);
+        if (p->kind == KILN_LAPACK_POTRF) ((int32_t *)pout[1])[b] = info;
+        else if (info > 0) nan_fill(p, a, info);
+      }
+      break;
+    case KILN_LAPACK_GETRF:
+      copy_in(p, pout, pin, 0, 0);
+      for (int64_t b = 0; b < B; b++)
+        f->getrf(&m, &n, AT(pout[0], ts, b * mat), &ldm, (int32_t *)pout[1] + b * mn, (int32_t *)pout[2] + b);
+      break;
+    case KILN_LAPACK_GEQRF:
+      copy_in(p, pout, pin, 0, 0);
+      for (int64_t b = 0; b < B; b++)
+        f->geqrf(&m, &n, AT(pout[0], ts, b * mat), &ldm, AT(pout[1], ts, b * mn), s->work, &p->lwork, &info);
+      break;
+    case KILN_LAPACK_GEQP3:
+      copy_in(p, pout, pin, 0, 0);
+      copy_in(p, pout, pin, 1, 1);
+      for (int64_t b = 0; b < B; b++) {
+        void *a = AT(pout[0], ts, b * mat), *tau = AT(pout[2], ts, b * mn);
+        int32_t *jpvt = (int32_t *)pout[1] + b * n;
+        if (cx) f->geqp3_c(&m, &n, a, &ldm, jpvt, tau, s->work, &p->lwork, s->rwork, &info);
+        else f->geqp3_r(&m, &n, a, &ldm, jpvt, tau, s->work, &p->lwork, &info);
+      }
+      break;
+    case KILN_LAPACK_ORGQR:
+      copy_in(p, pout, pin, 0, 0);
+      for (int64_t b = 0; b < B; b++)
+        f->orgqr(&m, &n, &k, AT(pout[0], ts, b * mat), &ldm, AT(pin[1], ts, b * k), s->work, &p->lwork, &info);
+      break;
+    case KILN_LAPACK_ORMQR: {
+      copy_in(p, pout, pin, 0, 2);
+      const kiln_lapack_tensor *A = &p->in[0];
+      int64_t astep = A->dims[A->rank - 2] * A->dims[A->rank - 1];
+      int lda = lead(p->side == 'L' ? A->dims[A->rank - 2] : n);
+      for (int64_t b = 0; b < B; b++)
+        f->ormqr(&p->side, &p->trans, &m, &n, &k, AT(pin[0], ts, b * astep), &lda, AT(pin[1], ts, b * k),
+                 AT(pout[0], ts, b * mat), &ldm, s->work, &p->lwork, &info, 1, 1);
+      break;
+    }
+    case KILN_LAPACK_TRSM: {
+      copy_in(p, pout, pin, 0, 1);
+      static const float one_s[2] = {1, 0};
+      static const double one_d[2] = {1, 0};
+      const void *one = single ? (const void *)one_s : (const void *)one_d;
+      int na = p->side == 'L' ? m : n, lda = lead(na);
+      for (int64_t b = 0; b < B; b++)
+        f->trsm(&p->side, &p->uplo, &p->trans, &p->diag, &m, &n, one, AT(pin[0], ts, b * (int64_t)na * na), &lda,
+                AT(pout[0], ts, b * mat), &ldm, 1, 1, 1, 1);
+      break;
+    }
+    case KILN_LAPACK_SYEVD:
+      copy_in(p, pout, pin, 0, 0);
+      for (int64_t b = 0; b < B; b++) {
+        void *a = AT(pout[0], ts, b * sq), *w = AT(pout[1], rs, b * n);
+        int32_t *inf = (int32_t *)pout[2] + b;
+        if (cx)
+          f->heevd(&p->job, &p->uplo, &n, a, &ldn, w, s->work, &p->lwork, s->rwork, &p->lrwork, s->iwork, &p->liwork, inf, 1, 1);
+        else f->syevd(&p->job, &p->uplo, &n, a, &ldn, w, s->work, &p->lwork, s->iwork, &p->liwork, inf, 1, 1);
+      }
+      break;
+    case KILN_LAPACK_GESDD:
+    case KILN_LAPACK_GESVD: {
+      copy_in(p, pout, pin, 0, 0);
+      const kiln_lapack_tensor *U = &p->out[2], *VT = &p->out[3];
+      int64_t ustep = U->dims[U->rank - 2] * U->dims[U->rank - 1], vstep = VT->dims[VT->rank - 2] * VT->dims[VT->rank - 1];
+      int ldvt = lead(k);
+      for (int64_t b = 0; b < B; b++) {
+        void *a = AT(pout[0], ts, b * mat), *sv = AT(pout[1], rs, b * mn);
+        void *u = AT(pout[2], ts, b * ustep), *vt = AT(pout[3], ts, b * vstep);
+        int32_t *inf = (int32_t *)pout[4] + b;
+        if (p->kind == KILN_LAPACK_GESDD && cx)
+          f->gesdd_c(&p->job, &m, &n, a, &ldm, sv, u, &ldm, vt, &ldvt, s->work, &p->lwork, s->rwork, s->iwork, inf, 1);
+        else if (p->kind == KILN_LAPACK_GESDD)
+          f->gesdd_r(&p->job, &m, &n, a, &ldm, sv, u, &ldm, vt, &ldvt, s->work, &p->lwork, s->iwork, inf, 1);
+        else if (cx)
+          f->gesvd_c(&p->job, &p->job, &m, &n, a, &ldm, sv, u, &ldm, vt, &ldvt, s->work, &p->lwork, s->rwork, inf, 1, 1);
+        else f->gesvd_r(&p->job, &p->job, &m, &n, a, &ldm, sv, u, &ldm, vt, &ldvt, s->work, &p->lwork, inf, 1, 1);
+      }
+      break;
+    }
+    case KILN_LAPACK_GEEV: {
+      int32_t o = cx ? 0 : 1; /* the real form has two eigenvalue results */
+      size_t cs = 2 * rs;     /* the eigenvectors are complex either way */
+      for (int64_t b = 0; b < B; b++) {
+        int32_t *inf = (int32_t *)pout[o + 3] + b;
+        memcpy(s->tmp1, AT(pin[0], ts, b * sq), (size_t)sq * ts);
+        if (!all_finite(s->tmp1, sq * (int64_t)(ts / rs), single)) {
+          *inf = -4; /* jaxlib's answer for a matrix with NaN or infinity */
+          continue;
+        }
+        void *vl = AT(pout[o + 1], cs, b * sq), *vr = AT(pout[o + 2], cs, b * sq);
+        if (cx) {
+          f->geev_c(&p->job, &p->job2, &n, s->tmp1, &ldn, AT(pout[0], ts, b * n), vl, &ldn, vr, &ldn, s->work,
+                    &p->lwork, s->rwork, inf, 1, 1);
+          continue;
+        }
+        void *wi = AT(pout[1], ts, b * n);
+        f->geev_r(&p->job, &p->job2, &n, s->tmp1, &ldn, AT(pout[0], ts, b * n), wi, s->tmp2, &ldn, s->tmp3, &ldn,
+                  s->work, &p->lwork, inf, 1, 1);
+        if (*inf == 0 && p->job == 'V') unpack_vectors(n, wi, s->tmp2, vl, single);
+        if (*inf == 0 && p->job2 == 'V') unpack_vectors(n, wi, s->tmp3, vr, single);
+      }
+      break;
+    }
+    case KILN_LAPACK_GEES: {
+      copy_in(p, pout, pin, 0, 0);
+      int32_t o = cx ? 3 : 4; /* sdim, then info */
+      for (int64_t b = 0; b < B; b++) {
+        void *a = AT(pout[0], ts, b * sq), *vs = AT(pout[1], ts, b * sq), *w = AT(pout[2], ts, b * n);
+        int32_t *sdim = (int32_t *)pout[o] + b, *inf = (int32_t *)pout[o + 1] + b;
+        if (cx) f->gees_c(&p->job, &sortn, NULL, &n, a, &ldn, sdim, w, vs, &ldn, s->work, &p->lwork, s->rwork, NULL, inf, 1, 1);
+        else
+          f->gees_r(&p->job, &sortn, NULL, &n, a, &ldn, sdim, w, AT(pout[3], ts, b * n), vs, &ldn, s->work, &p->lwork,
+                    NULL, inf, 1, 1);
+      }
+      break;
+    }
+    case KILN_LAPACK_GEHRD: {
+      copy_in(p, pout, pin, 0, 0);
+      int64_t e = n > 0 ? n - 1 : 0;
+      for (int64_t b = 0; b < B; b++)
+        f->gehrd(&n, &p->ilo, &p->ihi, AT(pout[0], ts, b * sq), &ldn, AT(pout[1], ts, b * e), s->work, &p->lwork,
+                 (int32_t *)pout[2] + b);
+      break;
+    }
+    case KILN_LAPACK_SYTRD: {
+      copy_in(p, pout, pin, 0, 0);
+      int64_t e = n > 0 ? n - 1 : 0;
+      for (int64_t b = 0; b < B; b++)
+        f->sytrd(&p->uplo, &n, AT(pout[0], ts, b * sq), &ldn, AT(pout[1], rs, b * n), AT(pout[2], rs, b * e),
+                 AT(pout[3], ts, b * e), s->work, &p->lwork, (int32_t *)pout[4] + b, 1);
+      break;
+    }
+    case KILN_LAPACK_GTSV:
+      for (int32_t q = 0; q < 4; q++) copy_in(p, pout, pin, q, q);
+      for (int64_t b = 0; b < B; b++)
+        f->gtsv(&n, &k, AT(pout[0], ts, b * n + 1), AT(pout[1], ts, b * n), AT(pout[2], ts, b * n),
+                AT(pout[3], ts, b * (int64_t)n * k), &ldn, (int32_t *)pout[4] + b);
+      break;
+  }
+}
+
+static void *alloc_bytes(int64_t count, size_t size) {
+  size_t bytes;
+  if (count < 1) count = 1;
+  return kiln_mul_size((size_t)count, size, &bytes) ? calloc(1, bytes) : NULL;
+}
+
+kiln_status kiln_lapack_run(const kiln_lapack_plan *p, const void *const *in, void *const *out) {
+  void *pin[KILN_LAPACK_MAX_IN] = {NULL}, *pout[KILN_LAPACK_MAX_OUT] = {NULL};
+  size_t ts = k_size[p->type], rs = k_rsize[p->type];
+  int64_t sq = (int64_t)p->n * p->n;
+  bool geev = p->kind == KILN_LAPACK_GEEV;
+  scratch s = {alloc_bytes(p->lwork, ts), alloc_bytes(p->lrwork, rs), alloc_bytes(geev ? sq : 0, ts),
+               alloc_bytes(geev ? sq : 0, ts), alloc_bytes(geev ? sq : 0, ts), alloc_bytes(p->liwork, sizeof(int))};
+  bool ok = s.work && s.rwork && s.tmp1 && s.tmp2 && s.tmp3 && s.iwork;
+  for (int32_t k = 0; ok && k < p->num_in; k++) ok = (pin[k] = alloc_bytes(p->in[k].count, p->in[k].elem_bytes));
+  for (int32_t k = 0; ok && k < p->num_out; k++) ok = (pout[k] = alloc_bytes(p->out[k].count, p->out[k].elem_bytes));
+  if (ok) {
+    for (int32_t k = 0; k < p->num_in; k++) relayout(pin[k], in[k], &p->in[k], true);
+    run_matrices(p, pin, pout, &s);
+    for (int32_t k = 0; k < p->num_out; k++) relayout(out[k], pout[k], &p->out[k], false);
+  }
+  for (int32_t k = 0; k < KILN_LAPACK_MAX_IN; k++) free(pin[k]);
+  for (int32_t k = 0; k < KILN_LAPACK_MAX_OUT; k++) free(pout[k]);
+  free(s.work), free(s.rwork), free(s.tmp1), free(s.tmp2), free(s.tmp3), free(s.iwork);
+  return ok ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "lapack: out of memory");
+}

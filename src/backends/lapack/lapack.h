@@ -1,0 +1,51 @@
+/* Dense linear algebra through the system's LAPACK and BLAS, shared by the interpreter and
+ * the cpu backend: jaxlib's typed-FFI custom-call targets `lapack_<t><routine>_ffi` (t in
+ * s, d, c, z: f32, f64, complex<f32>, complex<f64>; routines potrf, getrf, geqrf, geqp3,
+ * orgqr/ungqr, ormqr/unmqr, trsm, syevd/heevd, gesdd, gesvd, geev, gees, gehrd,
+ * sytrd/hetrd, gtsv), with jaxlib's operands, results (info outputs included), attributes
+ * (read from `mhlo.backend_config`, or a dictionary `backend_config`) and operand/result
+ * layouts; and stablehlo.cholesky / triangular_solve of those element types (potrf, trsm).
+ * Leading dimensions are batch dimensions: one LAPACK call per matrix.
+ *
+ * A plan is made once per op and shape (kiln_lapack_prepare) and is immutable: any number
+ * of threads may run one plan at once; each run allocates its own scratch and frees it. */
+#ifndef KILN_BACKENDS_LAPACK_LAPACK_H
+#define KILN_BACKENDS_LAPACK_LAPACK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ir/ir.h"
+#include "kiln/status.h"
+
+typedef struct kiln_lapack_plan kiln_lapack_plan;
+
+/* True when op is a custom_call whose target is one of the LAPACK targets above (whatever
+ * its operands), so no other kernel should take it. */
+bool kiln_lapack_is_target(const kiln_op *op);
+
+/* The shape of an operand as it is at run time (its type may have `?` dims). */
+typedef struct kiln_lapack_shape {
+  kiln_elem elem;
+  int32_t rank;
+  const int64_t *dims;
+} kiln_lapack_shape;
+
+/* Plans op for operands of the given shapes (NULL: the op's operand types, which must then
+ * be static); results are the op's result types, which must be static. *out is NULL with
+ * no error when op is not for this library: another custom-call target, or a cholesky /
+ * triangular_solve of another element type or of dynamic shape. A LAPACK target with the
+ * wrong operands, results, layouts or attributes is an INVALID_ARGUMENT error (an
+ * UNIMPLEMENTED one for modes jaxlib itself refuses), its message naming the target and
+ * what is wrong, without location (callers add the op's). The plan borrows nothing from
+ * op. Thread-safe. */
+kiln_status kiln_lapack_prepare(const kiln_op *op, const kiln_lapack_shape *operands, kiln_lapack_plan **out);
+
+/* Runs a plan: in[k] is operand k, out[k] result k, each dense row-major in the IR's element
+ * storage with the planned shapes (results written whole, never read). Errors: only out of
+ * memory. Thread-safe. */
+kiln_status kiln_lapack_run(const kiln_lapack_plan *plan, const void *const *in, void *const *out);
+
+void kiln_lapack_destroy(kiln_lapack_plan *plan);
+
+#endif

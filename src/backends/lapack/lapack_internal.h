@@ -1,0 +1,59 @@
+/* What plan.c (reading and checking an op) hands kernels.c (running it). */
+#ifndef KILN_BACKENDS_LAPACK_INTERNAL_H
+#define KILN_BACKENDS_LAPACK_INTERNAL_H
+
+#include "backends/lapack/lapack.h"
+#include "backends/lapack/routines.h"
+
+#define KILN_LAPACK_MAX_RANK 64
+#define KILN_LAPACK_MAX_IN 4
+#define KILN_LAPACK_MAX_OUT 6
+
+typedef enum kiln_lapack_kind {
+  KILN_LAPACK_POTRF,
+  KILN_LAPACK_GETRF,
+  KILN_LAPACK_GEQRF,
+  KILN_LAPACK_GEQP3,
+  KILN_LAPACK_ORGQR,
+  KILN_LAPACK_ORMQR,
+  KILN_LAPACK_TRSM,
+  KILN_LAPACK_SYEVD,
+  KILN_LAPACK_GESDD,
+  KILN_LAPACK_GESVD,
+  KILN_LAPACK_GEEV,
+  KILN_LAPACK_GEES,
+  KILN_LAPACK_GEHRD,
+  KILN_LAPACK_SYTRD,
+  KILN_LAPACK_GTSV,
+  KILN_LAPACK_CHOLESKY, /* stablehlo.cholesky: potrf, the failed part of the triangle NaN */
+} kiln_lapack_kind;
+
+typedef enum kiln_lapack_type { KILN_LAPACK_S, KILN_LAPACK_D, KILN_LAPACK_C, KILN_LAPACK_Z } kiln_lapack_type;
+
+/* An operand or result: logical shape, and the element strides of its physical layout
+ * (the one jaxlib's kernels read: matrices column-major, batch dims outermost). */
+typedef struct kiln_lapack_tensor {
+  kiln_elem elem;
+  int32_t rank;
+  int64_t dims[KILN_LAPACK_MAX_RANK];
+  int64_t strides[KILN_LAPACK_MAX_RANK];
+  int64_t count;
+  size_t elem_bytes;
+} kiln_lapack_tensor;
+
+struct kiln_lapack_plan {
+  kiln_lapack_kind kind;
+  kiln_lapack_type type;
+  int32_t num_in, num_out;
+  kiln_lapack_tensor in[KILN_LAPACK_MAX_IN], out[KILN_LAPACK_MAX_OUT];
+  int64_t batch; /* matrices */
+  int m, n, k;   /* the routine's sizes (kernels.c says which is which per kind) */
+  char uplo, side, trans, diag, job, job2;
+  int ilo, ihi;
+  int lwork, lrwork, liwork; /* from the workspace queries (at least 1) */
+};
+
+/* Workspace queries (lwork = -1) for a checked plan; kernels.c. */
+kiln_status kiln_lapack_query(kiln_lapack_plan *p);
+
+#endif
