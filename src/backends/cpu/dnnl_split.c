@@ -14,8 +14,14 @@
 #include "backends/cpu/pool.h"
 
 /* Below this many multiply-adds a primitive runs whole on the calling thread: each part
- * costs its memory objects and stream (about 1 us), and the pool's hand-off. */
-enum { SPLIT_MIN_MACS = 1 << 17, MIN_SLICE_N = 16 };
+ * costs its memory objects and stream (about 1 us), and the pool's hand-off. Below
+ * ROW_SPLIT_MACS a matmul is cut along M when it has the rows: its parts stay dense, so
+ * oneDNN keeps its brgemm kernel, where column slices (strided) get gemm:jit, whose first
+ * use in a process generates its kernels for about 35 ms (measured on Zen 4, oneDNN 2.6):
+ * a cost larger than the whole compile of a small model. Large products keep the column
+ * cut (each part reads only its columns of the weights; the one-time cost is small next
+ * to them). */
+enum { SPLIT_MIN_MACS = 1 << 17, ROW_SPLIT_MACS = 1 << 22, MIN_SLICE_N = 16, MIN_SLICE_M = 4 };
 
 int kiln_dnnl_single_begin(void) {
   int saved = omp_get_max_threads();
@@ -46,6 +52,8 @@ static bool slice_md(const dnnl_memory_desc_t *md, int d, int64_t len, dnnl_memo
 
 /* The dimension of each tensor to cut (dim[i], -1: whole) and of the destination's
  * cut's size; false when the primitive is not cut. */
+static int64_t macs_of(const kiln_cpu_dnnl_op *p);
+
 static bool choose_dims(const kiln_cpu_dnnl_op *p, int32_t parts, int32_t dim[KILN_DNNL_NUM_IO], int64_t *out_len) {
   const dnnl_memory_desc_t *dst = &p->io[KILN_DNNL_DST].prim_md;
   int n = dst->ndims;
@@ -56,8 +64,9 @@ static bool choose_dims(const kiln_cpu_dnnl_op *p, int32_t parts, int32_t dim[KI
     *out_len = dst->dims[0];
     return true;
   }
-  /* matmul [batch..., M, K] x [batch..., K, N]: a batch dimension, else N when the
-   * slices stay wide (each part then reads only its columns of the weights), else M */
+  /* matmul [batch..., M, K] x [batch..., K, N]: a batch dimension, else M for a small
+   * product with the rows (ROW_SPLIT_MACS), else N when the slices stay wide (each part
+   * then reads only its columns of the weights), else M */
   for (int i = 0; i < n - 2; i++)
     if (dst->dims[i] >= 2) {
       dim[KILN_DNNL_SRC] = dim[KILN_DNNL_WEI] = dim[KILN_DNNL_DST] = i;
@@ -65,7 +74,8 @@ static bool choose_dims(const kiln_cpu_dnnl_op *p, int32_t parts, int32_t dim[KI
       return true;
     }
   int64_t m = dst->dims[n - 2], nn = dst->dims[n - 1];
-  if (nn / parts >= MIN_SLICE_N || (m < 2 && nn >= 2)) {
+  bool rows_first = macs_of(p) < ROW_SPLIT_MACS && m / parts >= MIN_SLICE_M;
+  if (!rows_first && (nn / parts >= MIN_SLICE_N || (m < 2 && nn >= 2))) {
     dim[KILN_DNNL_WEI] = dim[KILN_DNNL_DST] = n - 1;
     *out_len = nn;
     return true;
