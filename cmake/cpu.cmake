@@ -21,6 +21,7 @@ set_target_properties(kiln_passes_objects PROPERTIES POSITION_INDEPENDENT_CODE O
 set(KILN_CPU_SOURCES
   src/backends/cpu/code_cache.c
   src/backends/cpu/compile.c
+  src/backends/cpu/concat.c
   src/backends/cpu/control.c
   src/backends/cpu/conv.c
   src/backends/cpu/conv_dims.c

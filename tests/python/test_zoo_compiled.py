@@ -17,11 +17,6 @@ SIZES = os.environ.get("KILN_PY_ZOO_SIZES", "small,large").split(",")
 # the op's line of model.mlir. The first entry that matches gives the reason.
 EXCLUDED = [
     ("*", "complex<", "complex values: the loop generator has no complex arithmetic (fft_filter)"),
-    ("stablehlo.reduce", None, "a reduce of several operands (argmax, argmin, top-k's and "
-     "categorical's index search): not compiled"),
-    ("stablehlo.concatenate", None, "concatenate: not compiled"),
-    ("stablehlo.bitcast_convert", None, "bitcast_convert: not generated (jax.random's bits to "
-     "floats)"),
 ]
 
 STEP = re.compile(r"^\s+[\d.]+%\s+step \d+\s+interpreter\s+(\S+) \(line (\d+)\)", re.M)

@@ -40,6 +40,21 @@ static bool unit_reshape(const kiln_op *op) {
   }
 }
 
+/* A bitcast_convert whose operand's bytes are its result's (each element type fills its
+ * storage: no sub-byte or i1 values; the spec's split or join of the last dim is then the
+ * little-endian byte order, as the interpreter has it): a view of its operand. */
+static bool same_bytes(const kiln_op *op) {
+  const kiln_type *a = op->operands[0]->type, *r = op->results[0].type;
+  if (!kiln_type_is_tensor(a) || !kiln_type_is_tensor(r) || !kiln_type_is_static(a) || !kiln_type_is_static(r) ||
+      kiln_type_is_quant_tensor(a) || kiln_type_is_quant_tensor(r))
+    return false;
+  kiln_elem ea = kiln_type_elem(a), er = kiln_type_elem(r);
+  return (size_t)kiln_elem_bits(ea) == 8 * kiln_elem_storage_bytes(ea) &&
+         (size_t)kiln_elem_bits(er) == 8 * kiln_elem_storage_bytes(er) &&
+         (uint64_t)a->tensor.num_elements * kiln_elem_storage_bytes(ea) ==
+             (uint64_t)r->tensor.num_elements * kiln_elem_storage_bytes(er);
+}
+
 /* The combining op of a reduce body `(a, b) -> op(a, b)`, or NULL. */
 static const kiln_op *reduce_combiner(const kiln_op *op) {
   if (op->num_operands != 2 || op->num_results != 1) return NULL;
@@ -527,11 +542,143 @@ static kiln_status build_loop(kiln_cpu_executable *x, const kiln_fusion *fu, int
   return finish_loop_step(x, bd, op, points, work, step);
 }
 
+/* ---------------------------------------------------------------- folds */
+
+static bool scalar_value(const kiln_value *v) {
+  const kiln_type *t = v->type;
+  return kiln_type_is_tensor(t) && !kiln_type_is_quant_tensor(t) && kiln_type_is_static(t) && t->tensor.rank == 0 &&
+         kiln_cpu_loopgen_elem(kiln_type_elem(t));
+}
+
+/* A reduce the loop generator folds as its region says (kiln_cpu_loop.fold): static, and a
+ * one-block region of rank-0 values whose ops are constants and ops the generator computes,
+ * reading only the block's arguments and earlier results. */
+static bool foldable(const kiln_op *op) {
+  int32_t n = op->num_results;
+  if (op->kind != KILN_OP_REDUCE || n < 1 || op->num_operands != 2 * n || !all_static(op)) return false;
+  const kiln_block *b = kiln_op_block(op, 0);
+  if (!b || b->next || b->num_args != 2 * n || !b->last || b->last->kind != KILN_OP_RETURN || b->last->num_operands != n)
+    return false;
+  for (int32_t i = 0; i < b->num_args; i++)
+    if (!scalar_value(&b->args[i])) return false;
+  for (const kiln_op *c = b->first; c; c = c->next) {
+    for (int32_t i = 0; i < c->num_operands; i++) {
+      const kiln_value *v = c->operands[i];
+      if (!(v->def ? v->def->parent == b : v->block == b)) return false; /* captured from outside */
+    }
+    if (c == b->last) break;
+    if (c->num_regions || c->num_results != 1 || !scalar_value(&c->results[0])) return false;
+    if (c->kind == KILN_OP_CONSTANT) {
+      const kiln_attr *v = kiln_op_attr(c, "value");
+      if (!v || v->kind != KILN_ATTR_DENSE) return false;
+      continue;
+    }
+    for (int32_t i = 0; i < c->num_operands; i++)
+      if (!scalar_value(c->operands[i])) return false;
+    if (!kiln_cpu_loopgen_supports(c)) return false;
+  }
+  return true;
+}
+
+static kiln_cpu_node **node_array(builder *bd, int32_t n) {
+  kiln_cpu_node **a = kiln_arena_alloc_array(bd->x->arena, (size_t)n + 1, sizeof *a);
+  if (!a && !bd->st) bd->st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  return a;
+}
+
+/* node for v (an argument or result of region block b) among the built ones */
+static kiln_cpu_node *region_node(const kiln_block *b, kiln_cpu_node **args, const kiln_op *const *ops,
+                                  kiln_cpu_node **nodes, int32_t count, const kiln_value *v) {
+  for (int32_t i = 0; i < b->num_args; i++)
+    if (v == &b->args[i]) return args[i];
+  for (int32_t i = 0; i < count; i++)
+    if (v == &ops[i]->results[0]) return nodes[i];
+  return NULL;
+}
+
+/* A reduce as a fold (foldable(op)): the space is the result's dims, then the folded ones
+ * in increasing order (the interpreter's order); the region becomes nodes over ARG nodes. */
+static kiln_status build_fold_loop(kiln_cpu_executable *x, const kiln_fusion *fu, const kiln_op *op, kiln_cpu_step *step) {
+  builder *bd = calloc(1, sizeof *bd);
+  kiln_cpu_loop *L = kiln_arena_alloc(x->arena, sizeof *L);
+  const kiln_block *b = kiln_op_block(op, 0);
+  int32_t n = op->num_results, count = 0;
+  for (const kiln_op *c = b->first; c != b->last; c = c->next) count++;
+  const kiln_op **ops = calloc((size_t)count + 1, sizeof *ops);
+  if (!bd || !L || !ops) {
+    free(bd), free(ops);
+    return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  }
+  *bd = (builder){.x = x, .fu = fu, .L = L, .group = -2};
+  const kiln_type *it = op->operands[0]->type, *rt = op->results[0].type;
+  L->num_results = n;
+  L->roots = node_array(bd, n);
+  L->inits = node_array(bd, n);
+  L->fold = node_array(bd, n);
+  L->args = node_array(bd, 2 * n);
+  kiln_cpu_node **nodes = node_array(bd, count);
+  L->out_elems = kiln_arena_alloc_array(x->arena, (size_t)n, sizeof *L->out_elems);
+  if (!L->out_elems && !bd->st) bd->st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  bool reduced[KILN_CPU_MAX_RANK] = {0};
+  for (int64_t i = 0; i < kiln_attr_count(kiln_op_attr(op, "dimensions")); i++) {
+    int64_t d = attr_at(op, "dimensions", i, -1);
+    if (d >= 0 && d < it->tensor.rank) reduced[d] = true;
+  }
+  imap *m = map_new(bd, it->tensor.rank, it->tensor.rank), *scalar = map_new(bd, 0, it->tensor.rank);
+  if (m && scalar && !bd->st) {
+    int32_t col = 0;
+    for (int pass = 0; pass < 2; pass++)
+      for (int32_t d = 0; d < it->tensor.rank; d++)
+        if (reduced[d] == (pass == 1)) {
+          L->dims[col] = it->tensor.dims[d];
+          m->a[d][col++] = 1;
+        }
+    L->rank = it->tensor.rank;
+    L->num_out_dims = rt->tensor.rank;
+    L->combiner = KILN_OP_COUNT; /* none: the region folds */
+    L->out_elem = kiln_type_elem(rt);
+    for (int32_t i = 0; i < 2 * n && !bd->st; i++)
+      if ((L->args[i] = new_node(bd, KILN_CPU_NODE_ARG, kiln_type_elem(b->args[i].type)))) L->args[i]->input = i;
+    for (int32_t k = 0; k < n && !bd->st; k++) {
+      L->out_elems[k] = kiln_type_elem(op->results[k].type);
+      kiln_cpu_node *root = build_value(bd, op->operands[k], m), *init = build_value(bd, op->operands[n + k], scalar);
+      if (!root || !init) break;
+      /* the region's arguments may be wider than the operands (promotion) */
+      L->roots[k] = root->elem == L->args[n + k]->elem ? root : synthetic(bd, KILN_OP_CONVERT, L->args[n + k]->elem, root, NULL);
+      L->inits[k] = init->elem == L->args[k]->elem ? init : synthetic(bd, KILN_OP_CONVERT, L->args[k]->elem, init, NULL);
+    }
+    int32_t i = 0;
+    for (const kiln_op *c = b->first; c != b->last && !bd->st; c = c->next, i++) {
+      kiln_elem re = kiln_type_elem(c->results[0].type);
+      ops[i] = c;
+      if (c->kind == KILN_OP_CONSTANT) {
+        if ((nodes[i] = new_node(bd, KILN_CPU_NODE_SCALAR, re))) nodes[i]->value = kiln_scalar_load(re, kiln_op_attr(c, "value")->dense.data);
+        continue;
+      }
+      if (!(nodes[i] = new_node(bd, KILN_CPU_NODE_OP, re))) break;
+      nodes[i]->op = c;
+      nodes[i]->op_kind = c->kind;
+      nodes[i]->num_args = c->num_operands;
+      if (!(nodes[i]->args = node_array(bd, c->num_operands))) break;
+      for (int32_t a = 0; a < c->num_operands; a++)
+        nodes[i]->args[a] = region_node(b, L->args, ops, nodes, i, c->operands[a]);
+    }
+    for (int32_t k = 0; k < n && !bd->st; k++) L->fold[k] = region_node(b, L->args, ops, nodes, count, b->last->operands[k]);
+    L->root = L->roots[0];
+    L->init = L->inits[0];
+  }
+  free(ops);
+  return finish_loop_step(x, bd, op, rt->tensor.num_elements, it->tensor.num_elements, step);
+}
+
 /* Makes step the LOOP step of the loop bd built for op; frees bd. */
 static kiln_status finish_loop_step(kiln_cpu_executable *x, builder *bd, const kiln_op *op, int64_t points, int64_t work,
                                     kiln_cpu_step *step) {
   kiln_cpu_loop *L = bd->L;
   kiln_status st = bd->st;
+  int32_t outputs = L->fold ? L->num_results : 1;
+  for (int32_t k = 0; !st && L->fold && k < outputs; k++)
+    if (!L->roots[k] || !L->inits[k] || !L->fold[k]) st = KILN_STATUS(KILN_STATUS_INTERNAL, "cpu: could not build a fold");
   if (!st && (!L->root || (L->num_out_dims < L->rank && !L->init)))
     st = KILN_STATUS(KILN_STATUS_INTERNAL, "cpu: could not build the loop of %s", kiln_op_name(op->kind));
   if (!st) {
@@ -540,12 +687,12 @@ static kiln_status finish_loop_step(kiln_cpu_executable *x, builder *bd, const k
     step->loop = L;
     step->points = points;
     step->work = work;
-    step->num_values = L->num_inputs + 1;
+    step->num_values = L->num_inputs + outputs;
     step->values = kiln_arena_alloc_array(x->arena, (size_t)step->num_values, sizeof *step->values);
     if (!step->values) st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
     else {
       if (L->num_inputs) memcpy(step->values, bd->inputs, sizeof *bd->inputs * (size_t)L->num_inputs);
-      step->values[L->num_inputs] = op->results[0].id;
+      for (int32_t k = 0; k < outputs; k++) step->values[L->num_inputs + k] = op->results[k].id;
     }
   }
   free(bd->inputs);
@@ -662,7 +809,7 @@ static void split_strides(kiln_cpu_node *nd, bool *seen, int32_t ro, int32_t ran
 kiln_status kiln_cpu_split_reduction(kiln_cpu_executable *x, kiln_cpu_step *step) {
   kiln_cpu_loop *L = step->loop;
   int32_t ro = L->num_out_dims, r = L->rank;
-  if (step->kind != KILN_CPU_STEP_LOOP || ro >= r || r + 1 > KILN_CPU_MAX_RANK || step->points > SPLIT_MAX_POINTS ||
+  if (step->kind != KILN_CPU_STEP_LOOP || L->fold || ro >= r || r + 1 > KILN_CPU_MAX_RANK || step->points > SPLIT_MAX_POINTS ||
       step->work < SPLIT_MIN_WORK || x->num_slots >= x->max_slots)
     return NULL;
   int64_t q = L->dims[ro], chunks = 0;
@@ -792,6 +939,10 @@ static kiln_status schedule(kiln_cpu_executable *x, const kiln_block *body, cons
       set_store(x, op->results[0].id, KILN_CPU_STORE_ALIAS, op->operands[0]->id);
       continue;
     }
+    if (op->kind == KILN_OP_BITCAST_CONVERT && same_bytes(op) && x->slots[op->operands[0]->id].store != KILN_CPU_STORE_NONE) {
+      set_store(x, op->results[0].id, KILN_CPU_STORE_ALIAS, op->operands[0]->id);
+      continue;
+    }
     if (op->kind == KILN_OP_CONVOLUTION && all_static(op)) {
       bool done;
       KILN_RETURN_IF_ERROR(kiln_cpu_conv_prepare(x, op, &done));
@@ -808,6 +959,12 @@ static kiln_status schedule(kiln_cpu_executable *x, const kiln_block *body, cons
         continue;
       }
       if (done) continue;
+    }
+    if (!x->baseline && foldable(op)) {
+      KILN_RETURN_IF_ERROR(build_fold_loop(x, fu, op, step));
+      for (int32_t k = 0; k < op->num_results; k++) x->slots[op->results[k].id].store = KILN_CPU_STORE_TEMP;
+      x->num_steps++;
+      continue;
     }
     if (op->kind == KILN_OP_DYNAMIC_SLICE || op->kind == KILN_OP_DYNAMIC_UPDATE_SLICE) {
       KILN_RETURN_IF_ERROR(kiln_cpu_dynslice_prepare(op, &step->dynslice));
@@ -842,6 +999,13 @@ static kiln_status schedule(kiln_cpu_executable *x, const kiln_block *body, cons
       KILN_RETURN_IF_ERROR(kiln_lapack_prepare(op, NULL, &step->lapack));
       if (step->lapack) {
         KILN_RETURN_IF_ERROR(native_step(x, op, KILN_CPU_STEP_LAPACK, step));
+        continue;
+      }
+    }
+    if (op->kind == KILN_OP_CONCATENATE) {
+      KILN_RETURN_IF_ERROR(kiln_cpu_concat_prepare(op, &step->concat));
+      if (step->concat) {
+        KILN_RETURN_IF_ERROR(native_step(x, op, KILN_CPU_STEP_CONCAT, step));
         continue;
       }
     }

@@ -47,6 +47,7 @@ typedef enum kiln_cpu_step_kind {
   KILN_CPU_STEP_WINDOW,  /* a scan, pad or select_and_scatter of window.c */
   KILN_CPU_STEP_FFT,     /* stablehlo.fft (fft.h) */
   KILN_CPU_STEP_LAPACK,  /* LAPACK (backends/lapack): jaxlib's lapack_*_ffi calls, cholesky, triangular_solve */
+  KILN_CPU_STEP_CONCAT,  /* stablehlo.concatenate as copies (concat.c) */
 } kiln_cpu_step_kind;
 
 struct kiln_cpu_dnnl_op;
@@ -77,6 +78,7 @@ typedef struct kiln_cpu_step {
   struct kiln_cpu_window *window;     /* WINDOW: its inputs, then its one output */
   struct kiln_fft_plan *fft;          /* FFT: operand, result */
   struct kiln_lapack_plan *lapack;    /* LAPACK: the operands, then the results */
+  struct kiln_cpu_concat *concat;     /* CONCAT: the operands, then the result */
 } kiln_cpu_step;
 
 typedef struct kiln_cpu_run_state kiln_cpu_run_state;
@@ -245,6 +247,14 @@ kiln_status kiln_cpu_scatter_prepare(const kiln_op *op, kiln_cpu_scatter **out);
 void kiln_cpu_scatter_run(const kiln_cpu_scatter *s, const void *operand, const void *indices, const void *updates,
                           void *out);
 void kiln_cpu_scatter_destroy(kiln_cpu_scatter *s);
+
+/* stablehlo.concatenate of static, unquantized tensors of any element type (concat.c);
+ * prepare leaves *out NULL for what it does not do. run copies the operands in[] into out
+ * (over the pool when large). Thread-safe for concurrent runs. */
+typedef struct kiln_cpu_concat kiln_cpu_concat;
+kiln_status kiln_cpu_concat_prepare(const kiln_op *op, kiln_cpu_concat **out);
+void kiln_cpu_concat_run(const kiln_cpu_concat *c, const void *const *in, void *out);
+void kiln_cpu_concat_destroy(kiln_cpu_concat *c);
 
 /* reduce_window and select_and_scatter (window.c). kiln_cpu_window_prepare appends to x's
  * schedule the steps of op (scans, pads, loops over padded temporaries, a native

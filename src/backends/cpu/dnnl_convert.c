@@ -1,5 +1,5 @@
-/* bf16/f16 <-> f32 conversions of whole tensors for ops oneDNN computes in f32 (see
- * dnnl_internal.h). bf16 is the upper half of an f32, so its conversions are bit
+/* bf16/f16 <-> f32 (and si8 -> f32 -> si32) conversions of whole tensors for ops oneDNN
+ * computes in f32 (see dnnl_internal.h). bf16 is the upper half of an f32, so its conversions are bit
  * operations that vectorise; f16 goes through the element helpers of the IR. Large
  * tensors are cut into ranges run on the backend's pool (pool.h). */
 #include <stdint.h>
@@ -14,7 +14,12 @@ static uint16_t bf16_of(uint32_t b) {
   return (uint16_t)((b + 0x7fffu + ((b >> 16) & 1)) >> 16);
 }
 
-static void to_f32(kiln_elem e, const uint16_t *h, float *out, int64_t n) {
+static void to_f32(kiln_elem e, const void *in, float *out, int64_t n) {
+  const uint16_t *h = in;
+  if (e == KILN_ELEM_SI8) {
+    for (int64_t i = 0; i < n; i++) out[i] = (float)((const int8_t *)in)[i];
+    return;
+  }
   if (e == KILN_ELEM_BF16) {
     for (int64_t i = 0; i < n; i++) {
       uint32_t b = (uint32_t)h[i] << 16;
@@ -25,7 +30,12 @@ static void to_f32(kiln_elem e, const uint16_t *h, float *out, int64_t n) {
   for (int64_t i = 0; i < n; i++) out[i] = (float)kiln_elem_float_from_bits(e, h[i]);
 }
 
-static void from_f32(kiln_elem e, const float *in, uint16_t *h, int64_t n) {
+static void from_f32(kiln_elem e, const float *in, void *out, int64_t n) {
+  uint16_t *h = out;
+  if (e == KILN_ELEM_SI32) {
+    for (int64_t i = 0; i < n; i++) ((int32_t *)out)[i] = (int32_t)in[i];
+    return;
+  }
   if (e == KILN_ELEM_BF16) {
     for (int64_t i = 0; i < n; i++) {
       uint32_t b;
@@ -49,8 +59,9 @@ typedef struct convert_job {
 static void convert_range(void *ctx, int32_t c, int32_t thread) {
   const convert_job *j = ctx;
   int64_t a = j->n * c / j->chunks, b = j->n * (c + 1) / j->chunks;
-  if (j->in) to_f32(j->e, (const uint16_t *)j->src + a, (float *)j->dst + a, b - a);
-  else from_f32(j->e, (const float *)j->src + a, (uint16_t *)j->dst + a, b - a);
+  size_t size = kiln_elem_storage_bytes(j->e);
+  if (j->in) to_f32(j->e, (const uint8_t *)j->src + (size_t)a * size, (float *)j->dst + a, b - a);
+  else from_f32(j->e, (const float *)j->src + a, (uint8_t *)j->dst + (size_t)a * size, b - a);
 }
 
 static void convert(kiln_elem e, bool in, const void *src, void *dst, int64_t n) {

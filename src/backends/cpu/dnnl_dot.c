@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "backends/cpu/dnnl_internal.h"
+#include "backends/cpu/isa.h"
 
 #define MAXD DNNL_MAX_NDIMS
 
@@ -235,6 +236,13 @@ kiln_status kiln_dnnl_prepare_dot(const kiln_op *op, kiln_cpu_dnnl_op *p) {
   dot_plan d;
   KILN_RETURN_IF_ERROR(read_plan(op, &d));
   if (d.nb + 2 > MAXD) return kiln_dnnl_unimplemented(op, "too many batching dimensions");
+  if (p->elem[KILN_DNNL_SRC] == KILN_ELEM_SI8) {
+    /* i8: exact in i32 with VNNI; in f32 while K products of at most 2^14 stay within
+     * 2^24 (every partial sum is then an integer f32 holds, in any order) */
+    p->f32_exact = d.K <= ((int64_t)1 << 24) / (128 * 128);
+    p->force_f32 = !kiln_cpu_isa_has_vnni();
+    if (p->force_f32 && !p->f32_exact) return kiln_dnnl_unimplemented(op, "i8 products without VNNI and K above 1024");
+  }
   if (p->out_count == 0) p->mode = KILN_DNNL_MODE_NOTHING;
   else if (d.K == 0) p->mode = KILN_DNNL_MODE_ZEROS;
   else p->mode = KILN_DNNL_MODE_PRIMITIVE;

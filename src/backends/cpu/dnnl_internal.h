@@ -75,6 +75,11 @@ struct kiln_cpu_dnnl_op {
   int64_t count[KILN_DNNL_NUM_IO];
   bool converted[KILN_DNNL_NUM_IO];
   size_t copy_offset[KILN_DNNL_NUM_IO];
+  /* Whether computing in f32 gives the op's exact values (always for floats, whose sums
+   * the interpreter keeps in f32; for an i8 x i8 -> i32 dot when every partial sum is an
+   * integer f32 holds exactly), and whether it must (i8 without VNNI: oneDNN's kernels
+   * saturate pairs of products in i16 there). */
+  bool f32_exact, force_f32;
   kiln_cpu_dnnl_epilogue epi;
   dnnl_memory_desc_t bias_md;
   dnnl_primitive_t prim;
@@ -108,9 +113,10 @@ kiln_status kiln_dnnl_make_attr(const kiln_cpu_dnnl_op *p, const dnnl_memory_des
 /* Whether the chosen kernel is oneDNN's slow reference one. */
 bool kiln_dnnl_is_ref(const kiln_cpu_dnnl_op *p);
 
-/* Conversions of whole tensors of n elements of type e (bf16 or f16) to f32 and back
- * (rounding to nearest even, as the interpreter rounds), over the pool's threads when
- * large (dnnl_convert.c). */
+/* Conversions of whole tensors of n elements of type e (bf16 or f16; si8 in, si32 out) to
+ * f32 and back (rounding to nearest even, as the interpreter rounds; si32 from f32 values
+ * that are whole numbers in its range), over the pool's threads when large
+ * (dnnl_convert.c). */
 void kiln_dnnl_convert_in(kiln_elem e, const void *in, float *out, int64_t n);
 void kiln_dnnl_convert_out(kiln_elem e, const float *in, void *out, int64_t n);
 

@@ -17,6 +17,8 @@ bool kiln_dnnl_type(kiln_elem e, dnnl_data_type_t *out) {
     case KILN_ELEM_F32: *out = dnnl_f32; return true;
     case KILN_ELEM_BF16: *out = dnnl_bf16; return true;
     case KILN_ELEM_F16: *out = dnnl_f16; return true;
+    case KILN_ELEM_SI8: *out = dnnl_s8; return true;   /* i8 x i8 -> i32 dots only (prepare) */
+    case KILN_ELEM_SI32: *out = dnnl_s32; return true;
     default: return false;
   }
 }
@@ -231,7 +233,7 @@ kiln_status kiln_dnnl_build(kiln_cpu_dnnl_op *p) {
    * computed in f32: the same sums as the interpreter's, which keeps them in f32. An op
    * with an epilogue keeps the types it was prepared with. */
   bool no_kernel = s ? kiln_status_code_of(s) == KILN_STATUS_UNIMPLEMENTED : kiln_dnnl_is_ref(p);
-  if (no_kernel && !has_epilogue(p) && compute_in_f32(p)) {
+  if ((no_kernel || p->force_f32) && p->f32_exact && !has_epilogue(p) && compute_in_f32(p)) {
     kiln_status_free(s);
     s = build_once(p);
   }
@@ -260,10 +262,17 @@ static kiln_status prepare(const kiln_op *op, const struct kiln_cpu_conv_dims *d
       return kiln_dnnl_unimplemented(op, "element type without oneDNN kernels");
     if (types[i]->tensor.rank > DNNL_MAX_NDIMS) return kiln_dnnl_unimplemented(op, "rank above 12");
   }
+  /* integers: i8 x i8 -> i32 dots, whose sums oneDNN keeps in i32 (dnnl_dot.c says when) */
+  bool integer = !kiln_elem_is_float(kiln_type_elem(types[0])) || !kiln_elem_is_float(kiln_type_elem(types[1])) ||
+                 !kiln_elem_is_float(kiln_type_elem(types[2]));
+  if (integer && (conv || kiln_type_elem(types[0]) != KILN_ELEM_SI8 || kiln_type_elem(types[1]) != KILN_ELEM_SI8 ||
+                  kiln_type_elem(types[2]) != KILN_ELEM_SI32))
+    return kiln_dnnl_unimplemented(op, "integer types other than an i8 x i8 -> i32 dot");
   kiln_cpu_dnnl_op *p = calloc(1, sizeof *p);
   if (!p) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   p->epi.scale = 1.0f;
   p->epi.bias_dim = -1;
+  p->f32_exact = !integer; /* dnnl_dot.c decides for i8 */
   for (int i = 0; i < KILN_DNNL_NUM_IO; i++) p->elem[i] = kiln_type_elem(types[i]), p->count[i] = types[i]->tensor.num_elements;
   const kiln_type *rt = types[2];
   p->out_elem = kiln_type_elem(rt);
@@ -294,6 +303,8 @@ kiln_status kiln_cpu_dnnl_prepare_conv(const kiln_op *op, const struct kiln_cpu_
 
 kiln_status kiln_cpu_dnnl_set_epilogue(kiln_cpu_dnnl_op *p, const kiln_cpu_dnnl_epilogue *e) {
   if (!p || !e) return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "no op or epilogue");
+  if (p->elem[KILN_DNNL_DST] == KILN_ELEM_SI32)
+    return KILN_STATUS(KILN_STATUS_UNIMPLEMENTED, "oneDNN: no epilogue on an integer dot (its float scale and bias)");
   kiln_cpu_dnnl_epilogue old = p->epi;
   dnnl_memory_desc_t old_bias = p->bias_md;
   bool was_ref = kiln_dnnl_is_ref(p);
@@ -334,6 +345,10 @@ kiln_status kiln_cpu_dnnl_set_epilogue(kiln_cpu_dnnl_op *p, const kiln_cpu_dnnl_
 static void store_float(kiln_elem e, void *buf, int64_t i, float v) {
   if (e == KILN_ELEM_F32) {
     ((float *)buf)[i] = v;
+    return;
+  }
+  if (e == KILN_ELEM_SI32) { /* an integer dot has no epilogue: v is 0 */
+    ((int32_t *)buf)[i] = (int32_t)v;
     return;
   }
   ((uint16_t *)buf)[i] = (uint16_t)kiln_elem_float_to_bits(e, v);

@@ -11,7 +11,10 @@
  *     kernel for the types on this CPU (or under KILN_CPU_ISA, isa.h: bf16 below AVX-512,
  *     f16 on most CPUs), the f32 kernel runs on f32 copies of the operands (in the
  *     scratch) and the result is rounded back to nearest even, as the interpreter rounds.
- *     Integers, f64, complex, quantized tensors: UNIMPLEMENTED.
+ *     An i8 x i8 -> i32 dot_general or dot sums in i32: oneDNN's
+ *     s8 kernels where the ISA has VNNI (isa.h: exact), else the f32 kernel on f32 copies
+ *     while K <= 1024 (every partial sum an integer f32 holds: exact), else UNIMPLEMENTED;
+ *     no epilogue. Other integers, f64, complex, quantized tensors: UNIMPLEMENTED.
  *   - dot_general: any batching and contracting dimensions in any position, rank-1 and
  *     rank-0-result forms, K = 0 (zeros), empty tensors. Operands whose dimensions cannot
  *     be described as strided [batch..., M, K] / [batch..., K, N] views are copied into

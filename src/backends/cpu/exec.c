@@ -54,7 +54,7 @@ void kiln_cpu_tensor_free(kiln_cpu_tensor *t) {
 static int32_t loop_args(const kiln_cpu_executable *x) {
   int32_t n = 0;
   for (int32_t s = 0; s < x->num_steps; s++)
-    if (x->steps[s].kind == KILN_CPU_STEP_LOOP) n += x->steps[s].num_values;
+    if (x->steps[s].kind == KILN_CPU_STEP_LOOP || x->steps[s].kind == KILN_CPU_STEP_CONCAT) n += x->steps[s].num_values;
   return n;
 }
 
@@ -119,6 +119,7 @@ static const char *step_kind_name(kiln_cpu_step_kind kind) {
     case KILN_CPU_STEP_WINDOW: return "window";
     case KILN_CPU_STEP_FFT: return "fft";
     case KILN_CPU_STEP_LAPACK: return "lapack";
+    case KILN_CPU_STEP_CONCAT: return "concatenate";
   }
   return "?";
 }
@@ -188,6 +189,7 @@ void kiln_cpu_executable_destroy(kiln_cpu_executable *x) {
     kiln_cpu_window_destroy(x->steps[s].window);
     kiln_fft_plan_destroy(x->steps[s].fft);
     kiln_lapack_destroy(x->steps[s].lapack);
+    kiln_cpu_concat_destroy(x->steps[s].concat);
   }
   kiln_cpu_code_destroy(x->code);
   if (x->owns_interp) kiln_interp_destroy(x->interp);
@@ -424,6 +426,13 @@ static kiln_status run_steps(kiln_cpu_executable *x, kiln_cpu_tensor *const *inp
           else out[k - n] = data_of(x, s, step->values[k]);
         }
         st = kiln_lapack_run(step->lapack, in, out);
+        break;
+      }
+      case KILN_CPU_STEP_CONCAT: { /* the operand pointers go in the argument arrays' room */
+        int32_t n = step->num_values - 1;
+        for (int32_t k = 0; k < n; k++) bufs[k] = data_of(x, s, step->values[k]);
+        kiln_cpu_concat_run(step->concat, (const void *const *)bufs, data_of(x, s, step->values[n]));
+        bufs += step->num_values;
         break;
       }
       case KILN_CPU_STEP_SORT: {

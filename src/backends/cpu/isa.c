@@ -32,6 +32,7 @@ static kiln_cpu_isa_cap g_cap;
 static kiln_status_code g_code;
 static char g_error[192];
 static char g_text[96] = "unknown";
+static bool g_vnni;
 
 static const char *isa_name(dnnl_cpu_isa_t isa) {
   for (size_t i = 0; i < sizeof k_names / sizeof k_names[0]; i++)
@@ -60,6 +61,10 @@ static void setup(void) {
              isa_name(used));
     return;
   }
+  /* the ISA values are bit sets: VNNI is the bit avx512_core_vnni adds to avx512_core, or
+   * avx2_vnni to avx2 */
+  g_vnni = (used & (dnnl_cpu_isa_avx512_core_vnni & ~dnnl_cpu_isa_avx512_core)) ||
+           (used & (dnnl_cpu_isa_avx2_vnni & ~dnnl_cpu_isa_avx2));
   snprintf(g_text, sizeof g_text, "%s%s%s%s", isa_name(used), g_cap ? " (capped by KILN_CPU_ISA=" : "",
            g_cap ? k_caps[k].name : "", g_cap ? ")" : "");
 }
@@ -68,6 +73,11 @@ kiln_status kiln_cpu_isa_setup(kiln_cpu_isa_cap *out_cap) {
   pthread_once(&g_once, setup);
   if (out_cap) *out_cap = g_cap;
   return g_code ? KILN_STATUS(g_code, "cpu: %s", g_error) : NULL;
+}
+
+bool kiln_cpu_isa_has_vnni(void) {
+  pthread_once(&g_once, setup);
+  return g_vnni;
 }
 
 const char *kiln_cpu_isa_describe(void) {

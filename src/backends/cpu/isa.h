@@ -12,6 +12,8 @@
 #ifndef KILN_BACKENDS_CPU_ISA_H
 #define KILN_BACKENDS_CPU_ISA_H
 
+#include <stdbool.h>
+
 #include "kiln/status.h"
 
 typedef enum kiln_cpu_isa_cap {
@@ -31,5 +33,10 @@ kiln_status kiln_cpu_isa_setup(kiln_cpu_isa_cap *out_cap);
  * with " (capped by KILN_CPU_ISA=avx2)" when a cap is set; "unknown" when the setup
  * failed. Static storage. Thread-safe. */
 const char *kiln_cpu_isa_describe(void);
+
+/* Whether oneDNN's kernels in use (under the cap) have VNNI (AVX512_VNNI or AVX_VNNI):
+ * dot products of 8-bit integers summed in i32 with no i16 saturation on the way, so its
+ * i8 x i8 -> i32 matmuls are exact. false when the setup failed. Thread-safe. */
+bool kiln_cpu_isa_has_vnni(void);
 
 #endif

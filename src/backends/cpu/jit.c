@@ -130,12 +130,6 @@ static void collapse(kiln_cpu_loop *L, kiln_cpu_node **nodes) {
   }
 }
 
-static void gather_nodes(kiln_cpu_node *x, kiln_cpu_node **nodes) {
-  if (!x || nodes[x->id]) return;
-  nodes[x->id] = x;
-  for (int32_t i = 0; i < x->num_args; i++) gather_nodes(x->args[i], nodes);
-}
-
 /* A target machine for the host's triple and the given CPU and features. */
 static kiln_status target_machine(const char *cpu, const char *features, LLVMTargetMachineRef *out) {
   char *triple = LLVMGetDefaultTargetTriple();
@@ -300,8 +294,7 @@ kiln_status kiln_cpu_code_compile(kiln_cpu_loop *const *loops, int32_t n, kiln_c
       st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
       break;
     }
-    gather_nodes(loops[i]->root, nodes);
-    gather_nodes(loops[i]->init, nodes);
+    kiln_cpu_loop_nodes(loops[i], nodes);
     collapse(loops[i], nodes);
     free(nodes);
     if (!kiln_cpu_emit_loop(&g, loops[i], i, cpu, features))

@@ -34,6 +34,7 @@ typedef enum kiln_cpu_node_kind {
   KILN_CPU_NODE_IOTA,   /* the affine index itself (base + sum strides * i), converted to elem */
   KILN_CPU_NODE_SCALAR, /* a constant */
   KILN_CPU_NODE_OP,     /* op applied to args (elementwise: kiln op semantics) */
+  KILN_CPU_NODE_ARG,    /* a fold's region argument `input` (see kiln_cpu_loop) */
 } kiln_cpu_node_kind;
 
 typedef struct kiln_cpu_node {
@@ -63,11 +64,27 @@ typedef struct kiln_cpu_loop {
   /* REDUCE */
   kiln_op_kind combiner; /* ADD, MULTIPLY, MAXIMUM, MINIMUM, AND, OR, XOR */
   kiln_cpu_node *init;   /* in the root's element type; read with all strides zero */
+  /* A fold (fold != NULL; root and init are roots[0] and inits[0]): a reduce whose region
+   * runs as written, any region of elementwise ops over any number of operands (argmax's
+   * (value, index) pairs, with the tie and NaN rules it spells out). At each output point
+   * num_results accumulators start at inits[k] (read like init); at every point of the
+   * folded dims, in row-major order as the interpreter takes them, the region's results
+   * fold[k] (nodes over the ARG nodes args[0..2n): the accumulators, then roots[k] there)
+   * become the accumulators. The function's buffers are the inputs, then the n outputs
+   * (output k of element type out_elems[k]). Lanes, when vectorised, are output points, so
+   * each result folds its elements in order: exactly the interpreter's values. */
+  int32_t num_results;
+  kiln_cpu_node **roots, **inits, **fold, **args;
+  kiln_elem *out_elems;
 } kiln_cpu_loop;
 
 /* The identity of a reduction's combiner (ADD: -0.0 for floats, MAXIMUM: -inf or the
  * smallest integer, ...) in element type e. */
 kiln_scalar kiln_cpu_combiner_identity(kiln_op_kind combiner, kiln_elem e);
+
+/* Every node of L (its root, init and a fold's trees) into nodes[id], which has
+ * L->num_nodes entries, NULL where no tree reaches that id. */
+void kiln_cpu_loop_nodes(const kiln_cpu_loop *L, kiln_cpu_node **nodes);
 
 /* Whether the code generator computes op (an elementwise op, a convert or compare...) on
  * these element types; the classification of fusion (compile.c) asks. */

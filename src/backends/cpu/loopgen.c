@@ -345,6 +345,8 @@ LLVMValueRef kiln_cpu_emit_op(kiln_cpu_gen *g, kiln_op_kind kind, const kiln_op 
       return r;
     }
     case KILN_OP_CONVERT: return kiln_cpu_convert(g, e, re, a[0]);
+    case KILN_OP_BITCAST_CONVERT: /* same width, compute type = storage type (supports says) */
+      return e == re ? a[0] : LLVMBuildBitCast(g->b, a[0], vec_of(compute_type(g, re), width_of(a[0])), "");
     case KILN_OP_ATAN2:
     case KILN_OP_POWER: r = f ? kiln_cpu_emit_binary_math(g->m, g->b, kind, a[0], a[1]) : NULL; break;
     default: r = f ? kiln_cpu_emit_unary_math(g->m, g->b, kind, a[0]) : NULL; break;
@@ -377,6 +379,9 @@ bool kiln_cpu_loopgen_supports(const kiln_op *op) {
     case KILN_OP_POPCNT: case KILN_OP_COUNT_LEADING_ZEROS:
       return in && e != KILN_ELEM_I1;
     case KILN_OP_COMPARE: return !compare_is_totalorder(op) && direction_index(compare_direction(op)) >= 0;
+    case KILN_OP_BITCAST_CONVERT: /* f16/bf16 compute in f32, which would not keep a NaN's bits */
+      return kiln_elem_bits(e) == kiln_elem_bits(re) && e != KILN_ELEM_F16 && e != KILN_ELEM_BF16 &&
+             re != KILN_ELEM_F16 && re != KILN_ELEM_BF16;
     case KILN_OP_ATAN2: case KILN_OP_POWER: return f && kiln_cpu_math_has(op->kind, e == KILN_ELEM_F64);
     default: return f && kiln_cpu_math_has(op->kind, e == KILN_ELEM_F64);
   }

@@ -117,6 +117,7 @@ static LLVMValueRef value(nest *n, const kiln_cpu_node *x, LLVMValueRef pos, int
       break;
     }
     case KILN_CPU_NODE_SCALAR: v = kiln_cpu_const(g, x->elem, x->value, w); break;
+    case KILN_CPU_NODE_ARG: return NULL; /* a fold sets its arguments' values before use */
     case KILN_CPU_NODE_OP: {
       LLVMValueRef args[8];
       kiln_elem elems[8];
@@ -396,12 +397,100 @@ static bool emit_column_reduce(nest *n, LLVMValueRef begin, LLVMValueRef end) {
   return true;
 }
 
+/* ---------------------------------------------------------------- folds */
+
+/* One register of the widest value a fold computes, or 1 when its results have no row of
+ * two points to spread lanes over. */
+static int fold_lanes(const kiln_cpu_gen *g, const kiln_cpu_loop *L) {
+  int32_t ro = L->num_out_dims;
+  if (ro < 1 || L->dims[ro - 1] < 2) return 1;
+  size_t widest = 4;
+  for (int32_t k = 0; k < L->num_results; k++) {
+    const kiln_elem e[3] = {L->roots[k]->elem, L->fold[k]->elem, L->out_elems[k]};
+    for (int i = 0; i < 3; i++)
+      if (kiln_elem_storage_bytes(e[i]) > widest) widest = kiln_elem_storage_bytes(e[i]);
+  }
+  return (int)((size_t)g->vector_bytes / widest);
+}
+
+/* A fold (loop.h): output points row segment by row segment, w of them at once (each lane
+ * one result) then one at a time; per point the accumulators go through the folded
+ * points in row-major order. */
+static bool emit_fold(nest *n, LLVMValueRef begin, LLVMValueRef end) {
+  kiln_cpu_gen *g = n->g;
+  LLVMBuilderRef b = g->b;
+  const kiln_cpu_loop *L = n->L;
+  int32_t ro = L->num_out_dims, r = L->rank, nr = L->num_results;
+  int64_t folded = 1;
+  for (int32_t d = ro; d < r; d++) folded *= L->dims[d];
+  int w = fold_lanes(g, L);
+  n->inner = ro ? ro - 1 : 0; /* with no kept dim only lane 0 at position 0 is read */
+  LLVMValueRef *row = calloc((size_t)L->num_nodes + 1, sizeof *row), *acc = calloc((size_t)nr, sizeof *acc);
+  LLVMValueRef *v = calloc((size_t)nr, sizeof *v);
+  bool ok = row && acc && v;
+  row_segments seg;
+  if (ok) {
+    rows_open(n, &seg, begin, end, ro ? L->dims[ro - 1] : 1);
+    start_offsets(n, row);
+    if (ro) add_offsets(n, row, 0, ro - 1, seg.row);
+  }
+  LLVMValueRef nvec = ok && w > 1 ? vector_part(n, &seg, w) : NULL;
+  for (int pass = w > 1 ? 0 : 1; ok && pass < 2; pass++) {
+    int lanes = pass == 0 ? w : 1;
+    for (int32_t k = 0; k < nr; k++) acc[k] = new_var(n, kiln_cpu_compute_type(g, L->args[k]->elem, lanes));
+    loop_var j;
+    loop_open(n, &j, pass == 0 || w == 1 ? i64c(n, 0) : nvec, pass == 0 ? nvec : seg.cnt);
+    LLVMValueRef pos = LLVMBuildAdd(b, seg.col, j.i, "");
+    forget(n);
+    start_offsets(n, n->offset);
+    for (int32_t k = 0; ok && k < nr; k++) {
+      LLVMValueRef init = value(n, L->inits[k], pos, lanes);
+      if (!(ok = init != NULL)) break;
+      LLVMBuildStore(b, init, acc[k]);
+    }
+    loop_var f;
+    loop_open(n, &f, i64c(n, 0), i64c(n, folded));
+    memcpy(n->offset, row, sizeof *row * (size_t)L->num_nodes);
+    add_offsets(n, n->offset, ro, r, f.i);
+    forget(n);
+    for (int32_t k = 0; ok && k < nr; k++) ok = (v[k] = value(n, L->roots[k], pos, lanes)) != NULL;
+    for (int32_t k = 0; ok && k < nr; k++) {
+      n->memo[L->args[k]->id] = LLVMBuildLoad2(b, kiln_cpu_compute_type(g, L->args[k]->elem, lanes), acc[k], "");
+      n->memo[L->args[nr + k]->id] = v[k];
+    }
+    for (int32_t k = 0; ok && k < nr; k++) ok = (v[k] = value(n, L->fold[k], pos, lanes)) != NULL;
+    for (int32_t k = 0; ok && k < nr; k++) LLVMBuildStore(b, v[k], acc[k]);
+    loop_close(n, &f, i64c(n, 1));
+    for (int32_t k = 0; ok && k < nr; k++) {
+      LLVMValueRef a = LLVMBuildLoad2(b, kiln_cpu_compute_type(g, L->args[k]->elem, lanes), acc[k], "");
+      if (L->args[k]->elem != L->out_elems[k]) a = kiln_cpu_convert(g, L->args[k]->elem, L->out_elems[k], a);
+      kiln_cpu_store(g, n->inputs[L->num_inputs + k], L->out_elems[k], LLVMBuildAdd(b, seg.f, j.i, ""), a);
+    }
+    loop_close(n, &j, i64c(n, lanes));
+  }
+  if (ok) rows_close(n, &seg);
+  free(row);
+  free(acc);
+  free(v);
+  return ok;
+}
+
 /* ---------------------------------------------------------------- kernels */
 
 static void collect(kiln_cpu_node *x, kiln_cpu_node **nodes) {
-  if (nodes[x->id]) return;
+  if (!x || nodes[x->id]) return;
   nodes[x->id] = x;
   for (int32_t i = 0; i < x->num_args; i++) collect(x->args[i], nodes);
+}
+
+void kiln_cpu_loop_nodes(const kiln_cpu_loop *L, kiln_cpu_node **nodes) {
+  collect(L->root, nodes);
+  collect(L->init, nodes);
+  for (int32_t k = 0; L->fold && k < L->num_results; k++) {
+    collect(L->roots[k], nodes);
+    collect(L->inits[k], nodes);
+    collect(L->fold[k], nodes);
+  }
 }
 
 static void set_cpu_attrs(kiln_cpu_gen *g, LLVMValueRef fn, const char *cpu, const char *features) {
@@ -430,20 +519,21 @@ bool kiln_cpu_emit_loop(kiln_cpu_gen *g, const kiln_cpu_loop *L, int32_t index, 
   n.nodes = calloc(nn, sizeof *n.nodes);
   n.offset = calloc(nn, sizeof *n.offset);
   n.memo = calloc(nn, sizeof *n.memo);
-  n.inputs = calloc((size_t)L->num_inputs + 1, sizeof *n.inputs);
+  int32_t outputs = L->fold ? L->num_results : 1;
+  n.inputs = calloc((size_t)L->num_inputs + (size_t)outputs, sizeof *n.inputs); /* then the outputs */
   bool ok = n.nodes && n.offset && n.memo && n.inputs;
   if (ok) {
-    collect(L->root, n.nodes);
-    if (L->init) collect(L->init, n.nodes);
+    kiln_cpu_loop_nodes(L, n.nodes);
     LLVMValueRef bufs = LLVMGetParam(fn, 0);
-    for (int32_t i = 0; i <= L->num_inputs; i++) {
+    for (int32_t i = 0; i < L->num_inputs + outputs; i++) {
       LLVMValueRef idx = LLVMConstInt(g->i64, (uint64_t)i, 0);
-      LLVMValueRef p = LLVMBuildLoad2(g->b, g->ptr, LLVMBuildGEP2(g->b, g->ptr, bufs, &idx, 1, ""), "");
-      if (i < L->num_inputs) n.inputs[i] = p;
-      else n.out = p;
+      n.inputs[i] = LLVMBuildLoad2(g->b, g->ptr, LLVMBuildGEP2(g->b, g->ptr, bufs, &idx, 1, ""), "");
     }
-    ok = L->num_out_dims < L->rank ? (column_reduction(&n) ? emit_column_reduce : emit_reduce)(&n, LLVMGetParam(fn, 1), LLVMGetParam(fn, 2))
-                                   : emit_elementwise(&n, LLVMGetParam(fn, 1), LLVMGetParam(fn, 2));
+    n.out = n.inputs[L->num_inputs];
+    LLVMValueRef begin = LLVMGetParam(fn, 1), end = LLVMGetParam(fn, 2);
+    if (L->fold) ok = emit_fold(&n, begin, end);
+    else if (L->num_out_dims < L->rank) ok = (column_reduction(&n) ? emit_column_reduce : emit_reduce)(&n, begin, end);
+    else ok = emit_elementwise(&n, begin, end);
     if (ok) LLVMBuildRetVoid(g->b);
   }
   free(n.nodes);

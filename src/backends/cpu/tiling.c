@@ -11,7 +11,7 @@ enum { BLOCK_BYTES = 48 * 1024 }; /* about the L1 data cache */
 /* A loop's rows: its first dim, when that is a kept (output) dim of more than one row. */
 static bool loop_rows(const kiln_cpu_step *st, int64_t *rows, int64_t *pitch) {
   const kiln_cpu_loop *L = st->loop;
-  if (st->kind != KILN_CPU_STEP_LOOP || L->num_out_dims < 1 || L->dims[0] < 2 || st->points % L->dims[0]) return false;
+  if (st->kind != KILN_CPU_STEP_LOOP || L->fold || L->num_out_dims < 1 || L->dims[0] < 2 || st->points % L->dims[0]) return false;
   *rows = L->dims[0];
   *pitch = st->points / *rows;
   return true;

@@ -21,6 +21,18 @@
   "{\n  ^bb0(" ARGS "):\n    %p = \"stablehlo.compare\"(%x, %y) {" ATTR_DIR(D)                  \
   "} : (tensor<$T>, tensor<$T>) -> tensor<i1>\n    " RET("%p", "tensor<i1>") "\n  }"
 #define TWO_T "%x: tensor<$T>, %y: tensor<$T>"
+/* jnp.argmax's region (D = GT; argmin's: LT): the better value, NaN first, ties to the
+ * lower index; over (value $T, index i32) pairs. */
+#define CMP(R, D, A, B, T) "    " R " = \"stablehlo.compare\"(" A ", " B ") {" ATTR_DIR(D) "} : (" T ", " T ") -> tensor<i1>\n"
+#define BOOL2(R, OP, A, B) "    " R " = \"stablehlo." OP "\"(" A ", " B ") : (tensor<i1>, tensor<i1>) -> tensor<i1>\n"
+#define ARG_BEST(D)                                                                                     \
+  "{\n  ^bb0(%x: tensor<$T>, %i: tensor<i32>, %y: tensor<$T>, %j: tensor<i32>):\n"                      \
+  CMP("%g", D, "%x", "%y", "tensor<$T>") CMP("%n", "NE", "%x", "%x", "tensor<$T>") BOOL2("%o", "or", "%g", "%n") \
+  CMP("%e", "EQ", "%x", "%y", "tensor<$T>") CMP("%l", "LT", "%i", "%j", "tensor<i32>") BOOL2("%a", "and", "%e", "%l") \
+  BOOL2("%p", "or", "%o", "%a")                                                                          \
+  "    %s = \"stablehlo.select\"(%o, %x, %y) : (tensor<i1>, tensor<$T>, tensor<$T>) -> tensor<$T>\n"     \
+  "    %t = \"stablehlo.select\"(%p, %i, %j) : (tensor<i1>, tensor<i32>, tensor<i32>) -> tensor<i32>\n"  \
+  "    " RET("%s, %t", "tensor<$T>, tensor<i32>") "\n  }"
 
 #define DOT_DIMS(LB, RB, LC, RC)                                                         \
   "{dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [" LB               \
@@ -136,6 +148,14 @@ const kiln_diff_instance kiln_diff_instances[] = {
      "{edge_padding_low = array<i64: 1, -1>, edge_padding_high = array<i64: 2, 0>, interior_padding = array<i64: 1, 2>}", 0, 0, 0, 0},
     {KILN_OP_CONCATENATE, "dim=1", "3x5x$T; 3x2x$T", "3x7x$T", "{dimension = 1 : i64}", 0, 0, 0, 0},
     {KILN_OP_CONCATENATE, "dim=0 with empty", "0x5x$T; 3x5x$T; 1x5x$T", "4x5x$T", "{dimension = 0 : i64}", 0, 0, 0, 0},
+    {KILN_OP_CONCATENATE, "middle dim of three", "2x3x4x$T; 2x1x4x$T; 2x5x4x$T", "2x9x4x$T", "{dimension = 1 : i64}", 0, 0, 0, 0},
+    {KILN_OP_CONCATENATE, "large, last dim", "64x300x$T; 64x1000x$T", "64x1300x$T", "{dimension = 1 : i64}", 0, 0, 0, 0},
+    /* bitcast_convert between widths: the last dim split or joined */
+    {KILN_OP_BITCAST_CONVERT, "into bytes", "3x5x$T", "3x5x4xui8", "", 0, 0, 0, 0},
+    {KILN_OP_BITCAST_CONVERT, "16 bits into bytes", "7x$T", "7x2xsi8", "", 0, 0, 0, 0},
+    {KILN_OP_BITCAST_CONVERT, "bytes joined", "3x5x4xui8", "3x5x$T", "", 0, 0, 0, 0},
+    {KILN_OP_BITCAST_CONVERT, "halves", "4x$T", "4x2xf32", "", 0, 0, 0, 0},
+    {KILN_OP_BITCAST_CONVERT, "halves joined", "4x2xsi32", "4x$T", "", 0, 0, 0, 0},
     {KILN_OP_REVERSE, "dims=[0,2]", "2x3x4x$T", "2x3x4x$T", "{dimensions = array<i64: 0, 2>}", 0, 0, 0, 0},
     {KILN_OP_IOTA, "dim=1", "", "3x5x$T", "{iota_dimension = 1 : i64}", 0, 0, 0, 0},
     {KILN_OP_GET_DIMENSION_SIZE, "", "3x5x$T", "i32", "{dimension = 1 : i64}", 0, 0, 0, 0},
@@ -279,6 +299,25 @@ const kiln_diff_instance kiln_diff_instances[] = {
      "    %w = \"stablehlo.maximum\"(%u, %v) : (tensor<i32>, tensor<i32>) -> tensor<i32>\n"
      "    \"stablehlo.return\"(%s, %w) : (tensor<$T>, tensor<i32>) -> ()\n  }) {dimensions = array<i64: 1>}",
      8, 0, KILN_DIFF_FEW_SPECIALS, 0},
+    /* folds: regions of several ops, run as written (argmax's NaN and tie rules) */
+    {KILN_OP_REDUCE, "argmax pairs", "6x19x$T; 6x19xi32@0:8; $T; i32", "6x$T; 6xi32",
+     "(" ARG_BEST("GT") ") {dimensions = array<i64: 1>}", 0, 0, 0, 0},
+    {KILN_OP_REDUCE, "argmin with iota and ties", "17x33x$T@-3:3; $T", "33x$T; 33xi32",
+     "  %v = \"stablehlo.round_nearest_even\"(%a0) : (tensor<17x33x$T>) -> tensor<17x33x$T>\n"
+     "  %i = \"stablehlo.iota\"() {iota_dimension = 0 : i64} : () -> tensor<17x33xi32>\n"
+     "  %z = \"stablehlo.constant\"() {value = dense<0> : tensor<i32>} : () -> tensor<i32>\n"
+     "  %r0, %r1 = \"stablehlo.reduce\"(%v, %i, %a1, %z) (" ARG_BEST("LT") ") {dimensions = array<i64: 0>} : "
+     "(tensor<17x33x$T>, tensor<17x33xi32>, tensor<$T>, tensor<i32>) -> (tensor<33x$T>, tensor<33xi32>)",
+     0, 0, KILN_DIFF_BODY, 0},
+    {KILN_OP_REDUCE, "three operands to scalars", "4x5x$T; 4x5xi32; 4x5xi1; $T; i32; i1", "$T; i32; i1",
+     "({\n  ^bb0(%x: tensor<$T>, %u: tensor<i32>, %p: tensor<i1>, %y: tensor<$T>, %v: tensor<i32>, %q: tensor<i1>):\n"
+     "    %s = \"stablehlo.maximum\"(%x, %y) : (tensor<$T>, tensor<$T>) -> tensor<$T>\n"
+     "    %w = \"stablehlo.add\"(%u, %v) : (tensor<i32>, tensor<i32>) -> tensor<i32>\n"
+     "    %b = \"stablehlo.xor\"(%p, %q) : (tensor<i1>, tensor<i1>) -> tensor<i1>\n"
+     "    \"stablehlo.return\"(%s, %w, %b) : (tensor<$T>, tensor<i32>, tensor<i1>) -> ()\n  }) {dimensions = array<i64: 0, 1>}",
+     0, 0, 0, 0},
+    {KILN_OP_REDUCE, "subtract in order", "5x7x$T; $T", "5x$T", "(" REGION2("stablehlo.subtract") ") {dimensions = array<i64: 1>}",
+     0, 0, KILN_DIFF_FEW_SPECIALS, 0},
     {KILN_OP_REDUCE_WINDOW, "max padded strided", "5x7x$T; $T", "5x3x$T",
      "(" REGION_MAX ")" RW("2, 3", "1, 2", "[[1, 0], [0, 1]]", "2x2xi64>}"), 0, 0, 0, 0},
     {KILN_OP_REDUCE_WINDOW, "add window dilation", "2x3x4x$T; $T", "2x2x2x$T",
@@ -298,6 +337,13 @@ const kiln_diff_instance kiln_diff_instances[] = {
     {KILN_OP_DOT_GENERAL, "empty contraction", "3x0x$T; 0x5x$T", "3x5x$T", DOT_DIMS("", "", "1", "0"), 1, 0, 0, 0},
     {KILN_OP_DOT_GENERAL, "rhs transposed", "7x5x$T; 3x5x$T", "7x3x$T", DOT_DIMS("", "", "1", "1"), 5, 0, KILN_DIFF_FEW_SPECIALS, 0},
     {KILN_OP_DOT, "", "3x5x$T; 5x2x$T", "3x2x$T", "", 5, 0, KILN_DIFF_FEW_SPECIALS, 0},
+    /* i8 x i8 -> i32 (quantized matmuls): oneDNN in i32 with VNNI, else in f32 up to K = 1024 */
+    {KILN_OP_DOT_GENERAL, "i8 to i32", "64x300xsi8; 300x70xsi8", "64x70xsi32", DOT_DIMS("", "", "1", "0"), 0, 0, 0, 0},
+    {KILN_OP_DOT_GENERAL, "i8 to i32, K = 1024 extremes", "8x1024xsi8@-128:-127; 1024x16xsi8@-128:-127", "8x16xsi32",
+     DOT_DIMS("", "", "1", "0"), 0, 0, 0, 0},
+    {KILN_OP_DOT_GENERAL, "i8 to i32, K = 1100", "9x1100xsi8; 1100x7xsi8", "9x7xsi32", DOT_DIMS("", "", "1", "0"), 0, 0, 0, 0},
+    {KILN_OP_DOT_GENERAL, "i8 to i32, batch, rhs transposed", "3x40x50xsi8; 3x60x50xsi8", "3x40x60xsi32",
+     DOT_DIMS("0", "0", "2", "2"), 0, 0, 0, 0},
     {KILN_OP_EINSUM, "ab,bc->ac", "3x4x$T; 4x5x$T", "3x5x$T", "{einsum_config = \"ab,bc->ac\"}", 4, 0, KILN_DIFF_FEW_SPECIALS, 0},
     {KILN_OP_UNARY_EINSUM, "ab->a", "3x4x$T", "3x$T", "{einsum_config = \"ab->a\"}", 4, 0, KILN_DIFF_FEW_SPECIALS, 0},
     {KILN_OP_CONVOLUTION, "nhwc", "1x5x6x2x$T; 3x3x2x4x$T", "1x3x4x4x$T", "{" CONV_NHWC ", " GROUPS(1, 1) "}", 18, 0,

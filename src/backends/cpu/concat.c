@@ -1,0 +1,103 @@
+/* stablehlo.concatenate as copies (see cpu.h): row-major, the result is, for each index of
+ * the dims before the concatenated one (a row), each operand's block of that row in turn.
+ * The result's bytes are cut into equal ranges over the pool; a range copies the pieces of
+ * the operands' blocks it covers. Any element type: only bytes move. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/cpu/cpu.h"
+#include "backends/cpu/pool.h"
+
+struct kiln_cpu_concat {
+  int32_t num_inputs;
+  uint64_t rows;
+  uint64_t row_bytes; /* of the result: the operands' blocks back to back */
+  uint64_t *start;    /* per operand: where its block begins in a result row; then row_bytes */
+};
+
+static bool static_dense(const kiln_type *t) {
+  return kiln_type_is_tensor(t) && kiln_type_is_static(t) && !kiln_type_is_quant_tensor(t);
+}
+
+kiln_status kiln_cpu_concat_prepare(const kiln_op *op, kiln_cpu_concat **out) {
+  *out = NULL;
+  const kiln_type *rt = op->results[0].type;
+  int64_t dim;
+  if (op->kind != KILN_OP_CONCATENATE || op->num_results != 1 || !static_dense(rt) ||
+      !kiln_attr_i64_at(kiln_op_attr(op, "dimension"), 0, &dim) || dim < 0 || dim >= rt->tensor.rank)
+    return NULL;
+  uint64_t elem = kiln_elem_storage_bytes(kiln_type_elem(rt)), rows = 1;
+  for (int64_t d = 0; d < dim; d++) rows *= (uint64_t)rt->tensor.dims[d];
+  kiln_cpu_concat *c = calloc(1, sizeof *c);
+  if (!c || !(c->start = calloc((size_t)op->num_operands + 1, sizeof *c->start))) {
+    free(c);
+    return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  }
+  c->num_inputs = op->num_operands;
+  c->rows = rows;
+  uint64_t at = 0;
+  for (int32_t k = 0; k < op->num_operands; k++) {
+    const kiln_type *t = op->operands[k]->type;
+    if (!static_dense(t) || kiln_type_elem(t) != kiln_type_elem(rt) || t->tensor.rank != rt->tensor.rank) {
+      kiln_cpu_concat_destroy(c);
+      return NULL;
+    }
+    uint64_t block = elem; /* the operand's part of one result row */
+    for (int32_t d = (int32_t)dim; d < t->tensor.rank; d++) block *= (uint64_t)t->tensor.dims[d];
+    c->start[k] = at;
+    at += block;
+  }
+  c->start[op->num_operands] = c->row_bytes = at;
+  *out = c;
+  return NULL;
+}
+
+void kiln_cpu_concat_destroy(kiln_cpu_concat *c) {
+  if (!c) return;
+  free(c->start);
+  free(c);
+}
+
+typedef struct concat_job {
+  const kiln_cpu_concat *c;
+  const void *const *in;
+  uint8_t *out;
+  uint64_t total;
+  int32_t chunks;
+} concat_job;
+
+/* Copies the result's bytes [a, b). */
+static void copy_range(const kiln_cpu_concat *c, const void *const *in, uint8_t *out, uint64_t a, uint64_t b) {
+  uint64_t row = a / c->row_bytes, at = a % c->row_bytes;
+  int32_t k = 0;
+  while (a < b) {
+    while (c->start[k + 1] <= at) k++; /* the operand whose block holds `at` (skips empty ones) */
+    uint64_t block = c->start[k + 1] - c->start[k], from = at - c->start[k];
+    uint64_t n = block - from < b - a ? block - from : b - a;
+    memcpy(out + a, (const uint8_t *)in[k] + row * block + from, (size_t)n);
+    a += n;
+    at += n;
+    if (at == c->row_bytes) {
+      row++;
+      at = 0;
+      k = 0;
+    }
+  }
+}
+
+static void concat_chunk(void *ctx, int32_t chunk, int32_t thread) {
+  (void)thread;
+  const concat_job *j = ctx;
+  uint64_t a = j->total / (uint64_t)j->chunks * (uint64_t)chunk, b = j->total / (uint64_t)j->chunks * (uint64_t)(chunk + 1);
+  if (chunk == j->chunks - 1) b = j->total;
+  copy_range(j->c, j->in, j->out, a, b);
+}
+
+void kiln_cpu_concat_run(const kiln_cpu_concat *c, const void *const *in, void *out) {
+  uint64_t total = c->rows * c->row_bytes;
+  if (!total) return;
+  kiln_cpu_pool *pool = kiln_cpu_pool_shared();
+  /* work in elements touched: a read and a write per 4 bytes, roughly */
+  concat_job j = {c, in, out, total, kiln_cpu_pool_chunks(pool, (int64_t)(total / 2), 64)};
+  kiln_cpu_pool_run(pool, j.chunks, (int64_t)(total / 2), concat_chunk, &j);
+}
