@@ -15,12 +15,12 @@
 
 /* Below this many multiply-adds a primitive runs whole on the calling thread: each part
  * costs its memory objects and stream (about 1 us), and the pool's hand-off. Below
- * ROW_SPLIT_MACS a matmul is cut along M when it has the rows: its parts stay dense, so
- * oneDNN keeps its brgemm kernel, where column slices (strided) get gemm:jit, whose first
- * use in a process generates its kernels for about 35 ms (measured on Zen 4, oneDNN 2.6):
- * a cost larger than the whole compile of a small model. Large products keep the column
- * cut (each part reads only its columns of the weights; the one-time cost is small next
- * to them). */
+ * ROW_SPLIT_MACS a matmul is cut along M only (whole when it lacks the rows): its parts
+ * stay dense, so oneDNN keeps its brgemm kernel, where column slices (strided) get
+ * gemm:jit, whose first use in a process generates its kernels for about 35 ms (measured
+ * on Zen 4, oneDNN 2.6): more than the whole compile of a small model. Large products keep
+ * the column cut (each part reads only its columns of the weights; the one-time cost is
+ * small next to them). */
 enum { SPLIT_MIN_MACS = 1 << 17, ROW_SPLIT_MACS = 1 << 22, MIN_SLICE_N = 16, MIN_SLICE_M = 4 };
 
 int kiln_dnnl_single_begin(void) {
@@ -64,8 +64,8 @@ static bool choose_dims(const kiln_cpu_dnnl_op *p, int32_t parts, int32_t dim[KI
     *out_len = dst->dims[0];
     return true;
   }
-  /* matmul [batch..., M, K] x [batch..., K, N]: a batch dimension, else M for a small
-   * product with the rows (ROW_SPLIT_MACS), else N when the slices stay wide (each part
+  /* matmul [batch..., M, K] x [batch..., K, N]: a batch dimension, else for a small
+   * product M or nothing (ROW_SPLIT_MACS), else N when the slices stay wide (each part
    * then reads only its columns of the weights), else M */
   for (int i = 0; i < n - 2; i++)
     if (dst->dims[i] >= 2) {
@@ -74,8 +74,13 @@ static bool choose_dims(const kiln_cpu_dnnl_op *p, int32_t parts, int32_t dim[KI
       return true;
     }
   int64_t m = dst->dims[n - 2], nn = dst->dims[n - 1];
-  bool rows_first = macs_of(p) < ROW_SPLIT_MACS && m / parts >= MIN_SLICE_M;
-  if (!rows_first && (nn / parts >= MIN_SLICE_N || (m < 2 && nn >= 2))) {
+  if (macs_of(p) < ROW_SPLIT_MACS) { /* small: dense row slices, or whole */
+    if (m / parts < MIN_SLICE_M) return false;
+    dim[KILN_DNNL_SRC] = dim[KILN_DNNL_DST] = n - 2;
+    *out_len = m;
+    return true;
+  }
+  if (nn / parts >= MIN_SLICE_N || (m < 2 && nn >= 2)) {
     dim[KILN_DNNL_WEI] = dim[KILN_DNNL_DST] = n - 1;
     *out_len = nn;
     return true;

@@ -1,11 +1,15 @@
 /* Tiered execution (tier.h): the baseline, the policy, the background compile queue. */
+#define _GNU_SOURCE /* syscall(SYS_gettid): a thread's own nice value */
 #include "backends/cpu/tier.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 typedef enum job_state { JOB_NONE, JOB_QUEUED, JOB_COMPILING, JOB_DONE } job_state;
@@ -17,6 +21,8 @@ struct kiln_cpu_tiered {
   kiln_cpu_executable *baseline;             /* NULL when compiled first */
   _Atomic(kiln_cpu_executable *) optimized;  /* published once, by the compile thread */
   _Atomic uint64_t baseline_runs, optimized_runs;
+  /* the run that queues the optimising compile (QUEUE_AT_RUN; 0: queued at compile or never) */
+  uint64_t queue_at;
   /* under g_lock: */
   job_state state;
   kiln_cpu_tiered *next; /* in the queue */
@@ -40,41 +46,64 @@ kiln_status kiln_cpu_tier_mode_from_env(kiln_cpu_tier_mode *out) {
 
 /* ---------------------------------------------------------------- the policy */
 
-/* Costs measured on this machine kind (AMD Zen 4, bench/tiers.sh's calibration lines): an
- * interpreted elementwise op costs about 8 ns per element it reads or writes (the
- * interpreter's kernels, plus the copies in and out of its values) against well under
- * 1 ns in a generated loop; the optimising compile costs about 9 ms plus 1.5 ms per op the
- * baseline interprets (LLVM's share; the rest of a compile the baseline pays too). A while
- * body counts LOOP_TRIPS_GUESS times: its trip count is a run-time value. */
-enum { INTERP_PS_PER_ELEMENT = 8000, COMPILE_BASE_US = 20000, COMPILE_US_PER_OP = 500, LOOP_TRIPS_GUESS = 10 };
+/* Costs measured on this machine kind (AMD Zen 4; `bench/tiers.sh --parts calibrate`, and
+ * quiet compile times of the zoo): an interpreted op costs 3 to 13 ns per element it reads
+ * or writes (the interpreter's kernels and the copies in and out of its values) against
+ * well under 1 ns in a generated loop; the optimising compile costs about 20 ms plus
+ * 0.8 ms per op the baseline interprets (LLVM's share; the rest of a compile the baseline
+ * pays too). A while body counts LOOP_TRIPS_GUESS times: its trip count is a run-time
+ * value. */
+enum { INTERP_PS_PER_ELEMENT = 8000, COMPILE_BASE_US = 20000, COMPILE_US_PER_OP = 800, LOOP_TRIPS_GUESS = 10 };
 
-static uint64_t value_elements(const kiln_type *t) {
-  return kiln_type_is_tensor(t) && t->tensor.num_elements > 0 ? (uint64_t)t->tensor.num_elements : 1;
+/* Under the policy, the optimising compile is queued by a program's second run: one run
+ * once (an eager op, a test) never pays a compile, nor competes with the caller for the
+ * cores; anything run again is compiled while it runs on. */
+enum { QUEUE_AT_RUN = 2 };
+
+static double value_elements(const kiln_type *t) {
+  return kiln_type_is_tensor(t) && t->tensor.num_elements > 0 ? (double)t->tensor.num_elements : 1;
 }
 
-/* Adds what x's interpreted steps cost per run (elements touched, times weight) and how
- * many there are, with those of its control-flow regions. */
-static void interpreted_cost(const kiln_cpu_executable *x, uint64_t weight, uint64_t *elements, uint64_t *ops) {
+/* Elements a window op folds per result element (1 for any other op). */
+static double window_volume(const kiln_op *op) {
+  const kiln_attr *w = op->kind == KILN_OP_REDUCE_WINDOW || op->kind == KILN_OP_SELECT_AND_SCATTER
+                           ? kiln_op_attr(op, "window_dimensions")
+                           : NULL;
+  double v = 1;
+  for (int64_t i = 0; w && w->kind == KILN_ATTR_DENSE_ARRAY && i < w->dense_array.count; i++)
+    if (w->dense_array.ints[i] > 0) v *= (double)w->dense_array.ints[i];
+  return v;
+}
+
+typedef struct interp_cost {
+  double elements; /* elements the interpreted steps touch per run */
+  double ops;      /* interpreted steps */
+  bool whole;      /* nothing planned: the interpreter runs the function either way */
+} interp_cost;
+
+/* Adds what x's interpreted steps cost per run (times weight), with those of its
+ * control-flow regions. */
+static void interpreted_cost(const kiln_cpu_executable *x, double weight, interp_cost *c) {
   if (x->whole_interp) {
-    *elements = UINT64_MAX; /* nothing planned: the interpreter runs it either way */
+    c->whole = true;
     return;
   }
   for (int32_t s = 0; s < x->num_steps; s++) {
     const kiln_cpu_step *step = &x->steps[s];
     if (step->kind == KILN_CPU_STEP_INTERP) {
-      uint64_t n = 0;
+      double n = 0;
       for (int32_t k = 0; k < step->op->num_operands; k++) n += value_elements(step->op->operands[k]->type);
-      for (int32_t k = 0; k < step->op->num_results; k++) n += value_elements(step->op->results[k].type);
-      *elements += n * weight;
-      *ops += 1;
+      for (int32_t k = 0; k < step->op->num_results; k++)
+        n += value_elements(step->op->results[k].type) * window_volume(step->op);
+      c->elements += n * weight;
+      c->ops += 1;
     } else if (step->kind == KILN_CPU_STEP_CONTROL) {
       const kiln_cpu_executable *const *regions;
       int32_t nr = kiln_cpu_control_regions(step->control, &regions);
-      uint64_t w = weight * (step->op->kind == KILN_OP_WHILE ? LOOP_TRIPS_GUESS : 1);
+      double w = weight * (step->op->kind == KILN_OP_WHILE ? LOOP_TRIPS_GUESS : 1);
       for (int32_t r = 0; r < nr; r++)
-        if (regions[r]) interpreted_cost(regions[r], w, elements, ops);
+        if (regions[r]) interpreted_cost(regions[r], w, c);
     }
-    if (*elements == UINT64_MAX) return;
   }
 }
 
@@ -82,20 +111,19 @@ static void interpreted_cost(const kiln_cpu_executable *x, uint64_t weight, uint
  * per run is below what the compile would make the first result wait. KILN_CPU_PROFILE=1
  * prints the estimate and the choice. */
 static bool start_on_baseline(const kiln_cpu_executable *baseline) {
-  uint64_t elements = 0, ops = 0;
-  interpreted_cost(baseline, 1, &elements, &ops);
-  bool whole = elements == UINT64_MAX;
-  double extra_us = whole ? 0 : (double)elements * INTERP_PS_PER_ELEMENT / 1e6;
-  double compile_us = COMPILE_BASE_US + (double)ops * COMPILE_US_PER_OP;
-  bool start = !whole && extra_us < compile_us;
+  interp_cost c = {0, 0, false};
+  interpreted_cost(baseline, 1, &c);
+  double extra_us = c.elements * INTERP_PS_PER_ELEMENT / 1e6;
+  double compile_us = COMPILE_BASE_US + c.ops * COMPILE_US_PER_OP;
+  bool start = !c.whole && extra_us < compile_us;
   const char *profile = getenv("KILN_CPU_PROFILE");
   if (profile && *profile == '1')
     fprintf(stderr,
-            "kiln cpu tier: @%s: %llu interpreted ops on the fast-start tier, about %.3f ms more per run; the "
+            "kiln cpu tier: @%s: %.0f interpreted ops on the fast-start tier, about %.3f ms more per run; the "
             "optimising compile about %.3f ms: %s\n",
-            kiln_func_name(baseline->function), (unsigned long long)ops, extra_us / 1e3, compile_us / 1e3,
-            whole ? "runs whole in the interpreter, compiled first" : start ? "starts on the fast-start tier"
-                                                                       : "compiled first");
+            kiln_func_name(baseline->function), c.ops, extra_us / 1e3, compile_us / 1e3,
+            c.whole ? "runs whole in the interpreter, compiled first" : start ? "starts on the fast-start tier"
+                                                                         : "compiled first");
   return start;
 }
 
@@ -123,8 +151,16 @@ static kiln_cpu_tiered *take_hottest(void) {
   return t;
 }
 
+/* How much lower than the caller's the compile thread's scheduling priority is (a nice
+ * value; Linux gives each thread its own): runs of the fast-start tier, and the caller's
+ * other work, come first when the cores are busy. */
+enum { COMPILE_NICE = 10 };
+
 static void *compile_thread(void *arg) {
   (void)arg;
+  errno = 0;
+  int nice_now = getpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid));
+  if (errno == 0) setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice_now + COMPILE_NICE); /* best effort */
   pthread_mutex_lock(&g_lock);
   for (;;) {
     while (!g_stop && !g_queue) pthread_cond_wait(&g_wake, &g_lock);
@@ -218,7 +254,9 @@ kiln_status kiln_cpu_tiered_compile(const kiln_module *m, const kiln_source *src
   if (!st && !t->baseline) {
     st = kiln_cpu_compile(m, src, function, &x);
     atomic_init(&t->optimized, x);
-  } else if (!st && mode != KILN_CPU_TIER_BASELINE) {
+  } else if (!st && mode == KILN_CPU_TIER_AUTO) {
+    t->queue_at = QUEUE_AT_RUN;
+  } else if (!st && mode == KILN_CPU_TIER_TIERED) {
     enqueue(t); /* no thread: stays on the baseline */
   }
   if (st) {
@@ -234,7 +272,8 @@ kiln_status kiln_cpu_tiered_run(kiln_cpu_tiered *t, kiln_cpu_tensor *const *inpu
   kiln_cpu_executable *x = atomic_load_explicit(&t->optimized, memory_order_acquire);
   bool optimized = x != NULL;
   if (!x) x = t->baseline;
-  atomic_fetch_add_explicit(optimized ? &t->optimized_runs : &t->baseline_runs, 1, memory_order_relaxed);
+  uint64_t before = atomic_fetch_add_explicit(optimized ? &t->optimized_runs : &t->baseline_runs, 1, memory_order_relaxed);
+  if (!optimized && t->queue_at && before + 1 == t->queue_at) enqueue(t); /* exactly one run sees this count */
   if (out_optimized) *out_optimized = optimized;
   return kiln_cpu_run(x, inputs, results, checks);
 }

@@ -7,19 +7,22 @@
  * is the full compile (fusion, LLVM, warm-up).
  *
  * A tiered compile builds the baseline, decides (the policy below) whether to run on it,
- * and if so queues the optimising compile on the plugin's one background compile thread
- * and returns at once; runs use the baseline until the optimised executable is published,
- * then use that. The switch is one atomic pointer store (release) read by each run
+ * and if so returns at once; the program's second run queues the optimising compile on
+ * the plugin's one background compile thread (at a lower scheduling priority: nice +10),
+ * so a program run once never pays for it; runs use the baseline until the optimised
+ * executable is published, then use that. The switch is one atomic pointer store (release) read by each run
  * (acquire): a run uses one tier from its start to its end, never a mix.
  *
  * Policy (KILN_CPU_TIER=auto, the default): a program whose baseline run would cost more
  * extra time than its optimising compile (estimated from the elements its interpreted
- * steps touch and how many there are, with per-element and per-op costs measured on this
- * machine kind) compiles before its first run, as does a shape-polymorphic entry (its
- * signatures compile as they come: specialize.c); the others start at once. The queue
- * takes the program run most often first.
+ * steps touch, windows counted per folded element, and how many steps there are, with
+ * per-element and per-op costs measured on this machine kind) compiles before its first
+ * run, as does a shape-polymorphic entry (its signatures compile as they come:
+ * specialize.c); the others start at once. The queue takes the program run most often
+ * first.
  *
- * Settings: KILN_CPU_TIER = auto | tiered (always start on the baseline and switch) |
+ * Settings: KILN_CPU_TIER = auto | tiered (always start on the baseline, compile queued
+ * at once, and switch) |
  * baseline (the baseline only, never optimised) | optimized (compile first, as without
  * tiers). Read at each compile; an unknown value is an error (the probe reports it).
  *

@@ -54,8 +54,35 @@ static inline void put_elem(kiln_rtv *dst, int64_t di, const kiln_rtv *src, int6
   kiln_scalar_store(dst->elem, dp, convert_scalar(kiln_scalar_load(src->elem, sp), src->elem, dst->elem));
 }
 
+/* n elements of eb bytes from sp (every sstep elements, which may be negative; 0: one
+ * element repeated) to dp (every dstep): a memcpy when both are dense, typed moves
+ * otherwise. */
+static void copy_row(uint8_t *dp, int64_t dstep, const uint8_t *sp, int64_t sstep, int64_t n, size_t eb) {
+  if (dstep == 1 && sstep == 1) {
+    memcpy(dp, sp, (size_t)n * eb);
+    return;
+  }
+#define COPY_ROW_AS(T)                                                      \
+  for (int64_t i = 0; i < n; i++) {                                         \
+    T v;                                                                    \
+    memcpy(&v, sp + (ptrdiff_t)(i * sstep) * (ptrdiff_t)sizeof v, sizeof v); \
+    memcpy(dp + (ptrdiff_t)(i * dstep) * (ptrdiff_t)sizeof v, &v, sizeof v); \
+  }
+  switch (eb) {
+    case 1: COPY_ROW_AS(uint8_t); break;
+    case 2: COPY_ROW_AS(uint16_t); break;
+    case 4: COPY_ROW_AS(uint32_t); break;
+    case 8: COPY_ROW_AS(uint64_t); break;
+    default:
+      for (int64_t i = 0; i < n; i++)
+        memcpy(dp + (ptrdiff_t)(i * dstep) * (ptrdiff_t)eb, sp + (ptrdiff_t)(i * sstep) * (ptrdiff_t)eb, eb);
+  }
+#undef COPY_ROW_AS
+}
+
 /* For every index i of the box ext (rank dimensions):
- * dst[dbase + sum i[d] * dstr[d]] = src[sbase + sum i[d] * sstr[d]]. */
+ * dst[dbase + sum i[d] * dstr[d]] = src[sbase + sum i[d] * sstr[d]]. With one element
+ * type the innermost dimension moves as a row (copy_row). */
 static void copy_box(kiln_rtv *dst, int64_t dbase, const int64_t *dstr, const kiln_rtv *src, int64_t sbase,
                      const int64_t *sstr, int32_t rank, const int64_t *ext) {
   for (int32_t d = 0; d < rank; d++)
@@ -63,9 +90,14 @@ static void copy_box(kiln_rtv *dst, int64_t dbase, const int64_t *dstr, const ki
   int64_t idx[MAXR];
   if (rank) memset(idx, 0, sizeof(int64_t) * (size_t)rank);
   int64_t doff = dbase, soff = sbase;
+  bool rows = rank > 0 && dst->elem == src->elem;
+  int32_t outer = rows ? rank - 1 : rank; /* the dims the odometer walks */
   for (;;) {
-    put_elem(dst, doff, src, soff);
-    int32_t d = rank - 1;
+    if (rows)
+      copy_row(dst->data + (size_t)doff * dst->elem_bytes, dstr[rank - 1], src->data + (size_t)soff * src->elem_bytes,
+               sstr[rank - 1], ext[rank - 1], dst->elem_bytes);
+    else put_elem(dst, doff, src, soff);
+    int32_t d = outer - 1;
     for (; d >= 0; d--) {
       if (++idx[d] < ext[d]) {
         doff += dstr[d];
