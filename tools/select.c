@@ -1,24 +1,39 @@
 /* The CLI's device selection (see select.h). */
 #include "select.h"
 
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 bool kiln_cli_device_option(const char *command, int argc, char **argv, int *i, kiln_cli_devices *d, bool *bad) {
   const char *a = argv[*i];
-  bool device = !strcmp(a, "--device"), config = !strcmp(a, "--config");
-  if (!device && !config) return false;
+  bool device = !strcmp(a, "--device"), config = !strcmp(a, "--config"), count = !strcmp(a, "--num-devices");
+  if (!device && !config && !count) return false;
   if (*i + 1 >= argc) {
     fprintf(stderr, "kiln %s: %s needs a value\n", command, a);
     *bad = true;
     return true;
   }
-  *(device ? &d->devices : &d->config) = argv[++*i];
+  const char *v = argv[++*i];
+  if (!count) {
+    *(device ? &d->devices : &d->config) = v;
+    return true;
+  }
+  char *end;
+  errno = 0;
+  long n = strtol(v, &end, 10);
+  if (errno || end == v || *end || n < 1 || n > INT32_MAX) {
+    fprintf(stderr, "kiln %s: --num-devices %s: expected a device count of 1 or more\n", command, v);
+    *bad = true;
+  } else d->num_devices = (int32_t)n;
   return true;
 }
 
 kiln_client_options kiln_cli_options(const kiln_cli_devices *d) {
-  return (kiln_client_options){.struct_size = sizeof(kiln_client_options), .devices = d->devices, .config_file = d->config};
+  return (kiln_client_options){.struct_size = sizeof(kiln_client_options), .devices = d->devices, .config_file = d->config,
+                               .num_devices = d->num_devices};
 }
 
 kiln_client *kiln_cli_client(const char *command, const kiln_cli_devices *d) {

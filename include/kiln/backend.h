@@ -168,6 +168,16 @@ typedef struct kiln_backend {
    * the host cannot address (cuda) leaves the entry NULL. Does not wait for the run that
    * produces the buffer; cheap, no side effects, thread-safe. */
   kiln_status (*buffer_host_data)(const kiln_backend_buffer *buffer, const void **out_data);
+
+  /* Appended within ABI version 1; optional (NULL, or absent from an older plugin's table:
+   * the plugin offers only device_count's number, and a client asked for another count
+   * passes it over).
+   * Creates device index (0 <= index < count) of a set of count devices: what the runtime
+   * calls, for every index, instead of device_create when the client is asked for count
+   * devices (kiln_client_options.num_devices). INVALID_ARGUMENT, naming the limit, when the
+   * plugin cannot offer count devices. The devices of one set are independent: runs on
+   * different ones may go on at once. */
+  kiln_status (*device_create_of)(int32_t index, int32_t count, kiln_backend_device **out_device);
 } kiln_backend;
 
 /* The entry symbol's type. It must not fail, allocate or have side effects: the runtime

@@ -171,6 +171,12 @@ typedef struct kiln_client_options {
   int32_t num_plugin_paths;
   const char *config_file;         /* NULL: none */
   uint32_t flags;                  /* KILN_CLIENT_* */
+  /* Added in 0.1 after the fields above: how many devices to open, for a plugin that can
+   * split its hardware into several (cpu: the host's cores shared out among num_devices
+   * devices, like XLA's host device count); 0: the plugin's own number (cpu:
+   * KILN_CPU_DEVICES, else 1). A plugin that cannot offer that many is passed over with
+   * the reason, like one that cannot run here; a negative count is INVALID_ARGUMENT. */
+  int32_t num_devices;
 } kiln_client_options;
 
 #define KILN_DEFAULT_DEVICES "cpu,interp"
@@ -193,7 +199,10 @@ void kiln_client_release(kiln_client *client);
 const kiln_plugin_list *kiln_client_selection(const kiln_client *client);
 /* Name of the selected plugin ("interp"). Borrowed. Thread-safe. */
 const char *kiln_client_plugin_name(const kiln_client *client);
-/* Devices of the selected plugin (at least one). Thread-safe. */
+/* Devices of the selected plugin (at least one; kiln_client_options.num_devices when
+ * given). Devices of one client are independent: buffers and executables belong to one
+ * device (running an executable with another device's buffer is INVALID_ARGUMENT), and runs
+ * on different devices may go on at once. Thread-safe. */
 int32_t kiln_client_device_count(const kiln_client *client);
 /* Device index, or NULL when out of range. Borrowed: owned by the client. */
 kiln_device *kiln_client_device(const kiln_client *client, int32_t index);

@@ -1,6 +1,8 @@
 /* PJRT_Client: a kiln_client and its devices. Create options (PJRT named values):
  *   "devices"      string  the ordered device list ("cpu,interp"), as kiln_client_options
  *   "config_file"  string  a Kiln config file
+ *   "num_devices"  int64   devices to open (kiln_client_options.num_devices; cpu: the cores
+ *                          shared out, like XLA's cpu_device_count); default: the plugin's own
  *   "num_nodes"    int64   accepted when 1; "node_id" int64 accepted when 0
  * The key-value store callbacks are never read: single-process JAX leaves them
  * uninitialised. KILN_DEVICE still overrides the device list (kiln_client_create). */
@@ -13,6 +15,7 @@
 
 typedef struct client_options {
   char *devices, *config_file;
+  int32_t num_devices;
 } client_options;
 
 static bool name_is(const PJRT_NamedValue *v, const char *name) {
@@ -32,10 +35,18 @@ static kiln_status read_option(const PJRT_NamedValue *v, client_options *o) {
     *str = strndup(v->string_value ? v->string_value : "", v->value_size);
     return *str ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "PJRT_Client_Create: out of memory");
   }
+  if (name_is(v, "num_devices")) {
+    if (v->type != PJRT_NamedValue_kInt64 || v->int64_value < 1 || v->int64_value > INT32_MAX)
+      return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT,
+                         "PJRT_Client_Create: option 'num_devices' must be an integer of 1 or more");
+    o->num_devices = (int32_t)v->int64_value;
+    return NULL;
+  }
   int64_t want = name_is(v, "num_nodes") ? 1 : name_is(v, "node_id") ? 0 : -1;
   if (want < 0)
     return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT,
-                       "PJRT_Client_Create: unknown option '%.*s' (Kiln knows devices, config_file, num_nodes, node_id)",
+                       "PJRT_Client_Create: unknown option '%.*s' (Kiln knows devices, config_file, num_devices, "
+                       "num_nodes, node_id)",
                        name_len, v->name ? v->name : "");
   if (v->type != PJRT_NamedValue_kInt64 || v->int64_value != want)
     return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "PJRT_Client_Create: option '%.*s' must be the integer %d (Kiln "
@@ -84,7 +95,8 @@ PJRT_Error *kiln_pjrt_Client_Create(PJRT_Client_Create_Args *args) {
   if (!st && !c) st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "PJRT_Client_Create: out of memory");
   if (!st) {
     atomic_init(&c->refs, 1);
-    kiln_client_options ko = {.struct_size = sizeof ko, .devices = o.devices, .config_file = o.config_file};
+    kiln_client_options ko = {
+        .struct_size = sizeof ko, .devices = o.devices, .config_file = o.config_file, .num_devices = o.num_devices};
     st = kiln_client_create(&ko, &c->kiln);
   }
   if (!st) st = kiln_pjrt_devices_init(c);

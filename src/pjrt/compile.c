@@ -52,7 +52,8 @@ static kiln_status choose_device(PJRT_Client *c, const kiln_pjrt_compile_options
   if (o->num_replicas != 1 || o->num_partitions != 1)
     return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT,
                        "%lld replicas x %lld partitions requested; Kiln runs a program on one device "
-                       "(num_replicas and num_partitions must be 1)",
+                       "(num_replicas and num_partitions must be 1): sharded programs (pmap, shard_map, "
+                       "shardings over several devices) are not supported yet",
                        (long long)o->num_replicas, (long long)o->num_partitions);
   int64_t id = 0;
   if (o->has_assignment && !o->portable) {

@@ -40,6 +40,9 @@ static void settings_free(settings *s) {
 static kiln_status settings_init(const kiln_client_options *options, settings *s) {
   memset(s, 0, sizeof *s);
   KILN_RETURN_IF_ERROR(kiln_args_copy(&s->options, sizeof s->options, options, "kiln_client_options"));
+  if (s->options.num_devices < 0)
+    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "kiln_client_options: num_devices is %d; expected 0 (the "
+                       "plugin's own number) or more", (int)s->options.num_devices);
   kiln_status st = NULL;
   if (s->options.config_file) st = kiln_config_read(s->options.config_file, &s->config);
   if (!st) st = kiln_search_path_init(&s->options, &s->config, &s->path);
@@ -70,18 +73,25 @@ static void client_free(kiln_client *c) {
   free(c);
 }
 
-static kiln_status open_devices(kiln_client *c) {
+/* Opens the plugin's devices: `requested` of them (kiln_client_options.num_devices), or
+ * when 0 as many as it offers. */
+static kiln_status open_devices(kiln_client *c, int32_t requested) {
   const kiln_backend *b = &c->plugin.table;
   int32_t n = 0;
   KILN_RETURN_IF_ERROR(b->device_count(&n));
   if (n <= 0) return KILN_STATUS(KILN_STATUS_UNAVAILABLE, "it has no devices");
+  if (requested && requested != n && !b->device_create_of)
+    return KILN_STATUS(KILN_STATUS_UNAVAILABLE, "it offers %d device%s, not the %d asked for (num_devices)", (int)n,
+                       n == 1 ? "" : "s", (int)requested);
+  if (requested) n = requested;
   if (!(c->devices = calloc((size_t)n, sizeof *c->devices)))
     return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   c->num_devices = n;
   for (int32_t i = 0; i < n; i++) {
     struct kiln_device_s *d = &c->devices[i];
     d->client = c;
-    KILN_RETURN_IF_ERROR(b->device_create(i, &d->impl));
+    KILN_RETURN_IF_ERROR(requested && b->device_create_of ? b->device_create_of(i, n, &d->impl)
+                                                          : b->device_create(i, &d->impl));
     if (!d->impl) return KILN_STATUS(KILN_STATUS_INTERNAL, "device_create gave no device %d", (int)i);
     snprintf(d->name, sizeof d->name, "%s:%d", b->name, (int)i);
     d->description = b->device_description ? b->device_description(d->impl) : NULL;
@@ -103,7 +113,7 @@ static kiln_status try_plugin(kiln_client *c, const settings *s, const char *nam
     return st;
   }
   KILN_RETURN_IF_ERROR(kiln_plugin_open(*out_path, name, &c->plugin));
-  kiln_status st = open_devices(c);
+  kiln_status st = open_devices(c, s->options.num_devices);
   if (st) close_plugin(c);
   return st;
 }

@@ -1,6 +1,6 @@
 /* test_pjrt PLUGIN [CONFORMANCE_VHLO_DIR [DEVICES [MIN_READ]]]: loads libkiln_pjrt.so with dlopen as
  * JAX and EXLA do and replays their call sequences, the error paths, concurrent execution,
- * the buffer and executable queries, and the VHLO artifacts of the conformance material.
+ * the buffer and executable queries, several devices in one client, and the VHLO artifacts of the conformance material.
  * Ends with "N passed, N failed". */
 #include <dlfcn.h>
 #include <stdlib.h>
@@ -28,6 +28,7 @@ int main(int argc, char **argv) {
     t_errors();
     t_threads();
     t_queries();
+    t_devices_many();
     t_conformance(argc > 2 ? argv[2] : NULL, argc > 4 ? atoi(argv[4]) : 0);
   }
   printf("%d passed, %d failed\n", t_passed, t_failed);

@@ -268,7 +268,7 @@ static void test_threads(kiln_program *p, kiln_executable *x) {
 }
 
 static void test_null_device(kiln_program *p) {
-  kiln_client_options o = {sizeof o, "null", NULL, 0, NULL, KILN_CLIENT_IGNORE_ENV};
+  kiln_client_options o = {sizeof o, "null", NULL, 0, NULL, KILN_CLIENT_IGNORE_ENV, 0};
   kiln_client *c = NULL;
   kiln_status st = kiln_client_create(&o, &c);
   EXPECT(!st, "null client: %s", kiln_status_message(st));
@@ -287,7 +287,7 @@ static void test_null_device(kiln_program *p) {
 /* usage: test_runtime_api [DEVICE]   (interp by default) */
 int main(int argc, char **argv) {
   const char *device = argc > 1 ? argv[1] : "interp";
-  kiln_client_options o = {sizeof o, device, NULL, 0, NULL, KILN_CLIENT_IGNORE_ENV};
+  kiln_client_options o = {sizeof o, device, NULL, 0, NULL, KILN_CLIENT_IGNORE_ENV, 0};
   kiln_status st = kiln_client_create(&o, &g_client);
   if (st) {
     printf("no %s client: %s\n0 passed, 1 failed\n", device, kiln_status_message(st));

@@ -25,7 +25,7 @@ static const char *g_dir;
 
 static kiln_client *client(const char *devices) {
   const char *dirs[1] = {g_dir};
-  kiln_client_options o = {sizeof o, devices, dirs, 1, NULL, KILN_CLIENT_IGNORE_ENV};
+  kiln_client_options o = {sizeof o, devices, dirs, 1, NULL, KILN_CLIENT_IGNORE_ENV, 0};
   kiln_client *c = NULL;
   kiln_status st = kiln_client_create(&o, &c);
   EXPECT(!st && c, "client %s: %s", devices, kiln_status_message(st));

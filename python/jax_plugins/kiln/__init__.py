@@ -22,6 +22,12 @@ by KILN_CONFIG, else Kiln's default (cpu,interp). They reach the plugin as the P
 create options `devices` and `config_file` (also settable with JAX's
 `jax_pjrt_client_create_options="devices:interp"`).
 
+Several devices: configure(num_devices=4) (the create option `num_devices`), or
+KILN_CPU_DEVICES=4 for the cpu backend, shares the host's cores out among 4 Kiln devices,
+as XLA's --xla_force_host_platform_device_count does: jax.devices() lists them, and
+jax.device_put / jit place arrays and programs on any one. Programs sharded over several
+devices (pmap, shard_map, NamedSharding) are refused at compile time for now.
+
 Development without installing: PJRT_NAMES_AND_LIBRARY_PATHS=kiln:/abs/build/libkiln_pjrt.so
 registers a tree's build (this module then leaves the registration to JAX, and only adds its
 lowering rules when it is importable, e.g. with PYTHONPATH=python). KILN_PJRT_LIBRARY=/abs/...
@@ -49,16 +55,21 @@ def kiln_executable():
     return os.path.join(_HERE, "bin", "kiln")
 
 
-def configure(*, devices=None, config_file=None):
+def configure(*, devices=None, config_file=None, num_devices=None):
     """Kiln's device list for JAX's client: `devices` a list or comma-separated string in
     order of preference ("cuda,cpu,interp": the first that can run here), `config_file` a
-    Kiln config file (`devices = ...`, `plugin_path = ...`). Takes effect only when called
-    before JAX makes its backends (the first jax.devices(), jit or array). KILN_DEVICE, when
-    set, still overrides the list."""
+    Kiln config file (`devices = ...`, `plugin_path = ...`), `num_devices` how many devices
+    to open (a positive int; cpu: the cores shared out among them; default KILN_CPU_DEVICES,
+    else 1). Takes effect only when called before JAX makes its backends (the first
+    jax.devices(), jit or array). KILN_DEVICE, when set, still overrides the list."""
     if devices is not None:
         _config["devices"] = devices if isinstance(devices, str) else ",".join(devices)
     if config_file is not None:
         _config["config_file"] = os.path.abspath(config_file)
+    if num_devices is not None:
+        if isinstance(num_devices, bool) or not isinstance(num_devices, int) or num_devices < 1:
+            raise ValueError(f"kiln.configure: num_devices must be a positive int, not {num_devices!r}")
+        _config["num_devices"] = num_devices
 
 
 def _create_options():
@@ -66,6 +77,8 @@ def _create_options():
     opts = {}
     if _config.get("devices"):
         opts["devices"] = _config["devices"]
+    if _config.get("num_devices"):
+        opts["num_devices"] = _config["num_devices"]
     cfg = _config.get("config_file") or os.environ.get("KILN_CONFIG")
     if cfg:
         opts["config_file"] = os.path.abspath(cfg)

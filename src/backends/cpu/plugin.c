@@ -1,21 +1,17 @@
-/* The optimising CPU backend as a plugin (libkiln-cpu.so): one device, the host's cores;
- * buffers are aligned host memory; a run finishes before execute returns. */
-#include <pthread.h>
+/* The optimising CPU backend as a plugin (libkiln-cpu.so): one device, the host's cores,
+ * or several sharing them (device.h); buffers are aligned host memory; a run finishes
+ * before execute returns. */
 #include <stddef.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backends/cpu/cpu.h"
+#include "backends/cpu/device.h"
 #include "backends/cpu/isa.h"
 #include "backends/cpu/pool.h"
 #include "backends/cpu/tier.h"
 #include "kiln/backend.h"
 #include "runtime/element.h"
-
-struct kiln_backend_device {
-  int32_t index;
-};
 
 struct kiln_backend_buffer {
   kiln_cpu_tensor *tensor;
@@ -23,45 +19,28 @@ struct kiln_backend_buffer {
 
 struct kiln_backend_executable {
   kiln_cpu_tiered *t;
+  const kiln_backend_device *device; /* whose threads its runs use */
 };
 
-static struct kiln_backend_device g_device = {0};
-
-/* An unknown KILN_CPU_ISA or KILN_CPU_TIER, or a bad KILN_CPU_THREADS, passes the device
- * over (with the reason) rather than being ignored. */
+/* An unknown KILN_CPU_ISA or KILN_CPU_TIER, or a bad KILN_CPU_THREADS or KILN_CPU_DEVICES,
+ * passes the device over (with the reason) rather than being ignored. */
 static kiln_status cpu_probe(void) {
   kiln_cpu_tier_mode mode;
+  int32_t devices;
   kiln_status s = kiln_cpu_isa_setup(NULL);
   if (!s) s = kiln_cpu_tier_mode_from_env(&mode);
+  if (!s) s = kiln_cpu_devices_wanted(&devices);
   return s ? s : kiln_cpu_pool_setup();
 }
 
-static kiln_status cpu_device_count(int32_t *out_count) {
-  *out_count = 1;
-  return NULL;
-}
+static kiln_status cpu_device_count(int32_t *out_count) { return kiln_cpu_devices_wanted(out_count); }
 
 static kiln_status cpu_device_create(int32_t index, kiln_backend_device **out_device) {
-  *out_device = index == 0 ? &g_device : NULL;
-  return index == 0 ? NULL : KILN_STATUS(KILN_STATUS_OUT_OF_RANGE, "cpu has one device, not %d", (int)index + 1);
+  int32_t count;
+  *out_device = NULL;
+  KILN_RETURN_IF_ERROR(kiln_cpu_devices_wanted(&count));
+  return kiln_cpu_device_create(index, count, out_device);
 }
-
-static char g_description[160];
-
-static void describe(void) {
-  int32_t threads; /* the pool's size, without starting it (a bad setting: the probe says so) */
-  kiln_status_free(kiln_cpu_pool_threads_wanted(&threads));
-  snprintf(g_description, sizeof g_description, "host CPU, ISA %s (LLVM-generated loops, oneDNN, %d thread%s)",
-           kiln_cpu_isa_describe(), (int)threads, threads == 1 ? "" : "s");
-}
-
-static const char *cpu_device_description(const kiln_backend_device *device) {
-  static pthread_once_t once = PTHREAD_ONCE_INIT;
-  pthread_once(&once, describe);
-  return g_description;
-}
-
-static void cpu_device_destroy(kiln_backend_device *device) {}
 
 static kiln_status wrap(kiln_cpu_tensor *t, kiln_backend_buffer **out) {
   *out = malloc(sizeof **out);
@@ -132,6 +111,7 @@ static kiln_status cpu_compile(kiln_backend_device *device, const kiln_backend_c
     free(e);
     return st;
   }
+  e->device = device;
   *out_executable = e;
   return NULL;
 }
@@ -149,7 +129,11 @@ static kiln_status cpu_execute(kiln_backend_executable *e, const kiln_backend_ex
   kiln_status st = in && out ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   for (int32_t i = 0; !st && i < a->num_inputs; i++) in[i] = a->inputs[i]->tensor;
   kiln_check_log log = {0};
-  if (!st) st = kiln_cpu_tiered_run(e->t, in, out, a->report_checks ? &log : NULL, NULL);
+  if (!st) {
+    kiln_cpu_pool *before = kiln_cpu_pool_bind(kiln_cpu_device_pool(e->device));
+    st = kiln_cpu_tiered_run(e->t, in, out, a->report_checks ? &log : NULL, NULL);
+    kiln_cpu_pool_bind(before);
+  }
   if (!st && a->report_checks) a->report_checks(a->check_ctx, log.passed, log.failed, log.text.data ? log.text.data : "");
   int32_t made = 0;
   for (; !st && made < a->num_results; made++) st = wrap(out[made], &a->out_results[made]);
@@ -206,8 +190,8 @@ static const kiln_backend k_cpu = {
     .probe = cpu_probe,
     .device_count = cpu_device_count,
     .device_create = cpu_device_create,
-    .device_description = cpu_device_description,
-    .device_destroy = cpu_device_destroy,
+    .device_description = kiln_cpu_device_description,
+    .device_destroy = kiln_cpu_device_destroy,
     .buffer_create = cpu_buffer_create,
     .buffer_shape = cpu_buffer_shape,
     .buffer_to_host = cpu_buffer_to_host,
@@ -217,6 +201,7 @@ static const kiln_backend k_cpu = {
     .execute = cpu_execute,
     .executable_stats = cpu_executable_stats,
     .buffer_host_data = cpu_buffer_host_data,
+    .device_create_of = kiln_cpu_device_create,
 };
 
 KILN_BACKEND_EXPORT const kiln_backend *kiln_backend_entry_v1(void);

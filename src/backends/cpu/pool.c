@@ -342,23 +342,50 @@ static char g_error[200];
 static kiln_cpu_pool *g_retired;
 static pthread_once_t g_atfork_once = PTHREAD_ONCE_INIT;
 
+/* The parts (kiln_cpu_pool_part), a list guarded by g_lock; a forked child retires its
+ * parent's like the pool above. */
+typedef struct pool_part {
+  int32_t index, count;
+  kiln_cpu_pool *pool;
+  struct pool_part *next;
+} pool_part;
+static pool_part *g_parts, *g_retired_parts;
+
+static _Thread_local kiln_cpu_pool *t_bound;
+
+static void free_parts(pool_part *q) {
+  while (q) {
+    pool_part *next = q->next;
+    kiln_cpu_pool_destroy(q->pool);
+    free(q);
+    q = next;
+  }
+}
+
 static void free_retired(void) {
   if (g_retired && g_retired != &g_single) kiln_cpu_pool_destroy(g_retired); /* no workers: frees */
   g_retired = NULL;
+  free_parts(g_retired_parts);
+  g_retired_parts = NULL;
 }
 
 static void after_fork_in_child(void) {
   pthread_mutex_init(&g_lock, NULL); /* another thread may have held it at the fork */
+  t_bound = NULL;
   kiln_cpu_pool *p = atomic_exchange(&g_pool, NULL);
-  if (!p) return;
+  pool_part *parts = g_parts;
+  g_parts = NULL;
+  if (!p && !parts) return;
   free_retired();
-  if (p != &g_single) p->started = 0;
+  if (p && p != &g_single) p->started = 0;
   g_retired = p;
+  for (pool_part *q = parts; q; q = q->next) q->pool->started = 0;
+  g_retired_parts = parts;
 }
 
 static void register_atfork(void) { pthread_atfork(NULL, NULL, after_fork_in_child); }
 
-kiln_cpu_pool *kiln_cpu_pool_shared(void) {
+static kiln_cpu_pool *process_pool(void) {
   kiln_cpu_pool *p = atomic_load_explicit(&g_pool, memory_order_acquire);
   if (p) return p;
   pthread_once(&g_atfork_once, register_atfork);
@@ -374,6 +401,43 @@ kiln_cpu_pool *kiln_cpu_pool_shared(void) {
     if (!p) p = &g_single;
     atomic_store_explicit(&g_pool, p, memory_order_release);
   }
+  pthread_mutex_unlock(&g_lock);
+  return p;
+}
+
+kiln_cpu_pool *kiln_cpu_pool_shared(void) { return t_bound ? t_bound : process_pool(); }
+
+kiln_cpu_pool *kiln_cpu_pool_bind(kiln_cpu_pool *p) {
+  kiln_cpu_pool *before = t_bound;
+  t_bound = p;
+  return before;
+}
+
+int32_t kiln_cpu_pool_part_threads(int32_t index, int32_t count) {
+  int32_t n; /* a bad KILN_CPU_THREADS leaves 1 (the probe reports it) */
+  kiln_status_free(kiln_cpu_pool_threads_wanted(&n));
+  if (count <= 1 || index < 0 || index >= count) return n;
+  int32_t share = n / count + (index < n % count ? 1 : 0);
+  return share < 1 ? 1 : share;
+}
+
+kiln_cpu_pool *kiln_cpu_pool_part(int32_t index, int32_t count) {
+  if (count <= 1 || index < 0 || index >= count) return process_pool();
+  pthread_once(&g_atfork_once, register_atfork);
+  pthread_mutex_lock(&g_lock);
+  pool_part *q = g_parts;
+  while (q && (q->index != index || q->count != count)) q = q->next;
+  if (!q && (q = calloc(1, sizeof *q))) {
+    kiln_status_free(kiln_cpu_pool_create(kiln_cpu_pool_part_threads(index, count), &q->pool));
+    if (q->pool) {
+      *q = (pool_part){index, count, q->pool, g_parts};
+      g_parts = q;
+    } else {
+      free(q);
+      q = NULL;
+    }
+  }
+  kiln_cpu_pool *p = q ? q->pool : &g_single;
   pthread_mutex_unlock(&g_lock);
   return p;
 }
@@ -395,6 +459,8 @@ void kiln_cpu_pool_shutdown(void) {
   pthread_mutex_lock(&g_lock);
   kiln_cpu_pool *p = atomic_exchange(&g_pool, NULL);
   if (p != &g_single) kiln_cpu_pool_destroy(p);
+  free_parts(g_parts);
+  g_parts = NULL;
   free_retired();
   pthread_mutex_unlock(&g_lock);
 }

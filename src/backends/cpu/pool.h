@@ -50,16 +50,35 @@ kiln_status kiln_cpu_pool_create(int32_t threads, kiln_cpu_pool **out);
 /* Stops and joins the workers; no call may be in progress. NULL allowed. */
 void kiln_cpu_pool_destroy(kiln_cpu_pool *p);
 
-/* The process's pool, made on first use with kiln_cpu_pool_threads_wanted() threads (or
- * one, without workers, if that fails: kiln_cpu_pool_setup reports why). Never NULL. A
- * child process made by fork makes a pool of its own (its parent's workers are not in
- * it); a pool made with kiln_cpu_pool_create must not be used across a fork. */
+/* The pool the calling thread runs on: the one kiln_cpu_pool_bind gave it, else the
+ * process's pool, made on first use with kiln_cpu_pool_threads_wanted() threads (or one,
+ * without workers, if that fails: kiln_cpu_pool_setup reports why). Never NULL. A child
+ * process made by fork makes a pool of its own (its parent's workers are not in it); a
+ * pool made with kiln_cpu_pool_create must not be used across a fork. */
 kiln_cpu_pool *kiln_cpu_pool_shared(void);
+/* The pool of part `index` of `count` (0 <= index < count, count from 1 to
+ * KILN_CPU_POOL_MAX_THREADS): the process's threads split into count parts, so that count
+ * devices running at once use the cores once, not count times over. Part k gets
+ * threads / count threads, one more for k < threads % count, at least one (the caller
+ * alone, no workers, when there are more parts than threads). count 1 is the process's
+ * pool itself. Made on first use and kept (one per index and count) until
+ * kiln_cpu_pool_shutdown; a forked child makes its own, like the process's pool. Never
+ * NULL: a part whose threads cannot start is the caller alone. Thread-safe. */
+kiln_cpu_pool *kiln_cpu_pool_part(int32_t index, int32_t count);
+/* The threads of that part, as kiln_cpu_pool_part would make it now (without making it);
+ * the process's pool size for count 1. */
+int32_t kiln_cpu_pool_part_threads(int32_t index, int32_t count);
+/* Makes kiln_cpu_pool_shared() return p on the calling thread (NULL: the process's pool
+ * again) and returns the pool bound before, to be bound again when the work is done: a
+ * device that is one part of the process binds its part's pool for a run, so every
+ * parallel step of the run, whichever file it is in, uses that device's threads. */
+kiln_cpu_pool *kiln_cpu_pool_bind(kiln_cpu_pool *p);
 /* Whether the shared pool can be set up: a bad KILN_CPU_THREADS, or threads that would
  * not start when it was made, is an error ("cpu: ..."); NULL when fine. Starts no thread
  * (a process may check it, then fork). A new status each call. */
 kiln_status kiln_cpu_pool_setup(void);
-/* Stops the shared pool's workers (the plugin's unload); a later use starts them again. */
+/* Stops the workers of the shared pool and of the parts (the plugin's unload); a later use
+ * starts them again. */
 void kiln_cpu_pool_shutdown(void);
 
 int32_t kiln_cpu_pool_threads(const kiln_cpu_pool *p);

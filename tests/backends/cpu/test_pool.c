@@ -3,7 +3,7 @@
  * on the caller; nested calls and calls from several threads at once complete; the size
  * follows the affinity mask, the cgroup quota text and KILN_CPU_THREADS, whose bad values
  * are errors; the cost model keeps small work on the caller; a forked child has a pool of
- * its own. */
+ * its own; the parts several devices run on (sizes, binding, two at once, after a fork). */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <sched.h>
@@ -228,6 +228,58 @@ static void test_shared(void) {
   kiln_cpu_pool_shutdown();
 }
 
+static void *shared_of_thread(void *arg) { return kiln_cpu_pool_shared(); }
+
+/* The parts of the pool (several devices): their sizes, one pool per index and count, the
+ * process's pool for count 1; two parts called at once from two threads; a binding changes
+ * the shared pool of its thread only; a forked child's parts run every chunk. */
+static void test_parts(void) {
+  setenv("KILN_CPU_THREADS", "3", 1);
+  EXPECT(kiln_cpu_pool_part_threads(0, 2) == 2 && kiln_cpu_pool_part_threads(1, 2) == 1 &&
+             kiln_cpu_pool_part_threads(0, 1) == 3 && kiln_cpu_pool_part_threads(3, 4) == 1 &&
+             kiln_cpu_pool_part_threads(2, 3) == 1,
+         "3 threads in parts: %d+%d of 2, %d of 1, %d of 4", (int)kiln_cpu_pool_part_threads(0, 2),
+         (int)kiln_cpu_pool_part_threads(1, 2), (int)kiln_cpu_pool_part_threads(0, 1),
+         (int)kiln_cpu_pool_part_threads(3, 4));
+  kiln_cpu_pool *a = kiln_cpu_pool_part(0, 2), *b = kiln_cpu_pool_part(1, 2);
+  EXPECT(kiln_cpu_pool_part(0, 1) == kiln_cpu_pool_shared() && a != b && a != kiln_cpu_pool_shared() &&
+             kiln_cpu_pool_part(0, 2) == a && kiln_cpu_pool_part(0, 4) != a,
+         "one pool per part");
+  EXPECT(kiln_cpu_pool_threads(a) == 2 && kiln_cpu_pool_threads(b) == 1, "parts of %d and %d threads",
+         (int)kiln_cpu_pool_threads(a), (int)kiln_cpu_pool_threads(b));
+  caller_arg jobs[2] = {{a, 0}, {b, 0}};
+  pthread_t t[2];
+  for (int i = 0; i < 2; i++) pthread_create(&t[i], NULL, caller_main, &jobs[i]);
+  for (int i = 0; i < 2; i++) pthread_join(t[i], NULL);
+  EXPECT(jobs[0].bad == 0 && jobs[1].bad == 0, "two parts called at once: %d and %d bad calls", jobs[0].bad,
+         jobs[1].bad);
+
+  EXPECT(kiln_cpu_pool_bind(a) == NULL && kiln_cpu_pool_shared() == a, "a bound part is the thread's shared pool");
+  pthread_t other;
+  void *seen = NULL;
+  pthread_create(&other, NULL, shared_of_thread, NULL);
+  pthread_join(other, &seen);
+  EXPECT(seen != a && seen == kiln_cpu_pool_part(0, 1), "the binding is the calling thread's only");
+  EXPECT(kiln_cpu_pool_bind(NULL) == a && kiln_cpu_pool_shared() != a, "unbound: the process's pool again");
+#ifndef __SANITIZE_THREAD__
+  kiln_cpu_pool_bind(a);
+  pid_t child = fork();
+  if (child == 0) {
+    bool ok = kiln_cpu_pool_shared() != a; /* the child's binding is gone */
+    for (int i = 0; i < 100 && ok; i++) ok = one_call(kiln_cpu_pool_part(i % 2, 2), 1 + i % 50, 1 << 20, 0, NULL);
+    kiln_cpu_pool_shutdown();
+    _exit(ok ? 0 : 1);
+  }
+  kiln_cpu_pool_bind(NULL);
+  int status = -1;
+  EXPECT(child > 0 && waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+         "a forked child's parts (status %d)", status);
+#endif
+  EXPECT(one_call(kiln_cpu_pool_part(1, 2), 30, 1 << 20, 0, NULL), "a part after a fork");
+  kiln_cpu_pool_shutdown();
+  unsetenv("KILN_CPU_THREADS");
+}
+
 /* A child made by fork has a shared pool of its own: calls there run every chunk, and its
  * shutdown does not wait for the parent's workers. (Not under ThreadSanitizer: it cannot
  * start threads in the child of a threaded process.) */
@@ -258,6 +310,7 @@ int main(void) {
   test_size();
   test_cost_model();
   test_shared();
+  test_parts();
 #ifndef __SANITIZE_THREAD__
   test_fork();
 #endif
