@@ -894,6 +894,17 @@ static kiln_status native_step(kiln_cpu_executable *x, const kiln_op *op, kiln_c
   return NULL;
 }
 
+/* In schedule's loop: when cond holds and prepare takes op (it leaves step->field NULL for
+ * what it does not do), op becomes a native step of that kind. */
+#define TRY_NATIVE(cond, prepare, field, kind)                \
+  if (cond) {                                                 \
+    KILN_RETURN_IF_ERROR(prepare(op, &step->field));          \
+    if (step->field) {                                        \
+      KILN_RETURN_IF_ERROR(native_step(x, op, kind, step));   \
+      continue;                                               \
+    }                                                         \
+  }
+
 static kiln_status schedule(kiln_cpu_executable *x, const kiln_block *body, const kiln_fusion *fu) {
   /* one step per op at most, and a second for a split reduction (window ops: more) */
   size_t steps = 2 * (size_t)fu->num_ops + 1;
@@ -966,34 +977,11 @@ static kiln_status schedule(kiln_cpu_executable *x, const kiln_block *body, cons
       x->num_steps++;
       continue;
     }
-    if (op->kind == KILN_OP_DYNAMIC_SLICE || op->kind == KILN_OP_DYNAMIC_UPDATE_SLICE) {
-      KILN_RETURN_IF_ERROR(kiln_cpu_dynslice_prepare(op, &step->dynslice));
-      if (step->dynslice) {
-        KILN_RETURN_IF_ERROR(native_step(x, op, KILN_CPU_STEP_DYNSLICE, step));
-        continue;
-      }
-    }
-    if (op->kind == KILN_OP_GATHER) {
-      KILN_RETURN_IF_ERROR(kiln_cpu_gather_prepare(op, &step->gather));
-      if (step->gather) {
-        KILN_RETURN_IF_ERROR(native_step(x, op, KILN_CPU_STEP_GATHER, step));
-        continue;
-      }
-    }
-    if (op->kind == KILN_OP_SCATTER) {
-      KILN_RETURN_IF_ERROR(kiln_cpu_scatter_prepare(op, &step->scatter));
-      if (step->scatter) {
-        KILN_RETURN_IF_ERROR(native_step(x, op, KILN_CPU_STEP_SCATTER, step));
-        continue;
-      }
-    }
-    if (op->kind == KILN_OP_SORT) {
-      KILN_RETURN_IF_ERROR(kiln_cpu_sort_prepare(op, &step->sort));
-      if (step->sort) {
-        KILN_RETURN_IF_ERROR(native_step(x, op, KILN_CPU_STEP_SORT, step));
-        continue;
-      }
-    }
+    TRY_NATIVE(op->kind == KILN_OP_DYNAMIC_SLICE || op->kind == KILN_OP_DYNAMIC_UPDATE_SLICE, kiln_cpu_dynslice_prepare,
+               dynslice, KILN_CPU_STEP_DYNSLICE);
+    TRY_NATIVE(op->kind == KILN_OP_GATHER, kiln_cpu_gather_prepare, gather, KILN_CPU_STEP_GATHER);
+    TRY_NATIVE(op->kind == KILN_OP_SCATTER, kiln_cpu_scatter_prepare, scatter, KILN_CPU_STEP_SCATTER);
+    TRY_NATIVE(op->kind == KILN_OP_SORT, kiln_cpu_sort_prepare, sort, KILN_CPU_STEP_SORT);
     if ((op->kind == KILN_OP_CUSTOM_CALL || op->kind == KILN_OP_CHOLESKY || op->kind == KILN_OP_TRIANGULAR_SOLVE) &&
         all_static(op) && op->num_operands + op->num_results <= KILN_CPU_MAX_LAPACK_VALUES) {
       KILN_RETURN_IF_ERROR(kiln_lapack_prepare(op, NULL, &step->lapack));
@@ -1002,20 +990,8 @@ static kiln_status schedule(kiln_cpu_executable *x, const kiln_block *body, cons
         continue;
       }
     }
-    if (op->kind == KILN_OP_CONCATENATE) {
-      KILN_RETURN_IF_ERROR(kiln_cpu_concat_prepare(op, &step->concat));
-      if (step->concat) {
-        KILN_RETURN_IF_ERROR(native_step(x, op, KILN_CPU_STEP_CONCAT, step));
-        continue;
-      }
-    }
-    if (op->kind == KILN_OP_FFT) {
-      KILN_RETURN_IF_ERROR(kiln_cpu_fft_prepare(op, &step->fft));
-      if (step->fft) {
-        KILN_RETURN_IF_ERROR(native_step(x, op, KILN_CPU_STEP_FFT, step));
-        continue;
-      }
-    }
+    TRY_NATIVE(op->kind == KILN_OP_CONCATENATE, kiln_cpu_concat_prepare, concat, KILN_CPU_STEP_CONCAT);
+    TRY_NATIVE(op->kind == KILN_OP_FFT, kiln_cpu_fft_prepare, fft, KILN_CPU_STEP_FFT);
     if (!x->baseline &&
         (op->kind == KILN_OP_REDUCE_WINDOW || op->kind == KILN_OP_SELECT_AND_SCATTER || op->kind == KILN_OP_PAD)) {
       bool done;
