@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# kiln bench on a device with tiers times the final tier only: with one warm-up run (the cpu
+# device's auto policy queues the optimising compile at a program's second run), every timed
+# run is an optimised one. usage: bench_tier.sh KILN PROGRAM
+set -u
+kiln=$1 program=$2 runs=20
+out=$(KILN_CPU_TIER=auto "$kiln" bench "$program" --device cpu --warmup 1 --iterations $runs) ||
+  { echo "kiln bench exited with $?"; exit 1; }
+printf '%s\n' "$out"
+line=$(printf '%s\n' "$out" | grep '^tier: ') || { echo "no tier line"; exit 1; }
+optimised=$(printf '%s\n' "$line" | sed -nE 's/^tier: optimised; runs: [0-9]+ fast-start, ([0-9]+) optimised.*/\1/p')
+if [ -z "$optimised" ] || [ "$optimised" -lt $runs ]; then
+  echo "expected the $runs timed runs on the optimised tier: $line"
+  exit 1
+fi
+echo "ok: the $runs timed runs used the optimised tier"
