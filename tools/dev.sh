@@ -38,7 +38,8 @@ case "${1:-}" in
     # The Python tests' environment (jax and pytest, pinned, from PyPI): without it the
     # python.* tests (Kiln as a JAX device, tests/python) are reported as skipped.
     tests/python/venv.sh || echo "warning: no Python test environment: python.* tests skipped" >&2
-    ctest --test-dir build --output-on-failure
+    # every core: the tests are independent (each its own temporary folders), timing-free
+    ctest --test-dir build --output-on-failure -j"$(nproc)"
     ;;
   *)
     echo "usage: ./tools/dev.sh example|test" >&2
