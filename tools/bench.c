@@ -60,7 +60,7 @@ static double now_us(void) {
 /* One run to completion; its results are dropped at once. */
 static kiln_status run_once(bench_run *r, double *out_us) {
   kiln_event *e = NULL;
-  kiln_execute_args a = {sizeof a, r->inputs, r->num_inputs, r->results, r->num_results, 0};
+  kiln_execute_args a = {sizeof a, r->inputs, r->num_inputs, r->results, r->num_results, 0, NULL};
   double t0 = now_us();
   kiln_status st = kiln_executable_execute(r->x, &a, &e);
   if (!st) st = kiln_event_wait(e);

@@ -248,7 +248,7 @@ static kiln_status execute(kiln_program *p, kiln_device *device, const kiln_func
   kiln_event *done = NULL;
   kiln_compile_options co = {sizeof co, f->name};
   kiln_status st = kiln_program_compile(p, device, &co, &x);
-  kiln_execute_args ea = {sizeof ea, args, nargs, results, f->num_results, log ? KILN_EXECUTE_COLLECT_CHECKS : 0};
+  kiln_execute_args ea = {sizeof ea, args, nargs, results, f->num_results, log ? KILN_EXECUTE_COLLECT_CHECKS : 0, NULL};
   if (!st) st = kiln_executable_execute(x, &ea, &done);
   if (!st) st = kiln_event_wait(done);
   kiln_check_results r = {.struct_size = sizeof r};
@@ -342,7 +342,7 @@ static kiln_status run_at_size(kiln_program *p, kiln_device *device, const kiln_
   if (!st) st = kiln_program_compile(p, device, &co, &x);
   for (int r = 0; !st && r < runs; r++) {
     kiln_event *done = NULL;
-    kiln_execute_args ea = {sizeof ea, in, f->num_inputs, results + r * f->num_results, f->num_results, 0};
+    kiln_execute_args ea = {sizeof ea, in, f->num_inputs, results + r * f->num_results, f->num_results, 0, NULL};
     st = kiln_executable_execute(x, &ea, &done);
     if (!st) st = kiln_event_wait(done);
     kiln_event_release(done);

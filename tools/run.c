@@ -164,7 +164,7 @@ static int run(const run_opts *o) {
   if (!st && dim_args && !o->num_dims) st = kiln_cli_infer_dim_size(ft, args + dim_args, &inferred);
   for (int32_t i = 0; !st && i < dim_args; i++)
     st = kiln_cli_dim_arg(ft->func.inputs[i], o->num_dims ? strtoll(o->dims[i], NULL, 10) : inferred, device, &args[i]);
-  kiln_execute_args ea = {sizeof ea, args, info.num_inputs, results, info.num_results, 0};
+  kiln_execute_args ea = {sizeof ea, args, info.num_inputs, results, info.num_results, 0, NULL};
   if (!st) st = kiln_executable_execute(x, &ea, &done);
   if (!st) st = kiln_event_wait(done);
   if (st) goto done;

@@ -90,6 +90,13 @@ typedef struct kiln_backend_execute_args {
   /* An asynchronous device sets *out_event to an event that completes the run; a device
    * that finished before returning leaves it NULL. */
   kiln_backend_event **out_event;
+  /* Appended within ABI version 1 (a plugin reads it only when struct_size covers it):
+   * NULL, or per input whether it is donated. A donated input's storage is the plugin's
+   * for the run: it may write a result into it and hand it back as that result's buffer,
+   * and then its own buffer_destroy of the input must not free that storage. Right after
+   * execute returns the runtime destroys a donated input (buffer_destroy) and never reads
+   * it again; the runtime never passes a donated buffer twice nor also undonated. */
+  const bool *donated;
 } kiln_backend_execute_args;
 
 /* An executable's memory figures (executable_stats), in bytes; 0 for a kind the
@@ -114,6 +121,10 @@ typedef struct kiln_backend_executable_stats {
   bool tier_pending;
   uint64_t fast_start_runs;
   uint64_t optimized_runs;
+  /* Appended within ABI version 1: whole-tensor copies the runs made, and their bytes
+   * (see kiln_executable_stats_info.copies). */
+  uint64_t copies;
+  uint64_t copy_bytes;
 } kiln_backend_executable_stats;
 
 typedef struct kiln_backend {

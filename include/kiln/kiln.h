@@ -252,6 +252,15 @@ kiln_status kiln_program_function(const kiln_program *program, int32_t index, ki
 kiln_status kiln_program_find_function(const kiln_program *program, const char *name,
                                        kiln_function_info *out_info);
 
+/* Whether the program's producer marked input `input` of function `function` (NULL:
+ * "main") as one a caller may donate: a `tf.aliasing_output` or `jax.buffer_donor`
+ * argument attribute (JAX's donate_argnums). Donation does not require it
+ * (kiln_execute_args.donate takes any input); frameworks that donate what the program
+ * marks (PJRT) ask it. NOT_FOUND for an unknown function, OUT_OF_RANGE for an input past
+ * its count. Thread-safe. */
+kiln_status kiln_program_input_donor(const kiln_program *program, const char *function, int32_t input,
+                                     bool *out_donor);
+
 /* The module's name (`module @jit_f` gives "jit_f"), or NULL when it has none. Borrowed
  * from the program. Thread-safe. */
 const char *kiln_program_module_name(const kiln_program *program);
@@ -312,9 +321,14 @@ kiln_status kiln_buffer_copy_to_host(kiln_buffer *buffer, void *dst, size_t byte
  * valid while the buffer lives, read-only. Does not wait: the contents are there once the
  * execution that produces the buffer is done (kiln_event_wait). UNIMPLEMENTED for a device
  * whose memory the host cannot address (and for plugins that do not say), INVALID_ARGUMENT
- * for TOKEN and TUPLE buffers; a buffer of 0 bytes may give any address, NULL included.
- * Thread-safe. */
+ * for TOKEN and TUPLE buffers, FAILED_PRECONDITION for a donated buffer (whose address is
+ * no longer valid once it is donated); a buffer of 0 bytes may give any address, NULL
+ * included. Thread-safe. */
 kiln_status kiln_buffer_host_data(const kiln_buffer *buffer, const void **out_data);
+
+/* Whether the buffer was donated to a run (kiln_execute_args.donate): its contents are
+ * gone, and every use but the shape queries and release fails. Thread-safe. */
+bool kiln_buffer_is_donated(const kiln_buffer *buffer);
 
 /* ------------------------------------------------------------------ execution */
 
@@ -329,10 +343,25 @@ typedef struct kiln_execute_args {
   kiln_buffer **out_results;  /* caller's array of num_results slots, filled on success */
   int32_t num_results;        /* must equal the function's number of results */
   uint32_t flags;             /* KILN_EXECUTE_* */
+  /* Added in 0.1 after the fields above: donation. NULL, or one flag per input: a donated
+   * input is consumed by the run, which may write a result into its memory (the cpu
+   * device does when a result has the input's element type and byte size: the module's
+   * `tf.aliasing_output` / `jax.buffer_donor` argument attributes pick the pairs, else the
+   * first such result), so no memory is allocated for that result. From the moment the
+   * device is called (errors found before, listed below, consume nothing) the donated
+   * buffer's handle stays valid but its contents are gone, also when the run fails: every
+   * later use (as an input, kiln_buffer_copy_to_host, kiln_buffer_host_data) fails with
+   * FAILED_PRECONDITION naming the buffer as donated; the handle is still released as
+   * usual, and its shape queries still answer. Errors: donating a buffer twice in one
+   * call, or donating one that is also passed undonated, is INVALID_ARGUMENT; donating a
+   * buffer already donated, or one another thread is using at that moment (copying it
+   * to the host, or as another run's input), is FAILED_PRECONDITION. */
+  const bool *donate;
 } kiln_execute_args;
 
 /* Starts running the executable. Errors found before it starts (wrong number, type or
- * shape of inputs, a buffer of another device) and, on devices that run at once, errors
+ * shape of inputs, a buffer of another device, a donated buffer used again: see
+ * kiln_execute_args.donate) and, on devices that run at once, errors
  * of the run itself come back here; then nothing is written to out_results. On success,
  * out_results holds one new buffer per result, whose contents are ready when *out_event
  * is; an error of an asynchronous run comes from kiln_event_wait and from copying the
@@ -372,6 +401,14 @@ typedef struct kiln_executable_stats_info {
   bool tier_pending;
   uint64_t fast_start_runs;
   uint64_t optimized_runs;
+  /* Added in 0.1 after the fields above: whole-tensor copies the runs made so far, summed
+   * over the runs of the tier that runs now (per run: divided by its runs), and their
+   * bytes: a loop's carried values copied (into the loop, out of it, or a loop body's
+   * result copied rather than made in place), the operand a scatter or
+   * dynamic_update_slice copies before updating it (not when it updates it in place), and
+   * results copied out of the run's scratch memory or inputs. 0 when not reported. */
+  uint64_t copies;
+  uint64_t copy_bytes;
 } kiln_executable_stats_info;
 
 enum { KILN_TIER_NONE = 0, KILN_TIER_FAST_START = 1, KILN_TIER_OPTIMIZED = 2 };

@@ -167,6 +167,17 @@ const kiln_type *kiln_func_type(const kiln_op *func) {
   return a && a->kind == KILN_ATTR_TYPE ? a->type : NULL;
 }
 
+int64_t kiln_func_arg_donor(const kiln_op *func, int32_t i) {
+  const kiln_attr *all = kiln_op_attr(func, "arg_attrs");
+  const kiln_attr *d = all && all->kind == KILN_ATTR_ARRAY && i >= 0 && i < all->array.count ? all->array.items[i] : NULL;
+  if (!d || d->kind != KILN_ATTR_DICT) return KILN_DONOR_NONE;
+  const kiln_attr *alias = kiln_attr_get(d, "tf.aliasing_output");
+  if (alias && alias->kind == KILN_ATTR_INT) return kiln_attr_int(alias) >= 0 ? kiln_attr_int(alias) : KILN_DONOR_NONE;
+  const kiln_attr *donor = kiln_attr_get(d, "jax.buffer_donor");
+  return donor && (donor->kind == KILN_ATTR_UNIT || (donor->kind == KILN_ATTR_BOOL && donor->b)) ? KILN_DONOR_ANY
+                                                                                                 : KILN_DONOR_NONE;
+}
+
 kiln_op *kiln_module_lookup_func(const kiln_module *m, const char *name) {
   for (kiln_op *op = kiln_op_block(m->op, 0) ? kiln_op_block(m->op, 0)->first : NULL; op; op = op->next)
     if (op->kind == KILN_OP_FUNC && strcmp(kiln_func_name(op), name) == 0) return op;

@@ -271,6 +271,12 @@ const char *kiln_func_name(const kiln_op *func);
 const kiln_type *kiln_func_type(const kiln_op *func);
 /* Finds a func.func in a module by name; NULL if absent. */
 kiln_op *kiln_module_lookup_func(const kiln_module *m, const char *name);
+/* What a func.func's argument attributes say of donating its input i (JAX's
+ * donate_argnums): the result `tf.aliasing_output` names (>= 0), KILN_DONOR_ANY for
+ * `jax.buffer_donor = true` (any result), KILN_DONOR_NONE for neither. */
+#define KILN_DONOR_ANY (-1)
+#define KILN_DONOR_NONE (-2)
+int64_t kiln_func_arg_donor(const kiln_op *func, int32_t i);
 
 /* Value numbering: gives every value of a function (the entry block's arguments, each op's
  * results and the arguments of nested blocks, in program order) a dense kiln_value.id from

@@ -2,7 +2,9 @@
  * when given (EXLA's portable executables) or the executable's own device (JAX). The run
  * happens inside the call; what fails before it starts (argument count, shapes, types,
  * deleted buffers) is the call's error, what fails while it runs comes back through the
- * completion event, every output's ready event and ToHostBuffer. */
+ * completion event, every output's ready event and ToHostBuffer. Arguments the program
+ * marks as donated, but those the options name non-donatable, are consumed by the run
+ * (Kiln's donation, kiln_execute_args.donate): deleted afterwards, as Buffer_Delete does. */
 #include <stdlib.h>
 
 #include "pjrt/pjrt.h"
@@ -61,6 +63,39 @@ static kiln_status wrap_outputs(PJRT_Device *device, kiln_buffer **results, int3
   return st;
 }
 
+/* Which arguments the run consumes: those the program marks as donors (JAX's
+ * donate_argnums lowers to `tf.aliasing_output` / `jax.buffer_donor`) but the ones the
+ * options name non-donatable (an array passed twice, ...). */
+static kiln_status donations(PJRT_LoadedExecutable_Execute_Args *args, kiln_program *program, int32_t n, bool *donate) {
+  for (int32_t i = 0; i < n; i++) KILN_RETURN_IF_ERROR(kiln_program_input_donor(program, "main", i, &donate[i]));
+  const PJRT_ExecuteOptions *o = args->options;
+  if (!o || !KILN_PJRT_HAS(o, num_non_donatable_input_indices) || !o->num_non_donatable_input_indices) return NULL;
+  if (!o->non_donatable_input_indices)
+    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "non_donatable_input_indices is NULL for %zu indices",
+                       o->num_non_donatable_input_indices);
+  for (size_t k = 0; k < o->num_non_donatable_input_indices; k++) {
+    int64_t i = o->non_donatable_input_indices[k];
+    if (i < 0 || i >= n)
+      return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "non_donatable_input_indices[%zu] is %lld; there are %d arguments",
+                         k, (long long)i, (int)n);
+    donate[i] = false;
+  }
+  return NULL;
+}
+
+/* The arguments the run consumed become deleted buffers (IsDeleted; later use fails). */
+static void delete_donated(PJRT_Buffer *const *list, kiln_buffer *const *inputs, const bool *donate, int32_t n) {
+  for (int32_t i = 0; i < n; i++) {
+    if (!donate[i] || !inputs[i] || !kiln_buffer_is_donated(inputs[i])) continue;
+    PJRT_Buffer *b = list[i];
+    pthread_mutex_lock(&b->mu);
+    kiln_buffer *kb = b->kiln == inputs[i] ? b->kiln : NULL;
+    if (kb) b->kiln = NULL;
+    pthread_mutex_unlock(&b->mu);
+    kiln_buffer_release(kb);
+  }
+}
+
 static void destroy_outputs(PJRT_Buffer **outputs, int32_t n) {
   for (int32_t i = 0; i < n; i++) {
     PJRT_Buffer_Destroy_Args d = {.struct_size = sizeof d, .buffer = outputs[i]};
@@ -88,17 +123,21 @@ static kiln_status execute(PJRT_LoadedExecutable_Execute_Args *args, PJRT_Event 
   int32_t n_in = (int32_t)args->num_args, n_out = x->num_outputs;
   kiln_buffer **inputs = calloc((size_t)n_in + 1, sizeof *inputs);
   kiln_buffer **results = calloc((size_t)n_out + 1, sizeof *results);
+  bool *donate = calloc((size_t)n_in + 1, sizeof *donate);
   kiln_executable *kx = NULL;
   kiln_event *ke = NULL;
-  kiln_status st = inputs && results ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  kiln_status st = inputs && results && donate ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   if (!st) st = take_inputs(args->argument_lists[0], args->num_args, device, inputs);
+  if (!st && n_in == x->num_inputs) st = donations(args, x->program, n_in, donate);
   if (!st) st = kiln_pjrt_executable_for(x, device, &kx);
   if (!st) {
-    kiln_execute_args ea = {sizeof ea, inputs, n_in, results, n_out, 0};
+    kiln_execute_args ea = {sizeof ea, inputs, n_in, results, n_out, 0, donate};
     st = kiln_executable_execute(kx, &ea, &ke);
+    delete_donated(args->argument_lists[0], inputs, donate, n_in);
   }
   for (int32_t i = 0; inputs && i < n_in; i++) kiln_buffer_release(inputs[i]);
   free(inputs);
+  free(donate);
   kiln_executable_release(kx);
   if (st) {
     free(results);

@@ -35,6 +35,7 @@ kiln_status kiln_buffer_wrap(kiln_device *device, kiln_backend_buffer *impl, kil
     return st;
   }
   atomic_init(&buf->refs, 1);
+  pthread_mutex_init(&buf->mu, NULL);
   buf->device = device;
   buf->client = kiln_client_retain(device->client);
   buf->impl = impl;
@@ -76,9 +77,65 @@ kiln_buffer *kiln_buffer_retain(kiln_buffer *buf) {
 void kiln_buffer_release(kiln_buffer *buf) {
   if (!buf || atomic_fetch_sub(&buf->refs, 1) != 1) return;
   kiln_event_release(buf->ready); /* waits for a run in flight that writes it */
-  kiln_device_backend(buf->device)->buffer_destroy(buf->impl);
+  if (buf->impl) kiln_device_backend(buf->device)->buffer_destroy(buf->impl); /* NULL: donated */
+  pthread_mutex_destroy(&buf->mu);
   kiln_client_release(buf->client);
   free(buf);
+}
+
+/* ------------------------------------------------------------------ donation */
+
+static kiln_status donated_error(const kiln_buffer *buf, const char *what) {
+  return KILN_STATUS(KILN_STATUS_FAILED_PRECONDITION, "%s: the buffer (%s, %zu bytes) was donated to a run; its "
+                     "contents are gone", what, kiln_element_type_name(buf->element_type), buf->byte_size);
+}
+
+kiln_status kiln_buffer_use(kiln_buffer *buf, const char *what) {
+  pthread_mutex_lock(&buf->mu);
+  bool donated = buf->donated;
+  if (!donated) buf->uses++;
+  pthread_mutex_unlock(&buf->mu);
+  return donated ? donated_error(buf, what) : NULL;
+}
+
+void kiln_buffer_unuse(kiln_buffer *buf) {
+  pthread_mutex_lock(&buf->mu);
+  buf->uses--;
+  pthread_mutex_unlock(&buf->mu);
+}
+
+kiln_status kiln_buffer_claim(kiln_buffer *buf, const char *what) {
+  pthread_mutex_lock(&buf->mu);
+  bool donated = buf->donated, busy = buf->uses > 0;
+  if (!donated && !busy) buf->donated = true;
+  pthread_mutex_unlock(&buf->mu);
+  if (donated) return donated_error(buf, what);
+  if (busy)
+    return KILN_STATUS(KILN_STATUS_FAILED_PRECONDITION, "%s: the buffer cannot be donated while another call "
+                       "uses it", what);
+  return NULL;
+}
+
+void kiln_buffer_consume(kiln_buffer *buf) {
+  pthread_mutex_lock(&buf->mu);
+  kiln_backend_buffer *impl = buf->impl;
+  buf->impl = NULL;
+  pthread_mutex_unlock(&buf->mu);
+  if (impl) kiln_device_backend(buf->device)->buffer_destroy(impl);
+}
+
+void kiln_buffer_unclaim(kiln_buffer *buf) {
+  pthread_mutex_lock(&buf->mu);
+  buf->donated = false;
+  pthread_mutex_unlock(&buf->mu);
+}
+
+bool kiln_buffer_is_donated(const kiln_buffer *buf) {
+  if (!buf) return false;
+  pthread_mutex_lock((pthread_mutex_t *)&buf->mu);
+  bool donated = buf->donated;
+  pthread_mutex_unlock((pthread_mutex_t *)&buf->mu);
+  return donated;
 }
 
 kiln_element_type kiln_buffer_element_type(const kiln_buffer *buf) {
@@ -99,7 +156,10 @@ kiln_status kiln_buffer_copy_to_host(kiln_buffer *buf, void *dst, size_t byte_si
     return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "kiln_buffer_copy_to_host: byte_size is %zu; the buffer holds %zu",
                        byte_size, buf->byte_size);
   if (buf->ready) KILN_RETURN_IF_ERROR(kiln_event_wait(buf->ready));
-  return kiln_device_backend(buf->device)->buffer_to_host(buf->impl, dst, byte_size);
+  KILN_RETURN_IF_ERROR(kiln_buffer_use(buf, "kiln_buffer_copy_to_host"));
+  kiln_status st = kiln_device_backend(buf->device)->buffer_to_host(buf->impl, dst, byte_size);
+  kiln_buffer_unuse(buf);
+  return st;
 }
 
 kiln_status kiln_buffer_host_data(const kiln_buffer *buf, const void **out_data) {
@@ -113,5 +173,9 @@ kiln_status kiln_buffer_host_data(const kiln_buffer *buf, const void **out_data)
   if (!b->buffer_host_data)
     return KILN_STATUS(KILN_STATUS_UNIMPLEMENTED, "kiln_buffer_host_data: the memory of device %s is not addressable "
                        "from the host", kiln_device_name(buf->device));
-  return b->buffer_host_data(buf->impl, out_data);
+  kiln_buffer *mut = (kiln_buffer *)buf; /* the use count only */
+  KILN_RETURN_IF_ERROR(kiln_buffer_use(mut, "kiln_buffer_host_data"));
+  kiln_status st = b->buffer_host_data(buf->impl, out_data);
+  kiln_buffer_unuse(mut);
+  return st;
 }

@@ -86,6 +86,8 @@ kiln_status kiln_executable_stats(const kiln_executable *x, kiln_executable_stat
       .tier_pending = bs.tier_pending,
       .fast_start_runs = bs.fast_start_runs,
       .optimized_runs = bs.optimized_runs,
+      .copies = bs.copies,
+      .copy_bytes = bs.copy_bytes,
   };
   size_t caller_size = out_stats->struct_size; /* a newer caller's extra fields read as zero, an older one's end early */
   memset(out_stats, 0, caller_size);
@@ -140,6 +142,50 @@ static kiln_status check_inputs(const kiln_executable *x, const kiln_execute_arg
   return NULL;
 }
 
+/* A donated input passed again in the same call. */
+static kiln_status check_donation(const kiln_execute_args *a) {
+  for (int32_t i = 0; a->donate && i < a->num_inputs; i++) {
+    if (!a->donate[i]) continue;
+    for (int32_t j = 0; j < a->num_inputs; j++) {
+      if (j == i || a->inputs[j] != a->inputs[i]) continue;
+      if (a->donate[j] && j < i)
+        return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "inputs #%d and #%d are the same buffer, donated twice",
+                           (int)j, (int)i);
+      if (!a->donate[j])
+        return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "input #%d is donated and also passed undonated as input #%d",
+                           (int)i, (int)j);
+    }
+  }
+  return NULL;
+}
+
+/* Takes each input for the run: a use, or the claim of a donated one. On failure nothing
+ * is held. */
+static kiln_status hold_inputs(const kiln_execute_args *a) {
+  kiln_status st = NULL;
+  int32_t i = 0;
+  for (; !st && i < a->num_inputs; i++) {
+    char what[48];
+    snprintf(what, sizeof what, "input #%d", (int)i);
+    st = a->donate && a->donate[i] ? kiln_buffer_claim(a->inputs[i], what) : kiln_buffer_use(a->inputs[i], what);
+  }
+  if (st)
+    for (int32_t j = 0; j < i - 1; j++) {
+      if (a->donate && a->donate[j]) kiln_buffer_unclaim(a->inputs[j]);
+      else kiln_buffer_unuse(a->inputs[j]);
+    }
+  return st;
+}
+
+/* Ends the holds of hold_inputs once the device has been called: a donated input is
+ * consumed, whatever the run's outcome. */
+static void drop_inputs(const kiln_execute_args *a) {
+  for (int32_t i = 0; i < a->num_inputs; i++) {
+    if (a->donate && a->donate[i]) kiln_buffer_consume(a->inputs[i]);
+    else kiln_buffer_unuse(a->inputs[i]);
+  }
+}
+
 kiln_status kiln_executable_execute(kiln_executable *x, const kiln_execute_args *args, kiln_event **out_event) {
   if (!out_event) return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "kiln_executable_execute: out_event is NULL");
   *out_event = NULL;
@@ -147,6 +193,7 @@ kiln_status kiln_executable_execute(kiln_executable *x, const kiln_execute_args 
   kiln_execute_args a;
   KILN_RETURN_IF_ERROR(kiln_args_copy(&a, sizeof a, args, "kiln_execute_args"));
   KILN_RETURN_IF_ERROR(check_inputs(x, &a));
+  KILN_RETURN_IF_ERROR(check_donation(&a));
   for (int32_t i = 0; i < a.num_inputs; i++) /* inputs still being written by another run */
     if (a.inputs[i]->ready) KILN_RETURN_IF_ERROR(kiln_event_wait(a.inputs[i]->ready));
   kiln_backend_buffer **ins = calloc((size_t)a.num_inputs + 1, sizeof *ins);
@@ -154,11 +201,14 @@ kiln_status kiln_executable_execute(kiln_executable *x, const kiln_execute_args 
   kiln_event *e = kiln_event_new(x->client);
   kiln_status st = ins && outs && e ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   const kiln_backend *b = kiln_device_backend(x->device);
+  if (!st) st = hold_inputs(&a);
   if (!st) {
     for (int32_t i = 0; i < a.num_inputs; i++) ins[i] = a.inputs[i]->impl;
-    kiln_backend_execute_args ba = {sizeof ba, ins, a.num_inputs, outs, a.num_results, a.flags, NULL, e, &e->impl};
+    kiln_backend_execute_args ba = {sizeof ba, ins, a.num_inputs, outs, a.num_results, a.flags, NULL, e, &e->impl,
+                                    a.donate};
     if (a.flags & KILN_EXECUTE_COLLECT_CHECKS) ba.report_checks = kiln_event_report_checks;
     st = b->execute(x->impl, &ba);
+    drop_inputs(&a);
     if (!st && e->impl && !b->event_wait) st = KILN_STATUS(KILN_STATUS_INTERNAL, "the plugin returned an event but has no event functions");
   }
   int32_t made = 0; /* results wrapped so far */

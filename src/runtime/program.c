@@ -125,3 +125,19 @@ kiln_status kiln_program_find_function(const kiln_program *p, const char *name, 
     if (!strcmp(kiln_func_name(p->functions[i]), name)) return kiln_function_info_fill(p->functions[i], out);
   return KILN_STATUS(KILN_STATUS_NOT_FOUND, "%s: no function @%s", p->name, name);
 }
+
+kiln_status kiln_program_input_donor(const kiln_program *p, const char *function, int32_t input, bool *out_donor) {
+  if (!p || !out_donor) return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "kiln_program_input_donor: NULL argument");
+  *out_donor = false;
+  const char *name = function ? function : "main";
+  for (int32_t i = 0; i < p->num_functions; i++) {
+    if (strcmp(kiln_func_name(p->functions[i]), name)) continue;
+    int32_t n = kiln_func_type(p->functions[i])->func.num_inputs;
+    if (input < 0 || input >= n)
+      return KILN_STATUS(KILN_STATUS_OUT_OF_RANGE, "kiln_program_input_donor: @%s has %d inputs; no input #%d", name,
+                         (int)n, (int)input);
+    *out_donor = kiln_func_arg_donor(p->functions[i], input) != KILN_DONOR_NONE;
+    return NULL;
+  }
+  return KILN_STATUS(KILN_STATUS_NOT_FOUND, "%s: no function @%s", p->name, name);
+}

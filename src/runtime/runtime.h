@@ -74,6 +74,12 @@ struct kiln_buffer_s {
   atomic_int refs;
   kiln_device *device;
   kiln_client *client; /* retained */
+  /* Donation (kiln_execute_args.donate): under mu, `uses` counts the calls reading impl
+   * now (kiln_buffer_use), and a donation claims the buffer only when none is; once
+   * donated, impl is destroyed and NULL, and every use fails. */
+  pthread_mutex_t mu;
+  int32_t uses;
+  bool donated;
   kiln_backend_buffer *impl;
   kiln_event *ready;   /* the run that produces it; NULL when ready from the start */
   kiln_element_type element_type;
@@ -96,6 +102,19 @@ kiln_event *kiln_event_new(kiln_client *client);
 void kiln_event_report_checks(void *ctx, int32_t passed, int32_t failed, const char *failures);
 /* Wraps a backend buffer (taking ownership; destroyed on failure) into a new buffer. */
 kiln_status kiln_buffer_wrap(kiln_device *device, kiln_backend_buffer *impl, kiln_event *ready, kiln_buffer **out);
+
+/* A use of buf's contents (impl) by one call: FAILED_PRECONDITION naming what (an
+ * "input #3", "kiln_buffer_copy_to_host") when buf was donated; otherwise impl stays
+ * until the matching kiln_buffer_unuse. */
+kiln_status kiln_buffer_use(kiln_buffer *buf, const char *what);
+void kiln_buffer_unuse(kiln_buffer *buf);
+/* Claims buf for a donation (what names it, as above): FAILED_PRECONDITION when it was
+ * donated already or a call is using it now. Claimed, every use fails; then either
+ * kiln_buffer_consume (the device was called: impl is destroyed) or kiln_buffer_unclaim
+ * (the run did not start) ends the claim. */
+kiln_status kiln_buffer_claim(kiln_buffer *buf, const char *what);
+void kiln_buffer_consume(kiln_buffer *buf);
+void kiln_buffer_unclaim(kiln_buffer *buf);
 
 /* Fills a caller's kiln_function_info (whose struct_size it set) for a func.func. */
 kiln_status kiln_function_info_fill(const kiln_op *function, kiln_function_info *out_info);

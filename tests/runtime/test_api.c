@@ -97,7 +97,7 @@ static void test_run(kiln_executable *x) {
   kiln_buffer *in[2] = {make_buffer(a, 2, 3), make_buffer(b, 2, 3)};
   kiln_buffer *out[1] = {NULL};
   kiln_event *e = NULL;
-  kiln_execute_args args = {sizeof args, in, 2, out, 1, 0};
+  kiln_execute_args args = {sizeof args, in, 2, out, 1, 0, NULL};
   kiln_status st = kiln_executable_execute(x, &args, &e);
   EXPECT(!st && e && out[0], "execute: %s", kiln_status_message(st));
   kiln_status_free(st);
@@ -136,7 +136,7 @@ static void test_run(kiln_executable *x) {
   EXPECT(e == NULL && out[0] == NULL, "nothing made on error");
   kiln_buffer *wrong = make_buffer(a, 3, 2);
   kiln_buffer *swapped[2] = {in[0], wrong};
-  args = (kiln_execute_args){sizeof args, swapped, 2, out, 1, 0};
+  args = (kiln_execute_args){sizeof args, swapped, 2, out, 1, 0, NULL};
   EXPECT_ERROR(kiln_executable_execute(x, &args, &e), KILN_STATUS_INVALID_ARGUMENT,
                "input #1: @main expects tensor<2x3xf32>, got tensor<3x2xf32>");
   kiln_buffer_release(wrong);
@@ -147,7 +147,7 @@ static void test_run(kiln_executable *x) {
   swapped[1] = wrong;
   EXPECT_ERROR(kiln_executable_execute(x, &args, &e), KILN_STATUS_INVALID_ARGUMENT, "got tensor<2x3xi32>");
   kiln_buffer_release(wrong);
-  args = (kiln_execute_args){sizeof args, in, 2, out, 0, 0};
+  args = (kiln_execute_args){sizeof args, in, 2, out, 0, 0, NULL};
   EXPECT_ERROR(kiln_executable_execute(x, &args, &e), KILN_STATUS_INVALID_ARGUMENT, "out_results must have 1 slots");
   EXPECT_ERROR(kiln_executable_execute(x, NULL, &e), KILN_STATUS_INVALID_ARGUMENT, "required");
 
@@ -176,7 +176,7 @@ static void test_checks(kiln_program *p) {
   EXPECT(!st, "compile @checks: %s", kiln_status_message(st));
   kiln_status_free(st);
   kiln_event *e = NULL;
-  kiln_execute_args args = {sizeof args, NULL, 0, NULL, 0, KILN_EXECUTE_COLLECT_CHECKS};
+  kiln_execute_args args = {sizeof args, NULL, 0, NULL, 0, KILN_EXECUTE_COLLECT_CHECKS, NULL};
   st = kiln_executable_execute(x, &args, &e);
   kiln_check_results r = {.struct_size = sizeof r};
   if (!st) st = kiln_event_checks(e, &r);
@@ -212,7 +212,7 @@ static void *run_many(void *arg) {
     ba.data = b;
     if (!st) st = kiln_buffer_create(g_device, &ba, &in[1]);
     kiln_event *e = NULL;
-    kiln_execute_args args = {sizeof args, in, 2, out, 1, 0};
+    kiln_execute_args args = {sizeof args, in, 2, out, 1, 0, NULL};
     if (!st) st = kiln_executable_execute(w->x, &args, &e);
     if (!st) st = kiln_buffer_copy_to_host(out[0], got, sizeof got);
     for (int i = 0; !st && i < 6; i++) w->bad += got[i] != (a[i] + 1) * a[i];

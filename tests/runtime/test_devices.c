@@ -52,7 +52,7 @@ static kiln_buffer *make_buffer(kiln_device *d, const float *data) {
 /* Runs x on (a, b); the result, or a copy of the error. */
 static kiln_status run(kiln_executable *x, kiln_buffer *a, kiln_buffer *b, float out[4], kiln_buffer **out_result) {
   kiln_buffer *in[2] = {a, b}, *res[1] = {NULL};
-  kiln_execute_args ea = {sizeof ea, in, 2, res, 1, 0};
+  kiln_execute_args ea = {sizeof ea, in, 2, res, 1, 0, NULL};
   kiln_event *e = NULL;
   kiln_status st = kiln_executable_execute(x, &ea, &e);
   if (!st) st = kiln_event_wait(e);

@@ -123,7 +123,7 @@ static ERL_NIF_TERM run(ErlNifEnv *env, kiln_nif_executable *x, ERL_NIF_TERM inp
     result = make_input(env, head, i, x->device, &inputs[i]);
   if (!result) {
     kiln_event *done = NULL;
-    kiln_execute_args args = {sizeof args, inputs, x->num_inputs, results, x->num_results, 0};
+    kiln_execute_args args = {sizeof args, inputs, x->num_inputs, results, x->num_results, 0, NULL};
     ErlNifTime t0 = enif_monotonic_time(ERL_NIF_NSEC);
     kiln_status st = kiln_executable_execute(x->executable, &args, &done);
     if (!st) st = kiln_event_wait(done);

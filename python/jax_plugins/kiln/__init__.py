@@ -97,6 +97,19 @@ def _priority():
         return _DEFAULT_PRIORITY
 
 
+def _enable_donation():
+    """JAX lowers donate_argnums only for the platforms it lists (jax._src.interpreters.mlir
+    ._platforms_with_donation; others get a warning and copies). Kiln consumes donated
+    arguments (the PJRT buffer is deleted) and the cpu backend writes results into them,
+    so "kiln" joins the list."""
+    try:
+        from jax._src.interpreters import mlir
+        if PLATFORM not in mlir._platforms_with_donation:
+            mlir._platforms_with_donation.append(PLATFORM)
+    except Exception:  # a JAX whose internals moved: donation stays off, results the same
+        _log.warning("kiln: could not enable buffer donation", exc_info=True)
+
+
 def initialize():
     """Called by JAX at start-up: adds the lowering rules JAX has only for cpu/gpu/tpu
     (jax_plugins.kiln.lowerings), then registers libkiln_pjrt.so as platform "kiln".
@@ -108,6 +121,7 @@ def initialize():
         lowerings.register(PLATFORM)
     except Exception:  # a JAX whose internals moved: the plugin still works without them
         _log.warning("kiln: could not add Kiln's linalg lowering rules", exc_info=True)
+    _enable_donation()
 
     if _registered_from_env() or PLATFORM in xb._backend_factories:
         return  # PJRT_NAMES_AND_LIBRARY_PATHS names a build of Kiln: JAX registers that one

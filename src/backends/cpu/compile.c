@@ -1164,6 +1164,7 @@ static kiln_status compile(const kiln_module *m, const kiln_source *src, const k
     }
     if (!st) kiln_cpu_find_row_runs(x);
     if (!st) st = plan(x);
+    if (!st) st = kiln_cpu_plan_reuse(x);
     if (!st) st = generate(x);
   }
   const char *profile = getenv("KILN_CPU_PROFILE"); /* also for a function run whole: the profile says so */

@@ -1,6 +1,7 @@
 /* while, if and case on the cpu backend: each region is outlined into a function (its
  * arguments, then the values it captures) and compiled by the cpu compiler like any
  * function, so loop bodies run generated code; the step only moves tensors between them. */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +16,8 @@ struct kiln_cpu_control {
   int32_t *num_captured;
   int32_t num_carried;          /* while: the loop-carried values (the op's operands) */
   bool *invariant;              /* while, per carried value: the body returns it unchanged */
+  bool *dead;                   /* while, per result: nothing reads it after the step */
+  kiln_cpu_executable *owner;   /* whose copy figures the step's copies add to */
 };
 
 void kiln_cpu_control_destroy(kiln_cpu_control *c) {
@@ -24,6 +27,7 @@ void kiln_cpu_control_destroy(kiln_cpu_control *c) {
   free(c->captured);
   free(c->num_captured);
   free(c->invariant);
+  free(c->dead);
   free(c);
 }
 
@@ -32,31 +36,64 @@ int32_t kiln_cpu_control_regions(const kiln_cpu_control *c, const kiln_cpu_execu
   return c->num_regions;
 }
 
-void kiln_cpu_code_cache_counts(const kiln_cpu_executable *x, uint64_t *hits, uint64_t *misses) {
-  kiln_cpu_code_origin o = kiln_cpu_code_origin_of(x->code);
-  *hits += o == KILN_CPU_CODE_CACHE_HIT;
-  *misses += o == KILN_CPU_CODE_CACHE_MISS;
+void kiln_cpu_visit(const kiln_cpu_executable *x, void (*fn)(const kiln_cpu_executable *, void *), void *ctx) {
+  fn(x, ctx);
   for (int32_t s = 0; s < x->num_steps; s++) {
     const kiln_cpu_control *c = x->steps[s].kind == KILN_CPU_STEP_CONTROL ? x->steps[s].control : NULL;
     for (int32_t r = 0; c && r < c->num_regions; r++)
-      if (c->region[r]) kiln_cpu_code_cache_counts(c->region[r], hits, misses);
+      if (c->region[r]) kiln_cpu_visit(c->region[r], fn, ctx);
   }
+}
+
+static void add_code_origin(const kiln_cpu_executable *x, void *ctx) {
+  uint64_t *hm = ctx;
+  kiln_cpu_code_origin o = kiln_cpu_code_origin_of(x->code);
+  hm[0] += o == KILN_CPU_CODE_CACHE_HIT;
+  hm[1] += o == KILN_CPU_CODE_CACHE_MISS;
+}
+
+void kiln_cpu_code_cache_counts(const kiln_cpu_executable *x, uint64_t *hits, uint64_t *misses) {
+  uint64_t hm[2] = {0, 0};
+  kiln_cpu_visit(x, add_code_origin, hm);
+  *hits += hm[0];
+  *misses += hm[1];
+}
+
+static void add_interpreted(const kiln_cpu_executable *x, void *ctx) {
+  uint64_t *n = ctx;
+  if (x->whole_interp) {
+    for (const kiln_block *b = kiln_op_block(x->function, 0); b; b = b->next)
+      for (const kiln_op *op = b->first; op; op = op->next) *n += op->kind != KILN_OP_FUNC_RETURN;
+    return;
+  }
+  for (int32_t s = 0; s < x->num_steps; s++) *n += x->steps[s].kind == KILN_CPU_STEP_INTERP;
 }
 
 uint64_t kiln_cpu_interpreted_ops(const kiln_cpu_executable *x) {
   uint64_t n = 0;
-  if (x->whole_interp) {
-    for (const kiln_block *b = kiln_op_block(x->function, 0); b; b = b->next)
-      for (const kiln_op *op = b->first; op; op = op->next) n += op->kind != KILN_OP_FUNC_RETURN;
-    return n;
-  }
-  for (int32_t s = 0; s < x->num_steps; s++) {
-    n += x->steps[s].kind == KILN_CPU_STEP_INTERP;
-    const kiln_cpu_control *c = x->steps[s].kind == KILN_CPU_STEP_CONTROL ? x->steps[s].control : NULL;
-    for (int32_t r = 0; c && r < c->num_regions; r++)
-      if (c->region[r]) n += kiln_cpu_interpreted_ops(c->region[r]);
-  }
+  kiln_cpu_visit(x, add_interpreted, &n);
   return n;
+}
+
+static void add_copies(const kiln_cpu_executable *x, void *ctx) {
+  uint64_t *cb = ctx;
+  cb[0] += atomic_load_explicit(&x->copies, memory_order_relaxed);
+  cb[1] += atomic_load_explicit(&x->copy_bytes, memory_order_relaxed);
+}
+
+void kiln_cpu_copy_counts(const kiln_cpu_executable *x, uint64_t *copies, uint64_t *bytes) {
+  uint64_t cb[2] = {0, 0};
+  kiln_cpu_visit(x, add_copies, cb);
+  *copies = cb[0];
+  *bytes = cb[1];
+}
+
+void kiln_cpu_control_mark_dead(const kiln_cpu_executable *x, int32_t s) {
+  const kiln_cpu_step *step = &x->steps[s];
+  kiln_cpu_control *c = step->control;
+  if (!c->num_carried || !(c->dead = calloc((size_t)c->num_carried, sizeof *c->dead))) return; /* none: copies stay */
+  for (int32_t i = 0; i < c->num_carried && i < step->op->num_results; i++)
+    c->dead[i] = !kiln_cpu_value_needed(x, s + 1, step->op->results[i].id);
 }
 
 static bool static_tensor(const kiln_type *t) {
@@ -169,6 +206,7 @@ kiln_status kiln_cpu_control_prepare(kiln_cpu_executable *x, const kiln_op *op, 
   if (!c) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   c->num_regions = op->num_regions;
   c->num_carried = op->kind == KILN_OP_WHILE ? op->num_operands : 0;
+  c->owner = x;
   c->region = calloc((size_t)c->num_regions, sizeof *c->region);
   c->captured = calloc((size_t)c->num_regions, sizeof *c->captured);
   c->num_captured = calloc((size_t)c->num_regions, sizeof *c->num_captured);
@@ -205,10 +243,11 @@ kiln_status kiln_cpu_control_prepare(kiln_cpu_executable *x, const kiln_op *op, 
   return NULL;
 }
 
-/* A copy of t (a view of memory the step does not own). */
-static kiln_status copy_of(const kiln_cpu_tensor *t, kiln_cpu_tensor **out) {
+/* A copy of t (a view of memory the step does not own), counted as c's owner's. */
+static kiln_status copy_of(const kiln_cpu_control *c, const kiln_cpu_tensor *t, kiln_cpu_tensor **out) {
   KILN_RETURN_IF_ERROR(kiln_cpu_tensor_new(t->elem, t->rank, t->dims, out));
   if (t->bytes) memcpy((*out)->data, t->data, t->bytes);
+  kiln_cpu_count_copy(c->owner, t->bytes);
   return NULL;
 }
 
@@ -222,17 +261,24 @@ static kiln_status run_region(const kiln_cpu_control *c, int32_t r, kiln_cpu_ten
   return kiln_cpu_run(c->region[r], args, out, checks);
 }
 
+/* A while loop. A carried value starts as the operand's tensor, borrowed (the loop owns
+ * it only once the body has made a new one), except one the body updates in place
+ * (result_from_input), which starts as a copy; a result still borrowed at the end (an
+ * invariant one, or any after no iteration) is copied out, unless nothing needs it. */
 static kiln_status run_while(const kiln_cpu_control *c, kiln_cpu_tensor *const *in, kiln_cpu_tensor **out,
                              kiln_check_log *checks) {
   int32_t nv = c->num_carried, most = c->num_captured[0] > c->num_captured[1] ? c->num_captured[0] : c->num_captured[1];
   kiln_cpu_tensor *const *cond_captured = in + nv, *const *body_captured = in + nv + c->num_captured[0];
   kiln_cpu_tensor **carried = calloc((size_t)nv + 1, sizeof *carried), **next = calloc((size_t)nv + 1, sizeof *next);
   kiln_cpu_tensor **args = calloc((size_t)(nv + most) + 1, sizeof *args);
-  kiln_status st = carried && next && args && !kiln_fault_point() ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  bool *owned = calloc((size_t)nv + 1, sizeof *owned);
+  kiln_status st = carried && next && args && owned && !kiln_fault_point() ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   const bool *inv = c->invariant;
-  for (int32_t i = 0; !st && i < nv; i++) { /* an invariant one is read where it is */
-    if (inv && inv[i]) carried[i] = in[i];
-    else st = copy_of(in[i], &carried[i]);
+  const int32_t *in_place = c->region[1]->result_from_input;
+  for (int32_t i = 0; !st && i < nv; i++) {
+    if (in_place && in_place[i] >= 0) st = copy_of(c, in[i], &carried[i]);
+    else carried[i] = in[i];
+    owned[i] = !st && carried[i] != in[i];
   }
   while (!st) {
     kiln_cpu_tensor *pred = NULL;
@@ -244,20 +290,25 @@ static kiln_status run_while(const kiln_cpu_control *c, kiln_cpu_tensor *const *
     st = run_region(c, 1, carried, nv, body_captured, args, next, checks);
     for (int32_t i = 0; !st && i < nv; i++) {
       if (inv && inv[i]) continue;
-      if (next[i] != carried[i]) kiln_cpu_tensor_free(carried[i]); /* else updated in place */
+      if (next[i] != carried[i] && owned[i]) kiln_cpu_tensor_free(carried[i]); /* else updated in place */
       carried[i] = next[i];
+      owned[i] = true;
       next[i] = NULL;
     }
   }
-  for (int32_t i = 0; !st && inv && i < nv; i++) /* the results own their tensors */
-    if (inv[i]) st = copy_of(in[i], &carried[i]);
-  for (int32_t i = 0; carried && i < nv; i++) {
-    if (st && !(inv && inv[i] && carried[i] == in[i])) kiln_cpu_tensor_free(carried[i]);
-    else if (!st) out[i] = carried[i];
+  for (int32_t i = 0; !st && i < nv; i++) /* the results own their tensors */
+    if (!owned[i] && !(c->dead && c->dead[i])) {
+      st = copy_of(c, in[i], &carried[i]);
+      owned[i] = !st;
+    }
+  for (int32_t i = 0; carried && owned && i < nv; i++) {
+    if (st && owned[i]) kiln_cpu_tensor_free(carried[i]);
+    else if (!st) out[i] = owned[i] ? carried[i] : NULL; /* NULL: dead */
   }
   free(carried);
   free(next);
   free(args);
+  free(owned);
   return st;
 }
 

@@ -85,6 +85,22 @@ typedef struct kiln_cpu_run_state kiln_cpu_run_state;
 
 typedef struct kiln_cpu_specs kiln_cpu_specs;
 
+/* How a result may take a donated input's tensor (donate.c): its memory is written in
+ * place by the step that makes the result (IN_PLACE), it already holds the result's bytes
+ * (MOVE: the result is the input, or a view of it), or the result is copied into it at the
+ * end of the run instead of into new memory (COPY). */
+typedef enum kiln_cpu_reuse {
+  KILN_CPU_REUSE_NONE,
+  KILN_CPU_REUSE_IN_PLACE,
+  KILN_CPU_REUSE_MOVE,
+  KILN_CPU_REUSE_COPY,
+} kiln_cpu_reuse;
+
+typedef struct kiln_cpu_donor {
+  int32_t input; /* the parameter whose tensor the result may take when it is donated */
+  kiln_cpu_reuse how;
+} kiln_cpu_donor;
+
 typedef struct kiln_cpu_executable {
   const kiln_module *module;
   const kiln_source *source;
@@ -112,6 +128,12 @@ typedef struct kiln_cpu_executable {
    * value updated in place by a dynamic_update_slice: control.c): the input's index, or -1.
    * kiln_cpu_run then returns that input tensor as the result. NULL: none. */
   int32_t *result_from_input;
+  /* Per result, the donated input it may take (donate.c); NULL: none. A run takes each
+   * donated input (kiln_cpu_tensor.donated) for the first result that names it. */
+  kiln_cpu_donor *donors;
+  /* Whole-tensor copies its runs made and their bytes (kiln_cpu_count_copy); the
+   * executables of its control-flow regions count their own. */
+  _Atomic uint64_t copies, copy_bytes;
   uint64_t arena_bytes;     /* the buffer plan */
   uint64_t constant_bytes;
   kiln_arena *arena;        /* steps, loops and their nodes */
@@ -145,6 +167,9 @@ typedef struct kiln_cpu_tensor {
   uint64_t bytes;
   void *data;
   kiln_rtv *hold;
+  /* An input the caller donates to kiln_cpu_run: the run may return it (its memory, with
+   * a result's shape) as a result; the caller then owns it only as that result. */
+  bool donated;
 } kiln_cpu_tensor;
 
 /* Runs x on inputs (num_inputs = the function's parameters, checked by the runtime);
@@ -294,6 +319,23 @@ struct kiln_cpu_dnnl_op;
 kiln_status kiln_cpu_dnnl_step(kiln_cpu_executable *x, const kiln_op *op, struct kiln_cpu_dnnl_op *p, int32_t lhs,
                                kiln_cpu_step *step);
 kiln_status kiln_cpu_split_reduction(kiln_cpu_executable *x, kiln_cpu_step *step);
+
+/* Donation and copies (donate.c). kiln_cpu_plan_reuse, once x's steps are planned: which
+ * result may take which donated input's tensor (x->donors), and what control-flow steps
+ * need not copy (kiln_cpu_control_mark_dead). kiln_cpu_count_copy adds one copy of bytes
+ * to x's figures (atomically: runs may overlap). */
+kiln_status kiln_cpu_plan_reuse(kiln_cpu_executable *x);
+void kiln_cpu_count_copy(kiln_cpu_executable *x, uint64_t bytes);
+/* Whether step s or a later one of x reads value v (or a view of it), or a result of x is
+ * (a view of) it. */
+bool kiln_cpu_value_needed(const kiln_cpu_executable *x, int32_t s, int32_t v);
+/* Marks the results of control-flow step s (of x) that nothing needs afterwards, so the
+ * step does not copy a loop's carried value out for them (control.c). */
+void kiln_cpu_control_mark_dead(const kiln_cpu_executable *x, int32_t s);
+/* Calls fn on x and on the executables of its control-flow regions, nested ones too. */
+void kiln_cpu_visit(const kiln_cpu_executable *x, void (*fn)(const kiln_cpu_executable *, void *), void *ctx);
+/* The copies of x and its regions (kiln_executable_stats_info.copies) and their bytes. */
+void kiln_cpu_copy_counts(const kiln_cpu_executable *x, uint64_t *copies, uint64_t *bytes);
 
 /* Runs fn over [0, points) split over the threads when work is large enough. */
 void kiln_cpu_parallel_for(kiln_cpu_loop_fn fn, void *const *bufs, int64_t points, int64_t work);

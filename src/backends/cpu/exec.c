@@ -12,6 +12,7 @@
 
 struct kiln_cpu_run_state {
   kiln_cpu_run_state *next; /* in the executable's pool */
+  int32_t *take;            /* by result: the input tensor it takes (plan_takes), or -1 */
   void **ptr;               /* by value id */
   kiln_rtv **frame;         /* by value id: interpreter values (owned) and views */
   kiln_cpu_tensor **held;   /* by value id: tensors control-flow steps made (owned) */
@@ -60,6 +61,7 @@ static int32_t loop_args(const kiln_cpu_executable *x) {
 
 static void state_free(kiln_cpu_run_state *s) {
   if (!s) return;
+  free(s->take);
   free(s->ptr);
   free(s->frame);
   free(s->held);
@@ -78,13 +80,14 @@ static kiln_cpu_run_state *state_take(kiln_cpu_executable *x) {
   s = calloc(1, sizeof *s);
   if (!s) return NULL;
   size_t n = (size_t)x->num_slots + 1;
+  s->take = calloc((size_t)x->num_results + 1, sizeof *s->take);
   s->ptr = calloc(n, sizeof *s->ptr);
   s->frame = calloc(n, sizeof *s->frame);
   s->held = calloc(n, sizeof *s->held);
   s->bufs = calloc((size_t)loop_args(x) + 1, sizeof *s->bufs);
   s->arena_bytes = x->arena_bytes;
   s->arena = kiln_cpu_alloc(x->arena_bytes);
-  if (!s->ptr || !s->frame || !s->held || !s->bufs || !s->arena) {
+  if (!s->take || !s->ptr || !s->frame || !s->held || !s->bufs || !s->arena) {
     state_free(s);
     return NULL;
   }
@@ -252,7 +255,7 @@ static kiln_status run_interp_step(const kiln_cpu_executable *x, kiln_cpu_run_st
   return st;
 }
 
-static kiln_status make_result(const kiln_cpu_executable *x, kiln_cpu_run_state *s, int32_t k, kiln_cpu_tensor **out) {
+static kiln_status make_result(kiln_cpu_executable *x, kiln_cpu_run_state *s, int32_t k, kiln_cpu_tensor **out) {
   int32_t v = x->result_values[k];
   const kiln_type *t = x->slots[v].type;
   if (x->slots[v].store == KILN_CPU_STORE_INTERP) {
@@ -275,7 +278,43 @@ static kiln_status make_result(const kiln_cpu_executable *x, kiln_cpu_run_state 
   }
   KILN_RETURN_IF_ERROR(kiln_cpu_tensor_new(kiln_type_elem(t), t->tensor.rank, t->tensor.dims, out));
   if ((*out)->bytes) memcpy((*out)->data, data_of(x, s, v), (*out)->bytes);
+  kiln_cpu_count_copy(x, (*out)->bytes);
   return NULL;
+}
+
+/* A donated input's tensor t made the tensor of result value v: t takes v's shape (same
+ * element type and bytes: donate.c) and is no longer an input. */
+static kiln_cpu_tensor *adopt(const kiln_cpu_executable *x, kiln_cpu_tensor *t, int32_t v) {
+  const kiln_type *type = x->slots[v].type;
+  t->rank = type->tensor.rank;
+  if (t->rank) memcpy(t->dims, type->tensor.dims, sizeof *t->dims * (size_t)t->rank);
+  t->donated = false;
+  return t;
+}
+
+/* Which input tensor each result takes in this run (take[k], -1: none): a while body's
+ * result_from_input, or a donated input planned for it (x->donors), each input once. */
+static void plan_takes(const kiln_cpu_executable *x, kiln_cpu_tensor *const *inputs, int32_t *take) {
+  for (int32_t k = 0; k < x->num_results; k++) take[k] = x->result_from_input ? x->result_from_input[k] : -1;
+  for (int32_t k = 0; x->donors && k < x->num_results; k++) {
+    int32_t i = x->donors[k].input;
+    if (x->donors[k].how == KILN_CPU_REUSE_NONE || !inputs[i]->donated) continue;
+    bool taken = false;
+    for (int32_t j = 0; j < k; j++) taken = taken || take[j] == i;
+    if (!taken) take[k] = i;
+  }
+}
+
+/* Result k made from the donated input tensor t it takes: MOVE hands t over (it holds the
+ * result's bytes), COPY copies the result into it. */
+static void make_donated_result(kiln_cpu_executable *x, kiln_cpu_run_state *s, int32_t k, kiln_cpu_tensor *t,
+                                kiln_cpu_tensor **out) {
+  int32_t v = x->result_values[k];
+  if (x->donors[k].how == KILN_CPU_REUSE_COPY && t->bytes) {
+    memcpy(t->data, data_of(x, s, v), t->bytes);
+    kiln_cpu_count_copy(x, t->bytes);
+  }
+  *out = adopt(x, t, v);
 }
 
 /* A control-flow step: its values as tensors (the held ones, or views), its results held. */
@@ -301,11 +340,11 @@ static kiln_status run_control_step(const kiln_cpu_executable *x, kiln_cpu_run_s
     in[k] = w;
   }
   if (!st) st = kiln_cpu_control_run(step, in, out, checks);
-  for (int32_t i = 0; !st && i < nr; i++) {
+  for (int32_t i = 0; !st && i < nr; i++) { /* out[i] NULL: a result nothing reads (kiln_cpu_control_mark_dead) */
     int32_t v = step->op->results[i].id;
     kiln_cpu_tensor_free(s->held[v]);
     s->held[v] = out[i];
-    s->ptr[v] = out[i]->data;
+    s->ptr[v] = out[i] ? out[i]->data : NULL;
   }
   free(views);
   free(in);
@@ -313,6 +352,13 @@ static kiln_status run_control_step(const kiln_cpu_executable *x, kiln_cpu_run_s
   return st;
 }
 
+
+/* A scatter or dynamic_update_slice step that copies its operand (values[0]) whole
+ * before updating the copy. */
+static void count_operand_copy(kiln_cpu_executable *x, const kiln_cpu_step *step) {
+  const kiln_type *t = x->slots[step->values[0]].type;
+  kiln_cpu_count_copy(x, (uint64_t)t->tensor.num_elements * kiln_elem_storage_bytes(kiln_type_elem(t)));
+}
 
 /* A warm-up run's stand-in for a step it skips (interpreter and control-flow steps, which
  * may have effects or loop on data): zeros of each tensor result's type. */
@@ -338,7 +384,11 @@ static kiln_status run_steps(kiln_cpu_executable *x, kiln_cpu_tensor *const *inp
   if (!s) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "cpu: out of memory for a run of %llu bytes",
                              (unsigned long long)x->arena_bytes);
   kiln_status st = NULL;
+  int32_t *take = s->take;
   for (int32_t k = 0; k < x->num_results; k++) results[k] = NULL;
+  if (warm)
+    for (int32_t k = 0; k < x->num_results; k++) take[k] = -1;
+  else plan_takes(x, inputs, take);
   for (int32_t v = 0; v < x->num_slots; v++) {
     const kiln_cpu_slot *sl = &x->slots[v];
     switch (sl->store) {
@@ -346,8 +396,9 @@ static kiln_status run_steps(kiln_cpu_executable *x, kiln_cpu_tensor *const *inp
       case KILN_CPU_STORE_CONST: s->ptr[v] = (void *)sl->data; break;
       case KILN_CPU_STORE_TEMP: s->ptr[v] = s->arena + sl->offset; break;
       case KILN_CPU_STORE_RESULT:
-        if (!st && !warm && x->result_from_input && x->result_from_input[sl->index] >= 0) {
-          results[sl->index] = inputs[x->result_from_input[sl->index]]; /* given up by the caller */
+        if (!st && take[sl->index] >= 0 && x->result_values[sl->index] == v) { /* given up by the caller */
+          kiln_cpu_tensor *t = inputs[take[sl->index]];
+          results[sl->index] = t->donated ? adopt(x, t, v) : t;
           s->ptr[v] = results[sl->index]->data;
         } else if (!st) {
           const kiln_type *t = sl->type;
@@ -396,7 +447,9 @@ static kiln_status run_steps(kiln_cpu_executable *x, kiln_cpu_tensor *const *inp
         const void *in[KILN_CPU_MAX_RANK + 2];
         int32_t n = step->num_values - 1;
         for (int32_t k = 0; k < n; k++) in[k] = data_of(x, s, step->values[k]);
-        kiln_cpu_dynslice_run(step->dynslice, in, data_of(x, s, step->values[n]));
+        void *out = data_of(x, s, step->values[n]);
+        if (!warm && step->op->kind == KILN_OP_DYNAMIC_UPDATE_SLICE && out != in[0]) count_operand_copy(x, step);
+        kiln_cpu_dynslice_run(step->dynslice, in, out);
         break;
       }
       case KILN_CPU_STEP_GATHER:
@@ -404,6 +457,7 @@ static kiln_status run_steps(kiln_cpu_executable *x, kiln_cpu_tensor *const *inp
                             data_of(x, s, step->values[2]));
         break;
       case KILN_CPU_STEP_SCATTER:
+        if (!warm && data_of(x, s, step->values[0]) != data_of(x, s, step->values[3])) count_operand_copy(x, step);
         kiln_cpu_scatter_run(step->scatter, data_of(x, s, step->values[0]), data_of(x, s, step->values[1]),
                              data_of(x, s, step->values[2]), data_of(x, s, step->values[3]));
         break;
@@ -453,7 +507,8 @@ static kiln_status run_steps(kiln_cpu_executable *x, kiln_cpu_tensor *const *inp
     if (x->skip_result && x->skip_result[k]) continue;
     int32_t v = x->result_values[k];
     if (x->slots[v].store == KILN_CPU_STORE_RESULT && x->slots[v].index == k) continue;
-    st = make_result(x, s, k, &results[k]);
+    if (take[k] >= 0) make_donated_result(x, s, k, inputs[take[k]], &results[k]);
+    else st = make_result(x, s, k, &results[k]);
   }
   for (int32_t v = 0; v < x->num_slots; v++) {
     kiln_rtv_release(s->frame[v]);
@@ -464,7 +519,7 @@ static kiln_status run_steps(kiln_cpu_executable *x, kiln_cpu_tensor *const *inp
   if (st || warm)
     for (int32_t k = 0; k < x->num_results; k++) {
       /* an input given up stays the caller's when the run fails */
-      if (!warm && x->result_from_input && x->result_from_input[k] >= 0) results[k] = NULL;
+      if (take[k] >= 0) results[k] = NULL;
       kiln_cpu_tensor_free(results[k]);
       results[k] = NULL;
     }

@@ -81,7 +81,7 @@ static kiln_status cpu_buffer_shape(const kiln_backend_buffer *buffer, kiln_back
 
 static kiln_status cpu_buffer_to_host(kiln_backend_buffer *buffer, void *dst, size_t byte_size) {
   const kiln_cpu_tensor *t = buffer->tensor;
-  if (!t->data || byte_size != t->bytes) return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "cpu: the buffer does not hold %zu bytes", byte_size);
+  if (!t || !t->data || byte_size != t->bytes) return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "cpu: the buffer does not hold %zu bytes", byte_size);
   if (byte_size) memcpy(dst, t->data, byte_size);
   return NULL;
 }
@@ -127,12 +127,26 @@ static kiln_status cpu_execute(kiln_backend_executable *e, const kiln_backend_ex
   kiln_cpu_tensor **in = a->num_inputs <= 16 ? in_small : calloc((size_t)a->num_inputs, sizeof *in);
   kiln_cpu_tensor **out = a->num_results <= 16 ? out_small : calloc((size_t)a->num_results, sizeof *out);
   kiln_status st = in && out ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-  for (int32_t i = 0; !st && i < a->num_inputs; i++) in[i] = a->inputs[i]->tensor;
+  /* a donated input's tensor may come back as a result (kiln_cpu_tensor.donated) */
+  const bool *donated = a->struct_size >= offsetof(kiln_backend_execute_args, donated) + sizeof a->donated ? a->donated : NULL;
+  bool marked = !st && donated;
+  for (int32_t i = 0; !st && i < a->num_inputs; i++) {
+    in[i] = a->inputs[i]->tensor;
+    /* only a donated tensor is written: this run owns it alone (the runtime's claim), while
+     * an undonated one may be another run's input at this moment */
+    if (donated && donated[i]) in[i]->donated = true;
+  }
   kiln_check_log log = {0};
   if (!st) {
     kiln_cpu_pool *before = kiln_cpu_pool_bind(kiln_cpu_device_pool(e->device));
     st = kiln_cpu_tiered_run(e->t, in, out, a->report_checks ? &log : NULL, NULL);
     kiln_cpu_pool_bind(before);
+  }
+  for (int32_t i = 0; marked && i < a->num_inputs; i++) { /* a tensor a result took is the result's now */
+    if (!donated[i]) continue;
+    in[i]->donated = false;
+    for (int32_t k = 0; !st && k < a->num_results; k++)
+      if (out[k] == in[i]) a->inputs[i]->tensor = NULL;
   }
   if (!st && a->report_checks) a->report_checks(a->check_ctx, log.passed, log.failed, log.text.data ? log.text.data : "");
   int32_t made = 0;
@@ -165,6 +179,7 @@ static kiln_status cpu_executable_stats(const kiln_backend_executable *e, kiln_b
     out->code_cache_misses = misses;
   }
   if (HAS_FIELD(out, interpreted_ops)) out->interpreted_ops = kiln_cpu_interpreted_ops(x);
+  if (HAS_FIELD(out, copy_bytes)) kiln_cpu_copy_counts(x, &out->copies, &out->copy_bytes);
   if (HAS_FIELD(out, optimized_runs)) {
     out->tier = tier.optimized ? KILN_TIER_OPTIMIZED : KILN_TIER_FAST_START;
     out->tier_pending = tier.pending;

@@ -63,7 +63,7 @@ static void run_size(kiln_executable *x, kiln_device *d, const char *folder, con
   if (!st) st = kiln_executable_function(x, &f);
   for (int run = 0; !st && run < 2; run++) {
     kiln_event *done = NULL;
-    kiln_execute_args ea = {sizeof ea, &arg, 1, res, f.num_results, 0};
+    kiln_execute_args ea = {sizeof ea, &arg, 1, res, f.num_results, 0, NULL};
     st = kiln_executable_execute(x, &ea, &done);
     if (!st) st = kiln_event_wait(done);
     kiln_event_release(done);
@@ -99,7 +99,7 @@ static void expect_error(kiln_executable *x, kiln_device *d, int32_t rank, const
   kiln_event *done = NULL;
   kiln_buffer_args args = {sizeof args, KILN_ELEMENT_TYPE_F32, rank, dims, zeros, (size_t)n * sizeof *zeros};
   kiln_status st = kiln_buffer_create(d, &args, &arg);
-  kiln_execute_args ea = {sizeof ea, &arg, 1, res, 1, 0};
+  kiln_execute_args ea = {sizeof ea, &arg, 1, res, 1, 0, NULL};
   if (!st) st = kiln_executable_execute(x, &ea, &done);
   if (!st) st = kiln_event_wait(done);
   bool ok = st && strstr(kiln_status_message(st), expect);

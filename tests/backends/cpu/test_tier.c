@@ -110,7 +110,7 @@ static bool run(kiln_executable *x, kiln_device *d, int k, float *s, float *m) {
   kiln_event *e = NULL;
   kiln_status st = kiln_buffer_create(d, &ax, &in[0]);
   if (!st) st = kiln_buffer_create(d, &aw, &in[1]);
-  kiln_execute_args ea = {sizeof ea, in, 2, out, 2, 0};
+  kiln_execute_args ea = {sizeof ea, in, 2, out, 2, 0, NULL};
   if (!st) st = kiln_executable_execute(x, &ea, &e);
   if (!st) st = kiln_event_wait(e);
   if (!st && s) st = kiln_buffer_copy_to_host(out[0], s, sizeof(float) * ROWS);
