@@ -35,8 +35,14 @@ set(KILN_CPU_SOURCES
   src/backends/cpu/isa.c
   src/backends/cpu/jit.c
   src/backends/cpu/loopgen.c
+  src/backends/cpu/loopgen_complex.c
   src/backends/cpu/loopnest.c
   src/backends/cpu/memory.c
+  src/backends/cpu/native.c
+  src/backends/cpu/native_ids.c
+  src/backends/cpu/native_reduce_precision.c
+  src/backends/cpu/native_rng.c
+  src/backends/cpu/native_top_k.c
   src/backends/cpu/parallel.c
   src/backends/cpu/pool.c
   src/backends/cpu/scatter.c

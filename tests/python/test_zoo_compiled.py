@@ -16,7 +16,6 @@ SIZES = os.environ.get("KILN_PY_ZOO_SIZES", "small,large").split(",")
 # (op, where, reason): op is an op name or "*" (any); where, when not None, must occur in
 # the op's line of model.mlir. The first entry that matches gives the reason.
 EXCLUDED = [
-    ("*", "complex<", "complex values: the loop generator has no complex arithmetic (fft_filter)"),
 ]
 
 STEP = re.compile(r"^\s+[\d.]+%\s+step \d+\s+interpreter\s+(\S+) \(line (\d+)\)", re.M)

@@ -5,6 +5,7 @@
 
 #include "backends/cpu/cpu.h"
 #include "backends/cpu/dnnl_ops.h"
+#include "backends/cpu/native.h"
 #include "backends/lapack/lapack.h"
 #include "passes/buffer_plan.h"
 #include "passes/canonicalize.h"
@@ -73,6 +74,9 @@ static const kiln_op *reduce_combiner(const kiln_op *op) {
   }
   if (!kiln_type_is_tensor(c->results[0].type) || c->results[0].type->tensor.rank != 0) return NULL;
   if (kiln_type_elem(c->results[0].type) != kiln_type_elem(op->results[0].type)) return NULL;
+  /* complex numbers fold with ADD only: 1 + 0i is no identity of Annex G's multiply (inf
+   * times it is inf + NaN i); other complex reduces run as folds, in order */
+  if (kiln_elem_is_complex(kiln_type_elem(c->results[0].type)) && c->kind != KILN_OP_ADD) return NULL;
   return kiln_cpu_loopgen_supports(c) ? c : NULL;
 }
 
@@ -950,6 +954,13 @@ static kiln_status schedule(kiln_cpu_executable *x, const kiln_block *body, cons
       set_store(x, op->results[0].id, KILN_CPU_STORE_ALIAS, op->operands[0]->id);
       continue;
     }
+    if (op->kind == KILN_OP_OPTIMIZATION_BARRIER && all_static(op)) { /* each result is its operand: no copy */
+      bool stored = true;
+      for (int32_t k = 0; k < op->num_operands; k++) stored &= x->slots[op->operands[k]->id].store != KILN_CPU_STORE_NONE;
+      for (int32_t k = 0; stored && k < op->num_results; k++)
+        set_store(x, op->results[k].id, KILN_CPU_STORE_ALIAS, op->operands[k]->id);
+      if (stored) continue;
+    }
     if (op->kind == KILN_OP_BITCAST_CONVERT && same_bytes(op) && x->slots[op->operands[0]->id].store != KILN_CPU_STORE_NONE) {
       set_store(x, op->results[0].id, KILN_CPU_STORE_ALIAS, op->operands[0]->id);
       continue;
@@ -992,6 +1003,7 @@ static kiln_status schedule(kiln_cpu_executable *x, const kiln_block *body, cons
     }
     TRY_NATIVE(op->kind == KILN_OP_CONCATENATE, kiln_cpu_concat_prepare, concat, KILN_CPU_STEP_CONCAT);
     TRY_NATIVE(op->kind == KILN_OP_FFT, kiln_cpu_fft_prepare, fft, KILN_CPU_STEP_FFT);
+    TRY_NATIVE(true, kiln_cpu_native_prepare, native, KILN_CPU_STEP_NATIVE);
     if (!x->baseline &&
         (op->kind == KILN_OP_REDUCE_WINDOW || op->kind == KILN_OP_SELECT_AND_SCATTER || op->kind == KILN_OP_PAD)) {
       bool done;

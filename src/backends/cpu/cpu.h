@@ -48,6 +48,7 @@ typedef enum kiln_cpu_step_kind {
   KILN_CPU_STEP_FFT,     /* stablehlo.fft (fft.h) */
   KILN_CPU_STEP_LAPACK,  /* LAPACK (backends/lapack): jaxlib's lapack_*_ffi calls, cholesky, triangular_solve */
   KILN_CPU_STEP_CONCAT,  /* stablehlo.concatenate as copies (concat.c) */
+  KILN_CPU_STEP_NATIVE,  /* a single op's native kernel (native.h: ids, rng_bit_generator, top_k, reduce_precision) */
 } kiln_cpu_step_kind;
 
 struct kiln_cpu_dnnl_op;
@@ -79,6 +80,7 @@ typedef struct kiln_cpu_step {
   struct kiln_fft_plan *fft;          /* FFT: operand, result */
   struct kiln_lapack_plan *lapack;    /* LAPACK: the operands, then the results */
   struct kiln_cpu_concat *concat;     /* CONCAT: the operands, then the result */
+  struct kiln_cpu_native *native;     /* NATIVE: the operands, then the results */
 } kiln_cpu_step;
 
 typedef struct kiln_cpu_run_state kiln_cpu_run_state;

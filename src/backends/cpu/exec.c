@@ -7,6 +7,7 @@
 #include "backends/cpu/cpu.h"
 #include "backends/cpu/dnnl_ops.h"
 #include "backends/cpu/fft.h"
+#include "backends/cpu/native.h"
 #include "backends/lapack/lapack.h"
 #include "base/fault.h"
 
@@ -55,7 +56,9 @@ void kiln_cpu_tensor_free(kiln_cpu_tensor *t) {
 static int32_t loop_args(const kiln_cpu_executable *x) {
   int32_t n = 0;
   for (int32_t s = 0; s < x->num_steps; s++)
-    if (x->steps[s].kind == KILN_CPU_STEP_LOOP || x->steps[s].kind == KILN_CPU_STEP_CONCAT) n += x->steps[s].num_values;
+    if (x->steps[s].kind == KILN_CPU_STEP_LOOP || x->steps[s].kind == KILN_CPU_STEP_CONCAT ||
+        x->steps[s].kind == KILN_CPU_STEP_NATIVE)
+      n += x->steps[s].num_values;
   return n;
 }
 
@@ -123,6 +126,7 @@ static const char *step_kind_name(kiln_cpu_step_kind kind) {
     case KILN_CPU_STEP_FFT: return "fft";
     case KILN_CPU_STEP_LAPACK: return "lapack";
     case KILN_CPU_STEP_CONCAT: return "concatenate";
+    case KILN_CPU_STEP_NATIVE: return "native";
   }
   return "?";
 }
@@ -193,6 +197,7 @@ void kiln_cpu_executable_destroy(kiln_cpu_executable *x) {
     kiln_fft_plan_destroy(x->steps[s].fft);
     kiln_lapack_destroy(x->steps[s].lapack);
     kiln_cpu_concat_destroy(x->steps[s].concat);
+    kiln_cpu_native_destroy(x->steps[s].native);
   }
   kiln_cpu_code_destroy(x->code);
   if (x->owns_interp) kiln_interp_destroy(x->interp);
@@ -486,6 +491,12 @@ static kiln_status run_steps(kiln_cpu_executable *x, kiln_cpu_tensor *const *inp
         int32_t n = step->num_values - 1;
         for (int32_t k = 0; k < n; k++) bufs[k] = data_of(x, s, step->values[k]);
         kiln_cpu_concat_run(step->concat, (const void *const *)bufs, data_of(x, s, step->values[n]));
+        bufs += step->num_values;
+        break;
+      }
+      case KILN_CPU_STEP_NATIVE: { /* operand then result pointers, in the argument arrays' room */
+        for (int32_t k = 0; k < step->num_values; k++) bufs[k] = data_of(x, s, step->values[k]);
+        st = kiln_cpu_native_run(step->native, (const void *const *)bufs, bufs + step->op->num_operands);
         bufs += step->num_values;
         break;
       }

@@ -1,8 +1,6 @@
 /* Entry points of the vectorised math library: op -> kernel table, type checks, and the
  * one-per-(op, type) internal helper functions. Kernels live in llvm_math_*.c.
- * Not yet implemented (NULL is returned, the caller falls back): erf, erfc, and the double
- * versions of sin/cos/tan (their Cody-Waite reduction is only exact for |x| < 2^26; a
- * Payne-Hanek reduction for larger arguments is still to do). */
+ * Not yet implemented (NULL is returned, the caller falls back): erf, erfc. */
 #include "backends/cpu/llvm_math.h"
 
 #include <stdio.h>
@@ -17,31 +15,30 @@ typedef struct kiln_math_entry {
   kiln_math_binary_fn binary;
   bool f32_via_f64; /* the f32 kernel computes in f64 and rounds once */
   bool keep_zero;   /* f(+-0) = +-0: the input zero is returned as is */
-  bool no_f64;      /* no double kernel yet (NULL is returned) */
 } kiln_math_entry;
 
 static const kiln_math_entry kEntries[] = {
-    {KILN_OP_EXPONENTIAL, "exp", kiln_math_exp, NULL, false, false, false},
-    {KILN_OP_EXPONENTIAL_MINUS_ONE, "expm1", kiln_math_expm1_op, NULL, false, true, false},
-    {KILN_OP_LOG, "log", kiln_math_log, NULL, false, false, false},
-    {KILN_OP_LOG_PLUS_ONE, "log1p", kiln_math_log1p, NULL, false, true, false},
-    {KILN_OP_LOGISTIC, "logistic", kiln_math_logistic, NULL, true, false, false},
-    {KILN_OP_TANH, "tanh", kiln_math_tanh, NULL, true, true, false},
-    {KILN_OP_SINE, "sin", kiln_math_sin, NULL, true, true, true},
-    {KILN_OP_COSINE, "cos", kiln_math_cos, NULL, true, false, true},
-    {KILN_OP_TAN, "tan", kiln_math_tan, NULL, true, true, true},
-    {KILN_OP_CHLO_TAN, "tan", kiln_math_tan, NULL, true, true, true},
-    {KILN_OP_CBRT, "cbrt", kiln_math_cbrt, NULL, true, true, false},
-    {KILN_OP_CHLO_SINH, "sinh", kiln_math_sinh, NULL, true, true, false},
-    {KILN_OP_CHLO_COSH, "cosh", kiln_math_cosh, NULL, false, false, false},
-    {KILN_OP_CHLO_ATAN, "atan", kiln_math_atan, NULL, false, true, false},
-    {KILN_OP_CHLO_ASIN, "asin", kiln_math_asin, NULL, true, true, false},
-    {KILN_OP_CHLO_ACOS, "acos", kiln_math_acos, NULL, true, false, false},
-    {KILN_OP_CHLO_ASINH, "asinh", kiln_math_asinh, NULL, false, true, false},
-    {KILN_OP_CHLO_ACOSH, "acosh", kiln_math_acosh, NULL, false, false, false},
-    {KILN_OP_CHLO_ATANH, "atanh", kiln_math_atanh, NULL, false, true, false},
-    {KILN_OP_ATAN2, "atan2", NULL, kiln_math_atan2, false, false, false},
-    {KILN_OP_POWER, "pow", NULL, kiln_math_pow, true, false, false},
+    {KILN_OP_EXPONENTIAL, "exp", kiln_math_exp, NULL, false, false},
+    {KILN_OP_EXPONENTIAL_MINUS_ONE, "expm1", kiln_math_expm1_op, NULL, false, true},
+    {KILN_OP_LOG, "log", kiln_math_log, NULL, false, false},
+    {KILN_OP_LOG_PLUS_ONE, "log1p", kiln_math_log1p, NULL, false, true},
+    {KILN_OP_LOGISTIC, "logistic", kiln_math_logistic, NULL, true, false},
+    {KILN_OP_TANH, "tanh", kiln_math_tanh, NULL, true, true},
+    {KILN_OP_SINE, "sin", kiln_math_sin, NULL, true, true},
+    {KILN_OP_COSINE, "cos", kiln_math_cos, NULL, true, false},
+    {KILN_OP_TAN, "tan", kiln_math_tan, NULL, true, true},
+    {KILN_OP_CHLO_TAN, "tan", kiln_math_tan, NULL, true, true},
+    {KILN_OP_CBRT, "cbrt", kiln_math_cbrt, NULL, true, true},
+    {KILN_OP_CHLO_SINH, "sinh", kiln_math_sinh, NULL, true, true},
+    {KILN_OP_CHLO_COSH, "cosh", kiln_math_cosh, NULL, false, false},
+    {KILN_OP_CHLO_ATAN, "atan", kiln_math_atan, NULL, false, true},
+    {KILN_OP_CHLO_ASIN, "asin", kiln_math_asin, NULL, true, true},
+    {KILN_OP_CHLO_ACOS, "acos", kiln_math_acos, NULL, true, false},
+    {KILN_OP_CHLO_ASINH, "asinh", kiln_math_asinh, NULL, false, true},
+    {KILN_OP_CHLO_ACOSH, "acosh", kiln_math_acosh, NULL, false, false},
+    {KILN_OP_CHLO_ATANH, "atanh", kiln_math_atanh, NULL, false, true},
+    {KILN_OP_ATAN2, "atan2", NULL, kiln_math_atan2, false, false},
+    {KILN_OP_POWER, "pow", NULL, kiln_math_pow, true, false},
 };
 
 static const kiln_math_entry *find_entry(kiln_op_kind kind, bool binary) {
@@ -102,7 +99,7 @@ static LLVMValueRef emit(LLVMModuleRef m, LLVMBuilderRef b, const kiln_math_entr
   LLVMTypeRef ft = LLVMTypeOf(x);
   bool dbl;
   unsigned lanes;
-  if (!classify(ft, &dbl, &lanes) || (dbl && en->no_f64)) return NULL;
+  if (!classify(ft, &dbl, &lanes)) return NULL;
   if (y && LLVMTypeOf(y) != ft) return NULL;
   char name[64];
   if (lanes)
@@ -141,5 +138,6 @@ LLVMValueRef kiln_cpu_emit_binary_math(LLVMModuleRef m, LLVMBuilderRef b, kiln_o
 bool kiln_cpu_math_has(kiln_op_kind kind, bool f64) {
   const kiln_math_entry *en = find_entry(kind, false);
   if (!en) en = find_entry(kind, true);
-  return en && !(f64 && en->no_f64);
+  (void)f64; /* every kernel has both types */
+  return en != NULL;
 }

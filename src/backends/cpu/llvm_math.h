@@ -2,7 +2,9 @@
  *
  * Each entry point emits y = op(x) (or op(x, y)) at the builder's current position, for x of
  * type float, double, <N x float> or <N x double>. The code is straight-line (selects, no
- * branches, no calls to libm or any external symbol), so it vectorises at any width. The
+ * calls to libm or any external symbol), so it vectorises at any width; the one branch is
+ * the f64 sin/cos/tan reduction's, to a Payne-Hanek path (with a constant table of 2/pi's
+ * digits in m) taken only when some lane is 2^26 or more. The
  * function body for each (op, type) pair is added to module m once, as an internal
  * `alwaysinline` function named "kiln.math.<op>.<type>", and reused; run LLVM's
  * always-inliner (any -O pipeline does) to fold it into the caller.
@@ -39,7 +41,8 @@ LLVMValueRef kiln_cpu_emit_unary_math(LLVMModuleRef m, LLVMBuilderRef b, kiln_op
 LLVMValueRef kiln_cpu_emit_binary_math(LLVMModuleRef m, LLVMBuilderRef b, kiln_op_kind kind,
                                        LLVMValueRef x, LLVMValueRef y);
 
-/* Whether kind is one of the ops above, for double (f64) or float. */
+/* Whether kind is one of the ops above (each has a float and a double kernel; f64 names
+ * the type asked for). */
 bool kiln_cpu_math_has(kiln_op_kind kind, bool f64);
 
 #ifdef __cplusplus

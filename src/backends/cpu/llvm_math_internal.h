@@ -105,6 +105,11 @@ kiln_mv kiln_math_expm1(const kiln_mb *e, kiln_mv x);
 kiln_mv kiln_math_log_decompose(const kiln_mb *e, kiln_mv x, kiln_mv *out_k);
 kiln_mv kiln_math_log_core(const kiln_mb *e, kiln_mv x, kiln_mv c);
 kiln_mv kiln_math_log1p(const kiln_mb *e, kiln_mv x); /* with special values */
+/* Double x (finite) = q*pi/2 + r, |r| <= pi/4 about: returns r and q (as a double; only q
+ * mod 4 matters). Cody-Waite (exact enough below 2^26) or Payne-Hanek above
+ * (llvm_math_reduce.c); the latter adds blocks to the function being built (a branch
+ * taken when some lane needs it) and leaves the builder at the end of the join block. */
+kiln_mv kiln_math_reduce_pio2(const kiln_mb *e, kiln_mv x, kiln_mv *out_q);
 /* atan2(a, b) for a, b >= 0 (not both zero, not NaN): in [0, pi/2]. */
 kiln_mv kiln_math_atan2_pos(const kiln_mb *e, kiln_mv a, kiln_mv b);
 

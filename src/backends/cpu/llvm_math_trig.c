@@ -4,9 +4,8 @@
  * fits of (sin r - r)/r^3 and (cos r - 1 + r^2/2)/r^4 in r^2). For float inputs the
  * reduction is exact over the whole range: 2/pi is split into 28-bit chunks, each product
  * x*chunk is exact in double, is reduced modulo 4 exactly, and the fractions are summed
- * without error (TwoSum). For double inputs it is a three-part Cody-Waite reduction with fma,
- * exact enough for |x| < 2^26; larger double arguments are not reduced accurately (see
- * kTrigMaxF64). atan uses two reductions (1/t and (t-1)/(t+1)) onto |u| <= tan(pi/8) and
+ * without error (TwoSum). Double inputs go through kiln_math_reduce_pio2 (Cody-Waite, then
+ * Payne-Hanek from 2^26 on: accurate over the whole range). atan uses two reductions (1/t and (t-1)/(t+1)) onto |u| <= tan(pi/8) and
  * an odd polynomial; asin/acos go through atan2 with sqrt((1-x)(1+x)). */
 #include <stddef.h>
 
@@ -63,24 +62,15 @@ static kiln_mv reduce_float_exact(const kiln_mb *e, kiln_mv x, kiln_mv *out_q) {
   return kiln_mb_mulc(e, kiln_mb_add(e, hi, lo), 1.5707963267948966);
 }
 
-/* Cody-Waite reduction by pi/2 in three parts (fma): accurate for |x| < 2^26. */
-static kiln_mv reduce_cody_waite(const kiln_mb *e, kiln_mv x, kiln_mv *out_q) {
-  kiln_mv n = kiln_mb_rint(e, kiln_mb_mulc(e, x, 0x1.45f306dc9c883p-1));
-  kiln_mv nn = kiln_mb_neg(e, n);
-  kiln_mv r = kiln_mb_fma(e, nn, kiln_mb_c(e, 0x1.921fb54442d18p+0), x);
-  r = kiln_mb_fma(e, nn, kiln_mb_c(e, 0x1.1a62633145c07p-54), r);
-  r = kiln_mb_fma(e, nn, kiln_mb_c(e, -0x1.f1976b7ed8fbcp-110), r);
-  *out_q = n;
-  return r;
-}
-
 typedef enum { TRIG_SIN, TRIG_COS, TRIG_TAN } trig_kind;
 
 static kiln_mv trig(const kiln_mb *e, kiln_mv x, trig_kind kind) {
   kiln_mv bad = kiln_mb_or(e, kiln_mb_isnan(e, x), kiln_mb_isinf(e, x));
   kiln_mv xs = kiln_mb_sel(e, bad, kiln_mb_c(e, 0.0), x);
   kiln_mv qf;
-  kiln_mv r = e->narrow ? reduce_float_exact(e, xs, &qf) : reduce_cody_waite(e, xs, &qf);
+  /* a float (computed in double: every entry here is f32_via_f64) reduces exactly in
+   * straight-line code; a double needs Payne-Hanek from 2^26 on (llvm_math_reduce.c) */
+  kiln_mv r = e->narrow ? reduce_float_exact(e, xs, &qf) : kiln_math_reduce_pio2(e, xs, &qf);
   bool small = e->narrow || !e->dbl;
   kiln_mv z = kiln_mb_mul(e, r, r);
   kiln_mv ps = small ? kiln_mb_poly(e, z, kSin32, 4) : kiln_mb_poly(e, z, kSin64, 7);

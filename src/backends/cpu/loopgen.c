@@ -20,7 +20,7 @@ static LLVMTypeRef compute_type(const kiln_cpu_gen *g, kiln_elem e) {
     case KILN_ELEM_SI32: case KILN_ELEM_UI32: return g->i32;
     case KILN_ELEM_SI64: case KILN_ELEM_UI64: return g->i64;
     case KILN_ELEM_F16: case KILN_ELEM_BF16: case KILN_ELEM_F32: return g->f32;
-    case KILN_ELEM_F64: return g->f64;
+    case KILN_ELEM_F64: case KILN_ELEM_C64: case KILN_ELEM_C128: return g->f64; /* complex: a part */
     default: return NULL;
   }
 }
@@ -38,7 +38,7 @@ bool kiln_cpu_loopgen_elem(kiln_elem e) {
   switch (e) {
     case KILN_ELEM_I1: case KILN_ELEM_SI8: case KILN_ELEM_UI8: case KILN_ELEM_SI16: case KILN_ELEM_UI16:
     case KILN_ELEM_SI32: case KILN_ELEM_UI32: case KILN_ELEM_SI64: case KILN_ELEM_UI64: case KILN_ELEM_F16:
-    case KILN_ELEM_BF16: case KILN_ELEM_F32: case KILN_ELEM_F64:
+    case KILN_ELEM_BF16: case KILN_ELEM_F32: case KILN_ELEM_F64: case KILN_ELEM_C64: case KILN_ELEM_C128:
       return true;
     default: return false;
   }
@@ -46,12 +46,13 @@ bool kiln_cpu_loopgen_elem(kiln_elem e) {
 
 static LLVMTypeRef vec_of(LLVMTypeRef t, int w) { return w == 1 ? t : LLVMVectorType(t, (unsigned)w); }
 
-static int width_of(LLVMValueRef v) {
+int kiln_cpu_width(LLVMValueRef v) {
   LLVMTypeRef t = LLVMTypeOf(v);
+  if (LLVMGetTypeKind(t) == LLVMStructTypeKind) t = LLVMStructGetTypeAtIndex(t, 0);
   return LLVMGetTypeKind(t) == LLVMVectorTypeKind ? (int)LLVMGetVectorSize(t) : 1;
 }
 
-static LLVMValueRef splat(kiln_cpu_gen *g, LLVMValueRef s, int w) {
+LLVMValueRef kiln_cpu_splat(kiln_cpu_gen *g, LLVMValueRef s, int w) {
   if (w == 1) return s;
   LLVMTypeRef vt = LLVMVectorType(LLVMTypeOf(s), (unsigned)w);
   LLVMValueRef v = LLVMBuildInsertElement(g->b, LLVMGetUndef(vt), s, LLVMConstInt(g->i32, 0, 0), "");
@@ -61,7 +62,7 @@ static LLVMValueRef splat(kiln_cpu_gen *g, LLVMValueRef s, int w) {
 
 static LLVMValueRef const_like(kiln_cpu_gen *g, LLVMValueRef like, double f, uint64_t u) {
   LLVMTypeRef t = LLVMTypeOf(like);
-  int w = width_of(like);
+  int w = kiln_cpu_width(like);
   LLVMTypeRef s = w == 1 ? t : LLVMGetElementType(t);
   LLVMValueRef c = LLVMGetTypeKind(s) == LLVMIntegerTypeKind ? LLVMConstInt(s, u, 0) : LLVMConstReal(s, f);
   if (w == 1) return c;
@@ -72,6 +73,8 @@ static LLVMValueRef const_like(kiln_cpu_gen *g, LLVMValueRef like, double f, uin
   free(items);
   return v;
 }
+
+LLVMValueRef kiln_cpu_fconst_like(kiln_cpu_gen *g, LLVMValueRef v, double f) { return const_like(g, v, f, 0); }
 
 LLVMValueRef kiln_cpu_intrinsic(kiln_cpu_gen *g, const char *name, LLVMValueRef *args, int n, int num_overloads) {
   unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
@@ -92,22 +95,22 @@ static LLVMValueRef intr2(kiln_cpu_gen *g, const char *name, LLVMValueRef x, LLV
 /* ---------------------------------------------------------------- storage rounding */
 
 static LLVMValueRef round_bf16(kiln_cpu_gen *g, LLVMValueRef v) {
-  int w = width_of(v);
+  int w = kiln_cpu_width(v);
   LLVMTypeRef it = vec_of(g->i32, w);
   LLVMValueRef bits = LLVMBuildBitCast(g->b, v, it, "");
-  LLVMValueRef lsb = LLVMBuildAnd(g->b, LLVMBuildLShr(g->b, bits, splat(g, LLVMConstInt(g->i32, 16, 0), w), ""),
-                                  splat(g, LLVMConstInt(g->i32, 1, 0), w), "");
-  LLVMValueRef rounded = LLVMBuildAdd(g->b, bits, LLVMBuildAdd(g->b, lsb, splat(g, LLVMConstInt(g->i32, 0x7fff, 0), w), ""), "");
-  LLVMValueRef hi = splat(g, LLVMConstInt(g->i32, 0xffff0000u, 0), w);
+  LLVMValueRef lsb = LLVMBuildAnd(g->b, LLVMBuildLShr(g->b, bits, kiln_cpu_splat(g, LLVMConstInt(g->i32, 16, 0), w), ""),
+                                  kiln_cpu_splat(g, LLVMConstInt(g->i32, 1, 0), w), "");
+  LLVMValueRef rounded = LLVMBuildAdd(g->b, bits, LLVMBuildAdd(g->b, lsb, kiln_cpu_splat(g, LLVMConstInt(g->i32, 0x7fff, 0), w), ""), "");
+  LLVMValueRef hi = kiln_cpu_splat(g, LLVMConstInt(g->i32, 0xffff0000u, 0), w);
   rounded = LLVMBuildAnd(g->b, rounded, hi, "");
-  LLVMValueRef quiet = LLVMBuildAnd(g->b, LLVMBuildOr(g->b, bits, splat(g, LLVMConstInt(g->i32, 0x00400000u, 0), w), ""), hi, "");
+  LLVMValueRef quiet = LLVMBuildAnd(g->b, LLVMBuildOr(g->b, bits, kiln_cpu_splat(g, LLVMConstInt(g->i32, 0x00400000u, 0), w), ""), hi, "");
   LLVMValueRef nan = LLVMBuildFCmp(g->b, LLVMRealUNO, v, v, "");
   return LLVMBuildBitCast(g->b, LLVMBuildSelect(g->b, nan, quiet, rounded, ""), vec_of(g->f32, w), "");
 }
 
 /* Rounds an f32 value to the storage type e (f16, bf16); other types are unchanged. */
 static LLVMValueRef round_storage(kiln_cpu_gen *g, kiln_elem e, LLVMValueRef v) {
-  int w = width_of(v);
+  int w = kiln_cpu_width(v);
   if (e == KILN_ELEM_F16)
     return LLVMBuildFPExt(g->b, LLVMBuildFPTrunc(g->b, v, vec_of(g->f16, w), ""), vec_of(g->f32, w), "");
   if (e == KILN_ELEM_BF16) return round_bf16(g, v);
@@ -116,13 +119,13 @@ static LLVMValueRef round_storage(kiln_cpu_gen *g, kiln_elem e, LLVMValueRef v) 
 
 /* From storage (as loaded) to the compute representation. */
 static LLVMValueRef from_storage(kiln_cpu_gen *g, kiln_elem e, LLVMValueRef v) {
-  int w = width_of(v);
+  int w = kiln_cpu_width(v);
   switch (e) {
     case KILN_ELEM_I1: return LLVMBuildTrunc(g->b, v, vec_of(g->i1, w), "");
     case KILN_ELEM_F16: return LLVMBuildFPExt(g->b, v, vec_of(g->f32, w), "");
     case KILN_ELEM_BF16: {
       LLVMValueRef x = LLVMBuildZExt(g->b, v, vec_of(g->i32, w), "");
-      x = LLVMBuildShl(g->b, x, splat(g, LLVMConstInt(g->i32, 16, 0), w), "");
+      x = LLVMBuildShl(g->b, x, kiln_cpu_splat(g, LLVMConstInt(g->i32, 16, 0), w), "");
       return LLVMBuildBitCast(g->b, x, vec_of(g->f32, w), "");
     }
     default: return v;
@@ -130,13 +133,13 @@ static LLVMValueRef from_storage(kiln_cpu_gen *g, kiln_elem e, LLVMValueRef v) {
 }
 
 static LLVMValueRef to_storage(kiln_cpu_gen *g, kiln_elem e, LLVMValueRef v) {
-  int w = width_of(v);
+  int w = kiln_cpu_width(v);
   switch (e) {
     case KILN_ELEM_I1: return LLVMBuildZExt(g->b, v, vec_of(g->i8, w), "");
     case KILN_ELEM_F16: return LLVMBuildFPTrunc(g->b, v, vec_of(g->f16, w), "");
     case KILN_ELEM_BF16: {
       LLVMValueRef x = LLVMBuildBitCast(g->b, round_bf16(g, v), vec_of(g->i32, w), "");
-      x = LLVMBuildLShr(g->b, x, splat(g, LLVMConstInt(g->i32, 16, 0), w), "");
+      x = LLVMBuildLShr(g->b, x, kiln_cpu_splat(g, LLVMConstInt(g->i32, 16, 0), w), "");
       return LLVMBuildTrunc(g->b, x, vec_of(g->i16, w), "");
     }
     default: return v;
@@ -153,6 +156,7 @@ static LLVMValueRef elem_ptr(kiln_cpu_gen *g, LLVMValueRef base, kiln_elem e, LL
 
 /* Loads w elements starting at element `offset`, `stride` elements apart. */
 LLVMValueRef kiln_cpu_load(kiln_cpu_gen *g, LLVMValueRef base, kiln_elem e, LLVMValueRef offset, int64_t stride, int w) {
+  if (kiln_elem_is_complex(e)) return kiln_cpu_complex_load(g, base, e, offset, stride, w);
   LLVMTypeRef st = storage_type(g, e);
   unsigned align = (unsigned)kiln_elem_storage_bytes(e);
   LLVMValueRef v;
@@ -160,7 +164,7 @@ LLVMValueRef kiln_cpu_load(kiln_cpu_gen *g, LLVMValueRef base, kiln_elem e, LLVM
     LLVMValueRef p = elem_ptr(g, base, e, offset);
     v = LLVMBuildLoad2(g->b, st, p, "");
     LLVMSetAlignment(v, align);
-    v = splat(g, from_storage(g, e, v), w);
+    v = kiln_cpu_splat(g, from_storage(g, e, v), w);
     return v;
   }
   if (stride == 1) {
@@ -181,7 +185,11 @@ LLVMValueRef kiln_cpu_load(kiln_cpu_gen *g, LLVMValueRef base, kiln_elem e, LLVM
 }
 
 void kiln_cpu_store(kiln_cpu_gen *g, LLVMValueRef base, kiln_elem e, LLVMValueRef offset, LLVMValueRef v) {
-  int w = width_of(v);
+  if (kiln_elem_is_complex(e)) {
+    kiln_cpu_complex_store(g, base, e, offset, v);
+    return;
+  }
+  int w = kiln_cpu_width(v);
   LLVMValueRef s = to_storage(g, e, v);
   LLVMValueRef p = elem_ptr(g, base, e, offset);
   if (w > 1) p = LLVMBuildBitCast(g->b, p, LLVMPointerType(LLVMTypeOf(s), 0), "");
@@ -214,14 +222,67 @@ static int direction_index(const char *d) {
   return -1;
 }
 
+int kiln_cpu_compare_direction(const kiln_op *op) { return direction_index(compare_direction(op)); }
+
+/* IEEE-754 totalOrder of a float (compute representation f32 or f64, whose bits order as
+ * the storage type's: f32, f64, and bf16 widened by a shift) as a signed integer key:
+ * -NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN. */
+static LLVMValueRef total_order_key(kiln_cpu_gen *g, LLVMValueRef x) {
+  int w = kiln_cpu_width(x);
+  bool f64 = LLVMTypeOf(x) == vec_of(g->f64, w);
+  LLVMValueRef v = LLVMBuildBitCast(g->b, x, vec_of(f64 ? g->i64 : g->i32, w), "");
+  LLVMValueRef sign = LLVMBuildAShr(g->b, v, const_like(g, v, 0, f64 ? 63 : 31), "");
+  return LLVMBuildXor(g->b, v, LLVMBuildLShr(g->b, sign, const_like(g, v, 0, 1), ""), ""); /* negatives: ~magnitude */
+}
+
 static LLVMValueRef emit_compare(kiln_cpu_gen *g, const kiln_op *op, kiln_elem e, LLVMValueRef x, LLVMValueRef y) {
   static const LLVMRealPredicate fp[] = {LLVMRealOEQ, LLVMRealUNE, LLVMRealOGE, LLVMRealOGT, LLVMRealOLE, LLVMRealOLT};
   static const LLVMIntPredicate sp[] = {LLVMIntEQ, LLVMIntNE, LLVMIntSGE, LLVMIntSGT, LLVMIntSLE, LLVMIntSLT};
   static const LLVMIntPredicate up[] = {LLVMIntEQ, LLVMIntNE, LLVMIntUGE, LLVMIntUGT, LLVMIntULE, LLVMIntULT};
   int d = direction_index(compare_direction(op));
   if (d < 0) return NULL;
+  if (is_float(e) && compare_is_totalorder(op))
+    return LLVMBuildICmp(g->b, sp[d], total_order_key(g, x), total_order_key(g, y), "");
   if (is_float(e)) return LLVMBuildFCmp(g->b, fp[d], x, y, "");
   return LLVMBuildICmp(g->b, is_unsigned(e) ? up[d] : sp[d], x, y, "");
+}
+
+/* Integer divide or remainder with StableHLO's (XLA's) answers where C has none: x / 0 is
+ * -1 (all bits set) and x % 0 is x; INT_MIN / -1 wraps to INT_MIN and x % -1 is 0. */
+static LLVMValueRef emit_int_divide(kiln_cpu_gen *g, kiln_elem e, LLVMValueRef x, LLVMValueRef y, bool rem) {
+  LLVMBuilderRef b = g->b;
+  bool s = !is_unsigned(e);
+  LLVMValueRef zero = const_like(g, y, 0, 0), ones = const_like(g, y, 0, UINT64_MAX);
+  LLVMValueRef by_zero = LLVMBuildICmp(b, LLVMIntEQ, y, zero, "");
+  LLVMValueRef by_m1 = s ? LLVMBuildICmp(b, LLVMIntEQ, y, ones, "") : NULL;
+  LLVMValueRef safe = LLVMBuildSelect(b, s ? LLVMBuildOr(b, by_zero, by_m1, "") : by_zero, const_like(g, y, 0, 1), y, "");
+  LLVMValueRef q = rem ? (s ? LLVMBuildSRem(b, x, safe, "") : LLVMBuildURem(b, x, safe, ""))
+                       : (s ? LLVMBuildSDiv(b, x, safe, "") : LLVMBuildUDiv(b, x, safe, ""));
+  if (s) q = LLVMBuildSelect(b, by_m1, rem ? zero : LLVMBuildNeg(b, x, ""), q, "");
+  return LLVMBuildSelect(b, by_zero, rem ? x : ones, q, "");
+}
+
+/* Integer power in the type's width (modulo 2^bits), by squaring over the exponent's bits;
+ * a negative signed exponent gives 1 for base 1, +-1 for base -1 and 0 otherwise (the
+ * interpreter's int_pow). */
+static LLVMValueRef emit_int_power(kiln_cpu_gen *g, kiln_elem e, LLVMValueRef x, LLVMValueRef n) {
+  LLVMBuilderRef b = g->b;
+  unsigned bits = (unsigned)kiln_elem_bits(e);
+  LLVMValueRef zero = const_like(g, x, 0, 0), one = const_like(g, x, 0, 1), ones = const_like(g, x, 0, UINT64_MAX);
+  LLVMValueRef r = one, base = x, k = n;
+  for (unsigned i = 0; i < bits; i++) {
+    LLVMValueRef bit = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, k, one, ""), zero, "");
+    r = LLVMBuildSelect(b, bit, LLVMBuildMul(b, r, base, ""), r, "");
+    if (i + 1 == bits) break;
+    base = LLVMBuildMul(b, base, base, "");
+    k = LLVMBuildLShr(b, k, one, "");
+  }
+  if (is_unsigned(e)) return r;
+  LLVMValueRef odd = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, n, one, ""), zero, "");
+  LLVMValueRef neg = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, x, one, ""), one,
+                                     LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, x, ones, ""),
+                                                     LLVMBuildSelect(b, odd, ones, one, ""), zero, ""), "");
+  return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, n, zero, ""), neg, r, "");
 }
 
 /* maximum/minimum: NaN if either is NaN, -0 < +0 (LLVM 14 cannot select llvm.maximum on
@@ -231,7 +292,7 @@ static LLVMValueRef emit_max_min(kiln_cpu_gen *g, bool max, kiln_elem e, LLVMVal
     if (is_unsigned(e)) return intr2(g, max ? "llvm.umax" : "llvm.umin", x, y);
     return intr2(g, max ? "llvm.smax" : "llvm.smin", x, y);
   }
-  int w = width_of(x);
+  int w = kiln_cpu_width(x);
   LLVMTypeRef it = vec_of(LLVMTypeOf(x) == vec_of(g->f64, w) ? g->i64 : g->i32, w);
   LLVMValueRef pick = LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, max ? LLVMRealOGT : LLVMRealOLT, x, y, ""), x, y, "");
   LLVMValueRef xb = LLVMBuildBitCast(g->b, x, it, ""), yb = LLVMBuildBitCast(g->b, y, it, "");
@@ -241,7 +302,7 @@ static LLVMValueRef emit_max_min(kiln_cpu_gen *g, bool max, kiln_elem e, LLVMVal
 }
 
 static LLVMValueRef emit_shift(kiln_cpu_gen *g, kiln_op_kind k, LLVMValueRef x, LLVMValueRef n) {
-  unsigned bits = LLVMGetIntTypeWidth(width_of(x) > 1 ? LLVMGetElementType(LLVMTypeOf(x)) : LLVMTypeOf(x));
+  unsigned bits = LLVMGetIntTypeWidth(kiln_cpu_width(x) > 1 ? LLVMGetElementType(LLVMTypeOf(x)) : LLVMTypeOf(x));
   LLVMValueRef big = LLVMBuildICmp(g->b, LLVMIntUGE, n, const_like(g, n, 0, bits), "");
   LLVMValueRef safe = LLVMBuildSelect(g->b, big, const_like(g, n, 0, 0), n, "");
   switch (k) {
@@ -257,7 +318,8 @@ static LLVMValueRef emit_shift(kiln_cpu_gen *g, kiln_op_kind k, LLVMValueRef x, 
 }
 
 LLVMValueRef kiln_cpu_convert(kiln_cpu_gen *g, kiln_elem from, kiln_elem to, LLVMValueRef x) {
-  int w = width_of(x);
+  if (kiln_elem_is_complex(from) || kiln_elem_is_complex(to)) return kiln_cpu_complex_convert(g, from, to, x);
+  int w = kiln_cpu_width(x);
   LLVMTypeRef tt = vec_of(compute_type(g, to), w);
   if (is_float(from) && is_float(to)) {
     LLVMTypeRef ft = LLVMTypeOf(x);
@@ -294,8 +356,17 @@ static LLVMValueRef emit_sign(kiln_cpu_gen *g, kiln_elem e, LLVMValueRef x) {
 }
 
 /* One elementwise op on computed operands (elems: the operands' element types). */
+/* Whether an op of this kind on these types takes or makes complex numbers (or is
+ * real/imag/complex, which loopgen_complex.c owns for every type). */
+static bool involves_complex(kiln_op_kind kind, kiln_elem re, kiln_elem e0, kiln_elem e1) {
+  return kiln_elem_is_complex(re) || kiln_elem_is_complex(e0) || kind == KILN_OP_REAL || kind == KILN_OP_IMAG ||
+         kind == KILN_OP_COMPLEX || (kind == KILN_OP_SELECT && kiln_elem_is_complex(e1));
+}
+
 LLVMValueRef kiln_cpu_emit_op(kiln_cpu_gen *g, kiln_op_kind kind, const kiln_op *op, kiln_elem re, const kiln_elem *ae,
                               LLVMValueRef *a) {
+  if (involves_complex(kind, re, ae[0], kind == KILN_OP_SELECT ? ae[1] : ae[0]))
+    return kiln_cpu_complex_op(g, kind, op, re, ae, a);
   kiln_elem e = ae[0];
   bool f = is_float(e), b1 = e == KILN_ELEM_I1;
   LLVMValueRef r = NULL;
@@ -303,7 +374,10 @@ LLVMValueRef kiln_cpu_emit_op(kiln_cpu_gen *g, kiln_op_kind kind, const kiln_op 
     case KILN_OP_ADD: r = f ? LLVMBuildFAdd(g->b, a[0], a[1], "") : b1 ? LLVMBuildOr(g->b, a[0], a[1], "") : LLVMBuildAdd(g->b, a[0], a[1], ""); break;
     case KILN_OP_SUBTRACT: r = f ? LLVMBuildFSub(g->b, a[0], a[1], "") : LLVMBuildSub(g->b, a[0], a[1], ""); break;
     case KILN_OP_MULTIPLY: r = f ? LLVMBuildFMul(g->b, a[0], a[1], "") : b1 ? LLVMBuildAnd(g->b, a[0], a[1], "") : LLVMBuildMul(g->b, a[0], a[1], ""); break;
-    case KILN_OP_DIVIDE: r = f ? LLVMBuildFDiv(g->b, a[0], a[1], "") : NULL; break;
+    case KILN_OP_DIVIDE: r = f ? LLVMBuildFDiv(g->b, a[0], a[1], "") : emit_int_divide(g, e, a[0], a[1], false); break;
+    case KILN_OP_REMAINDER: /* frem is fmod: exact, so f16/bf16 computed in f32 round to the same value */
+      r = f ? LLVMBuildFRem(g->b, a[0], a[1], "") : emit_int_divide(g, e, a[0], a[1], true);
+      break;
     case KILN_OP_MAXIMUM: r = emit_max_min(g, true, e, a[0], a[1]); break;
     case KILN_OP_MINIMUM: r = emit_max_min(g, false, e, a[0], a[1]); break;
     case KILN_OP_NEGATE: r = f ? LLVMBuildFNeg(g->b, a[0], "") : LLVMBuildNeg(g->b, a[0], ""); break;
@@ -346,9 +420,9 @@ LLVMValueRef kiln_cpu_emit_op(kiln_cpu_gen *g, kiln_op_kind kind, const kiln_op 
     }
     case KILN_OP_CONVERT: return kiln_cpu_convert(g, e, re, a[0]);
     case KILN_OP_BITCAST_CONVERT: /* same width, compute type = storage type (supports says) */
-      return e == re ? a[0] : LLVMBuildBitCast(g->b, a[0], vec_of(compute_type(g, re), width_of(a[0])), "");
-    case KILN_OP_ATAN2:
-    case KILN_OP_POWER: r = f ? kiln_cpu_emit_binary_math(g->m, g->b, kind, a[0], a[1]) : NULL; break;
+      return e == re ? a[0] : LLVMBuildBitCast(g->b, a[0], vec_of(compute_type(g, re), kiln_cpu_width(a[0])), "");
+    case KILN_OP_ATAN2: r = f ? kiln_cpu_emit_binary_math(g->m, g->b, kind, a[0], a[1]) : NULL; break;
+    case KILN_OP_POWER: r = f ? kiln_cpu_emit_binary_math(g->m, g->b, kind, a[0], a[1]) : emit_int_power(g, e, a[0], a[1]); break;
     default: r = f ? kiln_cpu_emit_unary_math(g->m, g->b, kind, a[0]) : NULL; break;
   }
   return r && f ? round_storage(g, re, r) : r;
@@ -365,32 +439,40 @@ bool kiln_cpu_loopgen_supports(const kiln_op *op) {
     if (!kiln_type_is_tensor(t) || kiln_type_is_quant_tensor(t) || !kiln_cpu_loopgen_elem(kiln_type_elem(t))) return false;
   }
   kiln_elem e = op->num_operands ? kiln_type_elem(op->operands[op->kind == KILN_OP_SELECT || op->kind == KILN_OP_CLAMP ? 1 : 0]->type) : re;
+  if (involves_complex(op->kind, re, op->num_operands ? kiln_type_elem(op->operands[0]->type) : re, e))
+    return kiln_cpu_complex_supports(op);
   bool f = is_float(e), in = !f;
   switch (op->kind) {
     case KILN_OP_ADD: case KILN_OP_MULTIPLY: case KILN_OP_MAXIMUM: case KILN_OP_MINIMUM: case KILN_OP_SELECT:
     case KILN_OP_CLAMP: case KILN_OP_CONVERT:
       return true;
     case KILN_OP_SUBTRACT: case KILN_OP_NEGATE: case KILN_OP_ABS: case KILN_OP_SIGN: return e != KILN_ELEM_I1;
-    case KILN_OP_DIVIDE: case KILN_OP_SQRT: case KILN_OP_RSQRT: case KILN_OP_FLOOR: case KILN_OP_CEIL:
+    case KILN_OP_DIVIDE: case KILN_OP_REMAINDER: return e != KILN_ELEM_I1;
+    case KILN_OP_SQRT: case KILN_OP_RSQRT: case KILN_OP_FLOOR: case KILN_OP_CEIL:
     case KILN_OP_ROUND_NEAREST_EVEN: case KILN_OP_ROUND_NEAREST_AFZ: case KILN_OP_IS_FINITE:
       return f;
     case KILN_OP_NOT: case KILN_OP_AND: case KILN_OP_OR: case KILN_OP_XOR: return in;
     case KILN_OP_SHIFT_LEFT: case KILN_OP_SHIFT_RIGHT_LOGICAL: case KILN_OP_SHIFT_RIGHT_ARITHMETIC:
     case KILN_OP_POPCNT: case KILN_OP_COUNT_LEADING_ZEROS:
       return in && e != KILN_ELEM_I1;
-    case KILN_OP_COMPARE: return !compare_is_totalorder(op) && direction_index(compare_direction(op)) >= 0;
+    case KILN_OP_COMPARE: /* TOTALORDER reads raw bits: f16's f32 form quiets a signaling NaN */
+      return direction_index(compare_direction(op)) >= 0 && !(compare_is_totalorder(op) && e == KILN_ELEM_F16);
     case KILN_OP_BITCAST_CONVERT: /* f16/bf16 compute in f32, which would not keep a NaN's bits */
       return kiln_elem_bits(e) == kiln_elem_bits(re) && e != KILN_ELEM_F16 && e != KILN_ELEM_BF16 &&
              re != KILN_ELEM_F16 && re != KILN_ELEM_BF16;
-    case KILN_OP_ATAN2: case KILN_OP_POWER: return f && kiln_cpu_math_has(op->kind, e == KILN_ELEM_F64);
+    case KILN_OP_ATAN2: return f && kiln_cpu_math_has(op->kind, e == KILN_ELEM_F64);
+    case KILN_OP_POWER: return f ? kiln_cpu_math_has(op->kind, e == KILN_ELEM_F64) : e != KILN_ELEM_I1;
     default: return f && kiln_cpu_math_has(op->kind, e == KILN_ELEM_F64);
   }
 }
 
-LLVMTypeRef kiln_cpu_compute_type(const kiln_cpu_gen *g, kiln_elem e, int w) { return vec_of(compute_type(g, e), w); }
+LLVMTypeRef kiln_cpu_compute_type(const kiln_cpu_gen *g, kiln_elem e, int w) {
+  return kiln_elem_is_complex(e) ? kiln_cpu_complex_type(g, w) : vec_of(compute_type(g, e), w);
+}
 
 LLVMValueRef kiln_cpu_const(kiln_cpu_gen *g, kiln_elem e, kiln_scalar v, int w) {
+  if (kiln_elem_is_complex(e)) return kiln_cpu_complex_const(g, v, w);
   LLVMTypeRef t = compute_type(g, e);
   LLVMValueRef c = is_float(e) ? LLVMConstReal(t, v.f) : LLVMConstInt(t, e == KILN_ELEM_I1 ? (v.u != 0) : v.u, 0);
-  return splat(g, c, w);
+  return kiln_cpu_splat(g, c, w);
 }

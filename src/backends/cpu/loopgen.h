@@ -35,5 +35,34 @@ LLVMValueRef kiln_cpu_intrinsic(kiln_cpu_gen *g, const char *name, LLVMValueRef 
 LLVMTypeRef kiln_cpu_compute_type(const kiln_cpu_gen *g, kiln_elem e, int w);
 /* A constant of the compute type of e, w lanes. */
 LLVMValueRef kiln_cpu_const(kiln_cpu_gen *g, kiln_elem e, kiln_scalar v, int w);
+/* s (a scalar) in all w lanes (w = 1: s itself). */
+LLVMValueRef kiln_cpu_splat(kiln_cpu_gen *g, LLVMValueRef s, int w);
+/* The lanes of a computed value (1 for a scalar; a complex value's parts' lanes). */
+int kiln_cpu_width(LLVMValueRef v);
+/* A compare's comparison_direction: 0..5 for EQ, NE, GE, GT, LE, LT; -1 if none. */
+int kiln_cpu_compare_direction(const kiln_op *op);
+/* A float constant f of v's type (a scalar or vector of f32/f64). */
+LLVMValueRef kiln_cpu_fconst_like(kiln_cpu_gen *g, LLVMValueRef v, double f);
+
+/* ---------------------------------------------------------------- complex values
+ * (loopgen_complex.c). complex<f32> and complex<f64> compute as a struct of two f64
+ * values (or vectors of w lanes): the real part, then the imaginary part; a complex<f32>
+ * result is rounded to f32 parts after every op. The interpreter computes complex numbers
+ * in double with C's Annex G arithmetic (libgcc's __muldc3 and __divdc3, glibc's hypot);
+ * these emitters replay the same operations, so results are the interpreter's bits. */
+
+/* Whether the generator computes op, one of whose operands or result is complex. */
+bool kiln_cpu_complex_supports(const kiln_op *op);
+/* {<w x double>, <w x double>} (w = 1: {double, double}). */
+LLVMTypeRef kiln_cpu_complex_type(const kiln_cpu_gen *g, int w);
+LLVMValueRef kiln_cpu_complex_load(kiln_cpu_gen *g, LLVMValueRef base, kiln_elem e, LLVMValueRef offset, int64_t stride,
+                                   int w);
+void kiln_cpu_complex_store(kiln_cpu_gen *g, LLVMValueRef base, kiln_elem e, LLVMValueRef offset, LLVMValueRef v);
+LLVMValueRef kiln_cpu_complex_const(kiln_cpu_gen *g, kiln_scalar v, int w);
+/* An elementwise op with a complex operand or result (kiln_cpu_emit_op's arguments). */
+LLVMValueRef kiln_cpu_complex_op(kiln_cpu_gen *g, kiln_op_kind kind, const kiln_op *op, kiln_elem re, const kiln_elem *ae,
+                                 LLVMValueRef *a);
+/* convert from or to a complex type. */
+LLVMValueRef kiln_cpu_complex_convert(kiln_cpu_gen *g, kiln_elem from, kiln_elem to, LLVMValueRef x);
 
 #endif

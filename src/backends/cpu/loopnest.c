@@ -142,10 +142,16 @@ static LLVMValueRef root_at(nest *n, LLVMValueRef pos, int w) {
   return value(n, n->L->root, pos, w);
 }
 
+/* Bytes of one lane of e in computation (complex numbers: one f64 part, in a vector of
+ * its own). */
+static size_t lane_bytes(kiln_elem e) { return kiln_elem_is_complex(e) ? 8 : kiln_elem_storage_bytes(e); }
+
 static int lanes_for(const kiln_cpu_gen *g, const kiln_cpu_loop *L) {
   /* the widest element in the tree decides: one register of it */
-  size_t widest = kiln_elem_storage_bytes(L->out_elem);
-  if (L->root->elem == KILN_ELEM_F64 || L->root->elem == KILN_ELEM_SI64 || L->root->elem == KILN_ELEM_UI64) widest = 8;
+  size_t widest = lane_bytes(L->out_elem);
+  if (L->root->elem == KILN_ELEM_F64 || L->root->elem == KILN_ELEM_SI64 || L->root->elem == KILN_ELEM_UI64 ||
+      kiln_elem_is_complex(L->root->elem))
+    widest = 8;
   if (widest < 4) widest = 4;
   return (int)((size_t)g->vector_bytes / widest);
 }
@@ -228,6 +234,8 @@ static LLVMValueRef combine(nest *n, LLVMValueRef a, LLVMValueRef b2) {
 }
 
 kiln_scalar kiln_cpu_combiner_identity(kiln_op_kind combiner, kiln_elem e) {
+  if (kiln_elem_is_complex(e)) /* only ADD folds complex numbers (compile.c): -0 - 0i */
+    return (kiln_scalar){.f = -0.0, .im = -0.0};
   bool f = kiln_elem_is_float(e), u = kiln_elem_class_of(e) == KILN_ELEM_CLASS_U || e == KILN_ELEM_I1;
   int bits = kiln_elem_bits(e);
   uint64_t ones = bits >= 64 ? UINT64_MAX : (((uint64_t)1 << bits) - 1);
@@ -248,25 +256,21 @@ static LLVMValueRef identity(nest *n, int w) {
   return kiln_cpu_const(n->g, e, kiln_cpu_combiner_identity(n->L->combiner, e), w);
 }
 
-static LLVMValueRef horizontal(nest *n, LLVMValueRef v) {
-  kiln_cpu_gen *g = n->g;
-  int w = (int)LLVMGetVectorSize(LLVMTypeOf(v));
-  while (w > 1) {
-    int h = w / 2;
-    LLVMValueRef lo[32], hi[32];
-    for (int i = 0; i < h; i++) {
-      lo[i] = LLVMConstInt(g->i32, (uint64_t)i, 0);
-      hi[i] = LLVMConstInt(g->i32, (uint64_t)(i + h), 0);
-    }
-    LLVMValueRef a = LLVMBuildShuffleVector(g->b, v, v, LLVMConstVector(lo, (unsigned)h), "");
-    LLVMValueRef c = LLVMBuildShuffleVector(g->b, v, v, LLVMConstVector(hi, (unsigned)h), "");
-    if (h == 1) {
-      a = LLVMBuildExtractElement(g->b, a, LLVMConstInt(g->i32, 0, 0), "");
-      c = LLVMBuildExtractElement(g->b, c, LLVMConstInt(g->i32, 0, 0), "");
-    }
-    v = combine(n, a, c);
-    w = h;
+/* Lanes [from, from + h) of v, a vector or a complex value's vectors (h = 1: scalars). */
+static LLVMValueRef half_of(kiln_cpu_gen *g, LLVMValueRef v, int from, int h) {
+  if (LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMStructTypeKind) {
+    LLVMValueRef r = LLVMGetUndef(kiln_cpu_complex_type(g, h));
+    for (unsigned k = 0; k < 2; k++) r = LLVMBuildInsertValue(g->b, r, half_of(g, LLVMBuildExtractValue(g->b, v, k, ""), from, h), k, "");
+    return r;
   }
+  if (h == 1) return LLVMBuildExtractElement(g->b, v, LLVMConstInt(g->i32, (uint64_t)from, 0), "");
+  LLVMValueRef idx[32];
+  for (int i = 0; i < h; i++) idx[i] = LLVMConstInt(g->i32, (uint64_t)(from + i), 0);
+  return LLVMBuildShuffleVector(g->b, v, v, LLVMConstVector(idx, (unsigned)h), "");
+}
+
+static LLVMValueRef horizontal(nest *n, LLVMValueRef v) {
+  for (int w = kiln_cpu_width(v); w > 1; w /= 2) v = combine(n, half_of(n->g, v, 0, w / 2), half_of(n->g, v, w / 2, w / 2));
   return v;
 }
 
@@ -408,7 +412,7 @@ static int fold_lanes(const kiln_cpu_gen *g, const kiln_cpu_loop *L) {
   for (int32_t k = 0; k < L->num_results; k++) {
     const kiln_elem e[3] = {L->roots[k]->elem, L->fold[k]->elem, L->out_elems[k]};
     for (int i = 0; i < 3; i++)
-      if (kiln_elem_storage_bytes(e[i]) > widest) widest = kiln_elem_storage_bytes(e[i]);
+      if (lane_bytes(e[i]) > widest) widest = lane_bytes(e[i]);
   }
   return (int)((size_t)g->vector_bytes / widest);
 }

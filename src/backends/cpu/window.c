@@ -271,8 +271,8 @@ static kiln_status add_pad(kiln_cpu_executable *x, const kiln_op *op, int32_t k,
 static kiln_status prepare_pad(kiln_cpu_executable *x, const kiln_op *op, bool *out_done) {
   if (op->num_operands != 2 || op->num_results != 1) return NULL;
   const kiln_type *t = op->operands[0]->type, *rt = op->results[0].type;
-  if (!static_dense(t) || !static_dense(rt) || t->tensor.rank < 1 || kiln_elem_is_complex(kiln_type_elem(t)) ||
-      !scalar_of(op->operands[1]->type, kiln_type_elem(t)) || kiln_type_elem(rt) != kiln_type_elem(t))
+  if (!static_dense(t) || !static_dense(rt) || t->tensor.rank < 1 || !scalar_of(op->operands[1]->type, kiln_type_elem(t)) ||
+      kiln_type_elem(rt) != kiln_type_elem(t))
     return NULL;
   int32_t r = t->tensor.rank;
   int64_t lo[MAX_RANK], hi[MAX_RANK], dil[MAX_RANK];

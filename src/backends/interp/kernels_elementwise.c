@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "backends/interp/elementwise.h"
+#include "backends/interp/float_bits.h"
 
 /* ------------------------------------------------------------------ the generic loop */
 
@@ -613,32 +614,11 @@ static kiln_scalar f_convert(const kiln_ew *e, const kiln_scalar *x) {
 
 /* ------------------------------------------------------------------ bit-level float ops */
 
-/* reduce_precision on the raw bits of a float of type t (XLA's algorithm): round the
- * mantissa to p[1] bits (ties to even), then overflow to infinity / flush to zero what
- * an exponent of p[0] bits cannot hold. NaN stays NaN (infinity with no mantissa bits). */
+/* reduce_precision on the raw bits of a float (float_bits.h: XLA's algorithm). */
 static kiln_scalar f_reduce_precision(const kiln_ew *e, const kiln_scalar *x) {
-  kiln_elem t = e->in[0];
-  int width = kiln_elem_bits(t), src_e, src_m;
-  kiln_elem_float_format(t, &src_e, &src_m);
-  src_e = width - src_m - 1;
-  int64_t dst_e = e->p[0], dst_m = e->p[1];
-  uint64_t v = x[0].u;
-  if (isnan(kiln_elem_float_from_bits(t, v)))
-    return dst_m > 0 ? x[0] : sc_u(kiln_elem_float_to_bits(t, INFINITY));
-  if (dst_m < src_m) {
-    int drop = src_m - (int)dst_m;
-    uint64_t last = 1ull << drop;
-    uint64_t bias = (last >> 1) - 1 + ((v & last) >> drop);
-    v = (v + bias) & ~(last - 1);
-  }
-  if (dst_e < src_e) {
-    uint64_t sign = 1ull << (width - 1), exp_mask = width_mask(src_e) << src_m;
-    uint64_t src_bias = (1ull << (src_e - 1)) - 1, dst_bias = (1ull << (dst_e - 1)) - 1;
-    uint64_t ex = v & exp_mask;
-    if (ex > (src_bias + dst_bias) << src_m) v = (v & sign) | exp_mask;
-    else if (ex <= (src_bias - dst_bias) << src_m) v &= sign;
-  }
-  return sc_u(v & width_mask(width));
+  kiln_reduce_precision rp;
+  kiln_reduce_precision_init(&rp, e->in[0], e->p[0], e->p[1]); /* checked by setup_reduce_precision */
+  return sc_u(kiln_reduce_precision_bits(&rp, x[0].u));
 }
 
 static kiln_status setup_reduce_precision(kiln_interp_ctx *ctx, const kiln_kernel_args *a, kiln_ew *e) {

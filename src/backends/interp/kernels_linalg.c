@@ -14,16 +14,15 @@
  * fft is the DFT from its definition (any length) in double-double arithmetic, so its
  * results are correctly rounded in practice (XLA's FFT is not: up to hundreds of ULP on
  * small outputs). cholesky and triangular_solve work in double (complex) precision and
- * round once on store. rng_bit_generator reproduces XLA's THREE_FRY and PHILOX bit
- * generators bit for bit (xla/hlo/builder/lib/prng.cc and
- * rng_bit_generator_expander.cc; DEFAULT is PHILOX, as on XLA's CPU and GPU backends).
- * rng's values are implementation-defined. */
+ * round once on store. rng_bit_generator's generators are XLA's, bit for bit
+ * (rng_bits.h); rng's values are implementation-defined. */
 #include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backends/interp/interp.h"
+#include "backends/interp/rng_bits.h"
 
 #define MAXR KILN_RTV_MAX_RANK
 #define MAXS (2 * KILN_RTV_MAX_RANK) /* summed dimensions of a contraction */
@@ -1283,114 +1282,6 @@ static kiln_status k_rng(kiln_interp_ctx *ctx, const kiln_kernel_args *a) {
 
 /* ---------------------------------------------------------------- rng_bit_generator */
 
-static uint32_t rotl32(uint32_t v, int d) { return (v << d) | (v >> (32 - d)); }
-
-/* Threefry-2x32 with 20 rounds, as XLA computes it. */
-static void threefry2x32(uint32_t k0, uint32_t k1, uint32_t x0, uint32_t x1, uint32_t out[2]) {
-  static const int rot[8] = {13, 15, 26, 6, 17, 29, 16, 24};
-  uint32_t ks[3] = {k0, k1, 0x1BD11BDAu ^ k0 ^ k1};
-  uint32_t x[2] = {x0 + ks[0], x1 + ks[1]};
-  for (int blk = 0; blk < 5; blk++) {
-    for (int rr = 0; rr < 4; rr++) {
-      x[0] += x[1];
-      x[1] = rotl32(x[1], rot[(blk & 1) * 4 + rr]);
-      x[1] ^= x[0];
-    }
-    x[0] += ks[(blk + 1) % 3];
-    x[1] += ks[(blk + 2) % 3] + (uint32_t)(blk + 1);
-  }
-  out[0] = x[0];
-  out[1] = x[1];
-}
-
-/* Philox-4x32 with 10 rounds. */
-static void philox4x32(const uint32_t in[4], uint32_t k0, uint32_t k1, uint32_t out[4]) {
-  uint32_t x[4] = {in[0], in[1], in[2], in[3]};
-  for (int round = 0; round < 10; round++) {
-    uint64_t p0 = (uint64_t)x[0] * 0xD2511F53u, p1 = (uint64_t)x[2] * 0xCD9E8D57u;
-    uint32_t y[4] = {(uint32_t)(p1 >> 32) ^ x[1] ^ k0, (uint32_t)p1, (uint32_t)(p0 >> 32) ^ x[3] ^ k1, (uint32_t)p0};
-    memcpy(x, y, sizeof x);
-    k0 += 0x9E3779B9u;
-    k1 += 0xBB67AE85u;
-  }
-  memcpy(out, x, sizeof x);
-}
-
-/* Writes `bits` random bits (the low ones of v) into element i of out. */
-static void store_bits(kiln_rtv *out, int64_t i, uint64_t v, int bits) {
-  if (bits < 64) v &= (1ull << bits) - 1;
-  if (kiln_elem_is_int(out->elem)) {
-    kiln_scalar s = {{0}, 0};
-    s.u = v;
-    kiln_scalar_store(out->elem, elem_wptr(out, i), s);
-  } else {
-    memcpy(elem_wptr(out, i), &v, out->elem_bytes);
-  }
-}
-
-/* XLA's ThreeFryBitGenerator: counter = state[1] + linear index, key = state[0]. 64-bit
- * values join both words of one block; narrower ones split a dimension in halves so
- * each block gives two neighbouring values along it. */
-static uint64_t threefry_fill(uint64_t key, uint64_t ctr, kiln_rtv *out, int bits) {
-  uint32_t k0 = (uint32_t)key, k1 = (uint32_t)(key >> 32), w[2];
-  if (bits == 64) {
-    for (int64_t i = 0; i < out->count; i++) {
-      uint64_t c = ctr + (uint64_t)i;
-      threefry2x32(k0, k1, (uint32_t)c, (uint32_t)(c >> 32), w);
-      store_bits(out, i, (uint64_t)w[0] | (uint64_t)w[1] << 32, 64);
-    }
-    return ctr + (uint64_t)out->count;
-  }
-  if (out->rank == 0) {
-    threefry2x32(k0, k1, (uint32_t)ctr, (uint32_t)(ctr >> 32), w);
-    store_bits(out, 0, w[0], bits);
-    return ctr + 1;
-  }
-  int32_t split = -1;
-  for (int32_t d = 0; d < out->rank && split < 0; d++)
-    if (out->dims[d] % 2 == 0) split = d;
-  if (split < 0) {
-    split = 0;
-    for (int32_t d = 1; d < out->rank; d++)
-      if (out->dims[d] > out->dims[split]) split = d;
-  }
-  int64_t half[MAXR], ostr[MAXR], n = 1;
-  memcpy(half, out->dims, sizeof(int64_t) * (size_t)out->rank);
-  half[split] = (out->dims[split] + 1) / 2;
-  for (int32_t d = 0; d < out->rank; d++) n *= half[d];
-  kiln_strides(out->rank, out->dims, ostr);
-  int64_t idx[MAXR] = {0};
-  for (int64_t h = 0; h < n; h++) {
-    uint64_t c = ctr + (uint64_t)h;
-    threefry2x32(k0, k1, (uint32_t)c, (uint32_t)(c >> 32), w);
-    int64_t off = 0;
-    for (int32_t d = 0; d < out->rank; d++) off += (d == split ? 2 * idx[d] : idx[d]) * ostr[d];
-    store_bits(out, off, w[0], bits);
-    if (2 * idx[split] + 1 < out->dims[split]) store_bits(out, off + ostr[split], w[1], bits);
-    kiln_index_next(out->rank, half, idx);
-  }
-  return ctr + (uint64_t)n;
-}
-
-/* XLA's PhiloxBitGenerator: a 128-bit counter (lo, hi) advanced per block of four words;
- * 32-bit and narrower values take the words in order, 64-bit ones join word pairs. */
-static void philox_fill(uint64_t key, uint64_t *lo, uint64_t *hi, kiln_rtv *out, int bits) {
-  uint32_t k0 = (uint32_t)key, k1 = (uint32_t)(key >> 32), w[4];
-  int64_t per = bits == 64 ? 2 : 4, blocks = (out->count + per - 1) / per;
-  for (int64_t b = 0; b < blocks; b++) {
-    uint64_t clo = *lo + (uint64_t)b, chi = clo < *lo ? *hi + 1 : *hi;
-    uint32_t in[4] = {(uint32_t)clo, (uint32_t)(clo >> 32), (uint32_t)chi, (uint32_t)(chi >> 32)};
-    philox4x32(in, k0, k1, w);
-    for (int64_t t = 0; t < per && b * per + t < out->count; t++) {
-      uint64_t v = bits == 64 ? (uint64_t)w[2 * t] | (uint64_t)w[2 * t + 1] << 32 : w[t];
-      store_bits(out, b * per + t, v, bits);
-    }
-  }
-  uint64_t nlo = *lo + (uint64_t)blocks;
-  *hi = nlo < *lo ? *hi + 1 : *hi;
-  *lo = nlo;
-}
-
 static kiln_status k_rng_bit_generator(kiln_interp_ctx *ctx, const kiln_kernel_args *a) {
   KILN_RETURN_IF_ERROR(need_tensors(ctx, a, 1, 2));
   const kiln_op *op = a->op;
@@ -1399,8 +1290,7 @@ static kiln_status k_rng_bit_generator(kiln_interp_ctx *ctx, const kiln_kernel_a
   bool philox = !alg || enum_is(alg, "DEFAULT") || enum_is(alg, "PHILOX");
   if (!philox && !enum_is(alg, "THREE_FRY"))
     return kiln_interp_error(ctx, op, "has an unknown rng_algorithm %s", enum_text(alg));
-  bool size_ok = philox ? state->count == 2 || state->count == 3 : state->count == 2;
-  if (state->rank != 1 || !kiln_elem_is_int(state->elem) || !size_ok)
+  if (state->rank != 1 || !kiln_elem_is_int(state->elem) || !kiln_rng_state_ok(philox, state->count))
     return kiln_interp_error(ctx, op, "needs an integer state of %s elements", philox ? "2 or 3" : "2");
   KILN_RETURN_IF_ERROR(make_result(ctx, a, 0, 1, state->dims));
   const kiln_type *t = op->results[1].type;
@@ -1408,21 +1298,13 @@ static kiln_status k_rng_bit_generator(kiln_interp_ctx *ctx, const kiln_kernel_a
     return kiln_interp_error(ctx, op, "needs a static shape for its output");
   KILN_RETURN_IF_ERROR(kiln_kernel_result(a, 1, t->tensor.rank, t->tensor.dims));
   kiln_rtv *ns = a->out[0], *out = a->out[1];
-  int bits = kiln_elem_bits(out->elem);
-  bool width_ok = bits == 2 || bits == 4 || bits == 6 || bits == 8 || bits == 16 || bits == 32 || bits == 64;
-  if (out->elem == KILN_ELEM_I1 || kiln_elem_is_complex(out->elem) || !width_ok)
+  kiln_rng_plan rp;
+  if (!kiln_rng_plan_init(&rp, philox, out->elem, out->rank, out->dims))
     return kiln_interp_error(ctx, op, "cannot generate bits of type %s", kiln_elem_name(out->elem));
   uint64_t s[3] = {0, 0, 0};
   for (int64_t i = 0; i < state->count; i++) s[i] = kiln_scalar_load(state->elem, elem_ptr(state, i)).u;
-  if (philox) {
-    /* With two words the key doubles as the counter's high word. */
-    uint64_t lo = s[1], hi = state->count == 3 ? s[2] : s[0];
-    philox_fill(s[0], &lo, &hi, out, bits);
-    s[1] = lo;
-    if (state->count == 3) s[2] = hi;
-  } else {
-    s[1] = threefry_fill(s[0], s[1], out, bits);
-  }
+  kiln_rng_fill(&rp, s, state->count, out->data, 0, rp.blocks);
+  kiln_rng_advance(&rp, s, state->count);
   for (int64_t i = 0; i < state->count; i++) {
     kiln_scalar v = {{0}, 0};
     v.u = s[i];

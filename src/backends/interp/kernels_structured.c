@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backends/interp/float_bits.h"
 #include "backends/interp/interp.h"
 
 enum { MAX_RANK = KILN_RTV_MAX_RANK };
@@ -603,39 +604,8 @@ static kiln_status k_sort(kiln_interp_ctx *ctx, const kiln_kernel_args *a) {
   return st;
 }
 
-/* A key whose unsigned order is the total order of a float type's values (-NaN < -Inf
- * < ... < -0 < +0 < ... < +Inf < +NaN), read from the storage bits at p. */
-static uint64_t float_order_key(kiln_elem e, const uint8_t *p) {
-  uint64_t bits = 0;
-  int width = kiln_elem_bits(e);
-  memcpy(&bits, p, (size_t)(width + 7) / 8);
-  if (width < 64) bits &= (1ull << width) - 1;
-  if (e == KILN_ELEM_F8E8M0FNU) return bits; /* no sign bit */
-  uint64_t sign = 1ull << (width - 1);
-  return bits & sign ? ~bits & (sign | (sign - 1)) : bits | sign;
-}
-
-/* Two words (most significant first) whose lexicographic unsigned order is the order
- * top_k sorts by: integers by value, floats in their total order, complex numbers
- * lexicographically by (real, imaginary) as stablehlo.compare orders them, each part
- * in the float total order. */
-static void order_key(const kiln_rtv *t, int64_t i, uint64_t out[2]) {
-  kiln_elem_class c = kiln_elem_class_of(t->elem);
-  out[1] = 0;
-  if (c == KILN_ELEM_CLASS_F) {
-    out[0] = float_order_key(t->elem, at(t, i));
-  } else if (c == KILN_ELEM_CLASS_C) {
-    kiln_elem part = kiln_elem_complex_part(t->elem);
-    out[0] = float_order_key(part, at(t, i));
-    out[1] = float_order_key(part, at(t, i) + t->elem_bytes / 2);
-  } else {
-    kiln_scalar s = kiln_scalar_load(t->elem, at(t, i));
-    out[0] = c == KILN_ELEM_CLASS_I || c == KILN_ELEM_CLASS_X ? s.u ^ (1ull << 63) : s.u;
-  }
-}
-
 typedef struct topk_state {
-  const uint64_t *keys; /* two words per element, see order_key */
+  const uint64_t *keys; /* two words per element, see kiln_order_key (float_bits.h) */
 } topk_state;
 
 static kiln_status topk_greater(void *user, int64_t x, int64_t y, bool *out) {
@@ -671,7 +641,7 @@ static kiln_status k_top_k(kiln_interp_ctx *ctx, const kiln_kernel_args *a) {
   for (int64_t row = 0; row < in->count / n; row++) {
     for (int64_t i = 0; i < n; i++) {
       perm[i] = i;
-      order_key(in, row * n + i, keys + 2 * i);
+      kiln_order_key(in->elem, at(in, row * n + i), keys + 2 * i);
     }
     merge_sort(perm, perm + n, n, topk_greater, &s); /* cannot fail */
     for (int64_t i = 0; i < k; i++) {

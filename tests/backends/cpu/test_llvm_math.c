@@ -91,7 +91,11 @@ static const double kSpecials[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, 1.0, -1.
                                    2.0, -2.0, 3.0, 1e-300, 0x1p-1074, 0x1p-149, 0x1p-126,
                                    0x1p-1022, FLT_MAX, DBL_MAX, 1.5707963267948966,
                                    3.141592653589793, 0.6931471805599453, 88.72283935546875,
-                                   709.782712893384, -103.97, -745.13, 0x1p-30, 0x1p-60};
+                                   709.782712893384, -103.97, -745.13, 0x1p-30, 0x1p-60,
+                                   /* the double nearest a multiple of pi/2 (2^-61 relative: the
+                                    * hardest Payne-Hanek case), and where f64 sin/cos/tan switch
+                                    * from Cody-Waite to it */
+                                   0x1.6ac5b262ca1ffp+849, 0x1p26, 0x1.fffffffffffffp+25, 1e22};
 enum { kNumSpecials = sizeof kSpecials / sizeof kSpecials[0] };
 
 /* Fills x (n values, rounded to the type). */
