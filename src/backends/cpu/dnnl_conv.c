@@ -129,6 +129,7 @@ static kiln_status build_conv(kiln_cpu_dnnl_op *p, const kiln_op *op, const conv
   kiln_dnnl_type(p->out_elem, &ot);
   kiln_dnnl_io *src = &p->io[KILN_DNNL_SRC], *wei = &p->io[KILN_DNNL_WEI], *dst = &p->io[KILN_DNNL_DST];
   memset(p->io, 0, sizeof p->io);
+  memset(p->converted, 0, sizeof p->converted); /* an earlier build's f32 copies (kiln_dnnl_build) */
   src->offset = v->src_offset;
   if (c->bgc > 1) {
     KILN_RETURN_IF_ERROR(batch_grouped_src(v, c->bgc, lt, src));

@@ -1,7 +1,10 @@
 /* bf16/f16 <-> f32 (and si8 -> f32 -> si32) conversions of whole tensors for ops oneDNN
  * computes in f32 (see dnnl_internal.h). bf16 is the upper half of an f32, so its conversions are bit
- * operations that vectorise; f16 goes through the element helpers of the IR. Large
- * tensors are cut into ranges run on the backend's pool (pool.h). */
+ * operations that vectorise; f16 uses the F16C instructions (eight at a time) where the CPU
+ * has them (every AVX2 one), else the element helpers of the IR; both give the same bits
+ * (NaNs become the helpers' quiet NaN of the same sign). Large tensors are cut into ranges
+ * run on the backend's pool (pool.h). */
+#include <immintrin.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -12,6 +15,38 @@
 static uint16_t bf16_of(uint32_t b) {
   if ((b & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((b >> 16) | 0x40);
   return (uint16_t)((b + 0x7fffu + ((b >> 16) & 1)) >> 16);
+}
+
+static bool have_f16c(void) {
+  static _Atomic int known; /* 0 unknown, 1 no, 2 yes */
+  int k = known;
+  if (!k) {
+    __builtin_cpu_init();
+    k = __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c") ? 2 : 1;
+    known = k;
+  }
+  return k == 2;
+}
+
+__attribute__((target("avx,f16c"))) static void f16_to_f32_f16c(const uint16_t *h, float *out, int64_t n) {
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) _mm256_storeu_ps(out + i, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(h + i))));
+  for (; i < n; i++) out[i] = _cvtsh_ss(h[i]);
+}
+
+/* Rounds to nearest even; a NaN becomes the quiet NaN 0x7e00 with its sign (as
+ * kiln_elem_float_to_bits makes it), not its payload's top bits. */
+__attribute__((target("avx,f16c"))) static void f32_to_f16_f16c(const float *in, uint16_t *h, int64_t n) {
+  const __m256 sign = _mm256_castsi256_ps(_mm256_set1_epi32((int)0x80000000u));
+  const __m256 qnan = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fc00000));
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    __m256 x = _mm256_loadu_ps(in + i);
+    __m256 canon = _mm256_or_ps(_mm256_and_ps(x, sign), qnan);
+    x = _mm256_blendv_ps(x, canon, _mm256_cmp_ps(x, x, _CMP_UNORD_Q));
+    _mm_storeu_si128((__m128i *)(h + i), _mm256_cvtps_ph(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+  }
+  for (; i < n; i++) h[i] = (uint16_t)kiln_elem_float_to_bits(KILN_ELEM_F16, in[i]);
 }
 
 static void to_f32(kiln_elem e, const void *in, float *out, int64_t n) {
@@ -25,6 +60,10 @@ static void to_f32(kiln_elem e, const void *in, float *out, int64_t n) {
       uint32_t b = (uint32_t)h[i] << 16;
       memcpy(&out[i], &b, sizeof b);
     }
+    return;
+  }
+  if (e == KILN_ELEM_F16 && have_f16c()) {
+    f16_to_f32_f16c(h, out, n);
     return;
   }
   for (int64_t i = 0; i < n; i++) out[i] = (float)kiln_elem_float_from_bits(e, h[i]);
@@ -42,6 +81,10 @@ static void from_f32(kiln_elem e, const float *in, void *out, int64_t n) {
       memcpy(&b, &in[i], sizeof b);
       h[i] = bf16_of(b);
     }
+    return;
+  }
+  if (e == KILN_ELEM_F16 && have_f16c()) {
+    f32_to_f16_f16c(in, h, n);
     return;
   }
   for (int64_t i = 0; i < n; i++) h[i] = (uint16_t)kiln_elem_float_to_bits(e, in[i]);

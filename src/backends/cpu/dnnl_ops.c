@@ -187,12 +187,6 @@ static kiln_status build_once(kiln_cpu_dnnl_op *p) {
  * caller's buffer (convert_out). oneDNN's own reorders convert too, but 20 times slower.
  * False when all are f32 already. */
 static bool compute_in_f32(kiln_cpu_dnnl_op *p) {
-  /* Not for grouped convolutions yet: an f16 grouped 3-D one (JAX's
-   * testConvGeneralDilatedPatchesNonOverlapping8) read past its f32 copies in oneDNN's
-   * kernel; they keep the path they had (oneDNN's kernel for the type, or the fallback).
-   * Batch-grouped ones (whose source is a 5-D view too) corrupted the heap the same way:
-   * every grouped convolution (weights with a group dimension) is refused. */
-  if (p->is_conv && p->io[KILN_DNNL_WEI].user_md.ndims > p->io[KILN_DNNL_DST].user_md.ndims) return false;
   bool changed = false;
   for (int i = 0; i < KILN_DNNL_NUM_IO; i++) {
     kiln_dnnl_io *io = &p->io[i];
@@ -440,7 +434,8 @@ static kiln_status exec(const kiln_cpu_dnnl_op *p, const kiln_cpu_dnnl_args *a, 
   const kiln_dnnl_io *io = &p->io[KILN_DNNL_DST];
   if (io->via_tmp) {
     dnnl_memory_t from = mem(p, rm, &io->tmp_md, seen[KILN_DNNL_DST]);
-    dnnl_memory_t to = mem(p, rm, &io->user_md, (uint8_t *)a->out + io->offset);
+    /* into the f32 copy when the result is converted (user_md describes f32 then) */
+    dnnl_memory_t to = mem(p, rm, &io->user_md, (uint8_t *)user[KILN_DNNL_DST] + io->offset);
     if (!from || !to) return KILN_STATUS(KILN_STATUS_INTERNAL, "oneDNN: memory object");
     dnnl_exec_arg_t rargs[3] = {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}, {DNNL_ARG_SCRATCHPAD, pad_mem}};
     st = dnnl_primitive_execute(io->reorder, strm, pad_mem ? 3 : 2, rargs);

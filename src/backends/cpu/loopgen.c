@@ -108,11 +108,38 @@ static LLVMValueRef round_bf16(kiln_cpu_gen *g, LLVMValueRef v) {
   return LLVMBuildBitCast(g->b, LLVMBuildSelect(g->b, nan, quiet, rounded, ""), vec_of(g->f32, w), "");
 }
 
+/* f32 to f16, rounding to nearest even. With F16C a vector goes through vcvtps2ph, eight
+ * lanes at a time: LLVM would otherwise shrink fptrunc(op(fpext a, fpext b)) into an op on
+ * half vectors, which x86 without AVX512-FP16 computes one lane at a time. */
+static LLVMValueRef trunc_f16(kiln_cpu_gen *g, LLVMValueRef v) {
+  int w = kiln_cpu_width(v);
+  if (!g->f16c || w % 8) return LLVMBuildFPTrunc(g->b, v, vec_of(g->f16, w), "");
+  enum { MAX_PARTS = 8 }; /* up to 64 lanes */
+  LLVMValueRef parts[MAX_PARTS], idx[64];
+  int n = w / 8;
+  if (n > MAX_PARTS || (n & (n - 1))) return LLVMBuildFPTrunc(g->b, v, vec_of(g->f16, w), "");
+  for (int p = 0; p < n; p++) {
+    LLVMValueRef x = v;
+    if (n > 1) {
+      for (int i = 0; i < 8; i++) idx[i] = LLVMConstInt(g->i32, (unsigned long long)(8 * p + i), 0);
+      x = LLVMBuildShuffleVector(g->b, v, LLVMGetUndef(LLVMTypeOf(v)), LLVMConstVector(idx, 8), "");
+    }
+    LLVMValueRef args[2] = {x, LLVMConstInt(g->i32, 0, 0)}; /* imm 0: to nearest even */
+    parts[p] = kiln_cpu_intrinsic(g, "llvm.x86.vcvtps2ph.256", args, 2, 0);
+  }
+  for (int width = 8; n > 1; n /= 2, width *= 2) /* concatenate pairwise */
+    for (int p = 0; p < n / 2; p++) {
+      for (int i = 0; i < 2 * width; i++) idx[i] = LLVMConstInt(g->i32, (unsigned long long)i, 0);
+      parts[p] = LLVMBuildShuffleVector(g->b, parts[2 * p], parts[2 * p + 1], LLVMConstVector(idx, (unsigned)(2 * width)), "");
+    }
+  return LLVMBuildBitCast(g->b, parts[0], vec_of(g->f16, w), "");
+}
+
 /* Rounds an f32 value to the storage type e (f16, bf16); other types are unchanged. */
 static LLVMValueRef round_storage(kiln_cpu_gen *g, kiln_elem e, LLVMValueRef v) {
   int w = kiln_cpu_width(v);
   if (e == KILN_ELEM_F16)
-    return LLVMBuildFPExt(g->b, LLVMBuildFPTrunc(g->b, v, vec_of(g->f16, w), ""), vec_of(g->f32, w), "");
+    return LLVMBuildFPExt(g->b, trunc_f16(g, v), vec_of(g->f32, w), "");
   if (e == KILN_ELEM_BF16) return round_bf16(g, v);
   return v;
 }
@@ -136,7 +163,7 @@ static LLVMValueRef to_storage(kiln_cpu_gen *g, kiln_elem e, LLVMValueRef v) {
   int w = kiln_cpu_width(v);
   switch (e) {
     case KILN_ELEM_I1: return LLVMBuildZExt(g->b, v, vec_of(g->i8, w), "");
-    case KILN_ELEM_F16: return LLVMBuildFPTrunc(g->b, v, vec_of(g->f16, w), "");
+    case KILN_ELEM_F16: return trunc_f16(g, v);
     case KILN_ELEM_BF16: {
       LLVMValueRef x = LLVMBuildBitCast(g->b, round_bf16(g, v), vec_of(g->i32, w), "");
       x = LLVMBuildLShr(g->b, x, kiln_cpu_splat(g, LLVMConstInt(g->i32, 16, 0), w), "");

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "backends/cpu/dnnl_internal.h"
 #include "backends/cpu/dnnl_ops.h"
 #include "backends/interp/interp.h"
 #include "expect.h"
@@ -99,6 +100,19 @@ static const tcase k_cases[] = {
          "dim_numbers = [b, 0, 1, f]x[o, i, 0, 1]->[b, f, 0, 1], window = {stride = [2, 2]} " G1),
     CONV("tensor<2x8x8x4xbf16>", "tensor<3x3x4x8xbf16>", "tensor<2x8x8x8xbf16>", NHWC ", window = {pad = [[1, 1], [1, 1]]} " G1),
     CONV("tensor<2x8x8x4xf16>", "tensor<3x3x4x8xf16>", "tensor<2x3x6x8xf16>", NHWC ", window = {stride = [2, 1]} " G1),
+    /* grouped f16/bf16 (f32 copies where the CPU lacks kernels): feature groups, batch
+     * groups (the source a 5-D view), 3 spatial dimensions, padded */
+    CONV("tensor<2x8x8x8xf16>", "tensor<3x3x4x8xf16>", "tensor<2x8x8x8xf16>",
+         NHWC ", window = {pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 2 : i64}"),
+    CONV("tensor<4x8x8x4xf16>", "tensor<3x3x4x8xf16>", "tensor<2x6x6x8xf16>",
+         NHWC ", window = {} {batch_group_count = 2 : i64, feature_group_count = 1 : i64}"),
+    CONV("tensor<4x8x8x4xf32>", "tensor<3x3x4x8xf32>", "tensor<2x6x6x8xf32>",
+         NHWC ", window = {} {batch_group_count = 2 : i64, feature_group_count = 1 : i64}"),
+    CONV("tensor<4x8x8x4xbf16>", "tensor<3x3x4x8xbf16>", "tensor<2x5x6x8xbf16>",
+         NHWC ", window = {pad = [[0, -1], [1, -1]]} {batch_group_count = 2 : i64, feature_group_count = 1 : i64}"),
+    CONV("tensor<2x5x5x5x6xf16>", "tensor<2x2x2x2x6xf16>", "tensor<2x4x4x4x6xf16>",
+         "dim_numbers = [b, 0, 1, 2, f]x[0, 1, 2, i, o]->[b, 0, 1, 2, f], window = {} "
+         "{batch_group_count = 1 : i64, feature_group_count = 3 : i64}"),
     CONV("tensor<0x5x5x2xf32>", "tensor<3x3x2x2xf32>", "tensor<0x3x3x2xf32>", NHWC ", window = {} " G1),
     CONV("tensor<1x5x5x0xf32>", "tensor<3x3x0x2xf32>", "tensor<1x3x3x2xf32>", NHWC ", window = {} " G1),
     CONV("tensor<2x16x16x32xf32>", "tensor<3x3x32x32xf32>", "tensor<2x16x16x32xf32>", NHWC ", window = {pad = [[1, 1], [1, 1]]} " G1),
@@ -445,7 +459,48 @@ static void bench_sgemm(int64_t n) {
   unload(&L);
 }
 
+/* The f16 conversions around f32 kernels (dnnl_convert.c: F16C where the CPU has it) give
+ * the IR helpers' bits: every f16 to f32, and to f16 every f16 value, the points halfway
+ * between neighbours and beside them (ties to even), NaNs with payloads, and random bits. */
+static void check_f16_conversions(void) {
+  enum { N = 1 << 16, R = 1 << 20 };
+  uint16_t *h = malloc(sizeof *h * N), *back = malloc(sizeof *back * (N + R));
+  float *f = malloc(sizeof *f * (N + R));
+  if (!h || !f || !back) abort();
+  for (int64_t i = 0; i < N; i++) h[i] = (uint16_t)i;
+  kiln_dnnl_convert_in(KILN_ELEM_F16, h, f, N);
+  int64_t bad = 0;
+  for (int64_t i = 0; i < N; i++) {
+    double want = kiln_elem_float_from_bits(KILN_ELEM_F16, h[i]);
+    if (want == want ? (double)f[i] != want || !signbit(f[i]) != !signbit(want) : f[i] == f[i]) bad++;
+  }
+  EXPECT(bad == 0, "f16 -> f32: %lld of 65536 differ", (long long)bad);
+  uint64_t x = 0x9e3779b97f4a7c15u;
+  for (int64_t i = 0; i < R; i++) {
+    uint32_t b;
+    if (i < N) { /* halfway above f16 value i (its f32 form plus half an f16 ulp), then beside it */
+      float v = f[i];
+      memcpy(&b, &v, sizeof b);
+      b += (i % 3 == 0 ? 0x1000u : i % 3 == 1 ? 0x0fffu : 0x1001u);
+    } else {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      b = (uint32_t)x;
+      if (i % 7 == 0) b |= 0x7f800000u; /* NaNs (with payloads) and infinities */
+    }
+    memcpy(&f[N + i], &b, sizeof b);
+  }
+  kiln_dnnl_convert_out(KILN_ELEM_F16, f, back, N + R);
+  bad = 0;
+  for (int64_t i = 0; i < N + R; i++)
+    if (back[i] != (uint16_t)kiln_elem_float_to_bits(KILN_ELEM_F16, f[i])) bad++;
+  EXPECT(bad == 0, "f32 -> f16: %lld of %d differ", (long long)bad, N + R);
+  free(h);
+  free(f);
+  free(back);
+}
+
 int main(int argc, char **argv) {
+  check_f16_conversions();
   int n = (int)(sizeof k_cases / sizeof k_cases[0]);
   for (int i = 0; i < n; i++) run_case(i, &k_cases[i]);
   /* f16: oneDNN's answer on this CPU (kernels, or UNIMPLEMENTED), never a wrong result. */
