@@ -30,7 +30,6 @@ set(KILN_CPU_SOURCES
   src/backends/cpu/dynamic_slice.c
   src/backends/cpu/exec.c
   src/backends/cpu/fft.c
-  src/backends/cpu/fft_kernels.c
   src/backends/cpu/gather.c
   src/backends/cpu/isa.c
   src/backends/cpu/jit.c
@@ -67,7 +66,17 @@ target_include_directories(kiln_cpu_objects PUBLIC include PRIVATE src ${LLVM_IN
 target_link_libraries(kiln_cpu_objects PUBLIC DNNL::dnnl OpenMP::OpenMP_C)
 set_target_properties(kiln_cpu_objects PROPERTIES POSITION_INDEPENDENT_CODE ON C_VISIBILITY_PRESET hidden)
 
-kiln_plugin(cpu $<TARGET_OBJECTS:kiln_cpu_objects> $<TARGET_OBJECTS:kiln_passes_objects>
+# The FFT's passes built once per instruction set (fft_kernels.h); fft.c picks one at run
+# time by the host and KILN_CPU_ISA.
+add_library(kiln_fft_kernel_objects OBJECT src/backends/cpu/fft_kernels_sse2.c src/backends/cpu/fft_kernels_avx2.c
+            src/backends/cpu/fft_kernels_avx512.c)
+target_include_directories(kiln_fft_kernel_objects PRIVATE include src)
+set_target_properties(kiln_fft_kernel_objects PROPERTIES POSITION_INDEPENDENT_CODE ON C_VISIBILITY_PRESET hidden)
+set_source_files_properties(src/backends/cpu/fft_kernels_avx2.c PROPERTIES COMPILE_OPTIONS "-mavx2;-mfma;-ffp-contract=fast")
+set_source_files_properties(src/backends/cpu/fft_kernels_avx512.c PROPERTIES COMPILE_OPTIONS
+                            "-mavx2;-mfma;-mavx512f;-mavx512dq;-mavx512vl;-mprefer-vector-width=512;-ffp-contract=fast")
+
+kiln_plugin(cpu $<TARGET_OBJECTS:kiln_cpu_objects> $<TARGET_OBJECTS:kiln_fft_kernel_objects> $<TARGET_OBJECTS:kiln_passes_objects>
             $<TARGET_OBJECTS:kiln_interp_objects> $<TARGET_OBJECTS:kiln_lapack_objects> src/backends/cpu/plugin.c)
 target_include_directories(kiln-cpu PRIVATE ${LLVM_INCLUDE_DIRS})
 target_link_directories(kiln-cpu PRIVATE ${LLVM_LIBRARY_DIRS})

@@ -1,11 +1,12 @@
 /* FFT plans and runs (fft.h): factors, twiddles, Bluestein set-up, the order of the axes,
- * and the split of each axis's lines over the thread pool. The passes are fft_kernels.c. */
+ * and the split of each axis's lines over the thread pool. The passes are fft_kernels.h. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backends/cpu/cpu.h"
 #include "backends/cpu/fft_internal.h"
+#include "backends/cpu/isa.h"
 #include "backends/cpu/pool.h"
 #include "base/arena.h"
 
@@ -15,6 +16,7 @@ typedef enum where { AT_IN, AT_OUT, AT_TMP } where;
 
 struct kiln_fft_plan {
   bool f64;
+  const kiln_fft_kernels *kernels; /* the host's widest ISA under KILN_CPU_ISA */
   int32_t num_axes;             /* 0: an empty result, nothing to do */
   kiln_fft_axis axes[KILN_FFT_MAX_AXES]; /* in run order */
   where from[KILN_FFT_MAX_AXES], to[KILN_FFT_MAX_AXES];
@@ -116,7 +118,7 @@ static kiln_status bluestein_create(kiln_fft_line *l, bool f64) {
       sq += 2 * j + 1;
       while (sq >= 2 * n) sq -= 2 * n;
     }
-    double *r = kiln_fft_line_f64(f64 ? l->conv : &dconv, a, a + 2 * m, m);
+    double *r = kiln_fft_kernels_sse2.line_f64(f64 ? l->conv : &dconv, a, a + 2 * m, m);
     for (int64_t k = 0; k < m; k++) put(l->kernel, f64, k, r[k] / (double)m, r[m + k] / (double)m);
   }
   free(a);
@@ -229,6 +231,16 @@ void kiln_fft_plan_destroy(kiln_fft_plan *p) {
   free(p);
 }
 
+/* The widest build of the passes that the host runs and the cap allows. */
+static const kiln_fft_kernels *pick_kernels(kiln_cpu_isa_cap cap) {
+  __builtin_cpu_init();
+  if (cap != KILN_CPU_ISA_AVX2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+      __builtin_cpu_supports("avx512vl"))
+    return &kiln_fft_kernels_avx512;
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return &kiln_fft_kernels_avx2;
+  return &kiln_fft_kernels_sse2;
+}
+
 static const char *const k_type_names[] = {"FFT", "IFFT", "RFFT", "IRFFT"};
 
 kiln_status kiln_fft_plan_create(kiln_fft_type type, bool f64, int32_t rank, const int64_t *dims, int32_t num_lengths,
@@ -257,9 +269,12 @@ kiln_status kiln_fft_plan_create(kiln_fft_type type, bool f64, int32_t rank, con
   for (int32_t d = 0; d < rank; d++)
     if (!kiln_mul_i64(count, odims[d], &count) || !kiln_mul_i64(in_count, dims[d], &in_count))
       return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "fft: the tensor sizes overflow");
+  kiln_cpu_isa_cap cap;
+  KILN_RETURN_IF_ERROR(kiln_cpu_isa_setup(&cap));
   kiln_fft_plan *p = calloc(1, sizeof *p);
   if (!p) return oom();
   p->f64 = f64;
+  p->kernels = pick_kernels(cap);
   kiln_status st = NULL;
   if (count > 0 && in_count > 0) {
     bool inverse = type == KILN_FFT_IFFT || type == KILN_FFT_IRFFT;
@@ -291,11 +306,9 @@ kiln_status kiln_fft_plan_create(kiln_fft_type type, bool f64, int32_t rank, con
 
 /* ---------------------------------------------------------------- runs */
 
-typedef void (*group_fn)(const kiln_fft_axis *, const void *, void *, int64_t, void *);
-
 typedef struct run_job {
   const kiln_fft_axis *ax;
-  group_fn wide_fn, narrow_fn;
+  kiln_fft_group_fn wide_fn, narrow_fn;
   int32_t lanes;
   const void *src;
   void *dst;
@@ -320,8 +333,9 @@ static run_job axis_job(const kiln_fft_plan *p, int32_t i, kiln_cpu_pool *pool, 
   const kiln_fft_axis *ax = &p->axes[i];
   int32_t lanes = p->f64 ? KILN_FFT_LANES_F64 : KILN_FFT_LANES_F32;
   int64_t lines = ax->outer * ax->inner;
-  run_job j = {.ax = ax, .lanes = lanes, .wide_fn = p->f64 ? kiln_fft_group_f64x8 : kiln_fft_group_f32x16,
-               .narrow_fn = p->f64 ? kiln_fft_group_f64x1 : kiln_fft_group_f32x1};
+  const kiln_fft_kernels *k = p->kernels;
+  run_job j = {.ax = ax, .lanes = lanes, .wide_fn = p->f64 ? k->f64_wide : k->f32_wide,
+               .narrow_fn = p->f64 ? k->f64_one : k->f32_one};
   j.wide = lines / lanes;
   j.units = j.wide + lines % lanes;
   int32_t used = j.wide ? lanes : 1;

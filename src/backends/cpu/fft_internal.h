@@ -50,21 +50,25 @@ typedef struct kiln_fft_axis {
   int64_t buf;    /* complex points per lane in each of a group's two buffers */
 } kiln_fft_axis;
 
-/* Transforms lines [first, first + LANES) of ax (or the one line `first`, for the x1
- * instantiations) from src to dst. scratch: 64-byte aligned, kiln_fft_scratch_bytes. */
-void kiln_fft_group_f32x16(const kiln_fft_axis *ax, const void *src, void *dst, int64_t first, void *scratch);
-void kiln_fft_group_f32x1(const kiln_fft_axis *ax, const void *src, void *dst, int64_t first, void *scratch);
-void kiln_fft_group_f64x8(const kiln_fft_axis *ax, const void *src, void *dst, int64_t first, void *scratch);
-void kiln_fft_group_f64x1(const kiln_fft_axis *ax, const void *src, void *dst, int64_t first, void *scratch);
+/* Transforms lines [first, first + LANES) of ax (or the one line `first`, for the *_one
+ * functions) from src to dst. scratch: 64-byte aligned, as kiln_fft_run sizes it. */
+typedef void (*kiln_fft_group_fn)(const kiln_fft_axis *ax, const void *src, void *dst, int64_t first, void *scratch);
+
+/* The passes built for one instruction set (fft_kernels.h): the same code, compiled for
+ * baseline x86-64 (SSE2), for AVX2 + FMA and for AVX-512 (F, DQ, VL; 512-bit vectors).
+ * line_f64: a forward transform of one line in double (planes: re at a[0, n), im at
+ * a[planes, ...)), for making plans; returns a or b, whichever holds the result. */
+typedef struct kiln_fft_kernels {
+  kiln_fft_group_fn f32_wide, f32_one, f64_wide, f64_one;
+  double *(*line_f64)(const kiln_fft_line *l, double *a, double *b, int64_t planes);
+} kiln_fft_kernels;
+
+extern const kiln_fft_kernels kiln_fft_kernels_sse2, kiln_fft_kernels_avx2, kiln_fft_kernels_avx512;
 
 /* Line `line` of ax from src to dst by the DFT's definition in double, as the interpreter
  * computes it (every product of a point and a root, (1, 0) and (0, -1) included; IRFFT's
  * Hermitian extension as given): for lines holding infinities or NaNs, so that which
  * results are infinite and which NaN is the interpreter's. scratch: 4 n doubles. */
 void kiln_fft_line_naive(const kiln_fft_axis *ax, bool f64, const void *src, void *dst, int64_t line, double *scratch);
-
-/* A forward transform of one line in double (planes: re at a[0, n), im at a[planes, ...)),
- * for making plans: returns a or b, whichever holds the result. */
-double *kiln_fft_line_f64(const kiln_fft_line *l, double *a, double *b, int64_t planes);
 
 #endif

@@ -189,7 +189,43 @@ static void FFT_NAME(bases)(const kiln_fft_axis *ax, int64_t first, int64_t len,
   }
 }
 
-void FFT_NAME(kiln_fft_group)(const kiln_fft_axis *ax, const void *src, void *dst, int64_t first, void *scratch) {
+/* Runs the body (the last arguments) for points j in [0, count) of every lane v, with bv = base[v] the lane's
+ * line offset (sb: in the source, db: in the destination), in the loop order the layout
+ * reads best:
+ *   - lines along the innermost dim (stride 1): lane by lane over blocks of points, each
+ *     line read (or written) contiguously, the block's planes staying in the L1 cache;
+ *   - the group's lines adjacent in memory (sb[v] = sb[0] + v): point by point over the
+ *     lanes, which the compiler then loads as vectors;
+ *   - otherwise point by point over the lanes, gathered. */
+#define FFT_BLOCK 64
+#define EACH_POINT(count, base, ...)                                                                 \
+  do {                                                                                               \
+    const int64_t count_ = (count);                                                                  \
+    if (st == 1) {                                                                                   \
+      for (int64_t j0_ = 0; j0_ < count_; j0_ += FFT_BLOCK) {                                        \
+        const int64_t j1_ = j0_ + FFT_BLOCK < count_ ? j0_ + FFT_BLOCK : count_;                     \
+        for (int32_t v = 0; v < FFT_L; v++) {                                                        \
+          const int64_t bv = (base)[v];                                                              \
+          for (int64_t j = j0_; j < j1_; j++) { __VA_ARGS__; }                                       \
+        }                                                                                            \
+      }                                                                                              \
+    } else if ((base)[FFT_L - 1] == (base)[0] + FFT_L - 1) {                                         \
+      const int64_t b0_ = (base)[0];                                                                 \
+      for (int64_t j = 0; j < count_; j++)                                                           \
+        LANES {                                                                                      \
+          const int64_t bv = b0_ + v;                                                                \
+          __VA_ARGS__;                                                                               \
+        }                                                                                            \
+    } else {                                                                                         \
+      for (int64_t j = 0; j < count_; j++)                                                           \
+        LANES {                                                                                      \
+          const int64_t bv = (base)[v];                                                              \
+          __VA_ARGS__;                                                                               \
+        }                                                                                            \
+    }                                                                                                \
+  } while (0)
+
+static void FFT_NAME(group)(const kiln_fft_axis *ax, const void *src, void *dst, int64_t first, void *scratch) {
   const int64_t planes = ax->buf * FFT_L, st = ax->inner, n = ax->n;
   FFT_T *a = scratch, *b = a + 2 * planes;
   int64_t sb[FFT_L], db[FFT_L];
@@ -197,116 +233,94 @@ void FFT_NAME(kiln_fft_group)(const kiln_fft_axis *ax, const void *src, void *ds
   FFT_NAME(bases)(ax, first, ax->dst_len, db);
   const FFT_T *s = src;
   FFT_T *d = dst;
-  /* lines with infinities or NaNs go by the definition (their pattern of infinities and
-   * NaNs is then the interpreter's): 0 * x is NaN only for those */
-  FFT_T poison[FFT_L] = {0};
-  const int64_t src_points = ax->kind == KILN_FFT_C2R ? ax->src_len : n;
-  const int32_t parts = ax->kind == KILN_FFT_R2C ? 1 : 2;
-  for (int64_t j = 0; j < src_points; j++)
-    LANES {
-      poison[v] += (FFT_T)0 * s[parts * (sb[v] + j * st)];
-      if (parts == 2) poison[v] += (FFT_T)0 * s[2 * (sb[v] + j * st) + 1];
-    }
-  for (int32_t v = 0; v < FFT_L; v++)
-    if (poison[v] != 0 || poison[v] != poison[v]) {
-      for (int32_t u = 0; u < FFT_L; u++) kiln_fft_line_naive(ax, sizeof(FFT_T) == 8, src, dst, first + u, scratch);
-      return;
-    }
   /* into the planes: conjugated for an inverse transform (a forward one of conjugates) */
   const FFT_T in_sign = ax->inverse ? -1 : 1;
-  const int64_t h = n / 2;
+  const int64_t h = n / 2, len = ax->line.n;
+  FFT_T *ar = a, *ai = a + planes;
   switch (ax->kind) {
     case KILN_FFT_C2C:
-      for (int64_t j = 0; j < n; j++) {
-        FFT_T *ar = a + j * FFT_L, *ai = ar + planes;
-        LANES ar[v] = s[2 * (sb[v] + j * st)], ai[v] = in_sign * s[2 * (sb[v] + j * st) + 1];
-      }
+      EACH_POINT(n, sb, (ar[j * FFT_L + v] = s[2 * (bv + j * st)], ai[j * FFT_L + v] = in_sign * s[2 * (bv + j * st) + 1]));
       break;
     case KILN_FFT_R2C:
       if (ax->half) /* z_j = x_2j + i x_(2j+1) */
-        for (int64_t j = 0; j < h; j++) {
-          FFT_T *ar = a + j * FFT_L, *ai = ar + planes;
-          LANES ar[v] = s[sb[v] + 2 * j * st], ai[v] = s[sb[v] + (2 * j + 1) * st];
-        }
+        EACH_POINT(h, sb, (ar[j * FFT_L + v] = s[bv + 2 * j * st], ai[j * FFT_L + v] = s[bv + (2 * j + 1) * st]));
       else
-        for (int64_t j = 0; j < n; j++) {
-          FFT_T *ar = a + j * FFT_L, *ai = ar + planes;
-          LANES ar[v] = s[sb[v] + j * st], ai[v] = 0;
-        }
+        EACH_POINT(n, sb, (ar[j * FFT_L + v] = s[bv + j * st], ai[j * FFT_L + v] = 0));
       break;
     case KILN_FFT_C2R:
       if (ax->half) {
         /* Z_k = (X_k + conj X_(h-k)) + i W^-k (X_k - conj X_(h-k)), the imaginary parts of
          * X_0 and X_h taken as zero; the inverse of length h (conjugated) gives n x */
         const FFT_T *w = ax->split;
-        for (int64_t k = 0; k < h; k++) {
-          FFT_T *ar = a + k * FFT_L, *ai = ar + planes;
-          FFT_T wr = w[2 * k], wi = -w[2 * k + 1];
-          LANES {
-            FFT_T xr = s[2 * (sb[v] + k * st)], xi = k ? s[2 * (sb[v] + k * st) + 1] : 0;
-            FFT_T yr = s[2 * (sb[v] + (h - k) * st)], yi = k ? -s[2 * (sb[v] + (h - k) * st) + 1] : 0;
-            FFT_T er = xr + yr, ei = xi + yi, orr = xr - yr, oi = xi - yi;
-            CMUL_INTO(orr, oi, orr, oi, wr, wi);
-            ar[v] = er - oi, ai[v] = -(ei + orr); /* conj(E + i O) */
-          }
-        }
+        EACH_POINT(h, sb, {
+          FFT_T wr = w[2 * j], wi = -w[2 * j + 1];
+          FFT_T xr = s[2 * (bv + j * st)], xi = j ? s[2 * (bv + j * st) + 1] : 0;
+          FFT_T yr = s[2 * (bv + (h - j) * st)], yi = j ? -s[2 * (bv + (h - j) * st) + 1] : 0;
+          FFT_T er = xr + yr, ei = xi + yi, orr = xr - yr, oi = xi - yi;
+          CMUL_INTO(orr, oi, orr, oi, wr, wi);
+          ar[j * FFT_L + v] = er - oi, ai[j * FFT_L + v] = -(ei + orr); /* conj(E + i O) */
+        });
       } else { /* the Hermitian extension, conjugated */
-        for (int64_t j = 0; j < n; j++) {
-          FFT_T *ar = a + j * FFT_L, *ai = ar + planes;
+        EACH_POINT(n, sb, {
           int64_t m = j <= h ? j : n - j;
           FFT_T sign = j <= h ? -1 : 1;
-          LANES ar[v] = s[2 * (sb[v] + m * st)], ai[v] = j ? sign * s[2 * (sb[v] + m * st) + 1] : 0;
-        }
+          ar[j * FFT_L + v] = s[2 * (bv + m * st)], ai[j * FFT_L + v] = j ? sign * s[2 * (bv + m * st) + 1] : 0;
+        });
       }
       break;
   }
+  /* lines with infinities or NaNs go by the definition (their pattern of infinities and
+   * NaNs is then the interpreter's): 0 * x is NaN only for those. Every point read above
+   * reaches the planes unchanged or in sums and finite products, but for the imaginary
+   * parts IRFFT ignores, checked apart. */
+  FFT_T poison[FFT_L] = {0};
+  for (int64_t e = 0; e < len; e++) LANES poison[v] += (FFT_T)0 * ar[e * FFT_L + v] + (FFT_T)0 * ai[e * FFT_L + v];
+  if (ax->kind == KILN_FFT_C2R)
+    for (int32_t v = 0; v < FFT_L; v++) {
+      poison[v] += (FFT_T)0 * s[2 * sb[v] + 1];
+      if (ax->half) poison[v] += (FFT_T)0 * s[2 * (sb[v] + h * st) + 1];
+    }
+  for (int32_t v = 0; v < FFT_L; v++)
+    if (poison[v] != 0 || poison[v] != poison[v]) {
+      for (int32_t u = 0; u < FFT_L; u++) kiln_fft_line_naive(ax, sizeof(FFT_T) == 8, src, dst, first + u, scratch);
+      return;
+    }
   FFT_T *r = FFT_NAME(transform)(&ax->line, a, b, planes);
   const FFT_T *rr = r, *ri = r + planes;
   const FFT_T scale = ax->inverse ? (FFT_T)(1.0 / (double)n) : 1;
   switch (ax->kind) {
     case KILN_FFT_C2C:
-      for (int64_t j = 0; j < n; j++)
-        LANES {
-          d[2 * (db[v] + j * st)] = scale * rr[j * FFT_L + v];
-          d[2 * (db[v] + j * st) + 1] = in_sign * scale * ri[j * FFT_L + v];
-        }
+      EACH_POINT(n, db, (d[2 * (bv + j * st)] = scale * rr[j * FFT_L + v],
+                     d[2 * (bv + j * st) + 1] = in_sign * scale * ri[j * FFT_L + v]));
       break;
     case KILN_FFT_R2C:
       if (ax->half) {
         /* X_k = E_k + W^k O_k, E_k = (Z_k + conj Z_(h-k)) / 2, O_k = (Z_k - conj Z_(h-k)) / 2i */
         const FFT_T *w = ax->split;
-        for (int64_t k = 0; k <= h; k++) {
-          int64_t k1 = k == h ? 0 : k, k2 = k == 0 ? 0 : h - k;
-          FFT_T wr = w[2 * k], wi = w[2 * k + 1];
-          LANES {
-            FFT_T zr = rr[k1 * FFT_L + v], zi = ri[k1 * FFT_L + v], cr = rr[k2 * FFT_L + v], ci = -ri[k2 * FFT_L + v];
-            FFT_T er = (FFT_T)0.5 * (zr + cr), ei = (FFT_T)0.5 * (zi + ci);
-            FFT_T orr = (FFT_T)0.5 * (zi - ci), oi = (FFT_T)-0.5 * (zr - cr);
-            CMUL_INTO(orr, oi, orr, oi, wr, wi);
-            d[2 * (db[v] + k * st)] = er + orr;
-            d[2 * (db[v] + k * st) + 1] = ei + oi;
-          }
-        }
+        EACH_POINT(h + 1, db, {
+          int64_t k1 = j == h ? 0 : j, k2 = j == 0 ? 0 : h - j;
+          FFT_T wr = w[2 * j], wi = w[2 * j + 1];
+          FFT_T zr = rr[k1 * FFT_L + v], zi = ri[k1 * FFT_L + v], cr = rr[k2 * FFT_L + v], ci = -ri[k2 * FFT_L + v];
+          FFT_T er = (FFT_T)0.5 * (zr + cr), ei = (FFT_T)0.5 * (zi + ci);
+          FFT_T orr = (FFT_T)0.5 * (zi - ci), oi = (FFT_T)-0.5 * (zr - cr);
+          CMUL_INTO(orr, oi, orr, oi, wr, wi);
+          d[2 * (bv + j * st)] = er + orr;
+          d[2 * (bv + j * st) + 1] = ei + oi;
+        });
       } else {
-        for (int64_t j = 0; j <= h; j++)
-          LANES {
-            d[2 * (db[v] + j * st)] = rr[j * FFT_L + v];
-            d[2 * (db[v] + j * st) + 1] = ri[j * FFT_L + v];
-          }
+        EACH_POINT(h + 1, db, (d[2 * (bv + j * st)] = rr[j * FFT_L + v], d[2 * (bv + j * st) + 1] = ri[j * FFT_L + v]));
       }
       break;
     case KILN_FFT_C2R:
       if (ax->half) /* x_2j = Re z_j, x_(2j+1) = Im z_j, z = conj of the result */
-        for (int64_t j = 0; j < h; j++)
-          LANES {
-            d[db[v] + 2 * j * st] = scale * rr[j * FFT_L + v];
-            d[db[v] + (2 * j + 1) * st] = -scale * ri[j * FFT_L + v];
-          }
+        EACH_POINT(h, db, (d[bv + 2 * j * st] = scale * rr[j * FFT_L + v], d[bv + (2 * j + 1) * st] = -scale * ri[j * FFT_L + v]));
       else
-        for (int64_t j = 0; j < n; j++) LANES d[db[v] + j * st] = scale * rr[j * FFT_L + v];
+        EACH_POINT(n, db, d[bv + j * st] = scale * rr[j * FFT_L + v]);
       break;
   }
 }
 
+#undef EACH_POINT
+#undef FFT_BLOCK
 #undef LANES
 #undef CMUL_INTO

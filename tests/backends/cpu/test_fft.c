@@ -229,6 +229,49 @@ static void check_errors(void) {
          (long long)kiln_fft_bluestein_length(1009));
 }
 
+/* Lines holding an infinity or a NaN take the DFT's definition (fft_lanes.h): IRFFT's
+ * ignored imaginary parts of X_0 and X_(n/2) count there too (the interpreter reads them),
+ * so a NaN in one makes its whole line NaN; the group's other lines stay finite. */
+static void check_non_finite(void) {
+  static const struct {
+    kiln_fft_type type;
+    int64_t len, at; /* the complex point whose imaginary part is NaN */
+  } cases[] = {{KILN_FFT_IRFFT, 8, 0}, {KILN_FFT_IRFFT, 8, 4}, {KILN_FFT_IRFFT, 7, 0}, {KILN_FFT_FFT, 8, 5}};
+  for (size_t c = 0; c < sizeof cases / sizeof *cases; c++)
+    for (int f = 0; f < 2; f++) {
+      bool irfft = cases[c].type == KILN_FFT_IRFFT;
+      int64_t lines = 37, len = cases[c].len, width = irfft ? len / 2 + 1 : len, dims[2] = {lines, width};
+      int64_t out_width = irfft ? len : 2 * len, bad = 20;
+      double *in = calloc((size_t)(2 * lines * width), sizeof(double)), *out = calloc((size_t)(lines * out_width), sizeof(double));
+      for (int64_t i = 0; i < 2 * lines * width; i++) in[i] = rnd();
+      in[2 * (bad * width + cases[c].at) + 1] = NAN;
+      if (!f) /* to f32 in place */
+        for (int64_t i = 0; i < 2 * lines * width; i++) ((float *)in)[i] = (float)in[i];
+      kiln_fft_plan *p = NULL;
+      kiln_status st = kiln_fft_plan_create(cases[c].type, f == 1, 2, dims, 1, &len, &p);
+      EXPECT(!st && p, "plan %s %lld", k_names[cases[c].type], (long long)len);
+      kiln_status r = p ? kiln_fft_run(p, in, out) : NULL;
+      EXPECT(!r, "run: %s", r ? kiln_status_message(r) : "");
+      kiln_status_free(r);
+      int64_t nan_bad = 0, nan_other = 0;
+      for (int64_t l = 0; l < lines; l++)
+        for (int64_t j = 0; j < out_width; j++) {
+          double v = f ? out[l * out_width + j] : ((float *)out)[l * out_width + j];
+          if (l == bad) nan_bad += isnan(v);
+          else nan_other += !isfinite(v);
+        }
+      EXPECT(nan_bad == out_width && nan_other == 0,
+             "%s length %lld (%s), NaN imaginary part at point %lld of one line: %lld of its %lld results NaN, "
+             "%lld non-finite elsewhere",
+             k_names[cases[c].type], (long long)len, f ? "f64" : "f32", (long long)cases[c].at, (long long)nan_bad,
+             (long long)out_width, (long long)nan_other);
+      kiln_fft_plan_destroy(p);
+      kiln_status_free(st);
+      free(in);
+      free(out);
+    }
+}
+
 int main(void) {
   /* lengths 1 to 64: batch 3 (single lines) and 37 (groups of lanes and lines over) */
   for (int64_t n = 1; n <= 64; n++) {
@@ -257,5 +300,6 @@ int main(void) {
   check_all(2, big, 1);
   check_all(3, big3, 2);
   check_errors();
+  check_non_finite();
   return test_summary();
 }

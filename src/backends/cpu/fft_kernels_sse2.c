@@ -1,0 +1,4 @@
+/* The FFT passes built for sse2 (compile flags in cmake/cpu.cmake); fft.c picks a table by
+ * the host and KILN_CPU_ISA. */
+#define FFT_TABLE kiln_fft_kernels_sse2
+#include "backends/cpu/fft_kernels.h"
