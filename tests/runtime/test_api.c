@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "support/expect.h"
+#include "support/expect_status.h"
 #include "kiln/kiln.h"
 
 
@@ -38,18 +38,6 @@ static kiln_buffer *make_buffer(const float *data, int64_t rows, int64_t cols) {
   return b;
 }
 
-static kiln_status expect_error(kiln_status st, kiln_status_code code, const char *text, int line) {
-  bool ok = kiln_status_code_of(st) == code && strstr(kiln_status_message(st), text);
-  if (ok) g_passed++;
-  else {
-    g_failed++;
-    printf("FAIL line %d: wanted %s '%s', got %s '%s'\n", line, kiln_status_code_name(code), text,
-           kiln_status_code_name(kiln_status_code_of(st)), kiln_status_message(st));
-  }
-  kiln_status_free(st);
-  return NULL;
-}
-#define EXPECT_ERROR(st, code, text) expect_error((st), (code), (text), __LINE__)
 
 static void test_programs(kiln_program **out) {
   kiln_program *p = NULL;

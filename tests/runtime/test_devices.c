@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "kiln/kiln.h"
-#include "support/expect.h"
+#include "support/expect_status.h"
 
 static const char k_program[] =
     "func.func @main(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {\n"
@@ -21,17 +21,6 @@ static const char k_program[] =
     "  return %0 : tensor<4xf32>\n"
     "}\n";
 
-static void expect_error(kiln_status st, kiln_status_code code, const char *text, int line) {
-  bool ok = kiln_status_code_of(st) == code && strstr(kiln_status_message(st), text);
-  if (ok) g_passed++;
-  else {
-    g_failed++;
-    printf("FAIL line %d: wanted %s '%s', got %s '%s'\n", line, kiln_status_code_name(code), text,
-           kiln_status_code_name(kiln_status_code_of(st)), kiln_status_message(st));
-  }
-  kiln_status_free(st);
-}
-#define EXPECT_ERROR(st, code, text) expect_error((st), (code), (text), __LINE__)
 
 static kiln_status make_client(const char *devices, int32_t count, kiln_client **out) {
   kiln_client_options o = {.struct_size = sizeof o, .devices = devices, .flags = KILN_CLIENT_IGNORE_ENV,

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "kiln/kiln.h"
-#include "support/expect.h"
+#include "support/expect_status.h"
 
 static const char k_program[] =
     "func.func @main(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {\n"
@@ -37,18 +37,6 @@ static kiln_buffer *make(float base) {
   return b;
 }
 
-static bool expect_error(kiln_status st, kiln_status_code code, const char *text, int line) {
-  bool ok = kiln_status_code_of(st) == code && strstr(kiln_status_message(st), text);
-  if (ok) g_passed++;
-  else {
-    g_failed++;
-    printf("FAIL line %d: wanted %s '%s', got %s '%s'\n", line, kiln_status_code_name(code), text,
-           kiln_status_code_name(kiln_status_code_of(st)), kiln_status_message(st));
-  }
-  kiln_status_free(st);
-  return ok;
-}
-#define EXPECT_ERROR(st, code, text) expect_error((st), (code), (text), __LINE__)
 
 /* Runs x on a, b with the flags (NULL: none); *out the result (NULL on error). */
 static kiln_status run(kiln_executable *x, kiln_buffer *a, kiln_buffer *b, const bool *donate, kiln_buffer **out) {
