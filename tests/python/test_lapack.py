@@ -53,8 +53,9 @@ def hermitian_pd(rng, shape, dtype):
     return (a @ np.conj(np.swapaxes(a, -1, -2)) + shape[-1] * np.eye(shape[-1])).astype(dtype)
 
 
-def run(tmp_path, device, f, *args, targets=()):
-    """Lowers f for XLA:CPU, runs it with kiln on device, returns the results."""
+def run(tmp_path, device, f, *args, targets=(), env=None):
+    """Lowers f for XLA:CPU, runs it with kiln on device (with env added to the
+    environment), returns the results."""
     text = jax.jit(f).trace(*args).lower(lowering_platforms=("cpu",)).as_text()
     tmp_path = tmp_path / f"run{len(list(tmp_path.iterdir()))}"
     tmp_path.mkdir()
@@ -67,7 +68,7 @@ def run(tmp_path, device, f, *args, targets=()):
         p = tmp_path / f"in{i}.npy"
         np.save(p, np.asarray(a))
         cmd += ["--input", str(p)]
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env={**os.environ, **(env or {})})
     assert r.returncode == 0, r.stderr
     out, k = [], 0
     while (tmp_path / f"result_{k}.npy").exists():
@@ -218,6 +219,32 @@ def test_info_outputs(tmp_path, device):
     assert np.allclose(L[1], [[2, 0], [0, 3]])
     w, v = run(tmp_path, device, jnp.linalg.eig, np.array([[1.0, np.nan], [0.0, 1.0]]))
     assert np.all(np.isnan(w))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", [np.float32, np.complex128])
+def test_batch_over_threads(tmp_path, device, dtype):
+    """A batch large enough for the cpu backend to share its matrices out over two threads:
+    every matrix's factors and info land in its own place (one not positive definite)."""
+    rng = np.random.default_rng(6)
+    spd = hermitian_pd(rng, (4, 12, 16, 16), dtype)
+    spd[2, 5] = -spd[2, 5]
+    a = rand(rng, (48, 16, 16), dtype)
+    def f(spd, a):
+        h = a + jnp.conj(jnp.swapaxes(a, -1, -2))
+        return jnp.linalg.cholesky(spd), jnp.linalg.eigvalsh(h), jnp.linalg.qr(a)[1], jnp.linalg.svd(a, compute_uv=False)
+
+    L, w, r, s = run(tmp_path, device, f, spd, a, targets=["potrf_ffi", "evd_ffi", "geqrf_ffi", "gesdd_ffi"],
+                     env={"KILN_CPU_THREADS": "2"})
+    for i in range(4):
+        for j in range(12):
+            if (i, j) == (2, 5):
+                assert np.all(np.isnan(L[i, j][np.tril_indices(16)]))
+            else:
+                close(L[i, j], np.linalg.cholesky(spd[i, j]), dtype)
+    close(w, np.linalg.eigvalsh(a + ct(a)), dtype, scale=10)
+    close(np.abs(r), np.abs(np.linalg.qr(a)[1]), dtype, scale=10)
+    close(s, np.linalg.svd(a, compute_uv=False), dtype, scale=10)
 
 
 MALFORMED = {

@@ -29,7 +29,7 @@ kiln_status kiln_interp_lapack(kiln_interp_ctx *ctx, const kiln_kernel_args *a) 
     st = kiln_kernel_result_static(ctx, a, k);
     if (!st) out[k] = a->out[k]->data;
   }
-  if (!st) st = kiln_lapack_run(plan, in, out);
+  if (!st) st = kiln_lapack_run(plan, in, out, NULL); /* the interpreter runs on one thread */
   kiln_lapack_destroy(plan);
   return st;
 }

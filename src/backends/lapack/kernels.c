@@ -1,12 +1,14 @@
 /* Running a plan (lapack_internal.h): operands copied into the layout jaxlib's kernels
- * read (matrices column-major), one LAPACK call per matrix on the copies, results copied
- * back into row-major order; and the workspace queries made once per plan. */
+ * read (matrices column-major), one LAPACK call per matrix on the copies (a batch's
+ * matrices shared out over the caller's threads), results copied back into row-major
+ * order; and the workspace queries made once per plan. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backends/lapack/lapack_internal.h"
 #include "base/arena.h"
+#include "base/fault.h"
 
 static const size_t k_size[4] = {4, 8, 8, 16}, k_rsize[4] = {4, 8, 4, 8};
 
@@ -97,7 +99,22 @@ kiln_status kiln_lapack_query(kiln_lapack_plan *p) {
 
 /* ---------------------------------------------------------------- layouts */
 
-/* Copies between row-major order and t's physical layout (to_physical: src row-major). */
+/* dst[i * dst_step] = src[i * src_step] for i in [0, n), elements of es bytes (the usual
+ * sizes as constants, so that each memcpy is a move). */
+static void copy_strided(void *dst, int64_t dst_step, const void *src, int64_t src_step, int64_t n, size_t es) {
+#define KILN_COPY_AS(bytes) \
+  for (int64_t i = 0; i < n; i++) memcpy(AT(dst, bytes, i * dst_step), AT(src, bytes, i * src_step), bytes)
+  switch (es) {
+    case 4: KILN_COPY_AS(4); break;
+    case 8: KILN_COPY_AS(8); break;
+    case 16: KILN_COPY_AS(16); break;
+    default: KILN_COPY_AS(es); break;
+  }
+#undef KILN_COPY_AS
+}
+
+/* Copies between row-major order and t's physical layout (to_physical: src row-major), a
+ * row (the last logical dim) at a time. */
 static void relayout(void *dst, const void *src, const kiln_lapack_tensor *t, bool to_physical) {
   size_t es = t->elem_bytes;
   bool row_major = true;
@@ -110,11 +127,12 @@ static void relayout(void *dst, const void *src, const kiln_lapack_tensor *t, bo
     memcpy(dst, src, (size_t)t->count * es);
     return;
   }
-  int64_t idx[KILN_LAPACK_MAX_RANK] = {0}, off = 0;
-  for (int64_t i = 0; i < t->count; i++) {
-    if (to_physical) memcpy(AT(dst, es, off), AT(src, es, i), es);
-    else memcpy(AT(dst, es, i), AT(src, es, off), es);
-    for (int32_t d = t->rank - 1; d >= 0; d--) {
+  int32_t last = t->rank - 1;
+  int64_t len = t->dims[last], step = t->strides[last], idx[KILN_LAPACK_MAX_RANK] = {0}, off = 0;
+  for (int64_t row = 0; len > 0 && row < t->count / len; row++) {
+    if (to_physical) copy_strided(AT(dst, es, off), step, AT(src, es, row * len), 1, len, es);
+    else copy_strided(AT(dst, es, row * len), 1, AT(src, es, off), step, len, es);
+    for (int32_t d = last - 1; d >= 0; d--) {
       off += t->strides[d];
       if (++idx[d] < t->dims[d]) break;
       off -= t->strides[d] * t->dims[d];
@@ -172,27 +190,75 @@ static void nan_fill(const kiln_lapack_plan *p, void *a, int info) {
 
 /* ---------------------------------------------------------------- run */
 
+/* One thread's workspaces, made on its first part of a call, and its first error. */
 typedef struct scratch {
   void *work, *rwork, *tmp1, *tmp2, *tmp3;
   int *iwork;
+  bool ready;
+  kiln_status st;
 } scratch;
+
+static void *alloc_bytes(int64_t count, size_t size) {
+  size_t bytes;
+  if (count < 1) count = 1;
+  return kiln_mul_size((size_t)count, size, &bytes) ? kiln_fault_calloc(1, bytes) : NULL;
+}
+
+static kiln_status scratch_alloc(const kiln_lapack_plan *p, scratch *s) {
+  size_t ts = k_size[p->type], rs = k_rsize[p->type];
+  int64_t sq = p->kind == KILN_LAPACK_GEEV ? (int64_t)p->n * p->n : 0; /* geev's copies */
+  s->work = alloc_bytes(p->lwork, ts), s->rwork = alloc_bytes(p->lrwork, rs);
+  s->iwork = alloc_bytes(p->liwork, sizeof(int));
+  s->tmp1 = alloc_bytes(sq, ts), s->tmp2 = alloc_bytes(sq, ts), s->tmp3 = alloc_bytes(sq, ts);
+  bool ok = s->work && s->rwork && s->tmp1 && s->tmp2 && s->tmp3 && s->iwork;
+  return ok ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "lapack: out of memory");
+}
+
+static void scratch_free(scratch *s) {
+  free(s->work), free(s->rwork), free(s->tmp1), free(s->tmp2), free(s->tmp3), free(s->iwork);
+  kiln_status_free(s->st);
+}
 
 static void copy_in(const kiln_lapack_plan *p, void *const *pout, void *const *pin, int32_t out, int32_t in) {
   memcpy(pout[out], pin[in], (size_t)p->in[in].count * p->in[in].elem_bytes);
 }
 
-static void run_matrices(const kiln_lapack_plan *p, void *const *pin, void *const *pout, scratch *s) {
+/* The results the routines overwrite in place start as copies of operands, every matrix of
+ * the batch, before the matrices are shared out. */
+static void copy_operands(const kiln_lapack_plan *p, void *const *pin, void *const *pout) {
+  switch (p->kind) {
+    case KILN_LAPACK_GEEV: break; /* copies each matrix into scratch */
+    case KILN_LAPACK_GEQP3: copy_in(p, pout, pin, 0, 0), copy_in(p, pout, pin, 1, 1); break;
+    case KILN_LAPACK_ORMQR: copy_in(p, pout, pin, 0, 2); break;
+    case KILN_LAPACK_TRSM: copy_in(p, pout, pin, 0, 1); break;
+    case KILN_LAPACK_GTSV:
+      for (int32_t q = 0; q < 4; q++) copy_in(p, pout, pin, q, q);
+      break;
+    default: copy_in(p, pout, pin, 0, 0); break;
+  }
+}
+
+/* The info of a routine whose info is no result (geqrf, geqp3, orgqr, ormqr): below zero,
+ * an argument it refused (the plan's bug), reported; an armed fault point fails it too. */
+static kiln_status checked(const char *routine, int info) {
+  if (kiln_fault_point()) info = -1;
+  return info < 0 ? KILN_STATUS(KILN_STATUS_INTERNAL, "lapack: %s refused its argument %d", routine, -info) : NULL;
+}
+
+/* The routine's calls for matrices [b0, b1) of the batch. */
+static kiln_status run_matrices(const kiln_lapack_plan *p, void *const *pin, void *const *pout, scratch *s,
+                                int64_t b0, int64_t b1) {
   const kiln_lapack_fns *f = &kiln_lapack_routines[p->type];
   size_t ts = k_size[p->type], rs = k_rsize[p->type];
   bool cx = p->type >= KILN_LAPACK_C, single = rs == 4;
   int m = p->m, n = p->n, k = p->k, ldm = lead(m), ldn = lead(n), mn = m < n ? m : n, info = 0;
-  int64_t B = p->batch, mat = (int64_t)m * n, sq = (int64_t)n * n;
+  int64_t mat = (int64_t)m * n, sq = (int64_t)n * n;
   char sortn = 'N';
+  kiln_status st = NULL;
   switch (p->kind) {
     case KILN_LAPACK_POTRF:
     case KILN_LAPACK_CHOLESKY:
-      copy_in(p, pout, pin, 0, 0);
-      for (int64_t b = 0; b < B; b++) {
+      for (int64_t b = b0; b < b1; b++) {
         void *a = AT(pout[0], ts, b * sq);
         f->potrf(&p->uplo, &n, a, &ldn, &info, 1);
         if (p->kind == KILN_LAPACK_POTRF) ((int32_t *)pout[1])[b] = info;
@@ -200,54 +266,53 @@ static void run_matrices(const kiln_lapack_plan *p, void *const *pin, void *cons
       }
       break;
     case KILN_LAPACK_GETRF:
-      copy_in(p, pout, pin, 0, 0);
-      for (int64_t b = 0; b < B; b++)
+      for (int64_t b = b0; b < b1; b++)
         f->getrf(&m, &n, AT(pout[0], ts, b * mat), &ldm, (int32_t *)pout[1] + b * mn, (int32_t *)pout[2] + b);
       break;
     case KILN_LAPACK_GEQRF:
-      copy_in(p, pout, pin, 0, 0);
-      for (int64_t b = 0; b < B; b++)
+      for (int64_t b = b0; !st && b < b1; b++) {
         f->geqrf(&m, &n, AT(pout[0], ts, b * mat), &ldm, AT(pout[1], ts, b * mn), s->work, &p->lwork, &info);
+        st = checked("geqrf", info);
+      }
       break;
     case KILN_LAPACK_GEQP3:
-      copy_in(p, pout, pin, 0, 0);
-      copy_in(p, pout, pin, 1, 1);
-      for (int64_t b = 0; b < B; b++) {
+      for (int64_t b = b0; !st && b < b1; b++) {
         void *a = AT(pout[0], ts, b * mat), *tau = AT(pout[2], ts, b * mn);
         int32_t *jpvt = (int32_t *)pout[1] + b * n;
         if (cx) f->geqp3_c(&m, &n, a, &ldm, jpvt, tau, s->work, &p->lwork, s->rwork, &info);
         else f->geqp3_r(&m, &n, a, &ldm, jpvt, tau, s->work, &p->lwork, &info);
+        st = checked("geqp3", info);
       }
       break;
     case KILN_LAPACK_ORGQR:
-      copy_in(p, pout, pin, 0, 0);
-      for (int64_t b = 0; b < B; b++)
+      for (int64_t b = b0; !st && b < b1; b++) {
         f->orgqr(&m, &n, &k, AT(pout[0], ts, b * mat), &ldm, AT(pin[1], ts, b * k), s->work, &p->lwork, &info);
+        st = checked("orgqr", info);
+      }
       break;
     case KILN_LAPACK_ORMQR: {
-      copy_in(p, pout, pin, 0, 2);
       const kiln_lapack_tensor *A = &p->in[0];
       int64_t astep = A->dims[A->rank - 2] * A->dims[A->rank - 1];
       int lda = lead(p->side == 'L' ? A->dims[A->rank - 2] : n);
-      for (int64_t b = 0; b < B; b++)
+      for (int64_t b = b0; !st && b < b1; b++) {
         f->ormqr(&p->side, &p->trans, &m, &n, &k, AT(pin[0], ts, b * astep), &lda, AT(pin[1], ts, b * k),
                  AT(pout[0], ts, b * mat), &ldm, s->work, &p->lwork, &info, 1, 1);
+        st = checked("ormqr", info);
+      }
       break;
     }
     case KILN_LAPACK_TRSM: {
-      copy_in(p, pout, pin, 0, 1);
       static const float one_s[2] = {1, 0};
       static const double one_d[2] = {1, 0};
       const void *one = single ? (const void *)one_s : (const void *)one_d;
       int na = p->side == 'L' ? m : n, lda = lead(na);
-      for (int64_t b = 0; b < B; b++)
+      for (int64_t b = b0; b < b1; b++)
         f->trsm(&p->side, &p->uplo, &p->trans, &p->diag, &m, &n, one, AT(pin[0], ts, b * (int64_t)na * na), &lda,
                 AT(pout[0], ts, b * mat), &ldm, 1, 1, 1, 1);
       break;
     }
     case KILN_LAPACK_SYEVD:
-      copy_in(p, pout, pin, 0, 0);
-      for (int64_t b = 0; b < B; b++) {
+      for (int64_t b = b0; b < b1; b++) {
         void *a = AT(pout[0], ts, b * sq), *w = AT(pout[1], rs, b * n);
         int32_t *inf = (int32_t *)pout[2] + b;
         if (cx)
@@ -257,11 +322,10 @@ static void run_matrices(const kiln_lapack_plan *p, void *const *pin, void *cons
       break;
     case KILN_LAPACK_GESDD:
     case KILN_LAPACK_GESVD: {
-      copy_in(p, pout, pin, 0, 0);
       const kiln_lapack_tensor *U = &p->out[2], *VT = &p->out[3];
       int64_t ustep = U->dims[U->rank - 2] * U->dims[U->rank - 1], vstep = VT->dims[VT->rank - 2] * VT->dims[VT->rank - 1];
       int ldvt = lead(k);
-      for (int64_t b = 0; b < B; b++) {
+      for (int64_t b = b0; b < b1; b++) {
         void *a = AT(pout[0], ts, b * mat), *sv = AT(pout[1], rs, b * mn);
         void *u = AT(pout[2], ts, b * ustep), *vt = AT(pout[3], ts, b * vstep);
         int32_t *inf = (int32_t *)pout[4] + b;
@@ -278,7 +342,7 @@ static void run_matrices(const kiln_lapack_plan *p, void *const *pin, void *cons
     case KILN_LAPACK_GEEV: {
       int32_t o = cx ? 0 : 1; /* the real form has two eigenvalue results */
       size_t cs = 2 * rs;     /* the eigenvectors are complex either way */
-      for (int64_t b = 0; b < B; b++) {
+      for (int64_t b = b0; b < b1; b++) {
         int32_t *inf = (int32_t *)pout[o + 3] + b;
         memcpy(s->tmp1, AT(pin[0], ts, b * sq), (size_t)sq * ts);
         if (!all_finite(s->tmp1, sq * (int64_t)(ts / rs), single)) {
@@ -300,9 +364,8 @@ static void run_matrices(const kiln_lapack_plan *p, void *const *pin, void *cons
       break;
     }
     case KILN_LAPACK_GEES: {
-      copy_in(p, pout, pin, 0, 0);
       int32_t o = cx ? 3 : 4; /* sdim, then info */
-      for (int64_t b = 0; b < B; b++) {
+      for (int64_t b = b0; b < b1; b++) {
         void *a = AT(pout[0], ts, b * sq), *vs = AT(pout[1], ts, b * sq), *w = AT(pout[2], ts, b * n);
         int32_t *sdim = (int32_t *)pout[o] + b, *inf = (int32_t *)pout[o + 1] + b;
         if (cx) f->gees_c(&p->job, &sortn, NULL, &n, a, &ldn, sdim, w, vs, &ldn, s->work, &p->lwork, s->rwork, NULL, inf, 1, 1);
@@ -313,53 +376,80 @@ static void run_matrices(const kiln_lapack_plan *p, void *const *pin, void *cons
       break;
     }
     case KILN_LAPACK_GEHRD: {
-      copy_in(p, pout, pin, 0, 0);
       int64_t e = n > 0 ? n - 1 : 0;
-      for (int64_t b = 0; b < B; b++)
+      for (int64_t b = b0; b < b1; b++)
         f->gehrd(&n, &p->ilo, &p->ihi, AT(pout[0], ts, b * sq), &ldn, AT(pout[1], ts, b * e), s->work, &p->lwork,
                  (int32_t *)pout[2] + b);
       break;
     }
     case KILN_LAPACK_SYTRD: {
-      copy_in(p, pout, pin, 0, 0);
       int64_t e = n > 0 ? n - 1 : 0;
-      for (int64_t b = 0; b < B; b++)
+      for (int64_t b = b0; b < b1; b++)
         f->sytrd(&p->uplo, &n, AT(pout[0], ts, b * sq), &ldn, AT(pout[1], rs, b * n), AT(pout[2], rs, b * e),
                  AT(pout[3], ts, b * e), s->work, &p->lwork, (int32_t *)pout[4] + b, 1);
       break;
     }
     case KILN_LAPACK_GTSV:
-      for (int32_t q = 0; q < 4; q++) copy_in(p, pout, pin, q, q);
-      for (int64_t b = 0; b < B; b++)
+      for (int64_t b = b0; b < b1; b++)
         f->gtsv(&n, &k, AT(pout[0], ts, b * n + 1), AT(pout[1], ts, b * n), AT(pout[2], ts, b * n),
                 AT(pout[3], ts, b * (int64_t)n * k), &ldn, (int32_t *)pout[4] + b);
       break;
   }
+  return st;
 }
 
-static void *alloc_bytes(int64_t count, size_t size) {
-  size_t bytes;
-  if (count < 1) count = 1;
-  return kiln_mul_size((size_t)count, size, &bytes) ? calloc(1, bytes) : NULL;
+/* A call's matrices cut into parts, run by the threads kiln_lapack_run was given. */
+typedef struct parts_ctx {
+  const kiln_lapack_plan *p;
+  void *const *pin, *const *pout;
+  scratch *scratch; /* by thread */
+  int64_t parts;
+} parts_ctx;
+
+static void run_part(void *arg, int32_t part, int32_t thread) {
+  parts_ctx *c = arg;
+  scratch *s = &c->scratch[thread];
+  if (!s->ready && !s->st) {
+    s->st = scratch_alloc(c->p, s);
+    s->ready = !s->st;
+  }
+  if (s->st) return; /* kiln_lapack_run reports it */
+  int64_t B = c->p->batch, each = B / c->parts, extra = B % c->parts;
+  int64_t b0 = part * each + (part < extra ? part : extra), b1 = b0 + each + (part < extra ? 1 : 0);
+  s->st = run_matrices(c->p, c->pin, c->pout, s, b0, b1);
 }
 
-kiln_status kiln_lapack_run(const kiln_lapack_plan *p, const void *const *in, void *const *out) {
+/* About the flops of the whole call, the threads' measure of work: per matrix m * n times
+ * the larger size (a tridiagonal solve's n * nrhs), saturated. */
+static int64_t work_of(const kiln_lapack_plan *p) {
+  double m = p->m > 1 ? p->m : 1, n = p->n > 1 ? p->n : 1, k = p->k > 1 ? p->k : 1, big = m > n ? m : n;
+  double w = (p->kind == KILN_LAPACK_GTSV ? n * k : m * n * (big > k ? big : k)) * (double)p->batch;
+  return w < 0x1p62 ? (int64_t)w : INT64_C(1) << 62;
+}
+
+kiln_status kiln_lapack_run(const kiln_lapack_plan *p, const void *const *in, void *const *out,
+                            const kiln_lapack_threads *threads) {
   void *pin[KILN_LAPACK_MAX_IN] = {NULL}, *pout[KILN_LAPACK_MAX_OUT] = {NULL};
-  size_t ts = k_size[p->type], rs = k_rsize[p->type];
-  int64_t sq = (int64_t)p->n * p->n;
-  bool geev = p->kind == KILN_LAPACK_GEEV;
-  scratch s = {alloc_bytes(p->lwork, ts), alloc_bytes(p->lrwork, rs), alloc_bytes(geev ? sq : 0, ts),
-               alloc_bytes(geev ? sq : 0, ts), alloc_bytes(geev ? sq : 0, ts), alloc_bytes(p->liwork, sizeof(int))};
-  bool ok = s.work && s.rwork && s.tmp1 && s.tmp2 && s.tmp3 && s.iwork;
+  int64_t work = work_of(p);
+  int32_t parts = threads && threads->threads > 1 && p->batch > 1 ? threads->parts(threads->ctx, work, p->batch) : 1;
+  int32_t slots = parts > 1 ? threads->threads : 1;
+  scratch *s = kiln_fault_calloc((size_t)slots, sizeof *s);
+  bool ok = s != NULL;
   for (int32_t k = 0; ok && k < p->num_in; k++) ok = (pin[k] = alloc_bytes(p->in[k].count, p->in[k].elem_bytes));
   for (int32_t k = 0; ok && k < p->num_out; k++) ok = (pout[k] = alloc_bytes(p->out[k].count, p->out[k].elem_bytes));
-  if (ok) {
+  kiln_status st = ok ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "lapack: out of memory");
+  if (!st) {
     for (int32_t k = 0; k < p->num_in; k++) relayout(pin[k], in[k], &p->in[k], true);
-    run_matrices(p, pin, pout, &s);
-    for (int32_t k = 0; k < p->num_out; k++) relayout(out[k], pout[k], &p->out[k], false);
+    copy_operands(p, pin, pout);
+    parts_ctx c = {p, pin, pout, s, parts};
+    if (parts > 1) threads->run(threads->ctx, parts, work, run_part, &c);
+    else run_part(&c, 0, 0);
+    for (int32_t t = 0; !st && t < slots; t++) st = s[t].st, s[t].st = NULL; /* the first error */
   }
+  for (int32_t k = 0; !st && k < p->num_out; k++) relayout(out[k], pout[k], &p->out[k], false);
   for (int32_t k = 0; k < KILN_LAPACK_MAX_IN; k++) free(pin[k]);
   for (int32_t k = 0; k < KILN_LAPACK_MAX_OUT; k++) free(pout[k]);
-  free(s.work), free(s.rwork), free(s.tmp1), free(s.tmp2), free(s.tmp3), free(s.iwork);
-  return ok ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "lapack: out of memory");
+  for (int32_t t = 0; s && t < slots; t++) scratch_free(&s[t]);
+  free(s);
+  return st;
 }

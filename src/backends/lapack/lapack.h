@@ -1,4 +1,4 @@
-/* Dense linear algebra through the system's LAPACK and BLAS, shared by the interpreter and
+/* Dense linear algebra through LAPACK and BLAS (OpenBLAS, serial), shared by the interpreter and
  * the cpu backend: jaxlib's typed-FFI custom-call targets `lapack_<t><routine>_ffi` (t in
  * s, d, c, z: f32, f64, complex<f32>, complex<f64>; routines potrf, getrf, geqrf, geqp3,
  * orgqr/ungqr, ormqr/unmqr, trsm, syevd/heevd, gesdd, gesvd, geev, gees, gehrd,
@@ -41,10 +41,26 @@ typedef struct kiln_lapack_shape {
  * op. Thread-safe. */
 kiln_status kiln_lapack_prepare(const kiln_op *op, const kiln_lapack_shape *operands, kiln_lapack_plan **out);
 
+/* Threads to share a call's matrices out over (the cpu backend's pool). run(ctx, parts,
+ * work, fn, arg) calls fn(arg, part, thread) once for every part in [0, parts) and returns
+ * when all have finished; `thread` in [0, threads) names the thread running it, and no two
+ * parts run at once with the same one. parts(ctx, work, max_parts) says into how many parts
+ * (1 to max_parts) to cut a call of that much work (about its flops). */
+typedef void (*kiln_lapack_part_fn)(void *arg, int32_t part, int32_t thread);
+typedef struct kiln_lapack_threads {
+  void *ctx;
+  int32_t threads;
+  int32_t (*parts)(void *ctx, int64_t work, int64_t max_parts);
+  void (*run)(void *ctx, int32_t parts, int64_t work, kiln_lapack_part_fn fn, void *arg);
+} kiln_lapack_threads;
+
 /* Runs a plan: in[k] is operand k, out[k] result k, each dense row-major in the IR's element
- * storage with the planned shapes (results written whole, never read). Errors: only out of
- * memory. Thread-safe. */
-kiln_status kiln_lapack_run(const kiln_lapack_plan *plan, const void *const *in, void *const *out);
+ * storage with the planned shapes (results written whole, never read). The matrices of a
+ * batch are shared out over `threads` when given and worth it (NULL: all on the calling
+ * thread); OpenBLAS itself starts no thread. Errors: out of memory, and a routine refusing
+ * an argument (a planning bug). Thread-safe. */
+kiln_status kiln_lapack_run(const kiln_lapack_plan *plan, const void *const *in, void *const *out,
+                            const kiln_lapack_threads *threads);
 
 void kiln_lapack_destroy(kiln_lapack_plan *plan);
 

@@ -1,11 +1,11 @@
-/* The reference LAPACK and BLAS routines Kiln calls (Fortran 77 interface, LP64: 32-bit
- * integers; gfortran's hidden lengths of CHARACTER arguments as trailing size_t), one
- * table per element type: [0] single, [1] double, [2] complex, [3] double complex. Data
+/* The LAPACK and BLAS routines Kiln calls (OpenBLAS's, CMakeLists.txt; Fortran 77
+ * interface, LP64: 32-bit integers; gfortran's hidden lengths of CHARACTER arguments as
+ * trailing size_t), one table per element type: [0] single, [1] double, [2] complex, [3] double complex. Data
  * pointers are void * (Fortran passes addresses; the table picks the element type).
  * Routines whose real and complex forms take different arguments (workspaces for real
  * parts, eigenvalues as two arrays) have an _r and a _c entry; the other one is NULL.
- * Reference LAPACK keeps no state between calls: every routine is safe to call from
- * several threads at once. */
+ * The serial OpenBLAS is built with locking (its buffer pool), and LAPACK keeps no state
+ * between calls: every routine is safe to call from several threads at once. */
 #ifndef KILN_BACKENDS_LAPACK_ROUTINES_H
 #define KILN_BACKENDS_LAPACK_ROUTINES_H
 
