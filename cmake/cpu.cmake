@@ -24,6 +24,7 @@ set(KILN_CPU_SOURCES
   src/backends/cpu/concat.c
   src/backends/cpu/control.c
   src/backends/cpu/conv.c
+  src/backends/cpu/conv_bias.c
   src/backends/cpu/conv_dims.c
   src/backends/cpu/device.c
   src/backends/cpu/donate.c
@@ -55,6 +56,7 @@ set(KILN_CPU_SOURCES
   src/backends/cpu/dnnl_ops.c
   src/backends/cpu/dnnl_dot.c
   src/backends/cpu/dnnl_conv.c
+  src/backends/cpu/dnnl_conv_run.c
   src/backends/cpu/dnnl_convert.c
   src/backends/cpu/dnnl_split.c
   src/runtime/sha256.c # the compile cache's keys and checksums (a copy of its own, hidden)
@@ -80,5 +82,5 @@ kiln_plugin(cpu $<TARGET_OBJECTS:kiln_cpu_objects> $<TARGET_OBJECTS:kiln_fft_ker
             $<TARGET_OBJECTS:kiln_interp_objects> $<TARGET_OBJECTS:kiln_lapack_objects> src/backends/cpu/plugin.c)
 target_include_directories(kiln-cpu PRIVATE ${LLVM_INCLUDE_DIRS})
 target_link_directories(kiln-cpu PRIVATE ${LLVM_LIBRARY_DIRS})
-target_link_libraries(kiln-cpu PRIVATE LLVM-14 DNNL::dnnl OpenMP::OpenMP_C LAPACK::LAPACK Threads::Threads m)
+target_link_libraries(kiln-cpu PRIVATE LLVM-14 DNNL::dnnl OpenMP::OpenMP_C kiln_openblas Threads::Threads m)
 add_dependencies(kiln kiln-cpu)

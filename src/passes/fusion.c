@@ -80,7 +80,8 @@ kiln_status kiln_fusion_run(const kiln_block *b, kiln_fuse_classify_fn classify,
     out->group[i] = -1;
     if (c != KILN_FUSE_NONE && user_group[i] == -1 && !escapes[i]) continue; /* pure and unused: dead */
     switch (c) {
-      case KILN_FUSE_NONE: out->materialized[i] = true; break;
+      case KILN_FUSE_NONE:
+      case KILN_FUSE_EPILOGUE: out->materialized[i] = true; break;
       case KILN_FUSE_DUPLICATE:
         out->materialized[i] = escapes[i];
         if (escapes[i]) out->group[i] = new_group(out, i);
@@ -94,7 +95,7 @@ kiln_status kiln_fusion_run(const kiln_block *b, kiln_fuse_classify_fn classify,
         out->group[i] = new_group(out, i);
         break;
     }
-    for (int32_t k = 0; k < op->num_operands; k++) {
+    for (int32_t k = 0; k < (c == KILN_FUSE_EPILOGUE ? 1 : op->num_operands); k++) {
       const kiln_op *def = op->operands[k]->def;
       int32_t p = def ? kiln_fusion_index(out, def) : -1;
       if (p < 0) continue;

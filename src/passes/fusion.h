@@ -3,7 +3,9 @@
  * A backend classifies each op (kiln_fuse_class): what its code generator can compute
  * element by element (LOOP), as a reduction at the root of a loop nest (REDUCE), or
  * cheaply enough to recompute in every consumer (DUPLICATE: broadcasts of constants,
- * iota, splats); everything else (NONE) is a boundary. The pass then forms groups from
+ * iota, splats); an op the producer of its first operand computes as well (EPILOGUE: a
+ * bias add fused into a oneDNN convolution) is stored, and its other operands are not read
+ * for it; everything else (NONE) is a boundary. The pass then forms groups from
  * the end of the block backwards (dropping pure ops whose values nobody reads), as XLA's producer-consumer fusion does: a LOOP op joins
  * the group of its users when all of them are in one group and its value does not
  * escape (returned, or used by a NONE op or inside another op's region); otherwise it
@@ -21,6 +23,7 @@ typedef enum kiln_fuse_class {
   KILN_FUSE_LOOP,
   KILN_FUSE_REDUCE,
   KILN_FUSE_DUPLICATE,
+  KILN_FUSE_EPILOGUE,
 } kiln_fuse_class;
 
 typedef kiln_fuse_class (*kiln_fuse_classify_fn)(const kiln_op *op, void *user);

@@ -1,8 +1,8 @@
 /* Planning a convolution (cpu.h): oneDNN where it has a kernel for the op's types and
- * windows, else a generated loop; either way the lhs is first padded and dilated natively
- * (window.c's pad kernel, zeros in the padding and holes) when the kernel cannot read it
- * in place: always for lhs dilation (transposed convolutions, input gradients), and for
- * padding on the loop's way.
+ * windows (lhs dilation with window strides 1 as a deconvolution, dnnl_conv.c), else a
+ * generated loop; either way the lhs is first padded and dilated natively (window.c's pad
+ * kernel, zeros in the padding and holes) when the kernel cannot read it in place: for lhs
+ * dilation that oneDNN cannot take as a deconvolution, and for padding on the loop's way.
  *
  * The loop: out[b, o, s...] = sum over c < C/G and the window k... of
  *   P[batch(b, g), feature(c, g), s * stride + k * rhs_dilation] * W[k (reversed where
@@ -196,33 +196,100 @@ static bool loop_types(const kiln_op *op) {
   return kiln_cpu_loopgen_elem(r) && !kiln_elem_is_complex(r) && r != KILN_ELEM_I1;
 }
 
-kiln_status kiln_cpu_conv_prepare(kiln_cpu_executable *x, const kiln_op *op, bool *out_done) {
-  *out_done = false;
-  kiln_cpu_conv_dims c;
-  kiln_status st = kiln_cpu_conv_read(op, &c);
-  if (st) { /* the interpreter reports what is wrong with it */
+/* oneDNN's plan for op when it has one (*out NULL otherwise): reading the lhs in place
+ * (padding, lhs dilation as a deconvolution), else, for lhs dilation, the padded copy
+ * (*via_pad). */
+static kiln_status dnnl_plan(const kiln_op *op, const kiln_cpu_conv_dims *c, const kiln_cpu_conv_dims *padded,
+                             bool pad_ok, struct kiln_cpu_dnnl_op **out, bool *via_pad) {
+  *out = NULL;
+  *via_pad = false;
+  int64_t elements = op->results[0].type->tensor.num_elements;
+  for (int32_t i = 0; i < 2; i++) elements += op->operands[i]->type->tensor.num_elements;
+  if (elements < DNNL_MIN_ELEMENTS) return NULL;
+  kiln_status st = kiln_cpu_dnnl_prepare_conv(op, c, out);
+  if (st && kiln_status_code_of(st) == KILN_STATUS_UNIMPLEMENTED && lhs_dilated(c) && pad_ok) {
+    kiln_status_free(st);
+    *via_pad = true;
+    st = kiln_cpu_dnnl_prepare_conv(op, padded, out);
+  }
+  if (st && kiln_status_code_of(st) == KILN_STATUS_UNIMPLEMENTED) {
     kiln_status_free(st);
     return NULL;
   }
-  kiln_cpu_conv_dims padded = c;
-  bool pad = needs_pad(&c), pad_ok = !pad || kiln_cpu_conv_prepad(&padded);
-  int64_t elements = op->results[0].type->tensor.num_elements;
-  for (int32_t i = 0; i < 2; i++) elements += op->operands[i]->type->tensor.num_elements;
-  if (elements >= DNNL_MIN_ELEMENTS && (pad_ok || !lhs_dilated(&c))) {
-    /* oneDNN pads by itself; lhs dilation it reads from the padded copy */
-    bool via_pad = lhs_dilated(&c);
-    struct kiln_cpu_dnnl_op *p = NULL;
-    st = kiln_cpu_dnnl_prepare_conv(op, via_pad ? &padded : &c, &p);
-    if (st && kiln_status_code_of(st) != KILN_STATUS_UNIMPLEMENTED) return st;
-    if (!st) {
-      int32_t lhs = op->operands[0]->id;
-      kiln_status s2 = via_pad ? add_pad(x, op, &c, &lhs) : NULL;
-      if (!s2) s2 = kiln_cpu_dnnl_step(x, op, p, lhs, &x->steps[x->num_steps]);
-      else kiln_cpu_dnnl_destroy(p);
-      *out_done = true; /* the steps count (and are freed) even when this failed */
-      return s2;
-    }
+  return st;
+}
+
+/* Reads op's attributes (false: the interpreter reports what is wrong with them) and its
+ * padded form (*pad: it needs one; *pad_ok: it has one). */
+static bool read_dims(const kiln_op *op, kiln_cpu_conv_dims *c, kiln_cpu_conv_dims *padded, bool *pad, bool *pad_ok) {
+  kiln_status st = kiln_cpu_conv_read(op, c);
+  if (st) {
     kiln_status_free(st);
+    return false;
+  }
+  *padded = *c;
+  *pad = needs_pad(c);
+  *pad_ok = !*pad || kiln_cpu_conv_prepad(padded);
+  return true;
+}
+
+kiln_status kiln_cpu_conv_prepare_dnnl(const kiln_op *op, struct kiln_cpu_dnnl_op **out, bool *via_pad) {
+  kiln_cpu_conv_dims c, padded;
+  bool pad, pad_ok;
+  *out = NULL;
+  *via_pad = false;
+  return read_dims(op, &c, &padded, &pad, &pad_ok) ? dnnl_plan(op, &c, &padded, pad_ok, out, via_pad) : NULL;
+}
+
+/* The steps of a oneDNN plan p: the pad (via_pad) and the DNNL step; with a fused bias
+ * add (fb), the step reads the bias and writes the add's result instead of op's. */
+static kiln_status add_dnnl(kiln_cpu_executable *x, const kiln_op *op, struct kiln_cpu_dnnl_op *p, bool via_pad,
+                            const kiln_cpu_conv_bias *fb) {
+  int32_t lhs = op->operands[0]->id;
+  kiln_status st = NULL;
+  if (via_pad) {
+    kiln_cpu_conv_dims c;
+    st = kiln_cpu_conv_read(op, &c);
+    if (!st) st = add_pad(x, op, &c, &lhs);
+  }
+  if (st) {
+    kiln_cpu_dnnl_destroy(p);
+    return st;
+  }
+  kiln_cpu_step *step = &x->steps[x->num_steps];
+  KILN_RETURN_IF_ERROR(kiln_cpu_dnnl_step(x, op, p, lhs, step));
+  if (!fb) return NULL;
+  int32_t *values = kiln_arena_alloc_array(x->arena, 4, sizeof *values);
+  if (!values) return oom();
+  values[0] = step->values[0];
+  values[1] = step->values[1];
+  values[2] = fb->bias;
+  values[3] = fb->out;
+  step->values = values;
+  step->num_values = 4;
+  x->slots[op->results[0].id].store = KILN_CPU_STORE_NONE; /* read by the fused add alone */
+  x->slots[fb->out].store = KILN_CPU_STORE_TEMP;
+  return NULL;
+}
+
+kiln_status kiln_cpu_conv_prepare(kiln_cpu_executable *x, const kiln_op *op, bool *out_done) {
+  *out_done = false;
+  kiln_cpu_conv_bias *fb = x->conv_bias ? &x->conv_bias[op->results[0].id] : NULL;
+  if (fb && fb->dnnl) { /* planned with its bias add (conv_bias.c) */
+    struct kiln_cpu_dnnl_op *p = fb->dnnl;
+    fb->dnnl = NULL;
+    *out_done = true; /* the steps count (and are freed) even when this failed */
+    return add_dnnl(x, op, p, fb->via_pad, fb);
+  }
+  kiln_cpu_conv_dims c, padded;
+  bool pad, pad_ok;
+  if (!read_dims(op, &c, &padded, &pad, &pad_ok)) return NULL;
+  struct kiln_cpu_dnnl_op *p = NULL;
+  bool via_pad;
+  KILN_RETURN_IF_ERROR(dnnl_plan(op, &c, &padded, pad_ok, &p, &via_pad));
+  if (p) {
+    *out_done = true;
+    return add_dnnl(x, op, p, via_pad, NULL);
   }
   if (!loop_types(op)) return NULL;
   /* every window reads only padding (or nothing): zeros */

@@ -1,4 +1,4 @@
-/* convolution as a oneDNN forward convolution.
+/* convolution as a oneDNN forward convolution, or deconvolution when the lhs is dilated.
  *
  * oneDNN's logical order is source [N, C, spatial...], weights [O, I, spatial...] (grouped:
  * [G, O/G, I, spatial...]) and destination [N, O, spatial...]; the op's dimension numbers
@@ -10,9 +10,18 @@
  *
  * feature_group_count G: groups of oneDNN. batch_group_count G: the source is read as
  * [N/G, G*C, spatial...] (group g's channels are batch slice g), copied into that order
- * first, and convolved with G groups. Negative padding crops the source. lhs dilation and
- * window reversal are refused (UNIMPLEMENTED): conv.c gives lhs dilation a padded and
- * dilated copy of the source (the dims it is prepared with). */
+ * first, and convolved with G groups. Negative padding crops the source. Window reversal:
+ * the weights are copied reversed first (dnnl_conv_run.c; oneDNN takes no negative strides).
+ *
+ * lhs dilation d (transposed convolutions, input gradients) with window strides 1 is a
+ * deconvolution, which skips the dilation's holes instead of multiplying them: along a
+ * spatial dimension with kernel size K, rhs dilation r and padding (lo, hi), result
+ * element o = i * d + lo - w * r sums source element i times window position w, which is
+ * oneDNN's deconvolution o = i * d - pl + k * r with k = K - 1 - w: stride d, dilation
+ * r - 1, padding pl = (K - 1) * r - lo and pr = (K - 1) * r - hi, and the kernel reversed
+ * (not reversed where window_reversal already reverses it). Refused (UNIMPLEMENTED, conv.c
+ * then convolves a padded and dilated copy of the lhs): lhs dilation with window strides
+ * above 1, negative pl or pr, empty windows or sources, and only reference kernels. */
 #include <string.h>
 
 #include "backends/cpu/conv.h"
@@ -23,12 +32,31 @@
 
 typedef kiln_cpu_conv_dims conv_plan;
 
-/* What oneDNN's forward convolution takes of what kiln_cpu_conv_read read. */
+static bool lhs_dilated(const conv_plan *c) {
+  for (int32_t i = 0; i < c->ns; i++)
+    if (c->ldil[i] != 1) return true;
+  return false;
+}
+
+/* The deconvolution's padding along spatial dimension i (see the top of the file). */
+static void deconv_padding(const kiln_op *op, const conv_plan *c, int32_t i, int64_t *pl, int64_t *pr) {
+  int64_t reach = (op->operands[1]->type->tensor.dims[c->ks[i]] - 1) * c->rdil[i];
+  *pl = reach - c->pad_lo[i];
+  *pr = reach - c->pad_hi[i];
+}
+
+/* What oneDNN's forward convolution or deconvolution takes of what kiln_cpu_conv_read read. */
 static kiln_status check_plan(const kiln_op *op, const conv_plan *c) {
   if (c->ns > MAXS) return kiln_dnnl_unimplemented(op, "more than 3 spatial dimensions");
+  if (!lhs_dilated(c)) return NULL;
+  const int64_t *rd = op->operands[1]->type->tensor.dims;
   for (int32_t i = 0; i < c->ns; i++) {
-    if (c->ldil[i] != 1) return kiln_dnnl_unimplemented(op, "lhs dilation");
-    if (c->reverse[i]) return kiln_dnnl_unimplemented(op, "window reversal");
+    int64_t pl, pr;
+    if (c->stride[i] != 1) return kiln_dnnl_unimplemented(op, "lhs dilation with window strides");
+    if (c->lhs_dims[c->is[i]] == 0 || rd[c->ks[i]] == 0)
+      return kiln_dnnl_unimplemented(op, "lhs dilation of an empty window");
+    deconv_padding(op, c, i, &pl, &pr);
+    if (pl < 0 || pr < 0) return kiln_dnnl_unimplemented(op, "lhs dilation with padding beyond the window");
   }
   return NULL;
 }
@@ -44,7 +72,7 @@ typedef struct conv_views {
   bool empty_sum; /* every sum is empty: the result is zeros */
 } conv_views;
 
-static void make_views(const kiln_op *op, const conv_plan *c, conv_views *v) {
+static void make_views(const kiln_op *op, const conv_plan *c, bool deconv, conv_views *v) {
   const kiln_type *lt = op->operands[0]->type, *rt = op->operands[1]->type, *ot = op->results[0].type;
   int32_t rank = lt->tensor.rank;
   int64_t ls[MAXD], rs[MAXD], os[MAXD];
@@ -75,6 +103,11 @@ static void make_views(const kiln_op *op, const conv_plan *c, conv_views *v) {
       break;
     }
     int64_t len = ld[c->is[i]], lo = c->pad_lo[i], hi = c->pad_hi[i];
+    v->stride[i] = c->stride[i];
+    if (deconv) {
+      deconv_padding(op, c, i, &lo, &hi);
+      v->stride[i] = c->ldil[i];
+    }
     if (lo < 0) { /* crop */
       int64_t cut = -lo < len ? -lo : len;
       v->src_offset += (size_t)cut * (size_t)ls[c->is[i]] * esize;
@@ -88,7 +121,6 @@ static void make_views(const kiln_op *op, const conv_plan *c, conv_views *v) {
     v->sd[2 + i] = len, v->ss[2 + i] = ls[c->is[i]];
     v->wd[w0 + 2 + i] = rd[c->ks[i]], v->ws[w0 + 2 + i] = rs[c->ks[i]];
     v->dd[2 + i] = od[c->os[i]], v->dsd[2 + i] = os[c->os[i]];
-    v->stride[i] = c->stride[i];
     v->dil[i] = c->rdil[i] - 1;
     v->pl[i] = lo, v->pr[i] = hi;
   }
@@ -152,10 +184,14 @@ static kiln_status build_conv(kiln_cpu_dnnl_op *p, const kiln_op *op, const conv
   }
   dnnl_dims_t st, dil, pl, pr;
   for (int i = 0; i < v->n - 2; i++) st[i] = v->stride[i], dil[i] = v->dil[i], pl[i] = v->pl[i], pr[i] = v->pr[i];
-  if (dnnl_dilated_convolution_forward_desc_init(&p->conv, dnnl_forward_inference, dnnl_convolution_direct,
-                                                 &src->prim_md, &wei->prim_md, NULL, &dst->prim_md, st, dil, pl,
-                                                 pr) != dnnl_success)
-    return kiln_dnnl_unimplemented(op, "convolution description refused");
+  dnnl_status_t ds =
+      p->is_deconv ? dnnl_dilated_deconvolution_forward_desc_init(&p->conv, dnnl_forward_inference,
+                                                                   dnnl_deconvolution_direct, &src->prim_md, &wei->prim_md,
+                                                                   NULL, &dst->prim_md, st, dil, pl, pr)
+                   : dnnl_dilated_convolution_forward_desc_init(&p->conv, dnnl_forward_inference, dnnl_convolution_direct,
+                                                                &src->prim_md, &wei->prim_md, NULL, &dst->prim_md, st,
+                                                                dil, pl, pr);
+  if (ds != dnnl_success) return kiln_dnnl_unimplemented(op, "convolution description refused");
   p->is_conv = true;
   return kiln_dnnl_build(p);
 }
@@ -165,10 +201,19 @@ kiln_status kiln_dnnl_prepare_conv(const kiln_op *op, const kiln_cpu_conv_dims *
   if (dims) c = *dims;
   else KILN_RETURN_IF_ERROR(kiln_cpu_conv_read(op, &c));
   KILN_RETURN_IF_ERROR(check_plan(op, &c));
+  int32_t rank = op->operands[0]->type->tensor.rank;
   p->count[KILN_DNNL_SRC] = 1;
-  for (int32_t d = 0; d < op->operands[0]->type->tensor.rank; d++) p->count[KILN_DNNL_SRC] *= c.lhs_dims[d];
+  for (int32_t d = 0; d < rank; d++) p->count[KILN_DNNL_SRC] *= c.lhs_dims[d];
+  p->is_deconv = lhs_dilated(&c);
+  p->conv_dims = c;
+  memcpy(p->wei_dims, op->operands[1]->type->tensor.dims, sizeof *p->wei_dims * (size_t)rank);
+  for (int32_t i = 0; i < c.ns; i++) {
+    p->flip[c.ks[i]] = p->is_deconv != c.reverse[i];
+    p->flips |= p->flip[c.ks[i]];
+    p->reads_padding |= c.ldil[i] > 1 || c.pad_lo[i] > 0 || c.pad_hi[i] > 0;
+  }
   conv_views v;
-  make_views(op, &c, &v);
+  make_views(op, &c, p->is_deconv, &v);
   p->out_to_prim[c.ofd] = 1;
   p->out_alone[c.ofd] = true;
   if (p->out_count == 0) p->mode = KILN_DNNL_MODE_NOTHING;
@@ -186,6 +231,8 @@ kiln_status kiln_dnnl_prepare_conv(const kiln_op *op, const kiln_cpu_conv_dims *
       s = build_conv(p, op, &c, &v, false); /* keep the caller's layouts */
     }
   }
+  if (!s && p->is_deconv && kiln_dnnl_is_ref(p)) /* the padded copy's convolution is faster */
+    s = kiln_dnnl_unimplemented(op, "only reference deconvolution kernels");
   if (s && kiln_status_code_of(s) == KILN_STATUS_UNIMPLEMENTED) {
     kiln_status_free(s);
     return kiln_dnnl_unimplemented(op, "no convolution kernel for these types or windows");

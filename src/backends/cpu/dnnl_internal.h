@@ -13,7 +13,9 @@
 
 #include <dnnl.h>
 
+#include "backends/cpu/conv.h"
 #include "backends/cpu/dnnl_ops.h"
+#include "base/fault.h"
 
 enum { KILN_DNNL_SRC, KILN_DNNL_WEI, KILN_DNNL_DST, KILN_DNNL_NUM_IO };
 
@@ -56,6 +58,7 @@ struct kiln_cpu_dnnl_op {
   dnnl_engine_t engine;
   kiln_dnnl_mode mode;
   bool is_conv;
+  bool is_deconv; /* conv holds a deconvolution's description (an lhs-dilated convolution) */
   dnnl_matmul_desc_t matmul;
   dnnl_convolution_desc_t conv;
   kiln_dnnl_io io[KILN_DNNL_NUM_IO];
@@ -82,10 +85,30 @@ struct kiln_cpu_dnnl_op {
   bool f32_exact, force_f32;
   kiln_cpu_dnnl_epilogue epi;
   dnnl_memory_desc_t bias_md;
+  /* Where the epilogue's bias goes when there is no scale before it: a convolution's is
+   * the primitive's own bias argument (prim_bias: conv.bias_desc, the vector prim_bias_md);
+   * a deconvolution's with an f32 result and no relu is added by Kiln after the primitive
+   * (own_bias: dnnl_conv_run.c). oneDNN's deconvolution runs binary post-ops through a slow
+   * path (40 times the plain primitive's time), and its bias argument through a second pass
+   * that doubles it (measured, 2026-12-02). Otherwise: a binary post-op (bias_md). */
+  bool prim_bias, own_bias;
+  dnnl_memory_desc_t prim_bias_md;
   dnnl_primitive_t prim;
   size_t prim_scratch; /* the largest scratchpad of the primitive and the reorders */
   size_t scratch_bytes;
   kiln_dnnl_split split;
+  /* A convolution's weights read reversed along the rhs dimensions marked in flip (window
+   * reversal, or a deconvolution's flipped kernel: oneDNN takes no negative strides): each
+   * run copies them so into the scratch at flip_offset (dnnl_conv_run.c) first. */
+  bool flips;
+  bool flip[DNNL_MAX_NDIMS];
+  size_t flip_offset;
+  /* The convolution as its op reads (conv.h), and whether a window can read the spec's
+   * zero padding or an lhs dilation's holes, which oneDNN skips: where it can, products of
+   * those zeros with non-finite weights are NaN (dnnl_conv_run.c puts them back). */
+  kiln_cpu_conv_dims conv_dims;
+  int64_t wei_dims[DNNL_MAX_NDIMS]; /* the rhs operand's (rank out_rank) */
+  bool reads_padding;
   char impl[48];
 };
 
@@ -120,6 +143,10 @@ bool kiln_dnnl_is_ref(const kiln_cpu_dnnl_op *p);
 void kiln_dnnl_convert_in(kiln_elem e, const void *in, float *out, int64_t n);
 void kiln_dnnl_convert_out(kiln_elem e, const float *in, void *out, int64_t n);
 
+/* A oneDNN call of a run (memory objects, streams, executing, waiting): a fault point
+ * (src/base/fault.h) at which the call is not made and fails with dnnl_runtime_error. */
+#define KILN_DNNL_RUN_CALL(call) (kiln_fault_point() ? dnnl_runtime_error : (call))
+
 /* oneDNN on the calling thread alone (dnnl_split.c): begin sets the thread's OpenMP
  * thread count to 1 and returns the old one, which end restores. Primitives are created
  * and run between the two, so oneDNN never starts OpenMP threads. */
@@ -134,6 +161,15 @@ void kiln_dnnl_split_release(kiln_cpu_dnnl_op *p);
  * epilogue's bias (or NULL), scratch the run's scratch. */
 kiln_status kiln_dnnl_split_run(const kiln_cpu_dnnl_op *p, const void *const seen[KILN_DNNL_NUM_IO], const void *bias,
                                 uint8_t *scratch);
+
+/* Around a convolution's primitive (dnnl_conv_run.c): copies the weights rhs (the caller's,
+ * dense, p->elem[KILN_DNNL_WEI]) reversed along p->flip into out; and, after a run, sets to
+ * NaN each result element whose window multiplies zero padding or a hole by a non-finite
+ * weight (nothing when p->reads_padding is false or every weight is finite). */
+void kiln_dnnl_conv_flip(const kiln_cpu_dnnl_op *p, const void *rhs, void *out);
+kiln_status kiln_dnnl_conv_padding_nans(const kiln_cpu_dnnl_op *p, const void *rhs, void *out);
+/* out (the f32 result, dense) += bias along the epilogue's bias dimension (own_bias). */
+void kiln_dnnl_conv_add_bias(const kiln_cpu_dnnl_op *p, const float *bias, float *out);
 
 /* Reading the ops (dnnl_dot.c, dnnl_conv.c): fill p's descriptions and mode and build. */
 kiln_status kiln_dnnl_prepare_dot(const kiln_op *op, kiln_cpu_dnnl_op *p);

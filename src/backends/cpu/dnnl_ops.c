@@ -83,7 +83,8 @@ kiln_status kiln_dnnl_make_attr(const kiln_cpu_dnnl_op *p, const dnnl_memory_des
   if (st == dnnl_success) st = dnnl_post_ops_create(&po);
   if (st == dnnl_success && p->epi.scale != 1.0f)
     st = dnnl_post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_linear, p->epi.scale, 0.0f);
-  if (st == dnnl_success && p->epi.has_bias) st = dnnl_post_ops_append_binary(po, dnnl_binary_add, bias_md);
+  if (st == dnnl_success && p->epi.has_bias && !p->prim_bias && !p->own_bias)
+    st = dnnl_post_ops_append_binary(po, dnnl_binary_add, bias_md);
   if (st == dnnl_success && p->epi.relu) st = dnnl_post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_relu, 0.0f, 0.0f);
   if (st == dnnl_success) st = dnnl_primitive_attr_set_post_ops(attr, po);
   if (po) dnnl_post_ops_destroy(po);
@@ -144,6 +145,10 @@ static kiln_status build_with(kiln_cpu_dnnl_op *p, dnnl_primitive_attr_t attr) {
     return KILN_STATUS(KILN_STATUS_INTERNAL, "oneDNN: reorder attributes");
   }
   size_t at = 0;
+  if (p->flips) { /* the weights reversed (dnnl_conv_run.c) */
+    p->flip_offset = at;
+    at += round_up((size_t)p->count[KILN_DNNL_WEI] * kiln_elem_storage_bytes(p->elem[KILN_DNNL_WEI]));
+  }
   for (int i = 0; i < KILN_DNNL_NUM_IO; i++) {
     if (!p->converted[i]) continue;
     p->copy_offset[i] = at;
@@ -167,9 +172,23 @@ static kiln_status build_with(kiln_cpu_dnnl_op *p, dnnl_primitive_attr_t attr) {
 
 /* Primitives are made for one thread (they would otherwise start an OpenMP team, whatever
  * the thread count when they run): large ones are split over the pool instead. */
+/* Where the epilogue's bias goes (prim_bias, own_bias: dnnl_internal.h). */
+static kiln_status set_prim_bias(kiln_cpu_dnnl_op *p) {
+  bool plain = p->epi.has_bias && p->epi.scale == 1.0f;
+  p->own_bias = plain && p->is_deconv && !p->epi.relu && p->out_elem == KILN_ELEM_F32;
+  p->prim_bias = plain && p->is_conv && !p->is_deconv;
+  memset(&p->conv.bias_desc, 0, sizeof p->conv.bias_desc); /* format undef: no bias */
+  if (!p->prim_bias) return NULL;
+  int64_t len = p->io[KILN_DNNL_DST].prim_md.dims[1], one = 1;
+  KILN_RETURN_IF_ERROR(kiln_dnnl_md(&p->prim_bias_md, 1, &len, &one, p->bias_md.data_type));
+  p->conv.bias_desc = p->prim_bias_md;
+  return NULL;
+}
+
 static kiln_status build_once(kiln_cpu_dnnl_op *p) {
   release_prims(p);
   p->prim_scratch = p->scratch_bytes = 0;
+  KILN_RETURN_IF_ERROR(set_prim_bias(p));
   dnnl_primitive_attr_t attr = NULL;
   KILN_RETURN_IF_ERROR(kiln_dnnl_make_attr(p, &p->bias_md, &attr));
   int threads = kiln_dnnl_single_begin();
@@ -375,7 +394,7 @@ typedef struct run_mems {
 
 static dnnl_memory_t mem(const kiln_cpu_dnnl_op *p, run_mems *rm, const dnnl_memory_desc_t *md, const void *ptr) {
   dnnl_memory_t m = NULL;
-  if (dnnl_memory_create(&m, md, p->engine, (void *)ptr) != dnnl_success) return NULL;
+  if (KILN_DNNL_RUN_CALL(dnnl_memory_create(&m, md, p->engine, (void *)ptr)) != dnnl_success) return NULL;
   rm->m[rm->n++] = m;
   return m;
 }
@@ -384,6 +403,10 @@ static kiln_status exec(const kiln_cpu_dnnl_op *p, const kiln_cpu_dnnl_args *a, 
                         run_mems *rm) {
   const void *user[KILN_DNNL_NUM_IO] = {a->lhs, a->rhs, a->out};
   const void *seen[KILN_DNNL_NUM_IO]; /* what the primitive reads or writes */
+  if (p->flips) {
+    kiln_dnnl_conv_flip(p, user[KILN_DNNL_WEI], scratch + p->flip_offset);
+    user[KILN_DNNL_WEI] = scratch + p->flip_offset;
+  }
   for (int i = 0; i < KILN_DNNL_NUM_IO; i++) {
     if (!p->converted[i]) continue;
     float *copy = (float *)(scratch + p->copy_offset[i]);
@@ -406,7 +429,7 @@ static kiln_status exec(const kiln_cpu_dnnl_op *p, const kiln_cpu_dnnl_args *a, 
     dnnl_memory_t from = mem(p, rm, &io->user_md, u), to = mem(p, rm, &io->tmp_md, seen[i]);
     if (!from || !to) return KILN_STATUS(KILN_STATUS_INTERNAL, "oneDNN: memory object");
     dnnl_exec_arg_t args[3] = {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}, {DNNL_ARG_SCRATCHPAD, pad_mem}};
-    dnnl_status_t st = dnnl_primitive_execute(io->reorder, strm, pad_mem ? 3 : 2, args);
+    dnnl_status_t st = KILN_DNNL_RUN_CALL(dnnl_primitive_execute(io->reorder, strm, pad_mem ? 3 : 2, args));
     if (st != dnnl_success) return dnnl_fail(st, "running a reorder");
   }
   dnnl_exec_arg_t args[6];
@@ -417,17 +440,17 @@ static kiln_status exec(const kiln_cpu_dnnl_op *p, const kiln_cpu_dnnl_args *a, 
     if (!m) return KILN_STATUS(KILN_STATUS_INTERNAL, "oneDNN: memory object");
     args[n++] = (dnnl_exec_arg_t){arg_of[i], m};
   }
-  if (p->epi.has_bias) {
-    dnnl_memory_t m = mem(p, rm, &p->bias_md, a->bias);
+  if (p->epi.has_bias && !p->own_bias) {
+    dnnl_memory_t m = mem(p, rm, p->prim_bias ? &p->prim_bias_md : &p->bias_md, a->bias);
     if (!m) return KILN_STATUS(KILN_STATUS_INTERNAL, "oneDNN: memory object");
     int idx = p->epi.scale != 1.0f ? 1 : 0;
-    args[n++] = (dnnl_exec_arg_t){DNNL_ARG_ATTR_MULTIPLE_POST_OP(idx) | DNNL_ARG_SRC_1, m};
+    args[n++] = (dnnl_exec_arg_t){p->prim_bias ? DNNL_ARG_BIAS : DNNL_ARG_ATTR_MULTIPLE_POST_OP(idx) | DNNL_ARG_SRC_1, m};
   }
   if (pad_mem) args[n++] = (dnnl_exec_arg_t){DNNL_ARG_SCRATCHPAD, pad_mem};
   if (p->split.parts) {
     KILN_RETURN_IF_ERROR(kiln_dnnl_split_run(p, seen, a->bias, scratch));
   } else {
-    dnnl_status_t st = dnnl_primitive_execute(p->prim, strm, n, args);
+    dnnl_status_t st = KILN_DNNL_RUN_CALL(dnnl_primitive_execute(p->prim, strm, n, args));
     if (st != dnnl_success) return dnnl_fail(st, "running the primitive");
   }
   dnnl_status_t st;
@@ -438,12 +461,13 @@ static kiln_status exec(const kiln_cpu_dnnl_op *p, const kiln_cpu_dnnl_args *a, 
     dnnl_memory_t to = mem(p, rm, &io->user_md, (uint8_t *)user[KILN_DNNL_DST] + io->offset);
     if (!from || !to) return KILN_STATUS(KILN_STATUS_INTERNAL, "oneDNN: memory object");
     dnnl_exec_arg_t rargs[3] = {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}, {DNNL_ARG_SCRATCHPAD, pad_mem}};
-    st = dnnl_primitive_execute(io->reorder, strm, pad_mem ? 3 : 2, rargs);
+    st = KILN_DNNL_RUN_CALL(dnnl_primitive_execute(io->reorder, strm, pad_mem ? 3 : 2, rargs));
     if (st != dnnl_success) return dnnl_fail(st, "running a reorder");
   }
-  st = dnnl_stream_wait(strm);
+  st = KILN_DNNL_RUN_CALL(dnnl_stream_wait(strm));
   if (st != dnnl_success) return dnnl_fail(st, "waiting for the stream");
   if (p->converted[KILN_DNNL_DST]) kiln_dnnl_convert_out(p->elem[KILN_DNNL_DST], user[KILN_DNNL_DST], a->out, p->count[KILN_DNNL_DST]);
+  if (p->own_bias) kiln_dnnl_conv_add_bias(p, a->bias, a->out);
   return NULL;
 }
 
@@ -452,22 +476,21 @@ kiln_status kiln_cpu_dnnl_run_ex(const kiln_cpu_dnnl_op *p, const kiln_cpu_dnnl_
     return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "oneDNN run: missing op or buffer");
   if (p->epi.has_bias && !a->bias)
     return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "oneDNN run: the epilogue needs a bias buffer");
-  if (kiln_fault_point()) return KILN_STATUS(KILN_STATUS_INTERNAL, "oneDNN: fault injected");
   if (p->mode == KILN_DNNL_MODE_NOTHING) return NULL;
   if (p->mode == KILN_DNNL_MODE_ZEROS) {
     run_zeros(p, a);
-    return NULL;
+    return p->is_conv ? kiln_dnnl_conv_padding_nans(p, a->rhs, a->out) : NULL;
   }
   uint8_t *scratch = a->scratch, *owned = NULL;
   if (!scratch && p->scratch_bytes) {
-    scratch = owned = aligned_alloc(ALIGN, p->scratch_bytes);
+    scratch = owned = kiln_fault_aligned_alloc(ALIGN, p->scratch_bytes);
     if (!owned) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory (%zu bytes of scratch)", p->scratch_bytes);
   }
   dnnl_stream_t strm = NULL;
   kiln_status s = NULL;
   run_mems rm = {.n = 0};
   int threads = kiln_dnnl_single_begin();
-  if (dnnl_stream_create(&strm, p->engine, dnnl_stream_default_flags) != dnnl_success)
+  if (KILN_DNNL_RUN_CALL(dnnl_stream_create(&strm, p->engine, dnnl_stream_default_flags)) != dnnl_success)
     s = KILN_STATUS(KILN_STATUS_INTERNAL, "oneDNN: no stream");
   else
     s = exec(p, a, scratch, strm, &rm);
@@ -475,6 +498,7 @@ kiln_status kiln_cpu_dnnl_run_ex(const kiln_cpu_dnnl_op *p, const kiln_cpu_dnnl_
   for (int i = 0; i < rm.n; i++) dnnl_memory_destroy(rm.m[i]);
   if (strm) dnnl_stream_destroy(strm);
   free(owned);
+  if (!s && p->is_conv) s = kiln_dnnl_conv_padding_nans(p, a->rhs, a->out);
   return s;
 }
 

@@ -22,9 +22,13 @@
  *     is always computed in full f32 (the strictest setting).
  *   - convolution: any dimension numbers (NHWC, NCHW, HWIO, OIHW, ...), 1 to 3 spatial
  *     dimensions (0 is run as 1 of size one), window strides, padding (negative padding
- *     crops the input), rhs (kernel) dilation, feature_group_count, batch_group_count.
- *     lhs dilation above 1 and window reversal: UNIMPLEMENTED (conv.c pads and dilates the
- *     lhs into a copy first, kiln_cpu_dnnl_prepare_conv).
+ *     crops the input), rhs (kernel) dilation, feature_group_count, batch_group_count,
+ *     window reversal (the weights copied reversed per run). lhs dilation with window
+ *     strides 1 as a deconvolution (holes skipped, not multiplied); with strides above 1,
+ *     padding that reaches past the window, or where only reference deconvolution kernels
+ *     exist: UNIMPLEMENTED (conv.c pads and dilates the lhs into a copy first,
+ *     kiln_cpu_dnnl_prepare_conv). Where a window meets the spec's zero padding or holes
+ *     and a weight is inf or NaN, the result is NaN, as the spec's 0 * inf.
  *
  * Ownership: prepare returns a new object owned by the caller (kiln_cpu_dnnl_destroy). It
  * keeps no pointer into the op or its module. Thread-safety: prepare, set_epilogue and

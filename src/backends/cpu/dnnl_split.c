@@ -18,10 +18,12 @@
  * ROW_SPLIT_MACS a matmul is cut along M only (whole when it lacks the rows): its parts
  * stay dense, so oneDNN keeps its brgemm kernel, where column slices (strided) get
  * gemm:jit, whose first use in a process generates its kernels for about 35 ms (measured
- * on Zen 4, oneDNN 2.6): more than the whole compile of a small model. Large products keep
- * the column cut (each part reads only its columns of the weights; the one-time cost is
- * small next to them). */
-enum { SPLIT_MIN_MACS = 1 << 17, ROW_SPLIT_MACS = 1 << 22, MIN_SLICE_N = 16, MIN_SLICE_M = 4 };
+ * on Zen 4, oneDNN 2.6): more than the whole compile of a small model. Large products are
+ * cut along M too while each part keeps ROW_SLICE_M_LARGE rows (brgemm on dense rows beat
+ * gemm:jit on column slices: transformer_large 29.5 against 32.4 ms, vit_large_bf16 12.4
+ * against 13.3, mlp_large level; Emerald Rapids, oneDNN 2.7, medians of 3), else along N
+ * (each part then reads only its columns of the weights). */
+enum { SPLIT_MIN_MACS = 1 << 17, ROW_SPLIT_MACS = 1 << 22, MIN_SLICE_N = 16, MIN_SLICE_M = 4, ROW_SLICE_M_LARGE = 32 };
 
 int kiln_dnnl_single_begin(void) {
   int saved = omp_get_max_threads();
@@ -65,8 +67,8 @@ static bool choose_dims(const kiln_cpu_dnnl_op *p, int32_t parts, int32_t dim[KI
     return true;
   }
   /* matmul [batch..., M, K] x [batch..., K, N]: a batch dimension, else for a small
-   * product M or nothing (ROW_SPLIT_MACS), else N when the slices stay wide (each part
-   * then reads only its columns of the weights), else M */
+   * product M or nothing (ROW_SPLIT_MACS), else M when the parts keep enough rows, else N
+   * when the slices stay wide, else M */
   for (int i = 0; i < n - 2; i++)
     if (dst->dims[i] >= 2) {
       dim[KILN_DNNL_SRC] = dim[KILN_DNNL_WEI] = dim[KILN_DNNL_DST] = i;
@@ -80,7 +82,7 @@ static bool choose_dims(const kiln_cpu_dnnl_op *p, int32_t parts, int32_t dim[KI
     *out_len = m;
     return true;
   }
-  if (nn / parts >= MIN_SLICE_N || (m < 2 && nn >= 2)) {
+  if (m / parts < ROW_SLICE_M_LARGE && (nn / parts >= MIN_SLICE_N || (m < 2 && nn >= 2))) {
     dim[KILN_DNNL_WEI] = dim[KILN_DNNL_DST] = n - 1;
     *out_len = nn;
     return true;
@@ -98,6 +100,11 @@ static int64_t macs_of(const kiln_cpu_dnnl_op *p) {
   for (int i = 0; i < dst->ndims; i++) out *= dst->dims[i];
   if (!p->is_conv) return out * src->dims[src->ndims - 1];
   for (int i = 0; i < wei->ndims; i++) w *= wei->dims[i];
+  if (p->is_deconv) { /* each source element meets O/G * window weights */
+    int64_t in = 1;
+    for (int i = 0; i < src->ndims; i++) in *= src->dims[i];
+    return in * (w / (src->dims[1] > 0 ? src->dims[1] : 1));
+  }
   return out * (w / (dst->dims[1] > 0 ? dst->dims[1] : 1));
 }
 
@@ -116,8 +123,8 @@ static bool build_part(kiln_cpu_dnnl_op *p, int k, int64_t len) {
     sp->md[k][i] = p->io[i].prim_md;
     if (sp->dim[i] >= 0 && !slice_md(&p->io[i].prim_md, sp->dim[i], len, &sp->md[k][i], &sp->stride[i])) return false;
   }
-  dnnl_memory_desc_t bias = p->bias_md;
-  sp->bias_cut = p->epi.has_bias && bias.dims[sp->dim[KILN_DNNL_DST]] > 1;
+  dnnl_memory_desc_t bias = p->prim_bias ? p->prim_bias_md : p->bias_md; /* a convolution's is not cut */
+  sp->bias_cut = p->epi.has_bias && !p->prim_bias && !p->own_bias && bias.dims[sp->dim[KILN_DNNL_DST]] > 1;
   if (sp->bias_cut && !slice_md(&p->bias_md, sp->dim[KILN_DNNL_DST], len, &bias, &sp->bias_stride)) return false;
   sp->bias_md[k] = bias;
   dnnl_matmul_desc_t mm = p->matmul;
@@ -197,26 +204,27 @@ static void run_part(void *ctx, int32_t c, int32_t thread) {
   int n = 0;
   for (int i = 0; i < KILN_DNNL_NUM_IO && st == dnnl_success; i++) {
     const uint8_t *at = r->base[i] + (sp->dim[i] >= 0 ? (size_t)start * sp->stride[i] : 0);
-    st = dnnl_memory_create(&m[n], &sp->md[k][i], p->engine, (void *)at);
+    st = KILN_DNNL_RUN_CALL(dnnl_memory_create(&m[n], &sp->md[k][i], p->engine, (void *)at));
     if (st == dnnl_success) args[n] = (dnnl_exec_arg_t){arg_of[i], m[n]}, n++;
   }
-  if (st == dnnl_success && p->epi.has_bias) {
+  if (st == dnnl_success && p->epi.has_bias && !p->own_bias) {
     const uint8_t *at = r->bias + (sp->bias_cut ? (size_t)start * sp->bias_stride : 0);
-    st = dnnl_memory_create(&m[n], &sp->bias_md[k], p->engine, (void *)at);
+    st = KILN_DNNL_RUN_CALL(dnnl_memory_create(&m[n], &sp->bias_md[k], p->engine, (void *)at));
     int idx = p->epi.scale != 1.0f ? 1 : 0;
-    if (st == dnnl_success) args[n] = (dnnl_exec_arg_t){DNNL_ARG_ATTR_MULTIPLE_POST_OP(idx) | DNNL_ARG_SRC_1, m[n]}, n++;
+    int arg = p->prim_bias ? DNNL_ARG_BIAS : DNNL_ARG_ATTR_MULTIPLE_POST_OP(idx) | DNNL_ARG_SRC_1;
+    if (st == dnnl_success) args[n] = (dnnl_exec_arg_t){arg, m[n]}, n++;
   }
   if (st == dnnl_success && sp->scratch) {
     dnnl_memory_desc_t smd;
     dnnl_dims_t d = {(dnnl_dim_t)sp->scratch};
     dnnl_memory_desc_init_by_tag(&smd, 1, d, dnnl_u8, dnnl_a);
-    st = dnnl_memory_create(&m[n], &smd, p->engine, r->scratch + (size_t)c * sp->scratch);
+    st = KILN_DNNL_RUN_CALL(dnnl_memory_create(&m[n], &smd, p->engine, r->scratch + (size_t)c * sp->scratch));
     if (st == dnnl_success) args[n] = (dnnl_exec_arg_t){DNNL_ARG_SCRATCHPAD, m[n]}, n++;
   }
   dnnl_stream_t strm = NULL;
-  if (st == dnnl_success) st = dnnl_stream_create(&strm, p->engine, dnnl_stream_default_flags);
-  if (st == dnnl_success) st = dnnl_primitive_execute(sp->prim[k], strm, n, args);
-  if (st == dnnl_success) st = dnnl_stream_wait(strm);
+  if (st == dnnl_success) st = KILN_DNNL_RUN_CALL(dnnl_stream_create(&strm, p->engine, dnnl_stream_default_flags));
+  if (st == dnnl_success) st = KILN_DNNL_RUN_CALL(dnnl_primitive_execute(sp->prim[k], strm, n, args));
+  if (st == dnnl_success) st = KILN_DNNL_RUN_CALL(dnnl_stream_wait(strm));
   if (strm) dnnl_stream_destroy(strm);
   for (int i = 0; i < n; i++) dnnl_memory_destroy(m[i]);
   if (st != dnnl_success) atomic_store(&r->failed, (int)st);

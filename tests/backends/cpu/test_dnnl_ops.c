@@ -125,8 +125,40 @@ static const tcase k_cases[] = {
     DOT("tensor<1031x256xf32>", "tensor<256x20xf32>", "tensor<1031x20xf32>", "contracting_dims = [1] x [0]"),
     CONV("tensor<3x16x16x16xf32>", "tensor<3x3x16x16xf32>", "tensor<3x16x16x16xf32>", NHWC ", window = {pad = [[1, 1], [1, 1]]} " G1),
     DOT("tensor<64x256xbf16>", "tensor<256x515xbf16>", "tensor<64x515xf32>", "contracting_dims = [1] x [0]"),
-    {"tensor<1x4x4x1xf32>", "tensor<3x3x1x1xf32>", "tensor<1x9x9x1xf32>",
-     "stablehlo.convolution(%a, %b) " NHWC ", window = {pad = [[2, 2], [2, 2]], lhs_dilate = [2, 2]} " G1, UNIMPL},
+    /* lhs dilation (transposed convolutions) as oneDNN deconvolutions: the zoo decoder's
+     * layer, other layouts, dilations, paddings (negative ones), rhs dilation, groups,
+     * batch groups, window reversal, 1 to 3 spatial dimensions, bf16 and f16, a batch
+     * cut into parts; refused: window strides, padding past the window */
+    CONV("tensor<1x4x4x1xf32>", "tensor<3x3x1x1xf32>", "tensor<1x9x9x1xf32>", NHWC ", window = {pad = [[2, 2], [2, 2]], lhs_dilate = [2, 2]} " G1),
+    CONV("tensor<2x4x4x8xf32>", "tensor<4x4x8x4xf32>", "tensor<2x8x8x4xf32>", NHWC ", window = {pad = [[2, 2], [2, 2]], lhs_dilate = [2, 2]} " G1),
+    CONV("tensor<1x3x5x5xf32>", "tensor<4x3x3x3xf32>", "tensor<1x4x10x12xf32>",
+         "dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {pad = [[1, 2], [0, 1]], lhs_dilate = [2, 3]} " G1),
+    CONV("tensor<1x5x5x2xf32>", "tensor<3x3x2x3xf32>", "tensor<1x7x8x3xf32>", NHWC ", window = {pad = [[-1, 1], [2, -1]], lhs_dilate = [2, 2]} " G1),
+    CONV("tensor<1x6x6x4xf32>", "tensor<3x3x4x4xf32>", "tensor<1x9x13x4xf32>",
+         NHWC ", window = {pad = [[1, 1], [3, 3]], lhs_dilate = [2, 2], rhs_dilate = [2, 2]} " G1),
+    CONV("tensor<1x5x5x4xf32>", "tensor<3x3x2x6xf32>", "tensor<1x11x11x6xf32>",
+         NHWC ", window = {pad = [[2, 2], [2, 2]], lhs_dilate = [2, 2]} {batch_group_count = 1 : i64, feature_group_count = 2 : i64}"),
+    CONV("tensor<4x5x5x3xf32>", "tensor<3x3x3x4xf32>", "tensor<2x9x9x4xf32>",
+         NHWC ", window = {pad = [[1, 1], [1, 1]], lhs_dilate = [2, 2]} {batch_group_count = 2 : i64, feature_group_count = 1 : i64}"),
+    CONV("tensor<2x5x5x3xf32>", "tensor<3x3x3x4xf32>", "tensor<2x10x9x4xf32>",
+         NHWC ", window = {pad = [[2, 1], [1, 1]], lhs_dilate = [2, 2], reverse = [true, false]} " G1),
+    CONV("tensor<2x10x3xf32>", "tensor<3x3x5xf32>", "tensor<2x29x5xf32>",
+         "dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {pad = [[2, 1]], lhs_dilate = [3]} " G1),
+    CONV("tensor<1x3x3x3x2xf32>", "tensor<2x2x2x2x3xf32>", "tensor<1x6x6x6x3xf32>",
+         "dim_numbers = [b, 0, 1, 2, f]x[0, 1, 2, i, o]->[b, 0, 1, 2, f], window = {pad = [[1, 1], [1, 1], [1, 1]], lhs_dilate = [2, 2, 2]} " G1),
+    CONV("tensor<3x5x2x6xf32>", "tensor<3x3x4x2xf32>", "tensor<12x2x4x5xf32>",
+         "dim_numbers = [f, 0, b, 1]x[i, 0, o, 1]->[1, b, f, 0], window = {pad = [[1, 1], [1, 1]], lhs_dilate = [1, 2]} " G1),
+    CONV("tensor<2x4x4x8xbf16>", "tensor<4x4x8x4xbf16>", "tensor<2x8x8x4xbf16>", NHWC ", window = {pad = [[2, 2], [2, 2]], lhs_dilate = [2, 2]} " G1),
+    CONV("tensor<2x4x4x8xf16>", "tensor<4x4x8x4xf16>", "tensor<2x8x8x4xf16>", NHWC ", window = {pad = [[2, 2], [2, 2]], lhs_dilate = [2, 2]} " G1),
+    CONV("tensor<1x5x5x4xf16>", "tensor<3x3x2x6xf16>", "tensor<1x11x11x6xf16>",
+         NHWC ", window = {pad = [[2, 2], [2, 2]], lhs_dilate = [2, 2]} {batch_group_count = 1 : i64, feature_group_count = 2 : i64}"),
+    CONV("tensor<3x8x8x16xf32>", "tensor<4x4x16x16xf32>", "tensor<3x16x16x16xf32>", NHWC ", window = {pad = [[2, 2], [2, 2]], lhs_dilate = [2, 2]} " G1),
+    /* window reversal without lhs dilation: the weights copied reversed */
+    CONV("tensor<2x8x8x3xf32>", "tensor<3x3x3x4xf32>", "tensor<2x8x8x4xf32>", NHWC ", window = {pad = [[1, 1], [1, 1]], reverse = [false, true]} " G1),
+    {"tensor<1x4x4x1xf32>", "tensor<3x3x1x1xf32>", "tensor<1x5x5x1xf32>",
+     "stablehlo.convolution(%a, %b) " NHWC ", window = {stride = [2, 2], pad = [[2, 2], [2, 2]], lhs_dilate = [2, 2]} " G1, UNIMPL},
+    {"tensor<1x4x4x1xf32>", "tensor<3x3x1x1xf32>", "tensor<1x11x9x1xf32>",
+     "stablehlo.convolution(%a, %b) " NHWC ", window = {pad = [[3, 3], [2, 2]], lhs_dilate = [2, 2]} " G1, UNIMPL},
 };
 
 /* ---------------------------------------------------------------- one case */
@@ -191,6 +223,10 @@ static int64_t compare(kiln_elem e, const void *got, const void *want, int64_t c
   *worst = 0;
   for (int64_t i = 0; i < count; i++) {
     double g = get(e, got, i), w = get(e, want, i), d = fabs(g - w);
+    if (!isfinite(g) || !isfinite(w)) { /* NaN where NaN, the same infinity */
+      bad += isnan(g) != isnan(w) || (!isnan(g) && g != w);
+      continue;
+    }
     if (d > *worst) *worst = d;
     if (!(d <= atol + rtol * fabs(w))) bad++;
   }
@@ -322,6 +358,35 @@ static bool dot_last_dim_alone(const kiln_op *op) {
   return last == (nfree[1] ? free_prod[1] : free_prod[0]);
 }
 
+/* A convolution whose weights hold an inf and a NaN: where a window meets the spec's zero
+ * padding or an lhs dilation's hole with them, the interpreter's 0 * inf is NaN, which
+ * oneDNN (skipping those zeros) must give too. */
+static void check_nonfinite_weights(const char *name, const loaded *L, const kiln_cpu_dnnl_op *p, kiln_rtv *const *in) {
+  kiln_rtv *w = in[1], *ref = NULL;
+  double vals[2] = {INFINITY, NAN};
+  for (int k = 0; k < 2 && w->count > 0; k++) {
+    int64_t at = k ? w->count / 2 : 0;
+    if (w->elem == KILN_ELEM_F32) ((float *)w->data)[at] = (float)vals[k];
+    else ((uint16_t *)w->data)[at] = (uint16_t)kiln_elem_float_to_bits(w->elem, vals[k]);
+  }
+  kiln_status s = run_interp(L, in, &ref);
+  EXPECT(!s, "%s: interpreter with non-finite weights: %s", name, kiln_status_message(s));
+  if (s) {
+    kiln_status_free(s);
+    return;
+  }
+  void *got = malloc((size_t)ref->count * ref->elem_bytes + 1);
+  s = kiln_cpu_dnnl_run(p, in[0]->data, w->data, got);
+  EXPECT(!s, "%s: run with non-finite weights: %s", name, kiln_status_message(s));
+  kiln_status_free(s);
+  double worst;
+  int64_t bad = compare(ref->elem, got, ref->data, ref->count, &worst);
+  EXPECT(bad == 0, "%s: with non-finite weights %lld of %lld elements differ", name, (long long)bad,
+         (long long)ref->count);
+  free(got);
+  kiln_rtv_release(ref);
+}
+
 static void run_case(int idx, const tcase *c) {
   char name[64];
   snprintf(name, sizeof name, "case %d (%.30s)", idx, c->op);
@@ -376,8 +441,12 @@ static void run_case(int idx, const tcase *c) {
       check_epilogue(name, p, in, ref, &e, alone);
       kiln_cpu_dnnl_epilogue scale_only = {.scale = 2.0f, .bias_dim = -1};
       check_epilogue(name, p, in, ref, &scale_only, true);
+      /* a bias alone: a convolution's own bias argument (dnnl_ops.c: prim_bias) */
+      kiln_cpu_dnnl_epilogue bias_only = {.scale = 1.0f, .has_bias = true, .bias_dim = bdim};
+      check_epilogue(name, p, in, ref, &bias_only, alone);
     }
     if (ref->count >= 4096) check_concurrent(name, p, in, ref);
+    if (L.op->kind == KILN_OP_CONVOLUTION) check_nonfinite_weights(name, &L, p, in);
   }
   kiln_status_free(s);
   kiln_rtv_release(in[0]);
