@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+enum { MAX_RANK = 16 }; /* of a product a rewrite makes (larger ones are left alone) */
+
 /* How many ops of block b read v (an op reading it twice counts twice), nested regions
  * included; the terminator counts. */
 static int32_t uses(const kiln_block *b, const kiln_value *v) {
@@ -77,10 +79,154 @@ static void unlink_op(kiln_block *b, kiln_op *op) {
   else b->last = op->prev;
 }
 
+/* The struct attribute a with the fields named in names[0..n) set to vals (others kept). */
+static const kiln_attr *struct_with(kiln_module *m, const kiln_attr *a, const char *const *names, const kiln_attr *const *vals,
+                                    int32_t n) {
+  kiln_attr *s = kiln_attr_new(m, KILN_ATTR_STRUCT);
+  kiln_named_attr *fields = kiln_arena_alloc_array(m->arena, (size_t)(a->strct.count + n), sizeof *fields);
+  if (!s || !fields) return NULL;
+  *s = *a;
+  int32_t count = a->strct.count;
+  for (int32_t f = 0; f < count; f++) fields[f] = a->strct.fields[f];
+  for (int32_t k = 0; k < n; k++) {
+    int32_t f = 0;
+    while (f < count && !(fields[f].name && !strcmp(fields[f].name, names[k]))) f++;
+    if (f == count) fields[count++] = (kiln_named_attr){.name = names[k]};
+    fields[f].value = vals[k];
+  }
+  s->strct.fields = fields;
+  s->strct.count = count;
+  return s;
+}
+
+/* Whether list `name` of struct a is exactly v[0..n) (absent reads as empty). */
+static bool dims_are(const kiln_attr *a, const char *name, const int64_t *v, int64_t n) {
+  const kiln_attr *l = kiln_attr_get(a, name);
+  if (!l) return n == 0;
+  if (kiln_attr_count(l) != n) return false;
+  for (int64_t i = 0; i < n; i++) {
+    int64_t x;
+    if (!kiln_attr_i64_at(l, i, &x) || x != v[i]) return false;
+  }
+  return true;
+}
+
+/* g gathers whole rows of a static matrix x: each point of the result's leading dims is a
+ * row x[clamp(i)] in its last dim. *points: how many rows it gathers. */
+static bool row_gather(const kiln_op *g, int64_t *points) {
+  if (g->kind != KILN_OP_GATHER || g->num_operands != 2 || g->num_results != 1) return false;
+  const kiln_type *x = g->operands[0]->type, *r = g->results[0].type;
+  if (!kiln_type_is_tensor(x) || !kiln_type_is_static(x) || x->tensor.rank != 2 || !kiln_type_is_tensor(r) ||
+      !kiln_type_is_static(r) || r->tensor.rank < 1 || kiln_type_is_quant_tensor(x))
+    return false;
+  const kiln_attr *dn = kiln_op_attr(g, "dimension_numbers"), *ss = kiln_op_attr(g, "slice_sizes");
+  int64_t zero = 0, last = r->tensor.rank - 1, size;
+  if (!dn || dn->kind != KILN_ATTR_STRUCT || !dims_are(dn, "offset_dims", &last, 1) ||
+      !dims_are(dn, "collapsed_slice_dims", &zero, 1) || !dims_are(dn, "start_index_map", &zero, 1) ||
+      !dims_are(dn, "operand_batching_dims", NULL, 0) || !dims_are(dn, "start_indices_batching_dims", NULL, 0) ||
+      kiln_attr_count(ss) != 2 || !kiln_attr_i64_at(ss, 0, &size) || size != 1 || !kiln_attr_i64_at(ss, 1, &size) ||
+      size != x->tensor.dims[1] || r->tensor.dims[last] != size)
+    return false;
+  *points = r->tensor.num_elements / (size ? size : 1);
+  return size != 0;
+}
+
+/* dot_general(gather(x, i), w), the gather taking whole rows of x (row_gather) and the dot
+ * contracting exactly their elements without batching dims, on either side: when there are
+ * more rows gathered than x has, it becomes gather(dot_general(x, w), i), each row of the
+ * product computed once (a graph network's messages x[senders] @ w, a projected embedding
+ * lookup). The gather's clamping is the same, row for row. */
+static kiln_status gather_dot(kiln_module *m, kiln_block *body, kiln_op *dot, bool *done) {
+  *done = false;
+  const kiln_attr *dn = kiln_op_attr(dot, "dot_dimension_numbers");
+  if (dot->kind != KILN_OP_DOT_GENERAL || dot->num_operands != 2 || !dn || dn->kind != KILN_ATTR_STRUCT ||
+      !dims_are(dn, "lhs_batching_dimensions", NULL, 0) || !dims_are(dn, "rhs_batching_dimensions", NULL, 0))
+    return NULL;
+  const kiln_type *rt = dot->results[0].type;
+  if (!kiln_type_is_tensor(rt) || !kiln_type_is_static(rt)) return NULL;
+  for (int32_t side = 0; side < 2; side++) {
+    kiln_op *g = dot->operands[side]->def;
+    const kiln_value *w = dot->operands[1 - side];
+    int64_t points, last;
+    if (!g || g->parent != body || !row_gather(g, &points) || dot->operands[1 - side] == &g->results[0] ||
+        uses(body, &g->results[0]) != 1 || !kiln_type_is_tensor(w->type))
+      continue;
+    const kiln_type *x = g->operands[0]->type;
+    last = g->results[0].type->tensor.rank - 1;
+    if (!dims_are(dn, side ? "rhs_contracting_dimensions" : "lhs_contracting_dimensions", &last, 1) ||
+        points <= x->tensor.dims[0])
+      continue;
+    /* the product of x: its rows, then (or before, for side 1) w's free dims, as in the result */
+    int32_t nf = rt->tensor.rank - (int32_t)last, row = side ? nf : 0;
+    int64_t pdims[MAX_RANK], offs[MAX_RANK];
+    if (nf + 1 > MAX_RANK) continue;
+    for (int32_t k = 0; k < nf; k++) {
+      int32_t rd = side ? k : (int32_t)last + k; /* the free dims' place in the result */
+      pdims[k + (side ? 0 : 1)] = rt->tensor.dims[rd];
+      offs[k] = rd;
+    }
+    pdims[row] = x->tensor.dims[0];
+    const kiln_type *pt = kiln_type_tensor(m, kiln_type_element(rt), nf + 1, pdims, NULL);
+    kiln_op *prod = kiln_op_new(m, KILN_OP_DOT_GENERAL, 2, 1, dot->num_attrs, 0);
+    if (!pt || !prod) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory canonicalising");
+    int64_t one = 1, rowd = row, slice[MAX_RANK];
+    const char *contracting = side ? "rhs_contracting_dimensions" : "lhs_contracting_dimensions";
+    const kiln_attr *cval = kiln_attr_make_i64_array(m, &one, 1);
+    const kiln_attr *pdn = cval ? struct_with(m, dn, &contracting, &cval, 1) : NULL;
+    for (int32_t k = 0; k <= nf; k++) slice[k] = k == row ? 1 : pdims[k];
+    const char *gnames[3] = {"offset_dims", "collapsed_slice_dims", "start_index_map"};
+    const kiln_attr *gvals[3] = {kiln_attr_make_i64_array(m, offs, nf), kiln_attr_make_i64_array(m, &rowd, 1),
+                                 kiln_attr_make_i64_array(m, &rowd, 1)};
+    const kiln_attr *gdn = gvals[0] && gvals[1] && gvals[2]
+                               ? struct_with(m, kiln_op_attr(g, "dimension_numbers"), gnames, gvals, 3) : NULL;
+    const kiln_attr *sizes = kiln_attr_make_i64_array(m, slice, nf + 1);
+    kiln_named_attr *gattrs = kiln_arena_alloc_array(m->arena, (size_t)g->num_attrs, sizeof *gattrs);
+    kiln_value **goperands = kiln_arena_alloc_array(m->arena, 2, sizeof *goperands);
+    if (!pdn || !gdn || !sizes || !gattrs || !goperands)
+      return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory canonicalising");
+    /* the product: the dot's attributes with x's contracting dim, placed before the dot */
+    for (int32_t i = 0; i < dot->num_attrs; i++) {
+      prod->attrs[i] = dot->attrs[i];
+      if (!strcmp(dot->attrs[i].name, "dot_dimension_numbers")) prod->attrs[i].value = pdn;
+    }
+    prod->operands[side] = g->operands[0];
+    prod->operands[1 - side] = dot->operands[1 - side];
+    prod->results[0].type = pt;
+    prod->loc = dot->loc;
+    prod->parent = body;
+    prod->prev = dot->prev, prod->next = dot;
+    if (dot->prev) dot->prev->next = prod;
+    else body->first = prod;
+    dot->prev = prod;
+    /* the dot becomes the gather of the product's rows; the old gather goes */
+    for (int32_t i = 0; i < g->num_attrs; i++) {
+      gattrs[i] = g->attrs[i];
+      if (!strcmp(g->attrs[i].name, "dimension_numbers")) gattrs[i].value = gdn;
+      else if (!strcmp(g->attrs[i].name, "slice_sizes")) gattrs[i].value = sizes;
+    }
+    goperands[0] = &prod->results[0];
+    goperands[1] = g->operands[1];
+    dot->kind = KILN_OP_GATHER;
+    dot->operands = goperands;
+    dot->attrs = gattrs;
+    dot->num_attrs = g->num_attrs;
+    unlink_op(body, g);
+    *done = true;
+    return NULL;
+  }
+  return NULL;
+}
+
 kiln_status kiln_canonicalize(kiln_module *m, kiln_op *func, int32_t *out_rewrites) {
   *out_rewrites = 0;
   kiln_block *body = kiln_op_block(func, 0);
   for (kiln_op *t = body ? body->first : NULL; t; t = t->next) {
+    if (t->kind == KILN_OP_DOT_GENERAL) {
+      bool done;
+      KILN_RETURN_IF_ERROR(gather_dot(m, body, t, &done));
+      *out_rewrites += done;
+      continue;
+    }
     if (t->kind != KILN_OP_TRANSPOSE || !permutation_is_swap(t)) continue;
     kiln_op *dot = t->operands[0]->def;
     if (!dot || dot->parent != body || dot->kind != KILN_OP_DOT_GENERAL || !plain_matmul(dot) ||

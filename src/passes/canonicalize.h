@@ -3,7 +3,8 @@
  * plain matrix product becomes dot_general(b, a) (the gradient of a dense layer comes out
  * of JAX that way; a transposed read of a large matrix costs a gather per element, a
  * product with its operands swapped costs nothing). The dot it replaces is removed when
- * nothing else reads it.
+ * nothing else reads it. A dot_general of rows gathered from a matrix, more rows than the
+ * matrix has, becomes the gather of the product's rows (each row's product made once).
  *
  * Writes the function (in place) and allocates in `m`, the module that owns it. Not
  * thread-safe for one function. */

@@ -105,9 +105,12 @@ static bool same_shape_operands(const kiln_op *op) {
   return true;
 }
 
+static bool unit_contraction(const kiln_op *op);
+
 static kiln_fuse_class classify(const kiln_op *op, void *user) {
   const kiln_cpu_executable *x = user;
   if (x->baseline || op->num_results != 1 || !all_static(op)) return KILN_FUSE_NONE;
+  if (x->conv_bias && x->conv_bias[op->results[0].id].fused_add) return KILN_FUSE_EPILOGUE; /* conv_bias.c */
   switch (op->kind) {
     case KILN_OP_CONSTANT: {
       const kiln_attr *v = kiln_op_attr(op, "value");
@@ -125,6 +128,7 @@ static kiln_fuse_class classify(const kiln_op *op, void *user) {
     case KILN_OP_RESHAPE: return unit_reshape(op) ? KILN_FUSE_LOOP : KILN_FUSE_NONE;
     case KILN_OP_REDUCE: return reduce_combiner(op) ? KILN_FUSE_REDUCE : KILN_FUSE_NONE;
     case KILN_OP_REDUCE_WINDOW: return reduce_combiner(op) && affine_window(op) ? KILN_FUSE_REDUCE : KILN_FUSE_NONE;
+    case KILN_OP_DOT_GENERAL: return unit_contraction(op) ? KILN_FUSE_LOOP : KILN_FUSE_NONE;
     default: return kiln_cpu_loopgen_supports(op) && same_shape_operands(op) ? KILN_FUSE_LOOP : KILN_FUSE_NONE;
   }
 }
@@ -230,6 +234,8 @@ static int64_t attr_at(const kiln_op *op, const char *name, int64_t i, int64_t d
   return kiln_attr_i64_at(kiln_op_attr(op, name), i, &v) ? v : dflt;
 }
 
+static bool dot_dims(const kiln_op *op, int64_t dims[4][KILN_CPU_MAX_RANK], int32_t *nb, int32_t *nc);
+
 /* The map of operand k of op from the map of its result. */
 static imap *operand_map(builder *bd, const kiln_op *op, int32_t k, const imap *m) {
   const kiln_type *t = op->operands[k]->type, *r = op->results[0].type;
@@ -280,6 +286,26 @@ static imap *operand_map(builder *bd, const kiln_op *op, int32_t k, const imap *
       }
       return o;
     }
+    case KILN_OP_DOT_GENERAL: { /* unit_contraction: the contracting dims stay at index 0 */
+      int64_t d[4][KILN_CPU_MAX_RANK];
+      int32_t nb, nc;
+      if (!dot_dims(op, d, &nb, &nc)) return NULL;
+      bool batch_or_contracting[KILN_CPU_MAX_RANK] = {false};
+      for (int32_t i = 0; i < nb; i++) {
+        memcpy(o->a[d[k][i]], m->a[i], sizeof o->a[d[k][i]]);
+        o->b[d[k][i]] = m->b[i];
+        batch_or_contracting[d[k][i]] = true;
+      }
+      for (int32_t i = 0; i < nc; i++) batch_or_contracting[d[2 + k][i]] = true;
+      /* the result's dims: batch, the lhs's free dims, the rhs's free dims */
+      int32_t j = nb + (k == 0 ? 0 : op->operands[0]->type->tensor.rank - nb - nc);
+      for (int32_t dim = 0; dim < o->q; dim++) {
+        if (batch_or_contracting[dim]) continue;
+        memcpy(o->a[dim], m->a[j], sizeof o->a[dim]);
+        o->b[dim] = m->b[j++];
+      }
+      return o;
+    }
     default:
       if (o->q == 0) return o; /* a scalar operand of select or clamp */
       memcpy(o->a, m->a, sizeof o->a);
@@ -287,6 +313,8 @@ static imap *operand_map(builder *bd, const kiln_op *op, int32_t k, const imap *
       return o;
   }
 }
+
+static kiln_cpu_node *build_unit_dot(builder *bd, const kiln_op *op, const imap *m);
 
 static kiln_cpu_node *build_op(builder *bd, const kiln_op *op, const imap *m) {
   kiln_elem re = kiln_type_elem(op->results[0].type);
@@ -317,6 +345,7 @@ static kiln_cpu_node *build_op(builder *bd, const kiln_op *op, const imap *m) {
       }
       return build_value(bd, op->operands[0], o);
     }
+    case KILN_OP_DOT_GENERAL: return build_unit_dot(bd, op, m);
     default: {
       kiln_cpu_node *n = new_node(bd, KILN_CPU_NODE_OP, re);
       if (!n) return NULL;
@@ -406,6 +435,51 @@ static bool dot_loopable(const kiln_op *op) {
   kiln_elem re = kiln_type_elem(op->results[0].type);
   return re != KILN_ELEM_I1 && dot_dims(op, dims, &nb, &nc) &&
          op->results[0].type->tensor.rank + nc <= KILN_CPU_MAX_RANK;
+}
+
+/* A dot_general whose contraction is one point (its contracting dims all have size 1, or
+ * there are none: an outer product, the weight gradient of a batch of one) is
+ * elementwise: lhs * rhs, read through broadcasting maps (operand_map), so it fuses with
+ * its producers and users (an optimiser's update reads it where it is made). Real floats
+ * and integers: complex products follow Annex G in generated code but not in the
+ * interpreter's dot. */
+static bool unit_contraction(const kiln_op *op) {
+  int64_t d[4][KILN_CPU_MAX_RANK];
+  int32_t nb, nc;
+  if (op->num_operands != 2 || !dot_dims(op, d, &nb, &nc)) return false;
+  kiln_elem re = kiln_type_elem(op->results[0].type);
+  if (re == KILN_ELEM_I1 || kiln_elem_is_complex(re)) return false;
+  for (int32_t s = 0; s < 2; s++)
+    if (kiln_elem_is_complex(kiln_type_elem(op->operands[s]->type))) return false;
+  const kiln_type *t = op->operands[0]->type;
+  for (int32_t i = 0; i < nc; i++)
+    if (t->tensor.dims[d[2][i]] != 1) return false;
+  return op->results[0].type->tensor.rank <= KILN_CPU_MAX_RANK;
+}
+
+/* The one product of a unit_contraction dot in the accumulator type, plus +0 for floats
+ * (the sum 0 + p the interpreter and the dot loops make: -0 becomes +0), then in the
+ * result type. */
+static kiln_cpu_node *build_unit_dot(builder *bd, const kiln_op *op, const imap *m) {
+  kiln_elem re = kiln_type_elem(op->results[0].type), acc = dot_accumulator(re);
+  kiln_cpu_node *side[2];
+  for (int32_t k = 0; k < 2; k++) {
+    imap *o = operand_map(bd, op, k, m);
+    if (!o) {
+      if (!bd->st) bd->st = KILN_STATUS(KILN_STATUS_INTERNAL, "cpu: bad index map for %s", kiln_op_name(op->kind));
+      return NULL;
+    }
+    kiln_cpu_node *leaf = build_value(bd, op->operands[k], o);
+    side[k] = leaf && leaf->elem != acc ? synthetic(bd, KILN_OP_CONVERT, acc, leaf, NULL) : leaf;
+    if (!side[k]) return NULL;
+  }
+  kiln_cpu_node *p = synthetic(bd, KILN_OP_MULTIPLY, acc, side[0], side[1]);
+  if (p && kiln_elem_is_float(acc)) {
+    kiln_cpu_node *zero = new_node(bd, KILN_CPU_NODE_SCALAR, acc);
+    if (zero) zero->value = (kiln_scalar){.f = 0.0};
+    p = zero ? synthetic(bd, KILN_OP_ADD, acc, p, zero) : NULL;
+  }
+  return p && acc != re ? synthetic(bd, KILN_OP_CONVERT, re, p, NULL) : p;
 }
 
 static kiln_status finish_loop_step(kiln_cpu_executable *x, builder *bd, const kiln_op *op, int64_t points, int64_t work,
@@ -745,8 +819,33 @@ static kiln_status interp_step(kiln_cpu_executable *x, const kiln_op *op, const 
 }
 
 /* Below this many elements in all (operands and result) a dot_general is not worth a
- * oneDNN call (about 1.2 us of fixed cost, measured): it becomes a generated loop. */
-enum { DNNL_MIN_ELEMENTS = 4096 };
+ * oneDNN call (about 1.2 us of fixed cost, measured): it becomes a generated loop. So does
+ * one whose lhs has at most LOOP_MAX_ROWS rows (its free dims' points per batch) and whose
+ * rhs has at least LOOP_MIN_COLUMNS columns: a vector-matrix product reads each weight
+ * that many times, so it is bound by reading the weights, which the loop (vectors across
+ * the results, four at a time: loopnest.c's column form) does as fast as oneDNN's gemm,
+ * without its fixed cost (about 3 us a call here: streams, memory objects). Measured on
+ * the 2-core Xeon (AVX-512, f32, median us, loop / oneDNN): [M,K] x [K,K]: K=64: M=1
+ * 0.9/2.5, M=8 1.8/4.5, M=32 4.4/10; K=256: M=1 7.0/7.5, M=4 12.8/9.1, M=8 17.5/17.6,
+ * M=16 22/21, M=32 66/41; K=512: M=1 11/42, M=4 57/54, M=8 80/125, M=16 188/91, M=32
+ * 350/145. Narrower results leave the vectors idle: [1,1024] x [1024,64] 4.1/6.7, but
+ * [1,2048] x [2048,32] 7.0/5.2, [4,1024] x [1024,32] 13/4.4, [8,512] x [512,10] 16/5.6.
+ * Float results only: oneDNN's i8 kernels (VNNI) fold four products per lane, the loop
+ * one ([1,256] x [256,256] i8: loop 9.8 us, oneDNN 9.2). */
+enum { DNNL_MIN_ELEMENTS = 4096, LOOP_MAX_ROWS = 8, LOOP_MIN_COLUMNS = 64 };
+
+/* The points of operand s's free dims (per batch): s = 0, the lhs's rows, how often each
+ * rhs element is read; s = 1, the rhs's columns. */
+static int64_t dot_free_points(const kiln_op *op, int32_t s) {
+  int64_t d[4][KILN_CPU_MAX_RANK];
+  int32_t nb, nc;
+  if (!dot_dims(op, d, &nb, &nc)) return -1;
+  const kiln_type *t = op->operands[s]->type;
+  int64_t points = t->tensor.num_elements;
+  for (int32_t i = 0; i < nb; i++) points /= t->tensor.dims[d[s][i]] ? t->tensor.dims[d[s][i]] : 1;
+  for (int32_t i = 0; i < nc; i++) points /= t->tensor.dims[d[2 + s][i]] ? t->tensor.dims[d[2 + s][i]] : 1;
+  return points;
+}
 
 kiln_status kiln_cpu_dnnl_step(kiln_cpu_executable *x, const kiln_op *op, struct kiln_cpu_dnnl_op *p, int32_t lhs,
                                kiln_cpu_step *step) {
@@ -767,7 +866,10 @@ static kiln_status dnnl_step(kiln_cpu_executable *x, const kiln_op *op, kiln_cpu
   int64_t elements = op->results[0].type->tensor.num_elements;
   for (int32_t i = 0; i < op->num_operands; i++) elements += op->operands[i]->type->tensor.num_elements;
   /* the fast-start tier has no loops: oneDNN beats the interpreter at any size */
-  if (elements < DNNL_MIN_ELEMENTS && !x->baseline) return NULL;
+  int64_t rows = dot_free_points(op, 0), columns = dot_free_points(op, 1);
+  bool few_rows = kiln_elem_is_float(kiln_type_elem(op->results[0].type)) && rows >= 0 && rows <= LOOP_MAX_ROWS &&
+                  columns >= LOOP_MIN_COLUMNS && dot_loopable(op);
+  if (!x->baseline && (elements < DNNL_MIN_ELEMENTS || few_rows)) return NULL;
   struct kiln_cpu_dnnl_op *p;
   kiln_status st = kiln_cpu_dnnl_prepare(op, &p);
   if (st) { /* what oneDNN cannot do runs elsewhere; anything else is an error */
@@ -1169,11 +1271,13 @@ static kiln_status compile(const kiln_module *m, const kiln_source *src, const k
     for (const kiln_op *op = body->first; op; op = op->next)
       for (int32_t i = 0; i < op->num_results; i++) x->slots[op->results[i].id].type = op->results[i].type;
     kiln_fusion fu;
-    st = kiln_fusion_run(body, classify, x, &fu);
+    st = kiln_cpu_conv_fuse_bias(x, body); /* before fusion: the adds it takes are epilogues */
+    if (!st) st = kiln_fusion_run(body, classify, x, &fu);
     if (!st) {
       st = schedule(x, body, &fu);
       kiln_fusion_free(&fu);
     }
+    kiln_cpu_conv_fuse_bias_release(x);
     if (!st) kiln_cpu_find_row_runs(x);
     if (!st) st = plan(x);
     if (!st) st = kiln_cpu_plan_reuse(x);

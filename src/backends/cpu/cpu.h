@@ -60,7 +60,7 @@ typedef struct kiln_cpu_step {
   kiln_cpu_step_kind kind;
   const kiln_op *op;
   int32_t num_values;
-  int32_t *values;      /* LOOP: inputs then output; DNNL: lhs, rhs, result; INTERP: what it reads */
+  int32_t *values;      /* LOOP: inputs then output; DNNL: lhs, rhs, (a fused bias,) result; INTERP: what it reads */
   kiln_cpu_loop_fn fn;  /* LOOP */
   kiln_cpu_loop *loop;
   int64_t points;       /* LOOP: output points (the range split over threads) */
@@ -81,6 +81,8 @@ typedef struct kiln_cpu_step {
   struct kiln_lapack_plan *lapack;    /* LAPACK: the operands, then the results */
   struct kiln_cpu_concat *concat;     /* CONCAT: the operands, then the result */
   struct kiln_cpu_native *native;     /* NATIVE: the operands, then the results */
+  /* Executed once, by the compile's warm-up or by a run (kiln_cpu_prepared_in_runs). */
+  _Atomic bool ran;
 } kiln_cpu_step;
 
 typedef struct kiln_cpu_run_state kiln_cpu_run_state;
@@ -121,6 +123,9 @@ typedef struct kiln_cpu_executable {
   kiln_cpu_slot *slots;     /* by value id of `planned`, then the added ones */
   int32_t num_steps;
   kiln_cpu_step *steps;
+  /* By value id of a convolution's result: the oneDNN plan that also adds a bias to it
+   * (conv_bias.c), taken by the schedule; NULL when no convolution has one. */
+  struct kiln_cpu_conv_bias *conv_bias;
   int32_t num_results;
   int32_t *result_values;   /* value id per result */
   /* Results the caller does not take (left NULL by kiln_cpu_run): a while body's carried
@@ -136,6 +141,9 @@ typedef struct kiln_cpu_executable {
   /* Whole-tensor copies its runs made and their bytes (kiln_cpu_count_copy); the
    * executables of its control-flow regions count their own. */
   _Atomic uint64_t copies, copy_bytes;
+  /* One-time preparations its runs made themselves, which its warm-up had not: a step of
+   * a kind the warm-up runs first executed by a run, a run state made for a run. */
+  _Atomic uint64_t prepared_in_runs;
   uint64_t arena_bytes;     /* the buffer plan */
   uint64_t constant_bytes;
   kiln_arena *arena;        /* steps, loops and their nodes */
@@ -313,11 +321,29 @@ kiln_status kiln_cpu_window_add_pad(kiln_cpu_executable *x, const kiln_op *op, i
  * one each it may add for op. */
 kiln_status kiln_cpu_conv_prepare(kiln_cpu_executable *x, const kiln_op *op, bool *out_done);
 int32_t kiln_cpu_conv_extra(const kiln_op *op);
+/* oneDNN's plan for convolution op (conv.c), or *out NULL when it has none: it reads the
+ * lhs in place, or (*via_pad) a padded and dilated copy that kiln_cpu_conv_prepare adds. */
+struct kiln_cpu_dnnl_op;
+kiln_status kiln_cpu_conv_prepare_dnnl(const kiln_op *op, struct kiln_cpu_dnnl_op **out, bool *via_pad);
+/* A bias add fused into a convolution's oneDNN step as its epilogue (conv_bias.c): before
+ * fusion, kiln_cpu_conv_fuse_bias finds each add(convolution, broadcast of a vector along
+ * its output features) whose convolution has no other reader, the vector a parameter or
+ * a constant, f32, that oneDNN plans with the bias; it fills x->conv_bias (the plan, the
+ * bias vector's value and the add's result, by the convolution result's id). classify
+ * makes those adds KILN_FUSE_EPILOGUE, and kiln_cpu_conv_prepare takes the plans;
+ * kiln_cpu_conv_fuse_bias_release frees the plans it did not take. */
+typedef struct kiln_cpu_conv_bias {
+  struct kiln_cpu_dnnl_op *dnnl;
+  bool via_pad;
+  int32_t bias, out; /* value ids */
+  bool fused_add;    /* by the add's result id: this add is such an epilogue */
+} kiln_cpu_conv_bias;
+kiln_status kiln_cpu_conv_fuse_bias(kiln_cpu_executable *x, const kiln_block *body);
+void kiln_cpu_conv_fuse_bias_release(kiln_cpu_executable *x);
 /* Shared by the planners (compile.c): makes step (x->steps[x->num_steps], counted even
  * when this fails, so p is freed with it) the DNNL step of op with prepared p, reading its
  * lhs from value lhs; and splits a reduction LOOP step with few points into partial
  * reductions and a second loop appended after it (nothing when it does not pay). */
-struct kiln_cpu_dnnl_op;
 kiln_status kiln_cpu_dnnl_step(kiln_cpu_executable *x, const kiln_op *op, struct kiln_cpu_dnnl_op *p, int32_t lhs,
                                kiln_cpu_step *step);
 kiln_status kiln_cpu_split_reduction(kiln_cpu_executable *x, kiln_cpu_step *step);
@@ -338,9 +364,13 @@ void kiln_cpu_control_mark_dead(const kiln_cpu_executable *x, int32_t s);
 void kiln_cpu_visit(const kiln_cpu_executable *x, void (*fn)(const kiln_cpu_executable *, void *), void *ctx);
 /* The copies of x and its regions (kiln_executable_stats_info.copies) and their bytes. */
 void kiln_cpu_copy_counts(const kiln_cpu_executable *x, uint64_t *copies, uint64_t *bytes);
+/* The preparations runs of x and its regions made themselves
+ * (kiln_executable_stats_info.prepared_in_runs; exec.c). */
+uint64_t kiln_cpu_prepared_in_runs(const kiln_cpu_executable *x);
 
-/* Runs fn over [0, points) split over the threads when work is large enough. */
-void kiln_cpu_parallel_for(kiln_cpu_loop_fn fn, void *const *bufs, int64_t points, int64_t work);
+/* Runs fn over [0, points) split over the threads when work is large enough, at
+ * multiples of grain (points that one call should make together; 0 or 1: any point). */
+void kiln_cpu_parallel_for(kiln_cpu_loop_fn fn, void *const *bufs, int64_t points, int64_t grain, int64_t work);
 /* Runs the n LOOP steps of a run (step->run_length) block of rows by block of rows;
  * bufs[k]: the argument array of step k. Blocks are split over the threads. */
 void kiln_cpu_parallel_rows(const kiln_cpu_step *steps, int32_t n, void *const *const *bufs);

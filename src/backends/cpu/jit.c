@@ -24,7 +24,8 @@
 #include "kiln/kiln.h" /* KILN_VERSION_STRING */
 #include "runtime/sha256.h"
 
-bool kiln_cpu_emit_loop(kiln_cpu_gen *g, const kiln_cpu_loop *L, int32_t index, const char *cpu, const char *features);
+bool kiln_cpu_emit_loop(kiln_cpu_gen *g, const kiln_cpu_loop *L, int32_t index, const char *cpu, const char *features,
+                        int64_t *grain);
 
 struct kiln_cpu_code {
   LLVMOrcLLJITRef jit;
@@ -298,7 +299,7 @@ kiln_status kiln_cpu_code_compile(kiln_cpu_loop *const *loops, int32_t n, kiln_c
     kiln_cpu_loop_nodes(loops[i], nodes);
     collapse(loops[i], nodes);
     free(nodes);
-    if (!kiln_cpu_emit_loop(&g, loops[i], i, cpu, features))
+    if (!kiln_cpu_emit_loop(&g, loops[i], i, cpu, features, &loops[i]->grain))
       st = KILN_STATUS(KILN_STATUS_INTERNAL, "cpu: could not generate code for loop %d", (int)i);
   }
   LLVMDisposeBuilder(g.b);

@@ -76,6 +76,10 @@ typedef struct kiln_cpu_loop {
   int32_t num_results;
   kiln_cpu_node **roots, **inits, **fold, **args;
   kiln_elem *out_elems;
+  /* Set by code generation (jit.c, kiln_cpu_emit_loop): the output points one call makes
+   * together (a vector, or a column reduction's vectors), so threads split the points at
+   * its multiples rather than leave a chunk's edge to single lanes. 0 before. */
+  int64_t grain;
 } kiln_cpu_loop;
 
 /* The identity of a reduction's combiner (ADD: -0.0 for floats, MAXIMUM: -inf or the

@@ -337,23 +337,33 @@ static bool emit_reduce(nest *n, LLVMValueRef begin, LLVMValueRef end) {
   return true;
 }
 
-/* Column reductions (a sum over the batch dim of [batch, features]): the folded dims step
- * through memory while the last kept dim is contiguous, so the vector runs across results
- * instead: each lane accumulates one result, over the folded indices in order. */
+/* Column reductions (a sum over the batch dim of [batch, features]; a vector-matrix
+ * product, whose vector is the same in every lane): the folded dims step through memory
+ * while the last kept dim is contiguous, so the vector runs across results instead: each
+ * lane accumulates one result, over the folded indices in order. A read that runs along
+ * the folded dim and differs between lanes makes it a row reduction, and so does one that
+ * runs along it the same in every lane (the vector of a vector-matrix product) when the
+ * results' rows are narrower than a vector: their lanes would go one at a time. */
 static bool column_reduction(const nest *n) {
   const kiln_cpu_loop *L = n->L;
   int32_t ro = L->num_out_dims, r = L->rank;
   if (ro < 1 || L->dims[ro - 1] < 2) return false;
-  bool contiguous_out = false;
+  bool contiguous_out = false, invariant_along_fold = false;
   for (int32_t k = 0; k < L->num_nodes; k++) {
     const kiln_cpu_node *x = n->nodes[k];
     if (!x || x->kind != KILN_CPU_NODE_LOAD) continue;
-    if (x->strides[r - 1] == 1) return false; /* some read runs along the folded dim */
+    if (x->strides[r - 1] == 1) {
+      if (x->strides[ro - 1] != 0) return false; /* some read runs along the folded dim */
+      invariant_along_fold = true;
+    }
     if (x->strides[ro - 1] == 1) contiguous_out = true;
   }
-  return contiguous_out;
+  return contiguous_out && (!invariant_along_fold || L->dims[ro - 1] >= lanes_for(n->g, L));
 }
 
+/* Per row segment: UNROLL vectors of results at once (independent accumulators, so the
+ * folds do not wait on one another's latency), then one vector, then one lane at a time;
+ * every lane folds its own result in order. */
 static bool emit_column_reduce(nest *n, LLVMValueRef begin, LLVMValueRef end) {
   kiln_cpu_gen *g = n->g;
   LLVMBuilderRef b = g->b;
@@ -370,31 +380,37 @@ static bool emit_column_reduce(nest *n, LLVMValueRef begin, LLVMValueRef end) {
   rows_open(n, &seg, begin, end, last);
   start_offsets(n, row);
   add_offsets(n, row, 0, ro - 1, seg.row);
-  LLVMValueRef nvec = vector_part(n, &seg, w);
-  /* width w over the vector part, then 1 over the tail */
-  for (int pass = 0; pass < 2; pass++) {
-    int lanes = pass == 0 ? w : 1;
+  LLVMValueRef nwide = vector_part(n, &seg, UNROLL * w), nvec = vector_part(n, &seg, w);
+  /* pass 0: UNROLL vectors of w lanes over the wide part, 1: w lanes, 2: the scalar tail */
+  for (int pass = 0; pass < 3; pass++) {
+    int lanes = pass == 2 ? 1 : w, copies = pass == 0 ? UNROLL : 1;
+    LLVMValueRef from = pass == 0 ? i64c(n, 0) : pass == 1 ? nwide : nvec, to = pass == 0 ? nwide : pass == 1 ? nvec : seg.cnt;
     LLVMTypeRef vt = kiln_cpu_compute_type(g, acc, lanes);
-    LLVMValueRef accv = new_var(n, vt);
+    LLVMValueRef accv[UNROLL];
+    for (int u = 0; u < copies; u++) accv[u] = new_var(n, vt);
     loop_var j;
-    loop_open(n, &j, pass == 0 ? i64c(n, 0) : nvec, pass == 0 ? nvec : seg.cnt);
+    loop_open(n, &j, from, to);
     LLVMValueRef pos = LLVMBuildAdd(b, seg.col, j.i, "");
-    LLVMBuildStore(b, identity(n, lanes), accv);
+    for (int u = 0; u < copies; u++) LLVMBuildStore(b, identity(n, lanes), accv[u]);
     loop_var k;
     loop_open(n, &k, i64c(n, 0), i64c(n, folded));
     memcpy(n->offset, row, sizeof *row * (size_t)L->num_nodes);
     add_offsets(n, n->offset, ro, r, k.i);
-    LLVMValueRef v = root_at(n, pos, lanes);
-    if (!v) return free(row), false;
-    LLVMBuildStore(b, combine(n, LLVMBuildLoad2(b, vt, accv, ""), v), accv);
+    for (int u = 0; u < copies; u++) {
+      LLVMValueRef v = root_at(n, LLVMBuildAdd(b, pos, i64c(n, u * lanes), ""), lanes);
+      if (!v) return free(row), false;
+      LLVMBuildStore(b, combine(n, LLVMBuildLoad2(b, vt, accv[u], ""), v), accv[u]);
+    }
     loop_close(n, &k, i64c(n, 1));
-    forget(n);
-    start_offsets(n, n->offset);
-    LLVMValueRef init = value(n, L->init, i64c(n, 0), lanes);
-    LLVMValueRef result = combine(n, init, LLVMBuildLoad2(b, vt, accv, ""));
-    if (acc != L->out_elem) result = kiln_cpu_convert(g, acc, L->out_elem, result);
-    kiln_cpu_store(g, n->out, L->out_elem, LLVMBuildAdd(b, seg.f, j.i, ""), result);
-    loop_close(n, &j, i64c(n, lanes));
+    for (int u = 0; u < copies; u++) {
+      forget(n);
+      start_offsets(n, n->offset);
+      LLVMValueRef init = value(n, L->init, i64c(n, 0), lanes);
+      LLVMValueRef result = combine(n, init, LLVMBuildLoad2(b, vt, accv[u], ""));
+      if (acc != L->out_elem) result = kiln_cpu_convert(g, acc, L->out_elem, result);
+      kiln_cpu_store(g, n->out, L->out_elem, LLVMBuildAdd(b, LLVMBuildAdd(b, seg.f, j.i, ""), i64c(n, u * lanes), ""), result);
+    }
+    loop_close(n, &j, i64c(n, copies * lanes));
   }
   rows_close(n, &seg);
   free(row);
@@ -508,8 +524,10 @@ static void set_cpu_attrs(kiln_cpu_gen *g, LLVMValueRef fn, const char *cpu, con
   }
 }
 
-/* Adds "kiln_loop_<index>" for loop L to the module. */
-bool kiln_cpu_emit_loop(kiln_cpu_gen *g, const kiln_cpu_loop *L, int32_t index, const char *cpu, const char *features) {
+/* Adds "kiln_loop_<index>" for loop L to the module; *grain: the points its calls should
+ * make together (loop.h). */
+bool kiln_cpu_emit_loop(kiln_cpu_gen *g, const kiln_cpu_loop *L, int32_t index, const char *cpu, const char *features,
+                        int64_t *grain) {
   LLVMTypeRef params[3] = {LLVMPointerType(g->ptr, 0), g->i64, g->i64};
   LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(g->c), params, 3, 0);
   char name[32];
@@ -535,9 +553,19 @@ bool kiln_cpu_emit_loop(kiln_cpu_gen *g, const kiln_cpu_loop *L, int32_t index, 
     }
     n.out = n.inputs[L->num_inputs];
     LLVMValueRef begin = LLVMGetParam(fn, 1), end = LLVMGetParam(fn, 2);
-    if (L->fold) ok = emit_fold(&n, begin, end);
-    else if (L->num_out_dims < L->rank) ok = (column_reduction(&n) ? emit_column_reduce : emit_reduce)(&n, begin, end);
-    else ok = emit_elementwise(&n, begin, end);
+    /* a row reduction makes one point at a time; the other forms a vector of points (a
+     * column reduction UNROLL of them) */
+    if (L->fold) {
+      ok = emit_fold(&n, begin, end);
+      *grain = fold_lanes(g, L);
+    } else if (L->num_out_dims < L->rank) {
+      bool column = column_reduction(&n);
+      ok = (column ? emit_column_reduce : emit_reduce)(&n, begin, end);
+      *grain = column ? UNROLL * lanes_for(g, L) : 1;
+    } else {
+      ok = emit_elementwise(&n, begin, end);
+      *grain = lanes_for(g, L);
+    }
     if (ok) LLVMBuildRetVoid(g->b);
   }
   free(n.nodes);

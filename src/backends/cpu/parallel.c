@@ -7,23 +7,26 @@
 typedef struct points_job {
   kiln_cpu_loop_fn fn;
   void *const *bufs;
-  int64_t points;
+  int64_t points, grain, units; /* units: grains, the last one possibly short */
   int32_t chunks;
 } points_job;
 
 static void run_points(void *ctx, int32_t c, int32_t thread) {
   const points_job *j = ctx;
-  j->fn(j->bufs, j->points * c / j->chunks, j->points * (c + 1) / j->chunks);
+  int64_t first = j->units * c / j->chunks * j->grain, last = j->units * (c + 1) / j->chunks * j->grain;
+  j->fn(j->bufs, first, last < j->points ? last : j->points);
 }
 
-void kiln_cpu_parallel_for(kiln_cpu_loop_fn fn, void *const *bufs, int64_t points, int64_t work) {
+void kiln_cpu_parallel_for(kiln_cpu_loop_fn fn, void *const *bufs, int64_t points, int64_t grain, int64_t work) {
   kiln_cpu_pool *pool = kiln_cpu_pool_shared();
-  int32_t chunks = kiln_cpu_pool_chunks(pool, work, points);
+  if (grain < 1) grain = 1;
+  int64_t units = points / grain + (points % grain != 0);
+  int32_t chunks = kiln_cpu_pool_chunks(pool, work, units);
   if (chunks < 2) {
     fn(bufs, 0, points);
     return;
   }
-  points_job j = {fn, bufs, points, chunks};
+  points_job j = {fn, bufs, points, grain, units, chunks};
   kiln_cpu_pool_run(pool, chunks, work, run_points, &j);
 }
 

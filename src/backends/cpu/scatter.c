@@ -10,9 +10,16 @@
  * operand), every other update dim is an outer point whose operand coordinates are its
  * index vector (read at run time) plus its batch and window coordinates (strides fixed
  * when the op is prepared). An update whose operand index falls outside the operand (or
- * overflows) is skipped, element by element, as the spec says. With unique_indices no two
- * updates meet, so the outer points are split over the pool; otherwise they run in order
- * on one thread. */
+ * overflows) is skipped, element by element, as the spec says.
+ *
+ * Over the pool, the operand is owned in parts: each chunk owns a range of coordinates of
+ * the operand's first dim of more than one element (the part dim; the dims before it are
+ * of size 1, so a range is one contiguous block of bytes). A chunk copies its block of the
+ * operand, then walks every outer point in order and applies the elements that land in its
+ * block (an inner run along the part dim clipped to it). Each element is thus updated by
+ * one thread in the updates' order, so duplicate and unsorted indices give the serial
+ * result bit for bit. With unique_indices no two updates meet, and the outer points are
+ * split over the pool instead (after the copy, split the same way). */
 #include <stdlib.h>
 
 #include "backends/cpu/gather_scatter.h"
@@ -38,6 +45,9 @@ struct kiln_cpu_scatter {
   int64_t map[R], vstep;
   bool unique;
   int64_t work;         /* update elements */
+  int32_t part_dim;     /* the first operand dim of more than one element, or -1 */
+  int32_t nchk;         /* the operand dims but the inner run's whose coordinate can be */
+  int32_t chk[R];       /* other than 0 (an index or an outer dim adds to it) or the part dim */
 };
 
 static void strides(const kiln_type *t, int64_t *out) {
@@ -125,6 +135,14 @@ kiln_status kiln_cpu_scatter_prepare(const kiln_op *op, kiln_cpu_scatter **out) 
     s.ocoord[s.no++] = coord;
     s.outer *= size;
   }
+  s.part_dim = -1;
+  for (int32_t d = 0; d < xr && s.part_dim < 0; d++)
+    if (x->tensor.dims[d] > 1) s.part_dim = d;
+  for (int32_t d = 0; d < xr; d++) {
+    bool moves = d == s.part_dim || kiln_cpu_dims_find(&sdod, d) >= 0;
+    for (int32_t k = 0; k < s.no; k++) moves |= s.ocoord[k] == d;
+    if (moves && d != s.inner_dim) s.chk[s.nchk++] = d;
+  }
   kiln_cpu_scatter *p = malloc(sizeof *p);
   if (!p) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   *p = s;
@@ -134,75 +152,134 @@ kiln_status kiln_cpu_scatter_prepare(const kiln_op *op, kiln_cpu_scatter **out) 
 
 void kiln_cpu_scatter_destroy(kiln_cpu_scatter *s) { free(s); }
 
-/* Outer points [first, last): each one's inner run, where it lands inside the operand. */
+enum { BLOCK = 64, PREFETCH_BYTES = 1024 };
+
+/* Outer points [first, last): each one's inner run, where it lands inside the operand and,
+ * along the part dim, inside [own_lo, own_hi) (the whole dim, or a chunk's part). Points go
+ * in blocks: a block's runs are placed (and their first bytes in the result prefetched)
+ * before any of them is combined, so the random rows of a segment sum arrive together. The
+ * outer dims' share of each point's coordinates and index offset is kept as they step. */
 static void scatter_points(const kiln_cpu_scatter *s, const uint8_t *ix, const uint8_t *up, uint8_t *res, int64_t first,
-                           int64_t last) {
-  int64_t o[R], rest = first;
+                           int64_t last, int64_t own_lo, int64_t own_hi) {
+  int64_t o[R], rest = first, dlo[R], dhi[R], ob[R], ibase = 0, dst[BLOCK], src[BLOCK], len[BLOCK];
+  for (int32_t d = 0; d < s->xr; d++) {
+    ob[d] = 0;
+    dlo[d] = d == s->part_dim ? own_lo : 0;
+    dhi[d] = d == s->part_dim ? own_hi : s->xdims[d];
+  }
   for (int32_t k = s->no - 1; k >= 0; k--) {
     o[k] = rest % s->odims[k];
     rest /= s->odims[k];
+    ibase += o[k] * s->oistr[k];
+    if (s->ocoord[k] >= 0) ob[s->ocoord[k]] += o[k];
   }
-  int64_t jstr = s->inner_dim >= 0 ? s->xstr[s->inner_dim] : 0;
-  for (int64_t p = first; p < last; p++) {
-    int64_t ri[R], ibase = 0;
-    for (int32_t d = 0; d < s->xr; d++) ri[d] = 0;
-    for (int32_t k = 0; k < s->no; k++) {
-      ibase += o[k] * s->oistr[k];
-      if (s->ocoord[k] >= 0) ri[s->ocoord[k]] += o[k];
-    }
-    bool inside = true;
-    for (int32_t k = 0; inside && k < s->nmap; k++) {
-      int64_t v = kiln_cpu_load_index(s->index_elem, ix + (size_t)(ibase + k * s->vstep) * s->index_bytes);
-      inside = !__builtin_add_overflow(ri[s->map[k]], v, &ri[s->map[k]]);
-    }
-    int64_t at = 0;
-    for (int32_t d = 0; inside && d < s->xr; d++) {
-      if (d == s->inner_dim) continue;
-      inside = ri[d] >= 0 && ri[d] < s->xdims[d];
-      at += ri[d] * s->xstr[d];
-    }
-    int64_t lo = 0, hi = s->inner;
-    if (inside && s->inner_dim >= 0) { /* the run's elements inside: 0 <= start + w < dim */
-      int64_t start = ri[s->inner_dim], dim = s->xdims[s->inner_dim];
-      if (start <= -s->inner || start >= dim) {
-        inside = false;
-      } else {
-        lo = start < 0 ? -start : 0;
-        hi = dim - start < s->inner ? dim - start : s->inner;
+  int32_t id = s->inner_dim;
+  int64_t jstr = id >= 0 ? s->xstr[id] : 0, il = id >= 0 ? dlo[id] : 0, ih = id >= 0 ? dhi[id] : 0;
+  size_t ahead = jstr != 1 ? 1 : (size_t)s->inner * s->eb < PREFETCH_BYTES ? (size_t)s->inner * s->eb : PREFETCH_BYTES;
+  for (int64_t p = first; p < last;) {
+    int64_t n = last - p < BLOCK ? last - p : BLOCK;
+    for (int64_t j = 0; j < n; j++, p++) {
+      int64_t ri[R];
+      for (int32_t d = 0; d < s->xr; d++) ri[d] = ob[d];
+      bool inside = true;
+      for (int32_t k = 0; inside && k < s->nmap; k++) {
+        int64_t v = kiln_cpu_load_index(s->index_elem, ix + (size_t)(ibase + k * s->vstep) * s->index_bytes);
+        inside = !__builtin_add_overflow(ri[s->map[k]], v, &ri[s->map[k]]);
+      }
+      for (int32_t k = s->no - 1; k >= 0; k--) { /* next outer point */
+        ibase += s->oistr[k];
+        if (s->ocoord[k] >= 0) ob[s->ocoord[k]]++;
+        if (++o[k] < s->odims[k]) break;
+        ibase -= o[k] * s->oistr[k];
+        if (s->ocoord[k] >= 0) ob[s->ocoord[k]] -= o[k];
+        o[k] = 0;
+      }
+      len[j] = 0;
+      int64_t at = 0;
+      for (int32_t c = 0; inside && c < s->nchk; c++) {
+        int32_t d = s->chk[c];
+        inside = ri[d] >= dlo[d] && ri[d] < dhi[d];
+        at += ri[d] * s->xstr[d];
+      }
+      if (!inside) continue;
+      int64_t lo = 0, hi = s->inner;
+      if (id >= 0) { /* the run's elements inside: il <= start + w < ih */
+        int64_t start = ri[id];
+        if (start <= il - s->inner || start >= ih) continue;
+        lo = start < il ? il - start : 0;
+        hi = ih - start < s->inner ? ih - start : s->inner;
         at += start * jstr;
       }
+      dst[j] = at + lo * jstr, src[j] = p * s->inner + lo, len[j] = hi - lo;
+      const uint8_t *d = res + (size_t)dst[j] * s->eb;
+      for (size_t b = 0; b < ahead; b += 64) __builtin_prefetch(d + b, 1);
     }
-    if (inside && lo < hi)
-      s->comb.fn(&s->comb, res + (size_t)(at + lo * jstr) * s->eb, jstr, up + (size_t)(p * s->inner + lo) * s->eb,
-                 hi - lo);
-    for (int32_t k = s->no - 1; k >= 0; k--) { /* next outer point */
-      if (++o[k] < s->odims[k]) break;
-      o[k] = 0;
-    }
+    for (int64_t j = 0; j < n; j++)
+      if (len[j] > 0) s->comb.fn(&s->comb, res + (size_t)dst[j] * s->eb, jstr, up + (size_t)src[j] * s->eb, len[j]);
   }
 }
 
 typedef struct scatter_job {
   const kiln_cpu_scatter *s;
-  const uint8_t *ix, *up;
+  const uint8_t *x, *ix, *up;
   uint8_t *res;
   int32_t chunks;
+  bool copy, owned; /* copy the operand's part; apply the updates to the part (else: nothing more) */
 } scatter_job;
 
-static void scatter_chunk(void *ctx, int32_t c, int32_t thread) {
+/* The part dim's coordinates [*lo, *hi) of chunk c. */
+static void part_range(const scatter_job *j, int32_t c, int64_t *lo, int64_t *hi) {
+  int64_t n = j->s->part_dim >= 0 ? j->s->xdims[j->s->part_dim] : 1;
+  *lo = n * c / j->chunks;
+  *hi = n * (c + 1) / j->chunks;
+}
+
+/* Chunk c of the operand: its part copied, then (owned) every update that lands in it. */
+static void part_chunk(void *ctx, int32_t c, int32_t thread) {
   (void)thread;
   const scatter_job *j = ctx;
-  int64_t n = j->s->outer;
-  scatter_points(j->s, j->ix, j->up, j->res, n * c / j->chunks, n * (c + 1) / j->chunks);
+  const kiln_cpu_scatter *s = j->s;
+  int64_t lo, hi;
+  part_range(j, c, &lo, &hi);
+  if (lo == hi) return;
+  size_t row = (size_t)(s->part_dim >= 0 ? s->xstr[s->part_dim] : 1) * s->eb;
+  if (j->copy) memcpy(j->res + (size_t)lo * row, j->x + (size_t)lo * row, (size_t)(hi - lo) * row);
+  if (j->owned) scatter_points(s, j->ix, j->up, j->res, 0, s->outer, lo, hi);
+}
+
+/* Chunk c of the outer points (unique indices). */
+static void points_chunk(void *ctx, int32_t c, int32_t thread) {
+  (void)thread;
+  const scatter_job *j = ctx;
+  const kiln_cpu_scatter *s = j->s;
+  int64_t n = s->outer, all = s->part_dim >= 0 ? s->xdims[s->part_dim] : 1;
+  scatter_points(s, j->ix, j->up, j->res, n * c / j->chunks, n * (c + 1) / j->chunks, 0, all);
 }
 
 void kiln_cpu_scatter_run(const kiln_cpu_scatter *s, const void *operand, const void *indices, const void *updates,
                           void *out) {
-  if (s->operand_bytes && out != operand) memcpy(out, operand, s->operand_bytes);
-  if (!s->work || !s->operand_bytes) return;
+  if (!s->operand_bytes) return;
   kiln_cpu_pool *pool = kiln_cpu_pool_shared();
-  int32_t chunks = s->unique ? kiln_cpu_pool_chunks(pool, s->work, s->outer) : 1;
-  scatter_job j = {s, indices, updates, out, chunks};
-  if (chunks < 2) scatter_points(s, indices, updates, out, 0, s->outer);
-  else kiln_cpu_pool_run(pool, chunks, s->work, scatter_chunk, &j);
+  bool copy = out != operand;
+  int64_t copied = copy ? (int64_t)(s->operand_bytes / s->eb) : 0, all = s->part_dim >= 0 ? s->xdims[s->part_dim] : 1;
+  /* every part walks all the points: worth it when each point has a run to share out */
+  int64_t parts = kiln_cpu_pool_threads(pool), runs = 1 + s->inner / 8;
+  if (parts > all) parts = all;
+  if (!s->unique && parts > runs) parts = runs;
+  scatter_job j = {s, operand, indices, updates, out, 1, copy, false};
+  if (s->unique) { /* the copy split by parts, then the points split */
+    j.chunks = kiln_cpu_pool_chunks(pool, copied, parts);
+    if (copy && j.chunks < 2) memcpy(out, operand, s->operand_bytes);
+    else if (copy) kiln_cpu_pool_run(pool, j.chunks, copied, part_chunk, &j);
+    if (!s->work) return; /* an update dim of size 0: no points (and an odims of 0) */
+    j.chunks = kiln_cpu_pool_chunks(pool, s->work, s->outer);
+    if (j.chunks < 2) scatter_points(s, indices, updates, out, 0, s->outer, 0, all);
+    else kiln_cpu_pool_run(pool, j.chunks, s->work, points_chunk, &j);
+    return;
+  }
+  /* each part copied and updated by one chunk */
+  j.owned = s->work > 0;
+  j.chunks = kiln_cpu_pool_chunks(pool, copied + s->work, parts);
+  if (j.chunks < 2) part_chunk(&j, 0, 0);
+  else kiln_cpu_pool_run(pool, j.chunks, copied + s->work, part_chunk, &j);
 }

@@ -419,7 +419,7 @@ void kiln_cpu_window_run(const kiln_cpu_window *w, const void *const *in, void *
     fill(out, in[2], w->elem_bytes, count);
   }
   void *bufs[5] = {(void *)w, (void *)in[0], (void *)in[1], w->kind == KILN_WINDOW_SELECT ? (void *)in[2] : NULL, out};
-  kiln_cpu_parallel_for(rows_fn, bufs, window_rows(w), w->work);
+  kiln_cpu_parallel_for(rows_fn, bufs, window_rows(w), 1, w->work);
 }
 
 void kiln_cpu_window_destroy(kiln_cpu_window *w) { free(w); }

@@ -49,3 +49,53 @@ func.func @row_scatter_replace_i64() {
   check.expect_eq_const %r, dense<[[7, 8], [9, 10]]> : tensor<2x2xi64>
   func.return
 }
+
+// -----
+
+// A product of gathered rows, more rows gathered than the matrix has: the cpu backend
+// computes the product of the matrix once and gathers its rows (canonicalize.c); clamped
+// indices, a 2-D batch of points.
+func.func @gathered_rows_times_matrix() {
+  %x = stablehlo.constant dense<[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]> : tensor<3x2xf32>
+  %w = stablehlo.constant dense<[[1.0, 0.0, 1.0, 2.0], [0.0, 1.0, 1.0, -1.0]]> : tensor<2x4xf32>
+  %i = stablehlo.constant dense<[[[2], [0], [-4]], [[9], [1], [1]]]> : tensor<2x3x1xi32>
+  %g = "stablehlo.gather"(%x, %i) {dimension_numbers = #stablehlo.gather<offset_dims = [2], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 2>, slice_sizes = array<i64: 1, 2>} : (tensor<3x2xf32>, tensor<2x3x1xi32>) -> tensor<2x3x2xf32>
+  %r = stablehlo.dot_general %g, %w, contracting_dims = [2] x [0] : (tensor<2x3x2xf32>, tensor<2x4xf32>) -> tensor<2x3x4xf32>
+  check.expect_eq_const %r, dense<[[[5.0, 6.0, 11.0, 4.0], [1.0, 2.0, 3.0, 0.0], [1.0, 2.0, 3.0, 0.0]], [[5.0, 6.0, 11.0, 4.0], [3.0, 4.0, 7.0, 2.0], [3.0, 4.0, 7.0, 2.0]]]> : tensor<2x3x4xf32>
+  func.return
+}
+
+// -----
+
+// The gathered rows on the right of the product.
+func.func @matrix_times_gathered_rows() {
+  %x = stablehlo.constant dense<[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]> : tensor<3x2xf32>
+  %w = stablehlo.constant dense<[[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [2.0, -1.0]]> : tensor<4x2xf32>
+  %i = stablehlo.constant dense<[[1], [2], [2], [0], [7]]> : tensor<5x1xi32>
+  %g = "stablehlo.gather"(%x, %i) {dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 2>} : (tensor<3x2xf32>, tensor<5x1xi32>) -> tensor<5x2xf32>
+  %r = stablehlo.dot_general %w, %g, contracting_dims = [1] x [1] : (tensor<4x2xf32>, tensor<5x2xf32>) -> tensor<4x5xf32>
+  check.expect_eq_const %r, dense<[[3.0, 5.0, 5.0, 1.0, 5.0], [4.0, 6.0, 6.0, 2.0, 6.0], [7.0, 11.0, 11.0, 3.0, 11.0], [2.0, 4.0, 4.0, 0.0, 4.0]]> : tensor<4x5xf32>
+  func.return
+}
+
+// -----
+
+// No update points (an update dim of size 0), with and without unique_indices: the
+// operand comes back unchanged.
+func.func @scatter_no_points() {
+  %x = stablehlo.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
+  %i = stablehlo.constant dense<> : tensor<0x1xi32>
+  %u = stablehlo.constant dense<> : tensor<0x2xf32>
+  %r = "stablehlo.scatter"(%x, %i, %u) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    stablehlo.return %b : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>, unique_indices = true} : (tensor<2x2xf32>, tensor<0x1xi32>, tensor<0x2xf32>) -> tensor<2x2xf32>
+  %s = "stablehlo.scatter"(%x, %i, %u) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %t = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %t : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<2x2xf32>, tensor<0x1xi32>, tensor<0x2xf32>) -> tensor<2x2xf32>
+  check.expect_eq_const %r, dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
+  check.expect_eq_const %s, dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
+  func.return
+}

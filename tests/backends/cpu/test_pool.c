@@ -3,7 +3,8 @@
  * on the caller; nested calls and calls from several threads at once complete; the size
  * follows the affinity mask, the cgroup quota text and KILN_CPU_THREADS, whose bad values
  * are errors; the cost model keeps small work on the caller; a forked child has a pool of
- * its own; the parts several devices run on (sizes, binding, two at once, after a fork). */
+ * its own; the parts several devices run on (sizes, binding, two at once, after a fork);
+ * kiln_cpu_parallel_for (parallel.c) splits points at multiples of a loop's grain. */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <sched.h>
@@ -15,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "backends/cpu/cpu.h"
 #include "backends/cpu/pool.h"
 #include "expect.h"
 
@@ -215,6 +217,46 @@ static void test_cost_model(void) {
   kiln_cpu_pool_destroy(p);
 }
 
+enum { GRAIN_POINTS = 1000 };
+
+/* bufs[0]: GRAIN_POINTS counters, bufs[1]: the grain, bufs[2]: calls, bufs[3]: misaligned starts */
+static void count_points(void *const *bufs, int64_t begin, int64_t end) {
+  _Atomic int32_t *seen = bufs[0];
+  int64_t grain = *(const int64_t *)bufs[1];
+  atomic_fetch_add((_Atomic int32_t *)bufs[2], 1);
+  if (begin % grain) atomic_fetch_add((_Atomic int32_t *)bufs[3], 1);
+  for (int64_t i = begin; i < end; i++) atomic_fetch_add(&seen[i], 1);
+}
+
+/* Every point once, in several calls, each starting at a multiple of the grain (a column
+ * reduction's vectors stay whole: loop.h); grain 0 is any point. */
+static void test_parallel_grain(void) {
+  kiln_cpu_pool *p = NULL;
+  kiln_status s = kiln_cpu_pool_create(3, &p);
+  EXPECT(!s && p, "a pool of 3 threads");
+  if (!p) return;
+  kiln_cpu_pool *before = kiln_cpu_pool_bind(p);
+  static _Atomic int32_t seen[GRAIN_POINTS];
+  const int64_t grains[] = {64, 7, 1, 0, 999, 1000, 4096};
+  for (size_t g = 0; g < sizeof grains / sizeof grains[0]; g++) {
+    int64_t grain = grains[g];
+    _Atomic int32_t calls = 0, misaligned = 0;
+    for (int32_t i = 0; i < GRAIN_POINTS; i++) atomic_store(&seen[i], 0);
+    int64_t modulus = grain > 0 ? grain : 1;
+    void *bufs[4] = {seen, &modulus, &calls, &misaligned};
+    kiln_cpu_parallel_for(count_points, bufs, GRAIN_POINTS, grain, (int64_t)1 << 24);
+    int32_t wrong = 0;
+    for (int32_t i = 0; i < GRAIN_POINTS; i++) wrong += atomic_load(&seen[i]) != 1;
+    EXPECT(!wrong, "grain %lld: every point once (%d wrong)", (long long)grain, (int)wrong);
+    EXPECT(!atomic_load(&misaligned), "grain %lld: calls start at its multiples", (long long)grain);
+    int64_t units = (GRAIN_POINTS + modulus - 1) / modulus;
+    EXPECT(units < 2 ? atomic_load(&calls) == 1 : atomic_load(&calls) >= 2, "grain %lld: %d calls for %lld grains",
+           (long long)grain, (int)atomic_load(&calls), (long long)units);
+  }
+  kiln_cpu_pool_bind(before);
+  kiln_cpu_pool_destroy(p);
+}
+
 static void test_shared(void) {
   kiln_cpu_pool *p = kiln_cpu_pool_shared();
   EXPECT(p && p == kiln_cpu_pool_shared(), "one shared pool");
@@ -309,6 +351,7 @@ int main(void) {
   test_create_errors();
   test_size();
   test_cost_model();
+  test_parallel_grain();
   test_shared();
   test_parts();
 #ifndef __SANITIZE_THREAD__

@@ -266,6 +266,16 @@ const kiln_diff_instance kiln_diff_instances[] = {
      "(" REGION2("stablehlo.minimum") ") {" SCATTER_ALL("", "0", "1", "1", "0", "2") "}", 0, 0, 0, 0},
     {KILN_OP_SCATTER, "window dim first, overlapping windows replaced in order", "6x4x$T; 3x1xi32@0:5; 2x3x4x$T",
      "6x4x$T", "(" REGION_SECOND ") {" SCATTER_ALL("0, 2", "", "", "", "0", "1") "}", 0, 0, 0, 0},
+    /* large enough for the pool (scatter.c: each chunk owns a part of the operand): rows with
+     * indices repeated, unsorted, outside; runs of one element (kept on one thread: every
+     * part would walk all the points); windows along the part dim cut at the parts' edges,
+     * replaced in order */
+    {KILN_OP_SCATTER, "add rows over the pool", "300x64x$T; 2048x1xi32@-2:302; 2048x64x$T", "300x64x$T",
+     "(" REGION_ADD ") {" SCATTER_DIMS("1", "0", "0") "}", 16, 0, KILN_DIFF_FEW_SPECIALS, 0},
+    {KILN_OP_SCATTER, "add elements over the pool", "4096x$T; 32768x1xi32@-3:4099; 32768x$T", "4096x$T",
+     "(" REGION_ADD ") {" SCATTER_DIMS("", "0", "0") "}", 24, 0, KILN_DIFF_FEW_SPECIALS, 0},
+    {KILN_OP_SCATTER, "windows along the part dim over the pool", "4096x$T; 2048x1xi32@-20:4100; 2048x16x$T", "4096x$T",
+     "(" REGION_SECOND ") {" SCATTER_ALL("1", "", "", "", "0", "1") "}", 0, 0, 0, 0},
     {KILN_OP_SCATTER, "maximum and minimum of signed zeros", "", "4x$T; 4x$T",
      "  %x = \"stablehlo.constant\"() {value = dense<[0.0, -0.0, 0.0, -0.0]> : tensor<4x$T>} : () -> tensor<4x$T>\n"
      "  %u = \"stablehlo.constant\"() {value = dense<[-0.0, 0.0, 0.0, -0.0]> : tensor<4x$T>} : () -> tensor<4x$T>\n"
