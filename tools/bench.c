@@ -1,10 +1,11 @@
 /* kiln bench FILE [--function NAME] [--iterations N] [--warmup N] [--input X.npy]...
  * [--device LIST] [--config FILE]: compiles one function once, then times runs of it on
  * given or made-up inputs, and reports the compile time and the time to the first result,
- * the run times, the executable's temporaries and interpreted ops, and the process's peak
- * resident memory during the timed runs; on a device with tiers, a fifth line says which
- * tier the timed runs used and how many runs each tier took. The run line gives the median,
- * min, nearest-rank p99 and max of all timed runs, and the first run. */
+ * the run times, the executable's temporaries, interpreted ops and the preparations its runs
+ * made themselves, and the process's peak resident memory during the timed runs; on a
+ * device with tiers, a fifth line says which tier the timed runs used, how many runs each
+ * tier took and the first run of each tier used. The run line gives the median, min,
+ * nearest-rank p99 and max of all timed runs, and the first run. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <errno.h>
 #include <stdio.h>
@@ -57,8 +58,27 @@ static double now_us(void) {
   return (double)t.tv_sec * 1e6 + (double)t.tv_nsec / 1e3;
 }
 
-/* One run to completion; its results are dropped at once. */
-static kiln_status run_once(bench_run *r, double *out_us) {
+/* The first run of each tier (-1: none yet), found from the executable's run counts after
+ * each untimed run (a device without tiers counts none). */
+typedef struct tier_firsts {
+  double fast_start_us, optimized_us;
+  uint64_t fast_start_runs, optimized_runs; /* the counts after the last run looked at */
+} tier_firsts;
+
+/* Which tier counted the run that just took us: the first of its tier sets that figure. */
+static kiln_status note_tier(const bench_run *r, double us, tier_firsts *f) {
+  kiln_executable_stats_info s = {.struct_size = sizeof s};
+  KILN_RETURN_IF_ERROR(kiln_executable_stats(r->x, &s));
+  if (s.fast_start_runs > f->fast_start_runs && f->fast_start_us < 0) f->fast_start_us = us;
+  if (s.optimized_runs > f->optimized_runs && f->optimized_us < 0) f->optimized_us = us;
+  f->fast_start_runs = s.fast_start_runs;
+  f->optimized_runs = s.optimized_runs;
+  return NULL;
+}
+
+/* One run to completion; its results are dropped at once. With f (untimed runs), the tier
+ * it ran on is noted. */
+static kiln_status run_once(bench_run *r, double *out_us, tier_firsts *f) {
   kiln_event *e = NULL;
   kiln_execute_args a = {sizeof a, r->inputs, r->num_inputs, r->results, r->num_results, 0, NULL};
   double t0 = now_us();
@@ -70,6 +90,7 @@ static kiln_status run_once(bench_run *r, double *out_us) {
     kiln_buffer_release(r->results[i]);
     r->results[i] = NULL;
   }
+  if (!st && f) st = note_tier(r, *out_us, f);
   return st;
 }
 
@@ -96,7 +117,7 @@ static int compare_doubles(const void *a, const void *b) {
 
 /* How many timed runs: --iterations, or about a second's worth by the mean time of the
  * warm-up runs, which untimed runs extend to at least CALIBRATE_US when they are shorter. */
-static kiln_status count_runs(const bench_opts *o, bench_run *r, double warm_us, long *out_runs) {
+static kiln_status count_runs(const bench_opts *o, bench_run *r, double warm_us, tier_firsts *f, long *out_runs) {
   if (o->iterations) {
     *out_runs = o->iterations;
     return NULL;
@@ -104,7 +125,7 @@ static kiln_status count_runs(const bench_opts *o, bench_run *r, double warm_us,
   double total = warm_us, t;
   long runs = o->warmup;
   for (; total < CALIBRATE_US && runs < MAX_AUTO_RUNS; runs++) {
-    KILN_RETURN_IF_ERROR(run_once(r, &t));
+    KILN_RETURN_IF_ERROR(run_once(r, &t, f));
     total += t;
   }
   double n = total > 0 ? AUTO_US * (double)runs / total : MAX_AUTO_RUNS;
@@ -124,8 +145,9 @@ static void print_memory(const kiln_executable *x, const peak_reading *m) {
   kiln_status st = kiln_executable_stats(x, &s);
   if (st) printf("temporaries: not reported (%s)\n", kiln_status_message(st));
   else if (s.reported)
-    printf("temporaries: %llu bytes; interpreted ops: %llu\n", (unsigned long long)s.temporary_bytes,
-           (unsigned long long)s.interpreted_ops);
+    printf("temporaries: %llu bytes; interpreted ops: %llu; prepared by runs: %llu\n",
+           (unsigned long long)s.temporary_bytes, (unsigned long long)s.interpreted_ops,
+           (unsigned long long)s.prepared_in_runs);
   else printf("temporaries: not reported\n");
   kiln_status_free(st);
   unsigned long long peak = m->peak, above = m->peak > m->before ? m->peak - m->before : 0;
@@ -167,13 +189,13 @@ static double nearest_rank(const double *sorted, long n, long pct) {
  * *out_ms: how long after the compile returned (compile_end_us) the optimised tier was
  * found ready; -1 when it was ready before the first check, or the device has no tiers. */
 #define SETTLE_RUNS 2
-static kiln_status settle(bench_run *r, double compile_end_us, double *out_ms) {
+static kiln_status settle(bench_run *r, double compile_end_us, tier_firsts *f, double *out_ms) {
   kiln_executable_stats_info s = {.struct_size = sizeof s};
   *out_ms = -1;
   kiln_status st = kiln_executable_stats(r->x, &s);
   for (int i = 0; !st && i < SETTLE_RUNS && s.tier == KILN_TIER_FAST_START && !s.tier_pending; i++) {
     double t;
-    st = run_once(r, &t);
+    st = run_once(r, &t, f);
     if (!st) st = kiln_executable_stats(r->x, &s);
   }
   bool waited = false;
@@ -187,15 +209,20 @@ static kiln_status settle(bench_run *r, double compile_end_us, double *out_ms) {
   return st;
 }
 
-/* The tier line, for a device with tiers: which tier the timed runs used, and how many
- * runs the fast-start tier took before the switch. */
-static void print_tier(const kiln_executable *x, double settled_ms) {
+/* The tier line, for a device with tiers: which tier the timed runs used, how many runs
+ * each tier took, when the optimised code was ready, and the first run of each tier used
+ * (a fast-start tier's first run is the cold start; the optimised tier's first run shows
+ * what its compile left to a run). */
+static void print_tier(const kiln_executable *x, double settled_ms, const tier_firsts *f) {
   kiln_executable_stats_info s = {.struct_size = sizeof s};
   kiln_status st = kiln_executable_stats(x, &s);
   if (!st && s.tier != KILN_TIER_NONE) {
     printf("tier: %s; runs: %llu fast-start, %llu optimised", s.tier == KILN_TIER_OPTIMIZED ? "optimised" : "fast-start",
            (unsigned long long)s.fast_start_runs, (unsigned long long)s.optimized_runs);
     if (settled_ms >= 0) printf("; optimised code ready %.2f ms after the compile", settled_ms);
+    printf("; first run");
+    if (f->fast_start_us >= 0) printf(" %.2f us fast-start%s", f->fast_start_us, f->optimized_us >= 0 ? "," : "");
+    if (f->optimized_us >= 0) printf(" %.2f us optimised", f->optimized_us);
     printf("\n");
   }
   kiln_status_free(st);
@@ -205,17 +232,19 @@ static void print_tier(const kiln_executable *x, double settled_ms) {
  * first execution after compiling, the cold start: the first warm-up run, or with --warmup 0
  * the first timed run (then also among the timed runs' figures); the first result is the
  * compile and that run. Between the warm-up and the timed runs, a device with tiers gets to
- * its final one (settle). */
+ * its final one (settle); a tier whose first run is none of the untimed runs had its
+ * first run timed: the first timed run (the timed runs are all on the final tier). */
 static kiln_status measure(const bench_opts *o, bench_run *r, double compile_ms, double compile_end_us) {
   double warm_us = 0, first_us = -1, t, settled_ms = -1;
+  tier_firsts f = {-1, -1, 0, 0};
   for (long i = 0; i < o->warmup; i++) {
-    KILN_RETURN_IF_ERROR(run_once(r, &t));
+    KILN_RETURN_IF_ERROR(run_once(r, &t, &f));
     if (i == 0) first_us = t;
     warm_us += t;
   }
-  KILN_RETURN_IF_ERROR(settle(r, compile_end_us, &settled_ms));
+  KILN_RETURN_IF_ERROR(settle(r, compile_end_us, &f, &settled_ms));
   long n = 0;
-  KILN_RETURN_IF_ERROR(count_runs(o, r, warm_us, &n));
+  KILN_RETURN_IF_ERROR(count_runs(o, r, warm_us, &f, &n));
   double *samples = malloc((size_t)n * sizeof *samples);
   if (!samples) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory for %ld samples", n);
   for (long i = 0; i < n; i++) samples[i] = -1; /* resident before the runs, not during them */
@@ -223,8 +252,9 @@ static kiln_status measure(const bench_opts *o, bench_run *r, double compile_ms,
   m.reset = kiln_cli_peak_reset();
   m.have_before = kiln_cli_resident_bytes(&m.before);
   kiln_status st = NULL;
-  for (long i = 0; !st && i < n; i++) st = run_once(r, &samples[i]);
+  for (long i = 0; !st && i < n; i++) st = run_once(r, &samples[i], NULL);
   m.have_peak = kiln_cli_peak_bytes(&m.peak); /* before sorting, which allocates */
+  if (!st) st = note_tier(r, samples[0], &f); /* the final tier, when the timed runs were its first */
   if (!st) {
     if (first_us < 0) first_us = samples[0]; /* no warm-up: the first timed run */
     qsort(samples, (size_t)n, sizeof *samples, compare_doubles);
@@ -233,7 +263,7 @@ static kiln_status measure(const bench_opts *o, bench_run *r, double compile_ms,
     printf("run: median %.2f us (min %.2f, p99 %.2f, max %.2f) over %ld runs; first run %.2f us\n", median,
            samples[0], nearest_rank(samples, n, 99), samples[n - 1], n, first_us);
     print_memory(r->x, &m);
-    print_tier(r->x, settled_ms);
+    print_tier(r->x, settled_ms, &f);
   }
   free(samples);
   return st;

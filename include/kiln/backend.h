@@ -125,6 +125,9 @@ typedef struct kiln_backend_executable_stats {
    * (see kiln_executable_stats_info.copies). */
   uint64_t copies;
   uint64_t copy_bytes;
+  /* Appended within ABI version 1: preparations runs made themselves (see
+   * kiln_executable_stats_info.prepared_in_runs). */
+  uint64_t prepared_in_runs;
 } kiln_backend_executable_stats;
 
 typedef struct kiln_backend {

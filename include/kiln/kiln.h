@@ -409,6 +409,14 @@ typedef struct kiln_executable_stats_info {
    * results copied out of the run's scratch memory or inputs. 0 when not reported. */
   uint64_t copies;
   uint64_t copy_bytes;
+  /* Added in 0.1 after the fields above: one-time preparations that runs of the tier that
+   * runs now made themselves because its compile had not: a step first executed by a run
+   * (a library primitive's first execution, where oneDNN generates kernels; a plan's
+   * first use) and run states (scratch memory) made for a run. A compile that prepares
+   * everything (cpu's optimised tier: its warm-up run) leaves this at 0 for runs one at a
+   * time; runs at once each need a run state of their own, and a fast-start tier
+   * prepares nothing. 0 when not reported. */
+  uint64_t prepared_in_runs;
 } kiln_executable_stats_info;
 
 enum { KILN_TIER_NONE = 0, KILN_TIER_FAST_START = 1, KILN_TIER_OPTIMIZED = 2 };

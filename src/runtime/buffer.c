@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/fault.h"
 #include "runtime/runtime.h"
 
 static kiln_status byte_size_of(kiln_element_type type, int32_t rank, const int64_t *dims, size_t *out) {
@@ -25,7 +26,7 @@ kiln_status kiln_buffer_wrap(kiln_device *device, kiln_backend_buffer *impl, kil
   *out = NULL;
   const kiln_backend *b = kiln_device_backend(device);
   kiln_backend_shape shape = {0};
-  kiln_buffer *buf = calloc(1, sizeof *buf);
+  kiln_buffer *buf = kiln_fault_calloc(1, sizeof *buf);
   kiln_status st = buf ? b->buffer_shape(impl, &shape) : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   bool opaque = shape.element_type == KILN_ELEMENT_TYPE_TOKEN || shape.element_type == KILN_ELEMENT_TYPE_TUPLE;
   if (!st) st = byte_size_of(shape.element_type, shape.rank, shape.dims, &buf->byte_size);

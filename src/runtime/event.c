@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/fault.h"
 #include "runtime/runtime.h"
 
 kiln_status kiln_status_copy(kiln_status s) {
@@ -10,7 +11,7 @@ kiln_status kiln_status_copy(kiln_status s) {
 }
 
 kiln_event *kiln_event_new(kiln_client *client) {
-  kiln_event *e = calloc(1, sizeof *e);
+  kiln_event *e = kiln_fault_calloc(1, sizeof *e);
   if (!e) return NULL;
   atomic_init(&e->refs, 1);
   pthread_mutex_init(&e->mu, NULL);

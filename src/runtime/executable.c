@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/fault.h"
 #include "ir/print.h"
 #include "runtime/cache.h"
 #include "runtime/element.h"
@@ -88,6 +89,7 @@ kiln_status kiln_executable_stats(const kiln_executable *x, kiln_executable_stat
       .optimized_runs = bs.optimized_runs,
       .copies = bs.copies,
       .copy_bytes = bs.copy_bytes,
+      .prepared_in_runs = bs.prepared_in_runs,
   };
   size_t caller_size = out_stats->struct_size; /* a newer caller's extra fields read as zero, an older one's end early */
   memset(out_stats, 0, caller_size);
@@ -196,8 +198,8 @@ kiln_status kiln_executable_execute(kiln_executable *x, const kiln_execute_args 
   KILN_RETURN_IF_ERROR(check_donation(&a));
   for (int32_t i = 0; i < a.num_inputs; i++) /* inputs still being written by another run */
     if (a.inputs[i]->ready) KILN_RETURN_IF_ERROR(kiln_event_wait(a.inputs[i]->ready));
-  kiln_backend_buffer **ins = calloc((size_t)a.num_inputs + 1, sizeof *ins);
-  kiln_backend_buffer **outs = calloc((size_t)a.num_results + 1, sizeof *outs);
+  kiln_backend_buffer **ins = kiln_fault_calloc((size_t)a.num_inputs + 1, sizeof *ins);
+  kiln_backend_buffer **outs = kiln_fault_calloc((size_t)a.num_results + 1, sizeof *outs);
   kiln_event *e = kiln_event_new(x->client);
   kiln_status st = ins && outs && e ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   const kiln_backend *b = kiln_device_backend(x->device);

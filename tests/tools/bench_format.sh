@@ -12,11 +12,12 @@ num='[0-9]+\.[0-9]{2}'
 patterns=(
   "^compile: $num ms( \\(code cache (hit|miss)\\)| \\(code cache: [0-9]+ of [0-9]+ modules hit\\))?; first result $num ms\$"
   "^run: median $num us \\(min $num, p99 $num, max $num\\) over [0-9]+ runs; first run $num us\$"
-  "^temporaries: ([0-9]+ bytes; interpreted ops: [0-9]+|not reported)\$"
+  "^temporaries: ([0-9]+ bytes; interpreted ops: [0-9]+; prepared by runs: [0-9]+|not reported)\$"
   "^peak memory: [0-9]+ bytes \\(([0-9]+ above the resident size before the runs|the whole process's: its high-water mark could not be reset)\\)\$"
 )
 mapfile -t lines <<<"$out"
-tier="^tier: (optimised|fast-start); runs: [0-9]+ fast-start, [0-9]+ optimised(; optimised code ready $num ms after the compile)?\$"
+tier="^tier: (optimised|fast-start); runs: [0-9]+ fast-start, [0-9]+ optimised(; optimised code ready $num ms after the compile)?"
+tier+="; first run ($num us fast-start(, $num us optimised)?|$num us optimised)\$"
 if [ "${#lines[@]}" -eq 5 ] && printf '%s\n' "${lines[4]}" | grep -Eq "$tier"; then
   unset 'lines[4]'
 elif [ "${#lines[@]}" -ne 4 ]; then

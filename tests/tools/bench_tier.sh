@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # kiln bench on a device with tiers times the final tier only: with one warm-up run (the cpu
 # device's auto policy queues the optimising compile at a program's second run), every timed
-# run is an optimised one. usage: bench_tier.sh KILN PROGRAM
+# run is an optimised one; the tier line gives the first run of each tier, the fast-start
+# one being the run line's first run. usage: bench_tier.sh KILN PROGRAM
 set -u
 kiln=$1 program=$2 runs=20
 out=$(KILN_CPU_TIER=auto "$kiln" bench "$program" --device cpu --warmup 1 --iterations $runs) ||
@@ -13,4 +14,10 @@ if [ -z "$optimised" ] || [ "$optimised" -lt $runs ]; then
   echo "expected the $runs timed runs on the optimised tier: $line"
   exit 1
 fi
-echo "ok: the $runs timed runs used the optimised tier"
+first=$(printf '%s\n' "$out" | sed -nE 's/^run: .*; first run ([0-9.]+) us$/\1/p')
+firsts=$(printf '%s\n' "$line" | sed -nE 's/.*; first run ([0-9.]+) us fast-start, ([0-9.]+) us optimised$/\1 \2/p')
+if [ -z "$firsts" ] || [ "${firsts%% *}" != "$first" ]; then
+  echo "expected the first run of each tier, the fast-start one the run line's first run ($first us): $line"
+  exit 1
+fi
+echo "ok: the $runs timed runs used the optimised tier; first runs: ${firsts% *} us fast-start, ${firsts#* } us optimised"

@@ -328,7 +328,7 @@ kiln_status kiln_cpu_control_run(const kiln_cpu_step *step, kiln_cpu_tensor *con
   }
   kiln_cpu_tensor *const *captured = in + op->num_operands;
   for (int32_t k = 0; k < r; k++) captured += c->num_captured[k];
-  kiln_cpu_tensor **args = calloc((size_t)c->num_captured[r] + 1, sizeof *args);
+  kiln_cpu_tensor **args = kiln_fault_calloc((size_t)c->num_captured[r] + 1, sizeof *args);
   if (!args) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   kiln_status st = run_region(c, r, NULL, 0, captured, args, out, checks);
   free(args);

@@ -8,6 +8,7 @@
 #include "backends/cpu/dnnl_ops.h"
 #include "backends/cpu/fft.h"
 #include "backends/cpu/native.h"
+#include "backends/cpu/pool.h"
 #include "backends/lapack/lapack.h"
 #include "base/fault.h"
 
@@ -73,13 +74,16 @@ static void state_free(kiln_cpu_run_state *s) {
   free(s);
 }
 
-static kiln_cpu_run_state *state_take(kiln_cpu_executable *x) {
+/* An idle run state of x, or a new one (*made true). */
+static kiln_cpu_run_state *state_take(kiln_cpu_executable *x, bool *made) {
+  *made = false;
   if (kiln_fault_point()) return NULL;
   pthread_mutex_lock(&x->pool_lock);
   kiln_cpu_run_state *s = x->pool;
   if (s) x->pool = s->next;
   pthread_mutex_unlock(&x->pool_lock);
   if (s) return s;
+  *made = true;
   s = calloc(1, sizeof *s);
   if (!s) return NULL;
   size_t n = (size_t)x->num_slots + 1;
@@ -226,7 +230,7 @@ static kiln_status rtv_of(const kiln_cpu_executable *x, kiln_cpu_run_state *s, i
 
 static kiln_status own_view(kiln_rtv *view) {
   size_t bytes = (size_t)view->count * view->elem_bytes;
-  void *copy = malloc(bytes ? bytes : 1);
+  void *copy = kiln_fault_malloc(bytes ? bytes : 1);
   if (!copy) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   if (bytes) memcpy(copy, view->data, bytes);
   view->data = copy;
@@ -265,7 +269,7 @@ static kiln_status make_result(kiln_cpu_executable *x, kiln_cpu_run_state *s, in
   const kiln_type *t = x->slots[v].type;
   if (x->slots[v].store == KILN_CPU_STORE_INTERP) {
     kiln_rtv *r = s->frame[v];
-    kiln_cpu_tensor *c = calloc(1, sizeof *c);
+    kiln_cpu_tensor *c = kiln_fault_calloc(1, sizeof *c);
     if (!c) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
     c->elem = r->elem;
     c->rank = r->rank;
@@ -323,6 +327,14 @@ static void make_donated_result(kiln_cpu_executable *x, kiln_cpu_run_state *s, i
 }
 
 /* A control-flow step: its values as tensors (the held ones, or views), its results held. */
+/* A LAPACK step's matrices go over the pool (lapack.h's kiln_lapack_threads). */
+static int32_t lapack_parts(void *pool, int64_t work, int64_t max_parts) {
+  return kiln_cpu_pool_chunks(pool, work, max_parts);
+}
+static void lapack_run(void *pool, int32_t parts, int64_t work, kiln_lapack_part_fn fn, void *arg) {
+  kiln_cpu_pool_run(pool, parts, work, fn, arg);
+}
+
 static kiln_status run_control_step(const kiln_cpu_executable *x, kiln_cpu_run_state *s, const kiln_cpu_step *step,
                                     kiln_check_log *checks) {
   int32_t n = step->num_values, nr = step->op->num_results;
@@ -381,13 +393,34 @@ static kiln_status zero_results(const kiln_cpu_executable *x, kiln_cpu_run_state
   return NULL;
 }
 
+/* Marks step s of x as executed; the first execution of a step the warm-up runs, when a
+ * run rather than the warm-up makes it, is a preparation the compile left to the run. */
+static void mark_ran(kiln_cpu_executable *x, int32_t s, bool warm) {
+  kiln_cpu_step *step = &x->steps[s];
+  if (atomic_load_explicit(&step->ran, memory_order_relaxed) || atomic_exchange(&step->ran, true)) return;
+  if (!warm && step->kind != KILN_CPU_STEP_INTERP && step->kind != KILN_CPU_STEP_CONTROL)
+    atomic_fetch_add_explicit(&x->prepared_in_runs, 1, memory_order_relaxed);
+}
+
+static void add_prepared(const kiln_cpu_executable *x, void *total) {
+  *(uint64_t *)total += atomic_load_explicit(&x->prepared_in_runs, memory_order_relaxed);
+}
+
+uint64_t kiln_cpu_prepared_in_runs(const kiln_cpu_executable *x) {
+  uint64_t total = 0;
+  kiln_cpu_visit(x, add_prepared, &total);
+  return total;
+}
+
 /* One run of x's steps; warm (kiln_cpu_warm_up): no profile, the interpreter and
  * control-flow steps skipped (zero_results), no results made but the RESULT slots'. */
 static kiln_status run_steps(kiln_cpu_executable *x, kiln_cpu_tensor *const *inputs, kiln_cpu_tensor **results,
                              kiln_check_log *checks, bool warm) {
-  kiln_cpu_run_state *s = state_take(x);
+  bool made = false;
+  kiln_cpu_run_state *s = state_take(x, &made);
   if (!s) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "cpu: out of memory for a run of %llu bytes",
                              (unsigned long long)x->arena_bytes);
+  if (made && !warm) atomic_fetch_add_explicit(&x->prepared_in_runs, 1, memory_order_relaxed);
   kiln_status st = NULL;
   int32_t *take = s->take;
   for (int32_t k = 0; k < x->num_results; k++) results[k] = NULL;
@@ -438,14 +471,17 @@ static kiln_status run_steps(kiln_cpu_executable *x, kiln_cpu_tensor *const *inp
           bufs += step[j].num_values;
         }
         if (n > 1) kiln_cpu_parallel_rows(step, n, (void *const *const *)args);
-        else kiln_cpu_parallel_for(step->fn, args[0], step->points, step->work);
+        else kiln_cpu_parallel_for(step->fn, args[0], step->points, step->loop->grain, step->work);
         i += n - 1;
         break;
       }
-      case KILN_CPU_STEP_DNNL:
-        st = kiln_cpu_dnnl_run(step->dnnl, data_of(x, s, step->values[0]), data_of(x, s, step->values[1]),
-                               data_of(x, s, step->values[2]));
+      case KILN_CPU_STEP_DNNL: { /* lhs, rhs, a fused bias when there are four, result */
+        kiln_cpu_dnnl_args a = {.lhs = data_of(x, s, step->values[0]), .rhs = data_of(x, s, step->values[1]),
+                                .bias = step->num_values == 4 ? data_of(x, s, step->values[2]) : NULL,
+                                .out = data_of(x, s, step->values[step->num_values - 1])};
+        st = kiln_cpu_dnnl_run_ex(step->dnnl, &a);
         break;
+      }
       case KILN_CPU_STEP_INTERP: st = run_interp_step(x, s, step, checks); break;
       case KILN_CPU_STEP_CONTROL: st = run_control_step(x, s, step, checks); break;
       case KILN_CPU_STEP_DYNSLICE: {
@@ -484,7 +520,9 @@ static kiln_status run_steps(kiln_cpu_executable *x, kiln_cpu_tensor *const *inp
           if (k < n) in[k] = data_of(x, s, step->values[k]);
           else out[k - n] = data_of(x, s, step->values[k]);
         }
-        st = kiln_lapack_run(step->lapack, in, out);
+        kiln_cpu_pool *pool = kiln_cpu_pool_shared();
+        kiln_lapack_threads threads = {pool, kiln_cpu_pool_threads(pool), lapack_parts, lapack_run};
+        st = kiln_lapack_run(step->lapack, in, out, &threads);
         break;
       }
       case KILN_CPU_STEP_CONCAT: { /* the operand pointers go in the argument arrays' room */
@@ -512,6 +550,7 @@ static kiln_status run_steps(kiln_cpu_executable *x, kiln_cpu_tensor *const *inp
         break;
       }
     }
+    mark_ran(x, first, warm);
     if (timed) atomic_fetch_add(&x->step_ns[first], now_ns() - t0);
   }
   for (int32_t k = 0; !st && !warm && k < x->num_results; k++) {
@@ -594,7 +633,7 @@ kiln_status kiln_cpu_run_interpreted(const kiln_interp *interp, const kiln_op *f
                                      void *observe_arg) {
   const kiln_type *ft = kiln_func_type(function);
   int32_t ni = ft->func.num_inputs, nr = ft->func.num_results;
-  kiln_rtv **args = calloc((size_t)ni + 1, sizeof *args), **res = calloc((size_t)nr + 1, sizeof *res);
+  kiln_rtv **args = kiln_fault_calloc((size_t)ni + 1, sizeof *args), **res = kiln_fault_calloc((size_t)nr + 1, sizeof *res);
   kiln_status st = args && res ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   for (int32_t i = 0; !st && i < ni; i++) {
     const kiln_type *t = ft->func.inputs[i];
@@ -612,7 +651,7 @@ kiln_status kiln_cpu_run_interpreted(const kiln_interp *interp, const kiln_op *f
   for (int32_t k = 0; !st && k < nr; k++) {
     kiln_rtv *r = res[k];
     if (r->kind != KILN_RTV_TENSOR) { /* a token or tuple */
-      if (!(results[k] = calloc(1, sizeof *results[k]))) st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+      if (!(results[k] = kiln_fault_calloc(1, sizeof *results[k]))) st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
       else results[k]->hold = kiln_rtv_retain(r);
       continue;
     }

@@ -8,6 +8,7 @@
 
 #include "backends/cpu/native.h"
 #include "backends/cpu/pool.h"
+#include "base/fault.h"
 #include "backends/interp/float_bits.h"
 
 typedef struct top_k_kernel {
@@ -95,7 +96,7 @@ static kiln_status top_k_run(const kiln_cpu_native *n, const void *const *in, vo
   int64_t work = k->rows * k->n * (2 + log_k);
   int32_t chunks = kiln_cpu_pool_chunks(pool, work, k->rows);
   int32_t threads = chunks > 1 ? kiln_cpu_pool_threads(pool) : 1;
-  entry *heaps = malloc(sizeof *heaps * (size_t)k->k * (size_t)threads);
+  entry *heaps = kiln_fault_malloc(sizeof *heaps * (size_t)k->k * (size_t)threads);
   if (!heaps) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory for top_k's %lld entries", (long long)k->k);
   top_k_job j = {k, in[0], out[0], out[1], heaps, chunks};
   kiln_cpu_pool_run(pool, chunks, work, top_k_chunk, &j);

@@ -10,6 +10,7 @@
 #include "backends/cpu/isa.h"
 #include "backends/cpu/pool.h"
 #include "backends/cpu/tier.h"
+#include "base/fault.h"
 #include "kiln/backend.h"
 #include "runtime/element.h"
 
@@ -43,7 +44,7 @@ static kiln_status cpu_device_create(int32_t index, kiln_backend_device **out_de
 }
 
 static kiln_status wrap(kiln_cpu_tensor *t, kiln_backend_buffer **out) {
-  *out = malloc(sizeof **out);
+  *out = kiln_fault_malloc(sizeof **out);
   if (!*out) {
     kiln_cpu_tensor_free(t);
     return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
@@ -124,8 +125,8 @@ static void cpu_executable_destroy(kiln_backend_executable *e) {
 
 static kiln_status cpu_execute(kiln_backend_executable *e, const kiln_backend_execute_args *a) {
   kiln_cpu_tensor *in_small[16], *out_small[16];
-  kiln_cpu_tensor **in = a->num_inputs <= 16 ? in_small : calloc((size_t)a->num_inputs, sizeof *in);
-  kiln_cpu_tensor **out = a->num_results <= 16 ? out_small : calloc((size_t)a->num_results, sizeof *out);
+  kiln_cpu_tensor **in = a->num_inputs <= 16 ? in_small : kiln_fault_calloc((size_t)a->num_inputs, sizeof *in);
+  kiln_cpu_tensor **out = a->num_results <= 16 ? out_small : kiln_fault_calloc((size_t)a->num_results, sizeof *out);
   kiln_status st = in && out ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   /* a donated input's tensor may come back as a result (kiln_cpu_tensor.donated) */
   const bool *donated = a->struct_size >= offsetof(kiln_backend_execute_args, donated) + sizeof a->donated ? a->donated : NULL;
@@ -149,13 +150,14 @@ static kiln_status cpu_execute(kiln_backend_executable *e, const kiln_backend_ex
       if (out[k] == in[i]) a->inputs[i]->tensor = NULL;
   }
   if (!st && a->report_checks) a->report_checks(a->check_ctx, log.passed, log.failed, log.text.data ? log.text.data : "");
-  int32_t made = 0;
+  int32_t made = 0; /* results wrapped; wrap frees the tensor it fails on */
   for (; !st && made < a->num_results; made++) st = wrap(out[made], &a->out_results[made]);
-  if (st) {
-    for (int32_t i = 0; i < made; i++) {
+  if (st && made > 0) { /* a wrap failed: the results before it are freed, and those after it */
+    for (int32_t i = 0; i < made - 1; i++) {
       cpu_buffer_destroy(a->out_results[i]);
       a->out_results[i] = NULL;
     }
+    for (int32_t i = made; i < a->num_results; i++) kiln_cpu_tensor_free(out[i]);
   }
   kiln_check_log_free(&log);
   if (in != in_small) free(in);
@@ -180,6 +182,7 @@ static kiln_status cpu_executable_stats(const kiln_backend_executable *e, kiln_b
   }
   if (HAS_FIELD(out, interpreted_ops)) out->interpreted_ops = kiln_cpu_interpreted_ops(x);
   if (HAS_FIELD(out, copy_bytes)) kiln_cpu_copy_counts(x, &out->copies, &out->copy_bytes);
+  if (HAS_FIELD(out, prepared_in_runs)) out->prepared_in_runs = kiln_cpu_prepared_in_runs(x);
   if (HAS_FIELD(out, optimized_runs)) {
     out->tier = tier.optimized ? KILN_TIER_OPTIMIZED : KILN_TIER_FAST_START;
     out->tier_pending = tier.pending;

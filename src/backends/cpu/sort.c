@@ -13,6 +13,7 @@
 
 #include "backends/cpu/cpu.h"
 #include "backends/cpu/pool.h"
+#include "base/fault.h"
 
 typedef enum key_kind { KEYS_ORDERED, KEYS_FLOAT } key_kind;
 typedef enum direction { DIR_LT, DIR_LE, DIR_GT, DIR_GE } direction;
@@ -263,7 +264,7 @@ kiln_status kiln_cpu_sort_run(const kiln_cpu_sort *s, const void *const *in, voi
   int32_t threads = chunks > 1 ? kiln_cpu_pool_threads(pool) : 1;
   /* per thread: the keys and the permutation with its merge buffer */
   size_t per = (size_t)s->len * (sizeof(key) + 2 * sizeof(int64_t));
-  uint8_t *scratch = malloc(per * (size_t)threads);
+  uint8_t *scratch = kiln_fault_malloc(per * (size_t)threads);
   if (!scratch) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory sorting %lld elements", (long long)s->len);
   sort_job j = {s, in, out, scratch, per, slices, chunks};
   kiln_cpu_pool_run(pool, chunks, work, sort_slices, &j);

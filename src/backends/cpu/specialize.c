@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "backends/cpu/cpu.h"
+#include "base/fault.h"
 #include "passes/inline.h"
 #include "passes/refine_shapes.h"
 
@@ -75,7 +76,7 @@ static int64_t *signature(const kiln_cpu_specs *s, kiln_cpu_tensor *const *input
   const kiln_type *ft = kiln_func_type(s->function);
   int32_t n = s->num_dim_args;
   for (int32_t i = 0; i < ft->func.num_inputs; i++) n += 1 + inputs[i]->rank;
-  int64_t *key = malloc(sizeof *key * ((size_t)n + 1));
+  int64_t *key = kiln_fault_malloc(sizeof *key * ((size_t)n + 1));
   if (!key) return NULL;
   int32_t k = 0;
   for (int32_t i = 0; i < ft->func.num_inputs; i++) {

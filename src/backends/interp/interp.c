@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/fault.h"
+
 enum { MAX_CALL_DEPTH = 256 };
 
 struct kiln_interp {
@@ -180,9 +182,9 @@ static const kiln_type *result_elem(const kiln_op *op, int32_t i) {
 
 /* dequantize_op_quantize: operands to floats, the kernel in floats, results back. */
 static kiln_status run_quantized(kiln_interp_ctx *ctx, kiln_interp_kernel k, kiln_kernel_args *a) {
-  kiln_rtv **deq = calloc((size_t)a->num_in + 1, sizeof *deq);
-  const kiln_type **elems = calloc((size_t)a->num_out + 1, sizeof *elems);
-  kiln_rtv **raw = calloc((size_t)a->num_out + 1, sizeof *raw);
+  kiln_rtv **deq = kiln_fault_calloc((size_t)a->num_in + 1, sizeof *deq);
+  const kiln_type **elems = kiln_fault_calloc((size_t)a->num_out + 1, sizeof *elems);
+  kiln_rtv **raw = kiln_fault_calloc((size_t)a->num_out + 1, sizeof *raw);
   kiln_status st = deq && elems && raw ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   for (int32_t i = 0; !st && i < a->num_in; i++)
     st = is_quant_value(a->in[i]) ? kiln_interp_dequantize(a->in[i], &deq[i]) : (deq[i] = kiln_rtv_retain(a->in[i]), NULL);
@@ -213,9 +215,9 @@ kiln_status kiln_interp_exec_op(kiln_interp_ctx *ctx, const kiln_op *op) {
   kiln_rtv *in_small[16], *out_small[16];
   const kiln_type *elem_small[16];
   bool big = op->num_operands > 16 || op->num_results > 16;
-  kiln_rtv **in = big ? calloc((size_t)op->num_operands + 1, sizeof *in) : in_small;
-  kiln_rtv **out = big ? calloc((size_t)op->num_results + 1, sizeof *out) : out_small;
-  const kiln_type **elems = big ? calloc((size_t)op->num_results + 1, sizeof *elems) : elem_small;
+  kiln_rtv **in = big ? kiln_fault_calloc((size_t)op->num_operands + 1, sizeof *in) : in_small;
+  kiln_rtv **out = big ? kiln_fault_calloc((size_t)op->num_results + 1, sizeof *out) : out_small;
+  const kiln_type **elems = big ? kiln_fault_calloc((size_t)op->num_results + 1, sizeof *elems) : elem_small;
   if (!in || !out || !elems) {
     if (big) free(in), free(out), free(elems);
     return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
@@ -299,7 +301,7 @@ kiln_status kiln_interp_call(kiln_interp_ctx *ctx, const kiln_op *func, kiln_rtv
     return kiln_interp_error(ctx, func, "@%s takes %d arguments, %d given", kiln_func_name(func),
                              (int)ft->func.num_inputs, (int)nargs);
   if (ctx->depth >= MAX_CALL_DEPTH) return kiln_interp_error(ctx, func, "calls nest deeper than %d", MAX_CALL_DEPTH);
-  kiln_rtv **frame = calloc((size_t)size + 1, sizeof *frame), **saved = ctx->frame;
+  kiln_rtv **frame = kiln_fault_calloc((size_t)size + 1, sizeof *frame), **saved = ctx->frame;
   if (!frame) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   ctx->frame = frame;
   ctx->depth++;

@@ -10,6 +10,7 @@
 #include "backends/interp/collectives.h"
 #include "backends/interp/interp.h"
 #include "backends/lapack/lapack.h"
+#include "base/fault.h"
 #include "base/strbuf.h"
 #include "ir/format.h"
 #include "ir/print.h"
@@ -213,7 +214,7 @@ static kiln_status k_while(kiln_interp_ctx *ctx, const kiln_kernel_args *a) {
   if (a->op->num_regions != 2 || a->num_out != a->num_in)
     return kiln_interp_error(ctx, a->op, "needs a cond and a body region and one result per operand");
   int32_t n = a->num_in;
-  kiln_rtv **cur = calloc((size_t)n + 1, sizeof *cur), **next = calloc((size_t)n + 1, sizeof *next);
+  kiln_rtv **cur = kiln_fault_calloc((size_t)n + 1, sizeof *cur), **next = kiln_fault_calloc((size_t)n + 1, sizeof *next);
   kiln_status st = cur && next ? NULL : oom();
   for (int32_t i = 0; !st && i < n; i++) cur[i] = kiln_rtv_retain(a->in[i]);
   while (!st) {
@@ -249,7 +250,7 @@ static kiln_status k_scf_for(kiln_interp_ctx *ctx, const kiln_kernel_args *a) {
   int64_t step = kiln_scalar_load(a->in[2]->elem, a->in[2]->data).i;
   if (step <= 0) return kiln_interp_error(ctx, a->op, "has a non-positive step %lld", (long long)step);
   int32_t n = a->num_out;
-  kiln_rtv **args = calloc((size_t)n + 2, sizeof *args), **next = calloc((size_t)n + 1, sizeof *next);
+  kiln_rtv **args = kiln_fault_calloc((size_t)n + 2, sizeof *args), **next = kiln_fault_calloc((size_t)n + 1, sizeof *next);
   kiln_status st = args && next ? NULL : oom();
   for (int32_t i = 0; !st && i < n; i++) args[i + 1] = kiln_rtv_retain(a->in[i + 3]);
   for (int64_t iv = lo; !st && iv < hi;) {
@@ -289,7 +290,7 @@ static kiln_status k_async_start(kiln_interp_ctx *ctx, const kiln_kernel_args *a
     return kiln_interp_error(ctx, a->op, "needs one body region and one future result");
   const kiln_block *b = kiln_op_block(a->op, 0);
   int32_t n = t->tuple.count;
-  kiln_rtv **vals = calloc((size_t)n + 1, sizeof *vals);
+  kiln_rtv **vals = kiln_fault_calloc((size_t)n + 1, sizeof *vals);
   if (!vals) return oom();
   kiln_status st = kiln_interp_region(ctx, &a->op->regions[0], a->in, b && b->num_args ? a->num_in : 0, vals, n);
   if (!st) st = kiln_rtv_tuple(vals, n, &a->out[0]);
@@ -856,7 +857,7 @@ static kiln_status k_infeed(kiln_interp_ctx *ctx, const kiln_kernel_args *a) {
   if (!ft || ft->func.num_inputs != 0)
     return kiln_interp_error(ctx, a->op, "infeed entry @%s must be a function without parameters", name);
   int32_t n = ft->func.num_results;
-  kiln_rtv **vals = calloc((size_t)n + 1, sizeof *vals);
+  kiln_rtv **vals = kiln_fault_calloc((size_t)n + 1, sizeof *vals);
   if (!vals) return oom();
   kiln_status st = kiln_interp_call(ctx, f, NULL, 0, vals);
   if (st) {

@@ -13,6 +13,7 @@
 
 #include "backends/interp/float_bits.h"
 #include "backends/interp/interp.h"
+#include "base/fault.h"
 
 enum { MAX_RANK = KILN_RTV_MAX_RANK };
 
@@ -182,10 +183,10 @@ static kiln_status rr_init(region_run *r, kiln_interp_ctx *ctx, const kiln_op *o
     return kiln_interp_error(ctx, op, "region #%d takes %d arguments where %d are expected", (int)region,
                              (int)b->num_args, (int)nargs);
   *r = (region_run){ctx, op, &op->regions[region], b, nargs, nres, NULL, NULL, NULL, NULL, true};
-  r->args = calloc((size_t)nargs + 1, sizeof *r->args);
-  r->res = calloc((size_t)nres + 1, sizeof *r->res);
-  r->types = calloc((size_t)nargs + 1, sizeof *r->types);
-  r->mine = calloc((size_t)nargs + 1, sizeof *r->mine);
+  r->args = kiln_fault_calloc((size_t)nargs + 1, sizeof *r->args);
+  r->res = kiln_fault_calloc((size_t)nres + 1, sizeof *r->res);
+  r->types = kiln_fault_calloc((size_t)nargs + 1, sizeof *r->types);
+  r->mine = kiln_fault_calloc((size_t)nargs + 1, sizeof *r->mine);
   if (!r->args || !r->res || !r->types || !r->mine) {
     rr_free(r);
     return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
@@ -591,7 +592,7 @@ static kiln_status k_sort(kiln_interp_ctx *ctx, const kiln_kernel_args *a) {
   if (in->count == 0) return NULL;
   slices sl = slices_of(in->rank, in->dims, (int32_t)d);
   sort_state s = {.a = a};
-  int64_t *perm = malloc(sizeof *perm * (size_t)sl.len * 2);
+  int64_t *perm = kiln_fault_malloc(sizeof *perm * (size_t)sl.len * 2);
   if (!perm) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   kiln_status st = rr_init(&s.r, ctx, op, 0, 2 * a->num_in, 1);
   for (int32_t i = 0; !st && i < a->num_in; i++) {
@@ -630,8 +631,8 @@ static kiln_status k_top_k(kiln_interp_ctx *ctx, const kiln_kernel_args *a) {
   KILN_RETURN_IF_ERROR(kiln_kernel_result(a, 0, in->rank, dims));
   KILN_RETURN_IF_ERROR(kiln_kernel_result(a, 1, in->rank, dims));
   if (a->out[0]->count == 0) return NULL;
-  int64_t *perm = malloc(sizeof *perm * (size_t)n * 2);
-  uint64_t *keys = malloc(sizeof *keys * (size_t)n * 2);
+  int64_t *perm = kiln_fault_malloc(sizeof *perm * (size_t)n * 2);
+  uint64_t *keys = kiln_fault_malloc(sizeof *keys * (size_t)n * 2);
   if (!perm || !keys) {
     free(perm);
     free(keys);
@@ -879,7 +880,7 @@ static kiln_status bn_setup(kiln_interp_ctx *ctx, const kiln_kernel_args *a, int
 /* Scratch: k arrays of the operand's size and k arrays of the feature count. */
 static kiln_status bn_alloc(const bn *b, int32_t k_full, double **full, int32_t k_feat, double **feat, double **block) {
   size_t n = (size_t)k_full * (size_t)b->count + (size_t)k_feat * (size_t)b->nf;
-  *block = malloc(sizeof(double) * (n ? n : 1));
+  *block = kiln_fault_malloc(sizeof(double) * (n ? n : 1));
   if (!*block) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   double *p = *block;
   for (int32_t i = 0; i < k_full; i++, p += b->count) full[i] = p;

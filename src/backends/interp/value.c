@@ -3,8 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/fault.h"
+
 static kiln_rtv *rtv_alloc(kiln_rtv_kind kind) {
-  kiln_rtv *v = calloc(1, sizeof *v);
+  kiln_rtv *v = kiln_fault_calloc(1, sizeof *v);
   if (v) {
     atomic_init(&v->refs, 1);
     v->kind = kind;

@@ -1,18 +1,24 @@
 /* Fault injection on the cpu device (a KILN_FAULT_INJECTION build: src/base/fault.h).
  *
- *   test_faults [--every K] FILE.mlir...
+ *   test_faults [--every K] [--size N] FILE.mlir...
  *
  * For every function of every file: compile it on cpu, make seeded inputs of its parameter
- * types, run it once counting the fault points a run reaches (N), then for n = 1, 1 + K,
- * 1 + 2K, ... <= N make the n-th point fail: that run must return an error and no result;
- * after each, a run with no fault must give the first run's results byte for byte. Leaks
- * show under LeakSanitizer (the sanitizer build). Prints "N passed, M failed". */
+ * types (a shape-polymorphic function's at size N, default 3: tools/dynamic.h), run it
+ * until its tier is final (settle), then once more counting the fault points a run
+ * reaches (P), then for n = 1, 1 + K, 1 + 2K, ... <= P make the n-th point fail: that run
+ * must return an error and no result; after each, a run with no fault must give the
+ * counting run's results byte for byte. Leaks show under LeakSanitizer (the sanitizer
+ * build). Prints a line per function (its tier, P, the points tried and those that failed
+ * cleanly), then "N passed, M failed" (functions). */
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/fault.h"
 #include "base/source.h"
+#include "dynamic.h"
 #include "inputs.h"
 #include "ir/ir.h"
 #include "kiln/kiln.h"
@@ -25,6 +31,11 @@ typedef struct run_set {
   uint8_t **expected; /* the first run's results */
   size_t *expected_bytes;
 } run_set;
+
+typedef struct options {
+  int64_t every; /* K: every K-th fault point is tried */
+  int64_t size;  /* N: the size of a shape-polymorphic function's symbolic dimensions */
+} options;
 
 static int g_passed, g_failed;
 
@@ -74,16 +85,47 @@ static kiln_status compare(run_set *r, bool store, bool *same) {
   return NULL;
 }
 
-static void sweep(run_set *r, const char *fn, int64_t every) {
+/* Runs before a sweep: the cpu tier policy (KILN_CPU_TIER's default, auto) queues the
+ * optimising compile by a program's second run at the latest (src/backends/cpu/tier.c). */
+enum { SETTLE_RUNS = 2 };
+
+/* Runs r until its tier is final and no compile is pending: a background compile reaches
+ * fault points of its own, and a tier switch mid-sweep changes the steps and the count.
+ * The sweep covers the tier that stays (KILN_CPU_TIER=baseline: the fast-start one). */
+static kiln_status settle(run_set *r, uint32_t *out_tier) {
   kiln_fault_arm(0);
-  kiln_status st = run(r);
+  for (int runs = 0;;) {
+    kiln_executable_stats_info s = {.struct_size = sizeof s};
+    KILN_RETURN_IF_ERROR(kiln_executable_stats(r->x, &s));
+    *out_tier = s.tier;
+    if (s.tier_pending) {
+      nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+      continue;
+    }
+    if (runs++ == SETTLE_RUNS) return NULL;
+    kiln_status st = run(r);
+    release_results(r);
+    KILN_RETURN_IF_ERROR(st);
+  }
+}
+
+static const char *tier_name(uint32_t tier) {
+  return tier == KILN_TIER_OPTIMIZED ? "optimized" : tier == KILN_TIER_FAST_START ? "fast-start" : "untiered";
+}
+
+static void sweep(run_set *r, const char *fn, const options *o) {
+  uint32_t tier = KILN_TIER_NONE;
+  kiln_status st = settle(r, &tier);
+  if (st) return fail("settling the tier", fn, st);
+  kiln_fault_arm(0);
+  st = run(r);
   int64_t points = kiln_fault_points();
   bool same;
   if (!st) st = compare(r, true, &same);
   release_results(r);
   if (st) return fail("the run with no fault failed", fn, st);
   int64_t failed_as_injected = 0, tried = 0;
-  for (int64_t n = 1; n <= points; n += every) {
+  for (int64_t n = 1; n <= points; n += o->every) {
     tried++;
     kiln_fault_arm(n);
     st = run(r);
@@ -114,13 +156,13 @@ static void sweep(run_set *r, const char *fn, int64_t every) {
     }
     failed_as_injected++;
   }
-  printf("%s: %lld fault points, %lld tried, %lld failed cleanly and ran right afterwards\n", fn, (long long)points,
-         (long long)tried, (long long)failed_as_injected);
+  printf("%s (%s): %lld fault points, %lld tried, %lld failed cleanly and ran right afterwards\n", fn, tier_name(tier),
+         (long long)points, (long long)tried, (long long)failed_as_injected);
   if (failed_as_injected == tried) g_passed++;
 }
 
 static void one_function(kiln_program *p, kiln_device *dev, const kiln_module *m, const char *path, const char *name,
-                         int64_t every) {
+                         const options *o) {
   char fn[512];
   snprintf(fn, sizeof fn, "%s @%s", path, name);
   const kiln_op *f = kiln_module_lookup_func(m, name);
@@ -136,9 +178,9 @@ static void one_function(kiln_program *p, kiln_device *dev, const kiln_module *m
   if (!st && !(r.inputs && r.results && r.expected && r.expected_bytes))
     st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   uint64_t seed = 1;
-  for (int32_t i = 0; !st && i < r.num_inputs; i++) st = kiln_cli_input_random(ft->func.inputs[i], NULL, (int)i, &seed, dev, &r.inputs[i]);
+  if (!st) st = kiln_cli_inputs_at_size(ft, o->size, false, &seed, dev, r.inputs);
   if (st) fail("setting up", fn, st);
-  else sweep(&r, fn, every);
+  else sweep(&r, fn, o);
   for (int32_t i = 0; r.inputs && i < r.num_inputs; i++) kiln_buffer_release(r.inputs[i]);
   for (int32_t k = 0; r.expected && k < r.num_results; k++) free(r.expected[k]);
   free(r.inputs);
@@ -148,7 +190,7 @@ static void one_function(kiln_program *p, kiln_device *dev, const kiln_module *m
   kiln_executable_release(r.x);
 }
 
-static void one_file(kiln_device *dev, const char *path, int64_t every) {
+static void one_file(kiln_device *dev, const char *path, const options *o) {
   kiln_source src;
   kiln_status st = kiln_source_read(path, &src);
   if (st) return fail("reading", path, st);
@@ -162,7 +204,7 @@ static void one_file(kiln_device *dev, const char *path, int64_t every) {
     kiln_function_info info = {.struct_size = sizeof info};
     st = kiln_program_function(p, i, &info);
     if (st) fail("listing functions", path, st);
-    else one_function(p, dev, m, path, info.name, every);
+    else one_function(p, dev, m, path, info.name, o);
   }
   kiln_program_release(p);
   kiln_module_destroy(m);
@@ -170,25 +212,27 @@ static void one_file(kiln_device *dev, const char *path, int64_t every) {
 }
 
 int main(int argc, char **argv) {
-  int64_t every = 1;
+  setvbuf(stdout, NULL, _IOLBF, 0); /* each function's line as it is done, also when a timeout stops the test */
+  options o = {.every = 1, .size = 3};
   int first = 1;
-  if (argc > 2 && !strcmp(argv[1], "--every")) {
-    every = strtoll(argv[2], NULL, 10);
-    first = 3;
+  for (; first + 1 < argc; first += 2) {
+    if (!strcmp(argv[first], "--every")) o.every = strtoll(argv[first + 1], NULL, 10);
+    else if (!strcmp(argv[first], "--size")) o.size = strtoll(argv[first + 1], NULL, 10);
+    else break;
   }
-  if (every < 1 || first >= argc) {
-    fprintf(stderr, "usage: test_faults [--every K] FILE.mlir...\n");
+  if (o.every < 1 || o.size < 0 || first >= argc) {
+    fprintf(stderr, "usage: test_faults [--every K] [--size N] FILE.mlir...\n");
     return 2;
   }
-  kiln_client_options o = {.struct_size = sizeof o, .devices = "cpu", .flags = KILN_CLIENT_IGNORE_ENV};
+  kiln_client_options co = {.struct_size = sizeof co, .devices = "cpu", .flags = KILN_CLIENT_IGNORE_ENV};
   kiln_client *c = NULL;
-  kiln_status st = kiln_client_create(&o, &c);
+  kiln_status st = kiln_client_create(&co, &c);
   if (st) {
     fprintf(stderr, "test_faults: %s\n", kiln_status_message(st));
     kiln_status_free(st);
     return 1;
   }
-  for (int i = first; i < argc; i++) one_file(kiln_client_device(c, 0), argv[i], every);
+  for (int i = first; i < argc; i++) one_file(kiln_client_device(c, 0), argv[i], &o);
   kiln_client_release(c);
   printf("%d passed, %d failed\n", g_passed, g_failed);
   return g_failed ? 1 : 0;

@@ -1,0 +1,110 @@
+/* The compile prepares; runs do not (kiln_executable_stats_info.prepared_in_runs).
+ *
+ *   test_prepare --expect none|some FILE.mlir...
+ *
+ * For every function of every file: compile it on cpu (the tier KILN_CPU_TIER says), make
+ * seeded inputs of its parameter types, run it twice and read how many one-time
+ * preparations (a step first executed by a run, a run state made for a run) the runs made
+ * themselves. --expect none: every function 0 (the optimised tier's warm-up ran every step
+ * before the compile returned, its regions' too); --expect some: above 0 for at least one
+ * function (the fast-start tier prepares nothing: the count sees it). Prints a line per
+ * function, then "N passed, M failed". */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/source.h"
+#include "dynamic.h"
+#include "expect.h"
+#include "ir/ir.h"
+#include "kiln/kiln.h"
+#include "parse/parse.h"
+
+enum { RUNS = 2 };
+
+/* Compiles function `name` of p, runs it RUNS times on seeded inputs; *out: its count. */
+static kiln_status prepared_by_runs(kiln_program *p, kiln_device *dev, const kiln_type *ft, const char *name,
+                                    uint64_t *out) {
+  int32_t ni = ft->func.num_inputs, nr = ft->func.num_results;
+  kiln_executable *x = NULL;
+  kiln_buffer **in = calloc((size_t)ni + 1, sizeof *in), **res = calloc((size_t)nr + 1, sizeof *res);
+  kiln_compile_options co = {.struct_size = sizeof co, .function = name};
+  kiln_status st = in && res ? kiln_program_compile(p, dev, &co, &x) : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  uint64_t seed = 1;
+  if (!st) st = kiln_cli_inputs_at_size(ft, 3, false, &seed, dev, in);
+  for (int r = 0; !st && r < RUNS; r++) {
+    kiln_execute_args a = {.struct_size = sizeof a, .inputs = in, .num_inputs = ni, .out_results = res, .num_results = nr};
+    kiln_event *e = NULL;
+    st = kiln_executable_execute(x, &a, &e);
+    if (!st) st = kiln_event_wait(e);
+    kiln_event_release(e);
+    for (int32_t k = 0; k < nr; k++) {
+      kiln_buffer_release(res[k]);
+      res[k] = NULL;
+    }
+  }
+  kiln_executable_stats_info s = {.struct_size = sizeof s};
+  if (!st) st = kiln_executable_stats(x, &s);
+  if (!st && !s.reported) st = KILN_STATUS(KILN_STATUS_FAILED_PRECONDITION, "the cpu device reports no figures");
+  *out = s.prepared_in_runs;
+  for (int32_t i = 0; in && i < ni; i++) kiln_buffer_release(in[i]);
+  free(in);
+  free(res);
+  kiln_executable_release(x);
+  return st;
+}
+
+/* Each function of the file at path: its count, checked against expect_none. *total adds them. */
+static void one_file(kiln_device *dev, const char *path, bool expect_none, uint64_t *total) {
+  kiln_source src;
+  kiln_status st = kiln_source_read(path, &src);
+  EXPECT(!st, "%s: %s", path, st ? kiln_status_message(st) : "");
+  if (st) {
+    kiln_status_free(st);
+    return;
+  }
+  kiln_module *m = NULL;
+  kiln_program *p = NULL;
+  kiln_program_options po = {.struct_size = sizeof po, .name = path};
+  st = kiln_parse_module(&src, &m);
+  if (!st) st = kiln_program_create(src.text, src.len, &po, &p);
+  EXPECT(!st, "%s: %s", path, st ? kiln_status_message(st) : "");
+  for (int32_t i = 0; !st && i < kiln_program_function_count(p); i++) {
+    kiln_function_info info = {.struct_size = sizeof info};
+    uint64_t n = 0;
+    st = kiln_program_function(p, i, &info);
+    const kiln_op *f = st ? NULL : kiln_module_lookup_func(m, info.name);
+    if (!st && f) st = prepared_by_runs(p, dev, kiln_func_type(f), info.name, &n);
+    EXPECT(!st && f, "%s @%s: %s", path, info.name, st ? kiln_status_message(st) : "no such function");
+    if (st || !f) break;
+    printf("%s @%s: %llu prepared by runs\n", path, info.name, (unsigned long long)n);
+    if (expect_none) EXPECT(n == 0, "%s @%s: its runs prepared %llu things the compile had not", path, info.name,
+                            (unsigned long long)n);
+    *total += n;
+  }
+  kiln_status_free(st);
+  kiln_program_release(p);
+  kiln_module_destroy(m);
+  kiln_source_free(&src);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 4 || strcmp(argv[1], "--expect") || (strcmp(argv[2], "none") && strcmp(argv[2], "some"))) {
+    fprintf(stderr, "usage: test_prepare --expect none|some FILE.mlir...\n");
+    return 2;
+  }
+  bool expect_none = !strcmp(argv[2], "none");
+  kiln_client_options co = {.struct_size = sizeof co, .devices = "cpu"};
+  kiln_client *c = NULL;
+  kiln_status st = kiln_client_create(&co, &c);
+  if (st) {
+    fprintf(stderr, "test_prepare: %s\n", kiln_status_message(st));
+    kiln_status_free(st);
+    return 1;
+  }
+  uint64_t total = 0;
+  for (int i = 3; i < argc; i++) one_file(kiln_client_device(c, 0), argv[i], expect_none, &total);
+  if (!expect_none) EXPECT(total > 0, "the fast-start tier's runs prepared nothing: the count does not count");
+  kiln_client_release(c);
+  return test_summary();
+}
