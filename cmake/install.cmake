@@ -19,12 +19,17 @@ set(KILN_INSTALL_PLUGINDIR ${CMAKE_INSTALL_LIBDIR}/kiln-plugins)
 set(KILN_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/kiln)
 set(KILN_INSTALL_PKGCONFIGDIR ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 
-# RPATHs relative to each binary's own folder; the plugins' also name the serial OpenBLAS's
-# system folder (CMakeLists.txt: its soname is shared with the threaded builds).
+# RPATHs relative to each binary's own folder; those of the plugins that use LAPACK (all but
+# null) also name the serial OpenBLAS's system folder (CMakeLists.txt: its soname is shared
+# with the threaded builds).
 file(RELATIVE_PATH kiln_bin_to_lib ${CMAKE_INSTALL_FULL_BINDIR} ${CMAKE_INSTALL_FULL_LIBDIR})
 set_target_properties(kiln PROPERTIES INSTALL_RPATH "$ORIGIN/${kiln_bin_to_lib}")
 foreach(plugin ${KILN_INSTALLED_PLUGINS})
-  set_target_properties(kiln-${plugin} PROPERTIES INSTALL_RPATH "$ORIGIN/..;${KILN_OPENBLAS_DIR}")
+  if(plugin STREQUAL "null")
+    set_target_properties(kiln-${plugin} PROPERTIES INSTALL_RPATH "$ORIGIN/..")
+  else()
+    set_target_properties(kiln-${plugin} PROPERTIES INSTALL_RPATH "$ORIGIN/..;${KILN_OPENBLAS_DIR}")
+  endif()
 endforeach()
 
 install(TARGETS kiln_shared kiln_plugin_sdk EXPORT kilnTargets
