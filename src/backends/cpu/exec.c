@@ -326,7 +326,6 @@ static void make_donated_result(kiln_cpu_executable *x, kiln_cpu_run_state *s, i
   *out = adopt(x, t, v);
 }
 
-/* A control-flow step: its values as tensors (the held ones, or views), its results held. */
 /* A LAPACK step's matrices go over the pool (lapack.h's kiln_lapack_threads). */
 static int32_t lapack_parts(void *pool, int64_t work, int64_t max_parts) {
   return kiln_cpu_pool_chunks(pool, work, max_parts);
@@ -334,6 +333,8 @@ static int32_t lapack_parts(void *pool, int64_t work, int64_t max_parts) {
 static void lapack_run(void *pool, int32_t parts, int64_t work, kiln_lapack_part_fn fn, void *arg) {
   kiln_cpu_pool_run(pool, parts, work, fn, arg);
 }
+
+/* A control-flow step: its values as tensors (the held ones, or views), its results held. */
 
 static kiln_status run_control_step(const kiln_cpu_executable *x, kiln_cpu_run_state *s, const kiln_cpu_step *step,
                                     kiln_check_log *checks) {
