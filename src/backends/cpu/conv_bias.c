@@ -1,7 +1,9 @@
 /* A bias add fused into the oneDNN step of the convolution it reads (cpu.h,
- * kiln_cpu_conv_fuse_bias): conv + broadcast(bias) becomes one pass of oneDNN's with a
- * binary-add post-op, instead of the convolution's result going through memory into a
- * loop that adds a vector broadcast along its (often short, innermost) feature dimension.
+ * kiln_cpu_conv_fuse_bias): conv + broadcast(bias) becomes part of the convolution's step
+ * (oneDNN's bias argument of a forward convolution; a deconvolution's bias is added by
+ * dnnl_conv_run.c after the primitive, oneDNN's own being slower there), instead of the
+ * convolution's result going through memory into a loop that adds a vector broadcast along
+ * its (often short, innermost) feature dimension.
  * Only f32 results, whose sum oneDNN rounds once as the add would; the vector must be a
  * parameter or a constant, stored before any step runs. */
 #include <stdlib.h>

@@ -170,8 +170,6 @@ static kiln_status build_with(kiln_cpu_dnnl_op *p, dnnl_primitive_attr_t attr) {
   return NULL;
 }
 
-/* Primitives are made for one thread (they would otherwise start an OpenMP team, whatever
- * the thread count when they run): large ones are split over the pool instead. */
 /* Where the epilogue's bias goes (prim_bias, own_bias: dnnl_internal.h). */
 static kiln_status set_prim_bias(kiln_cpu_dnnl_op *p) {
   bool plain = p->epi.has_bias && p->epi.scale == 1.0f;
@@ -185,6 +183,8 @@ static kiln_status set_prim_bias(kiln_cpu_dnnl_op *p) {
   return NULL;
 }
 
+/* Primitives are made for one thread (they would otherwise start an OpenMP team, whatever
+ * the thread count when they run): large ones are split over the pool instead. */
 static kiln_status build_once(kiln_cpu_dnnl_op *p) {
   release_prims(p);
   p->prim_scratch = p->scratch_bytes = 0;
