@@ -119,13 +119,15 @@ DEFINE_COMBINE(i1_xor, uint8_t, uint8_t, SAME, SAME, a ^ b)
 /* The loop of op k on type e (its AVX2 build when avx2), or NULL. */
 static kiln_cpu_combine_fn native_fn(kiln_elem e, kiln_op_kind k, bool avx2) {
 #define PICK(F) (avx2 ? F##_avx2 : F)
+#define ARITH_CASES(N)                                 \
+  case KILN_OP_ADD: return PICK(N##_add);              \
+  case KILN_OP_MULTIPLY: return PICK(N##_mul);         \
+  case KILN_OP_MAXIMUM: return PICK(N##_max);          \
+  case KILN_OP_MINIMUM: return PICK(N##_min);
 #define INT_CASE(N, T, U)                              \
   case KILN_ELEM_##N:                                  \
     switch (k) {                                       \
-      case KILN_OP_ADD: return PICK(N##_add);          \
-      case KILN_OP_MULTIPLY: return PICK(N##_mul);     \
-      case KILN_OP_MAXIMUM: return PICK(N##_max);      \
-      case KILN_OP_MINIMUM: return PICK(N##_min);      \
+      ARITH_CASES(N)                                   \
       case KILN_OP_AND: return PICK(N##_and);          \
       case KILN_OP_OR: return PICK(N##_or);            \
       case KILN_OP_XOR: return PICK(N##_xor);          \
@@ -134,10 +136,7 @@ static kiln_cpu_combine_fn native_fn(kiln_elem e, kiln_op_kind k, bool avx2) {
 #define FLOAT_CASE(N, S, T, LOAD, STORE)               \
   case KILN_ELEM_##N:                                  \
     switch (k) {                                       \
-      case KILN_OP_ADD: return PICK(N##_add);          \
-      case KILN_OP_MULTIPLY: return PICK(N##_mul);     \
-      case KILN_OP_MAXIMUM: return PICK(N##_max);      \
-      case KILN_OP_MINIMUM: return PICK(N##_min);      \
+      ARITH_CASES(N)                                   \
       default: return NULL;                            \
     }
   switch (e) {
@@ -155,6 +154,7 @@ static kiln_cpu_combine_fn native_fn(kiln_elem e, kiln_op_kind k, bool avx2) {
 #undef INT_CASE
 #undef PICK
 #undef FLOAT_CASE
+#undef ARITH_CASES
 }
 
 /* A rank-0 tensor of plain scalar element type e. */
