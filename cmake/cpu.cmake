@@ -54,6 +54,7 @@ set(KILN_CPU_SOURCES
   src/backends/cpu/window.c
   src/backends/cpu/window_kernels.c
   src/backends/cpu/dnnl_ops.c
+  src/backends/cpu/dnnl_gemm.c
   src/backends/cpu/dnnl_dot.c
   src/backends/cpu/dnnl_conv.c
   src/backends/cpu/dnnl_conv_run.c

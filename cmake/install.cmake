@@ -20,8 +20,8 @@ set(KILN_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/kiln)
 set(KILN_INSTALL_PKGCONFIGDIR ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 
 # RPATHs relative to each binary's own folder; those of the plugins that use LAPACK (all but
-# null) also name the serial OpenBLAS's system folder (CMakeLists.txt: its soname is shared
-# with the threaded builds).
+# null) also name the pthread OpenBLAS's system folder (CMakeLists.txt: its soname is shared
+# with the serial and OpenMP builds).
 file(RELATIVE_PATH kiln_bin_to_lib ${CMAKE_INSTALL_FULL_BINDIR} ${CMAKE_INSTALL_FULL_LIBDIR})
 set_target_properties(kiln PROPERTIES INSTALL_RPATH "$ORIGIN/${kiln_bin_to_lib}")
 foreach(plugin ${KILN_INSTALLED_PLUGINS})

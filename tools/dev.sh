@@ -23,7 +23,7 @@ install_missing() {
 
 case "${1:-}" in
   example)
-    install_missing llvm-14-dev libdnnl-dev libopenblas-serial-dev
+    install_missing llvm-14-dev libdnnl-dev libopenblas-pthread-dev
     cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
     cmake --build build -j"$(nproc)" --target kiln
     # A digits classifier trained with scikit-learn's data and exported from JAX
@@ -32,7 +32,7 @@ case "${1:-}" in
     ;;
   test)
     # Elixir and Erlang's NIF headers: the Elixir package's tests (tests/elixir).
-    install_missing llvm-14-dev libdnnl-dev libopenblas-serial-dev elixir erlang-nox erlang-dev
+    install_missing llvm-14-dev libdnnl-dev libopenblas-pthread-dev elixir erlang-nox erlang-dev
     cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DKILN_WERROR=ON >/dev/null
     cmake --build build -j"$(nproc)"
     # The Python tests' environment (jax and pytest, pinned, from PyPI): without it the

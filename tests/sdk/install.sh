@@ -55,7 +55,7 @@ expect "libkiln.so -> libkiln.so.$major" 0 "^libkiln\.so\.$major$" -- readlink "
 # OpenBLAS in those of the plugins that use LAPACK (all but null).
 expect "bin/kiln finds ../lib" 0 'RUNPATH.*\[\$ORIGIN/\.\./lib\]' -- readelf -d "$prefix/bin/kiln"
 for p in $plugins; do
-  rp='RUNPATH.*\[\$ORIGIN/\.\.:/usr/lib/[^]:]*/openblas-serial\]'
+  rp='RUNPATH.*\[\$ORIGIN/\.\.:/usr/lib/[^]:]*/openblas-pthread\]'
   [ "$p" = null ] && rp='RUNPATH.*\[\$ORIGIN/\.\.\]'
   expect "libkiln-$p.so finds libkiln.so in .." 0 "$rp" \
     -- readelf -d "$prefix/lib/kiln-plugins/libkiln-$p.so"

@@ -54,6 +54,17 @@ typedef struct kiln_dnnl_split {
   size_t scratch_offset; /* ... from here in the scratch */
 } kiln_dnnl_split;
 
+/* The matmul as one sgemm call (dnnl_gemm.c) instead of its primitive, when `on`: row-major
+ * operands with sgemm's transpose flags and leading dimensions (C is never transposed);
+ * bias_dim: the bias along M (0) or N (1), -1: none; blas: OpenBLAS's sgemm for large
+ * products, else oneDNN's. */
+typedef struct kiln_dnnl_gemm {
+  bool on, blas;
+  char ta, tb;
+  int64_t k, lda, ldb, ldc;
+  int bias_dim;
+} kiln_dnnl_gemm;
+
 struct kiln_cpu_dnnl_op {
   dnnl_engine_t engine;
   kiln_dnnl_mode mode;
@@ -97,6 +108,7 @@ struct kiln_cpu_dnnl_op {
   size_t prim_scratch; /* the largest scratchpad of the primitive and the reorders */
   size_t scratch_bytes;
   kiln_dnnl_split split;
+  kiln_dnnl_gemm gemm;
   /* A convolution's weights read reversed along the rhs dimensions marked in flip (window
    * reversal, or a deconvolution's flipped kernel: oneDNN takes no negative strides): each
    * run copies them so into the scratch at flip_offset (dnnl_conv_run.c) first. */
@@ -161,6 +173,14 @@ void kiln_dnnl_split_release(kiln_cpu_dnnl_op *p);
  * epilogue's bias (or NULL), scratch the run's scratch. */
 kiln_status kiln_dnnl_split_run(const kiln_cpu_dnnl_op *p, const void *const seen[KILN_DNNL_NUM_IO], const void *bias,
                                 uint8_t *scratch);
+
+/* Direct sgemm calls for f32 matmuls whose primitive is oneDNN's gemm-based one
+ * (dnnl_gemm.c): plan sets p->gemm from the built primitive's description; run computes
+ * the m x n block of the destination whose operands start at src, wei and dst (and whose
+ * bias starts at bias), the epilogue included, on the calling thread. */
+void kiln_dnnl_gemm_plan(kiln_cpu_dnnl_op *p);
+dnnl_status_t kiln_dnnl_gemm_run(const kiln_cpu_dnnl_op *p, const float *src, const float *wei, float *dst,
+                                 const float *bias, int64_t m, int64_t n);
 
 /* Around a convolution's primitive (dnnl_conv_run.c): copies the weights rhs (the caller's,
  * dense, p->elem[KILN_DNNL_WEI]) reversed along p->flip into out; and, after a run, sets to

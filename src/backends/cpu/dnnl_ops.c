@@ -194,6 +194,7 @@ static kiln_status build_once(kiln_cpu_dnnl_op *p) {
   int threads = kiln_dnnl_single_begin();
   kiln_status s = build_with(p, attr);
   if (!s) kiln_dnnl_split_build(p);
+  if (!s) kiln_dnnl_gemm_plan(p);
   kiln_dnnl_single_end(threads);
   dnnl_primitive_attr_destroy(attr);
   if (s) release_prims(p);
@@ -449,6 +450,11 @@ static kiln_status exec(const kiln_cpu_dnnl_op *p, const kiln_cpu_dnnl_args *a, 
   if (pad_mem) args[n++] = (dnnl_exec_arg_t){DNNL_ARG_SCRATCHPAD, pad_mem};
   if (p->split.parts) {
     KILN_RETURN_IF_ERROR(kiln_dnnl_split_run(p, seen, a->bias, scratch));
+  } else if (p->gemm.on) {
+    const dnnl_memory_desc_t *dst = &p->io[KILN_DNNL_DST].prim_md;
+    dnnl_status_t st = kiln_dnnl_gemm_run(p, seen[KILN_DNNL_SRC], seen[KILN_DNNL_WEI], (float *)seen[KILN_DNNL_DST],
+                                          a->bias, dst->dims[dst->ndims - 2], dst->dims[dst->ndims - 1]);
+    if (st != dnnl_success) return dnnl_fail(st, "running sgemm");
   } else {
     dnnl_status_t st = KILN_DNNL_RUN_CALL(dnnl_primitive_execute(p->prim, strm, n, args));
     if (st != dnnl_success) return dnnl_fail(st, "running the primitive");

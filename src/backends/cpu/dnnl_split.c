@@ -197,19 +197,28 @@ static void run_part(void *ctx, int32_t c, int32_t thread) {
   kiln_dnnl_single_begin(); /* a pool thread: oneDNN stays on it (left so) */
   int64_t lo = sp->len / sp->parts, rem = sp->len % sp->parts, start = c * lo + (c < rem ? c : rem);
   int k = rem && c >= rem ? 1 : 0;
+  const uint8_t *at[KILN_DNNL_NUM_IO]; /* the part's tensors and bias */
+  for (int i = 0; i < KILN_DNNL_NUM_IO; i++) at[i] = r->base[i] + (sp->dim[i] >= 0 ? (size_t)start * sp->stride[i] : 0);
+  const uint8_t *bias = r->bias ? r->bias + (sp->bias_cut ? (size_t)start * sp->bias_stride : 0) : NULL;
+  if (p->gemm.on) {
+    const dnnl_memory_desc_t *dst = &sp->md[k][KILN_DNNL_DST];
+    dnnl_status_t st = kiln_dnnl_gemm_run(p, (const float *)at[KILN_DNNL_SRC], (const float *)at[KILN_DNNL_WEI],
+                                          (float *)at[KILN_DNNL_DST], (const float *)bias, dst->dims[dst->ndims - 2],
+                                          dst->dims[dst->ndims - 1]);
+    if (st != dnnl_success) atomic_store(&r->failed, (int)st);
+    return;
+  }
   dnnl_memory_t m[KILN_DNNL_NUM_IO + 2] = {NULL};
   dnnl_exec_arg_t args[KILN_DNNL_NUM_IO + 2];
   static const int arg_of[KILN_DNNL_NUM_IO] = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST};
   dnnl_status_t st = dnnl_success;
   int n = 0;
   for (int i = 0; i < KILN_DNNL_NUM_IO && st == dnnl_success; i++) {
-    const uint8_t *at = r->base[i] + (sp->dim[i] >= 0 ? (size_t)start * sp->stride[i] : 0);
-    st = KILN_DNNL_RUN_CALL(dnnl_memory_create(&m[n], &sp->md[k][i], p->engine, (void *)at));
+    st = KILN_DNNL_RUN_CALL(dnnl_memory_create(&m[n], &sp->md[k][i], p->engine, (void *)at[i]));
     if (st == dnnl_success) args[n] = (dnnl_exec_arg_t){arg_of[i], m[n]}, n++;
   }
   if (st == dnnl_success && p->epi.has_bias && !p->own_bias) {
-    const uint8_t *at = r->bias + (sp->bias_cut ? (size_t)start * sp->bias_stride : 0);
-    st = KILN_DNNL_RUN_CALL(dnnl_memory_create(&m[n], &sp->bias_md[k], p->engine, (void *)at));
+    st = KILN_DNNL_RUN_CALL(dnnl_memory_create(&m[n], &sp->bias_md[k], p->engine, (void *)bias));
     int idx = p->epi.scale != 1.0f ? 1 : 0;
     int arg = p->prim_bias ? DNNL_ARG_BIAS : DNNL_ARG_ATTR_MULTIPLE_POST_OP(idx) | DNNL_ARG_SRC_1;
     if (st == dnnl_success) args[n] = (dnnl_exec_arg_t){arg, m[n]}, n++;

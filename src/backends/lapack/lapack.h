@@ -1,4 +1,4 @@
-/* Dense linear algebra through LAPACK and BLAS (OpenBLAS, serial), shared by the interpreter and
+/* Dense linear algebra through LAPACK and BLAS (OpenBLAS, pthread build), shared by the interpreter and
  * the cpu backend: jaxlib's typed-FFI custom-call targets `lapack_<t><routine>_ffi` (t in
  * s, d, c, z: f32, f64, complex<f32>, complex<f64>; routines potrf, getrf, geqrf, geqp3,
  * orgqr/ungqr, ormqr/unmqr, trsm, syevd/heevd, gesdd, gesvd, geev, gees, gehrd,

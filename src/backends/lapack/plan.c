@@ -402,6 +402,7 @@ static int type_of(kiln_elem e) {
 
 kiln_status kiln_lapack_prepare(const kiln_op *op, const kiln_lapack_shape *operands, kiln_lapack_plan **out) {
   *out = NULL;
+  kiln_lapack_single_threaded();
   const char *s = NULL;
   size_t n = 0;
   kiln_lapack_type type = KILN_LAPACK_S;

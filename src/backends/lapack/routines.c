@@ -1,6 +1,17 @@
 /* The per-type tables of LAPACK/BLAS routines (routines.h). */
 #include "backends/lapack/routines.h"
 
+#include <pthread.h>
+
+void openblas_set_num_threads(int n);
+
+static void set_one_thread(void) { openblas_set_num_threads(1); }
+
+void kiln_lapack_single_threaded(void) {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, set_one_thread);
+}
+
 /* The Fortran symbols, declared with routines.h's types (their data arguments as void *). */
 #define KILN_DECLARE4(type, base) extern type s##base##_, d##base##_, c##base##_, z##base##_;
 KILN_DECLARE4(kiln_potrf_fn, potrf)

@@ -4,12 +4,19 @@
  * pointers are void * (Fortran passes addresses; the table picks the element type).
  * Routines whose real and complex forms take different arguments (workspaces for real
  * parts, eigenvalues as two arrays) have an _r and a _c entry; the other one is NULL.
- * The serial OpenBLAS is built with locking (its buffer pool), and LAPACK keeps no state
- * between calls: every routine is safe to call from several threads at once. */
+ * The pthread OpenBLAS locks its buffer pool, and LAPACK keeps no state between calls:
+ * every routine is safe to call from several threads at once, once
+ * kiln_lapack_single_threaded has held OpenBLAS's own threads to one. */
 #ifndef KILN_BACKENDS_LAPACK_ROUTINES_H
 #define KILN_BACKENDS_LAPACK_ROUTINES_H
 
 #include <stddef.h>
+
+/* Has OpenBLAS compute every call on its calling thread (openblas_set_num_threads(1), once
+ * per process; thread-safe): Kiln's callers split the work over their own threads. Call it
+ * before the first routine of a plan runs. The setting is OpenBLAS's, process-wide: a host
+ * that loaded the same libopenblas.so.0 for its own use shares it. */
+void kiln_lapack_single_threaded(void);
 
 typedef void kiln_potrf_fn(const char *uplo, const int *n, void *a, const int *lda, int *info, size_t);
 typedef void kiln_getrf_fn(const int *m, const int *n, void *a, const int *lda, int *ipiv, int *info);

@@ -1,0 +1,124 @@
+/* f32 matmuls as direct sgemm calls (dnnl_internal.h: kiln_dnnl_gemm_plan and _run).
+ *
+ * Where oneDNN has no brgemm matmul (hosts without AVX-512, or the ISA capped to AVX2), its
+ * matmul primitive is the gemm-based one ("gemm:jit"), whose kernel reads a weights matrix
+ * that starts 32-byte aligned (as every Kiln buffer does) in place instead of packing it:
+ * a 128x2048 by 2048x2048 product ran at 44 GFLOP/s on one Zen 3 core so, and at 79 with
+ * the weights 16 bytes off alignment (dnnl_sgemm, oneDNN 2.6.3; same through the
+ * primitive). OpenBLAS's sgemm packs always: 88 either way, and 71 against 41 at 32 rows
+ * per part (measured 2026-12-02). So such a matmul, when its three tensors are plain f32
+ * matrices, runs as one sgemm call with the epilogue around it: the bias written into the
+ * destination first (beta = 1), the scale as alpha (r * scale + bias, the epilogue's
+ * order), the relu after; OpenBLAS's where it has its AVX2 kernels for this CPU (Haswell,
+ * Zen: not under an ISA cap on a larger host, whose kernels it would pick) and the product
+ * is large enough, dnnl_sgemm's otherwise (small products: 57 against 47 GFLOP/s at
+ * 8x256x256). Whole or in the parts dnnl_split.c cuts along M or N, on the calling thread. */
+#include <limits.h>
+#include <string.h>
+#include <strings.h>
+
+#include "backends/cpu/dnnl_internal.h"
+#include "backends/lapack/routines.h"
+
+/* OpenBLAS (Fortran interface: column-major, 32-bit integers) */
+void sgemm_(const char *ta, const char *tb, const int *m, const int *n, const int *k, const float *alpha, const float *a,
+            const int *lda, const float *b, const int *ldb, const float *beta, float *c, const int *ldc);
+char *openblas_get_corename(void);
+
+/* Products of at least this many multiply-adds go to OpenBLAS (when blas is set). */
+enum { BLAS_MIN_MACS = 1 << 22 };
+
+static bool openblas_avx2_kernels(void) {
+  const char *core = openblas_get_corename();
+  return core && (strcasecmp(core, "haswell") == 0 || strcasecmp(core, "zen") == 0);
+}
+
+/* A plain row-major view of a matrix md: its trailing dimensions rows x cols (every
+ * leading one of size 1), as sgemm's transpose flag and leading dimension; false when
+ * it is not one. */
+static bool plain_matrix(const dnnl_memory_desc_t *md, char *trans, int64_t *ld) {
+  int n = md->ndims;
+  if (md->data_type != dnnl_f32 || md->format_kind != dnnl_blocked || md->offset0 != 0 || n < 2 ||
+      md->format_desc.blocking.inner_nblks != 0)
+    return false;
+  for (int i = 0; i < n - 2; i++)
+    if (md->dims[i] != 1) return false;
+  for (int i = 0; i < n; i++)
+    if (md->padded_dims[i] != md->dims[i] || md->padded_offsets[i] != 0) return false;
+  int64_t rows = md->dims[n - 2], cols = md->dims[n - 1];
+  const dnnl_dims_t *s = &md->format_desc.blocking.strides;
+  if ((*s)[n - 1] == 1 && (rows == 1 || (*s)[n - 2] >= cols)) {
+    *trans = 'N';
+    *ld = rows == 1 ? (cols > 0 ? cols : 1) : (*s)[n - 2];
+    return true;
+  }
+  if ((*s)[n - 2] == 1 && (cols == 1 || (*s)[n - 1] >= rows)) {
+    *trans = 'T';
+    *ld = cols == 1 ? (rows > 0 ? rows : 1) : (*s)[n - 1];
+    return true;
+  }
+  return false;
+}
+
+void kiln_dnnl_gemm_plan(kiln_cpu_dnnl_op *p) {
+  kiln_dnnl_gemm *g = &p->gemm;
+  memset(g, 0, sizeof *g);
+  g->bias_dim = -1;
+  if (p->is_conv || p->mode != KILN_DNNL_MODE_PRIMITIVE || p->own_bias || p->prim_bias ||
+      strncmp(p->impl, "gemm:", 5) != 0)
+    return;
+  char tc;
+  if (!plain_matrix(&p->io[KILN_DNNL_SRC].prim_md, &g->ta, &g->lda) ||
+      !plain_matrix(&p->io[KILN_DNNL_WEI].prim_md, &g->tb, &g->ldb) ||
+      !plain_matrix(&p->io[KILN_DNNL_DST].prim_md, &tc, &g->ldc) || tc != 'N')
+    return;
+  const dnnl_memory_desc_t *src = &p->io[KILN_DNNL_SRC].prim_md;
+  g->k = src->dims[src->ndims - 1];
+  if (p->epi.has_bias) {
+    int n = p->io[KILN_DNNL_DST].prim_md.ndims, d = p->out_to_prim[p->epi.bias_dim];
+    if (d == n - 2) g->bias_dim = 0;
+    else if (d == n - 1) g->bias_dim = 1;
+    else return;
+  }
+  g->blas = openblas_avx2_kernels();
+  if (g->blas) kiln_lapack_single_threaded();
+  g->on = true;
+}
+
+static bool fits_int(int64_t v) { return v >= 0 && v <= INT_MAX; }
+
+/* The row-major product through OpenBLAS's column-major sgemm: C^T = op(B)^T op(A)^T. */
+static bool blas_sgemm(const kiln_dnnl_gemm *g, int64_t m, int64_t n, float alpha, const float *a, const float *b,
+                       float beta, float *c) {
+  if (!fits_int(m) || !fits_int(n) || !fits_int(g->k) || !fits_int(g->lda) || !fits_int(g->ldb) || !fits_int(g->ldc))
+    return false;
+  int im = (int)m, in = (int)n, ik = (int)g->k, lda = (int)g->lda, ldb = (int)g->ldb, ldc = (int)g->ldc;
+  sgemm_(&g->tb, &g->ta, &in, &im, &ik, &alpha, b, &ldb, a, &lda, &beta, c, &ldc);
+  return true;
+}
+
+dnnl_status_t kiln_dnnl_gemm_run(const kiln_cpu_dnnl_op *p, const float *src, const float *wei, float *dst,
+                                 const float *bias, int64_t m, int64_t n) {
+  const kiln_dnnl_gemm *g = &p->gemm;
+  float beta = 0.0f;
+  if (p->epi.has_bias) {
+    for (int64_t i = 0; i < m; i++) {
+      float *row = dst + i * g->ldc;
+      if (g->bias_dim == 0)
+        for (int64_t j = 0; j < n; j++) row[j] = bias[i];
+      else
+        memcpy(row, bias, (size_t)n * sizeof(float));
+    }
+    beta = 1.0f;
+  }
+  dnnl_status_t st = dnnl_success;
+  if (kiln_fault_point()) st = dnnl_runtime_error;
+  else if (!g->blas || m * n * g->k < BLAS_MIN_MACS || !blas_sgemm(g, m, n, p->epi.scale, src, wei, beta, dst))
+    st = dnnl_sgemm(g->ta, g->tb, m, n, g->k, p->epi.scale, src, g->lda, wei, g->ldb, beta, dst, g->ldc);
+  if (st != dnnl_success || !p->epi.relu) return st;
+  for (int64_t i = 0; i < m; i++) { /* max(r, 0), NaN kept, as the interpreter's maximum */
+    float *row = dst + i * g->ldc;
+    for (int64_t j = 0; j < n; j++) row[j] = row[j] > 0.0f || row[j] != row[j] ? row[j] : 0.0f;
+  }
+  return st;
+}
