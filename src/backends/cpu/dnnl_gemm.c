@@ -1,18 +1,22 @@
 /* f32 matmuls as direct sgemm calls (dnnl_internal.h: kiln_dnnl_gemm_plan and _run).
  *
  * Where oneDNN has no brgemm matmul (hosts without AVX-512, or the ISA capped to AVX2), its
- * matmul primitive is the gemm-based one ("gemm:jit"), whose kernel reads a weights matrix
- * that starts 32-byte aligned (as every Kiln buffer does) in place instead of packing it:
- * a 128x2048 by 2048x2048 product ran at 44 GFLOP/s on one Zen 3 core so, and at 79 with
- * the weights 16 bytes off alignment (dnnl_sgemm, oneDNN 2.6.3; same through the
- * primitive). OpenBLAS's sgemm packs always: 88 either way, and 71 against 41 at 32 rows
- * per part (measured 2026-12-02). So such a matmul, when its three tensors are plain f32
- * matrices, runs as one sgemm call with the epilogue around it: the bias written into the
- * destination first (beta = 1), the scale as alpha (r * scale + bias, the epilogue's
- * order), the relu after; OpenBLAS's where it has its AVX2 kernels for this CPU (Haswell,
- * Zen: not under an ISA cap on a larger host, whose kernels it would pick) and the product
- * is large enough, dnnl_sgemm's otherwise (small products: 57 against 47 GFLOP/s at
- * 8x256x256). Whole or in the parts dnnl_split.c cuts along M or N, on the calling thread. */
+ * matmul primitive is the gemm-based one ("gemm:jit"). When M or N is small (below about
+ * 500) and the weights start 32-byte aligned, as every Kiln buffer does, that gemm reads
+ * them in place instead of packing them, which is slow once their rows are long: a
+ * 128x2048 by 2048x2048 product ran at 44 GFLOP/s on one Zen 3 core so, at 79 with the
+ * weights 16 bytes off alignment (dnnl_sgemm and the primitive alike, oneDNN 2.6.3), and
+ * at 88 through OpenBLAS's sgemm, which always packs (measured 2026-12-02). So such a
+ * matmul, when its three tensors are plain f32 matrices, runs as one sgemm call with the
+ * epilogue around it: the bias written into the destination first (beta = 1), the scale as
+ * alpha (r * scale + bias, the epilogue's order), the relu after. OpenBLAS's sgemm where
+ * it has its AVX2 kernels for this CPU (Haswell, Zen; not under an ISA cap on a larger
+ * host, whose kernels it would pick) and the weights are wide and deep; dnnl_sgemm's
+ * otherwise, where oneDNN's in-place reading is the faster (GFLOP/s, one Zen 3 core,
+ * m x k x n, OpenBLAS / oneDNN: 256x384x512 90 / 61, 256x256x1024 75 / 45, 8x2048x2048
+ * 40 / 34; but 256x192x768 87 / 94, 128x1024x256 80 / 90, 128x512x384 89 / 96,
+ * 256x2048x10 43 / 55, 64x64x64 66 / 73). Whole or in the parts dnnl_split.c cuts along M
+ * or N, on the calling thread. */
 #include <limits.h>
 #include <string.h>
 #include <strings.h>
@@ -25,8 +29,9 @@ void sgemm_(const char *ta, const char *tb, const int *m, const int *n, const in
             const int *lda, const float *b, const int *ldb, const float *beta, float *c, const int *ldc);
 char *openblas_get_corename(void);
 
-/* Products of at least this many multiply-adds go to OpenBLAS (when blas is set). */
-enum { BLAS_MIN_MACS = 1 << 22 };
+/* Products whose weights have at least BLAS_MIN_N columns and BLAS_MIN_K rows go to
+ * OpenBLAS (when blas is set). */
+enum { BLAS_MIN_N = 512, BLAS_MIN_K = 256 };
 
 static bool openblas_avx2_kernels(void) {
   const char *core = openblas_get_corename();
@@ -113,7 +118,7 @@ dnnl_status_t kiln_dnnl_gemm_run(const kiln_cpu_dnnl_op *p, const float *src, co
   }
   dnnl_status_t st = dnnl_success;
   if (kiln_fault_point()) st = dnnl_runtime_error;
-  else if (!g->blas || m * n * g->k < BLAS_MIN_MACS || !blas_sgemm(g, m, n, p->epi.scale, src, wei, beta, dst))
+  else if (!g->blas || n < BLAS_MIN_N || g->k < BLAS_MIN_K || !blas_sgemm(g, m, n, p->epi.scale, src, wei, beta, dst))
     st = dnnl_sgemm(g->ta, g->tb, m, n, g->k, p->epi.scale, src, g->lda, wei, g->ldb, beta, dst, g->ldc);
   if (st != dnnl_success || !p->epi.relu) return st;
   for (int64_t i = 0; i < m; i++) { /* max(r, 0), NaN kept, as the interpreter's maximum */
