@@ -38,20 +38,19 @@ static bool openblas_avx2_kernels(void) {
   return core && (strcasecmp(core, "haswell") == 0 || strcasecmp(core, "zen") == 0);
 }
 
-/* A plain row-major view of a matrix md: its trailing dimensions rows x cols (every
- * leading one of size 1), as sgemm's transpose flag and leading dimension; false when
- * it is not one. */
-static bool plain_matrix(const dnnl_memory_desc_t *md, char *trans, int64_t *ld) {
+/* A plain view of a stack of matrices md: its trailing dimensions rows x cols as sgemm's
+ * transpose flag and leading dimension, and its leading (batch) dimensions' strides, in
+ * elements, into bstride; false when it is not one. */
+static bool plain_matrices(const dnnl_memory_desc_t *md, char *trans, int64_t *ld, int64_t *bstride) {
   int n = md->ndims;
   if (md->data_type != dnnl_f32 || md->format_kind != dnnl_blocked || md->offset0 != 0 || n < 2 ||
       md->format_desc.blocking.inner_nblks != 0)
     return false;
-  for (int i = 0; i < n - 2; i++)
-    if (md->dims[i] != 1) return false;
   for (int i = 0; i < n; i++)
     if (md->padded_dims[i] != md->dims[i] || md->padded_offsets[i] != 0) return false;
-  int64_t rows = md->dims[n - 2], cols = md->dims[n - 1];
   const dnnl_dims_t *s = &md->format_desc.blocking.strides;
+  for (int i = 0; i < n - 2; i++) bstride[i] = (*s)[i];
+  int64_t rows = md->dims[n - 2], cols = md->dims[n - 1];
   if ((*s)[n - 1] == 1 && (rows == 1 || (*s)[n - 2] >= cols)) {
     *trans = 'N';
     *ld = rows == 1 ? (cols > 0 ? cols : 1) : (*s)[n - 2];
@@ -73,10 +72,18 @@ void kiln_dnnl_gemm_plan(kiln_cpu_dnnl_op *p) {
       strncmp(p->impl, "gemm:", 5) != 0)
     return;
   char tc;
-  if (!plain_matrix(&p->io[KILN_DNNL_SRC].prim_md, &g->ta, &g->lda) ||
-      !plain_matrix(&p->io[KILN_DNNL_WEI].prim_md, &g->tb, &g->ldb) ||
-      !plain_matrix(&p->io[KILN_DNNL_DST].prim_md, &tc, &g->ldc) || tc != 'N')
+  const dnnl_memory_desc_t *dst = &p->io[KILN_DNNL_DST].prim_md;
+  if (p->io[KILN_DNNL_SRC].prim_md.ndims != dst->ndims || p->io[KILN_DNNL_WEI].prim_md.ndims != dst->ndims ||
+      !plain_matrices(&p->io[KILN_DNNL_SRC].prim_md, &g->ta, &g->lda, g->bstride[KILN_DNNL_SRC]) ||
+      !plain_matrices(&p->io[KILN_DNNL_WEI].prim_md, &g->tb, &g->ldb, g->bstride[KILN_DNNL_WEI]) ||
+      !plain_matrices(dst, &tc, &g->ldc, g->bstride[KILN_DNNL_DST]) || tc != 'N')
     return;
+  for (int i = 0; i < dst->ndims - 2; i++) /* a batch dimension of 1 in an operand is broadcast */
+    for (int t = KILN_DNNL_SRC; t <= KILN_DNNL_WEI; t++) {
+      int64_t d = p->io[t].prim_md.dims[i];
+      if (d != dst->dims[i] && d != 1) return;
+      if (d != dst->dims[i]) g->bstride[t][i] = 0;
+    }
   const dnnl_memory_desc_t *src = &p->io[KILN_DNNL_SRC].prim_md;
   g->k = src->dims[src->ndims - 1];
   if (p->epi.has_bias) {
@@ -102,8 +109,9 @@ static bool blas_sgemm(const kiln_dnnl_gemm *g, int64_t m, int64_t n, float alph
   return true;
 }
 
-dnnl_status_t kiln_dnnl_gemm_run(const kiln_cpu_dnnl_op *p, const float *src, const float *wei, float *dst,
-                                 const float *bias, int64_t m, int64_t n) {
+/* One m x n product with its epilogue. */
+static dnnl_status_t gemm_one(const kiln_cpu_dnnl_op *p, const float *src, const float *wei, float *dst,
+                              const float *bias, int64_t m, int64_t n) {
   const kiln_dnnl_gemm *g = &p->gemm;
   float beta = 0.0f;
   if (p->epi.has_bias) {
@@ -126,4 +134,21 @@ dnnl_status_t kiln_dnnl_gemm_run(const kiln_cpu_dnnl_op *p, const float *src, co
     for (int64_t j = 0; j < n; j++) row[j] = row[j] > 0.0f || row[j] != row[j] ? row[j] : 0.0f;
   }
   return st;
+}
+
+dnnl_status_t kiln_dnnl_gemm_run(const kiln_cpu_dnnl_op *p, const float *src, const float *wei, float *dst,
+                                 const float *bias, const dnnl_memory_desc_t *dst_md) {
+  const kiln_dnnl_gemm *g = &p->gemm;
+  int nb = dst_md->ndims - 2;
+  int64_t m = dst_md->dims[nb], n = dst_md->dims[nb + 1], idx[DNNL_MAX_NDIMS] = {0};
+  for (;;) { /* every matrix of the batch, the last batch dimension fastest */
+    int64_t off[KILN_DNNL_NUM_IO] = {0, 0, 0};
+    for (int i = 0; i < nb; i++)
+      for (int t = 0; t < KILN_DNNL_NUM_IO; t++) off[t] += idx[i] * g->bstride[t][i];
+    dnnl_status_t st = gemm_one(p, src + off[KILN_DNNL_SRC], wei + off[KILN_DNNL_WEI], dst + off[KILN_DNNL_DST], bias, m, n);
+    if (st != dnnl_success) return st;
+    int i = nb - 1;
+    while (i >= 0 && ++idx[i] == dst_md->dims[i]) idx[i--] = 0;
+    if (i < 0) return dnnl_success;
+  }
 }

@@ -54,14 +54,16 @@ typedef struct kiln_dnnl_split {
   size_t scratch_offset; /* ... from here in the scratch */
 } kiln_dnnl_split;
 
-/* The matmul as one sgemm call (dnnl_gemm.c) instead of its primitive, when `on`: row-major
- * operands with sgemm's transpose flags and leading dimensions (C is never transposed);
- * bias_dim: the bias along M (0) or N (1), -1: none; blas: OpenBLAS's sgemm for large
- * products, else oneDNN's. */
+/* The matmul as sgemm calls (dnnl_gemm.c) instead of its primitive, when `on`: row-major
+ * operands with sgemm's transpose flags and leading dimensions (C is never transposed), one
+ * call per matrix of the batch, whose dimensions' strides in each tensor (elements; 0 where
+ * an operand's is 1 and broadcast) are bstride; bias_dim: the bias along M (0) or N (1), -1:
+ * none; blas: OpenBLAS's sgemm for wide and deep weights, else oneDNN's. */
 typedef struct kiln_dnnl_gemm {
   bool on, blas;
   char ta, tb;
   int64_t k, lda, ldb, ldc;
+  int64_t bstride[KILN_DNNL_NUM_IO][DNNL_MAX_NDIMS];
   int bias_dim;
 } kiln_dnnl_gemm;
 
@@ -176,11 +178,12 @@ kiln_status kiln_dnnl_split_run(const kiln_cpu_dnnl_op *p, const void *const see
 
 /* Direct sgemm calls for f32 matmuls whose primitive is oneDNN's gemm-based one
  * (dnnl_gemm.c): plan sets p->gemm from the built primitive's description; run computes
- * the m x n block of the destination whose operands start at src, wei and dst (and whose
- * bias starts at bias), the epilogue included, on the calling thread. */
+ * the block of the destination that dst_md describes (the whole's, or a part's) whose
+ * operands start at src, wei and dst (and whose bias starts at bias), the epilogue
+ * included, on the calling thread. */
 void kiln_dnnl_gemm_plan(kiln_cpu_dnnl_op *p);
 dnnl_status_t kiln_dnnl_gemm_run(const kiln_cpu_dnnl_op *p, const float *src, const float *wei, float *dst,
-                                 const float *bias, int64_t m, int64_t n);
+                                 const float *bias, const dnnl_memory_desc_t *dst_md);
 
 /* Around a convolution's primitive (dnnl_conv_run.c): copies the weights rhs (the caller's,
  * dense, p->elem[KILN_DNNL_WEI]) reversed along p->flip into out; and, after a run, sets to

@@ -451,9 +451,8 @@ static kiln_status exec(const kiln_cpu_dnnl_op *p, const kiln_cpu_dnnl_args *a, 
   if (p->split.parts) {
     KILN_RETURN_IF_ERROR(kiln_dnnl_split_run(p, seen, a->bias, scratch));
   } else if (p->gemm.on) {
-    const dnnl_memory_desc_t *dst = &p->io[KILN_DNNL_DST].prim_md;
     dnnl_status_t st = kiln_dnnl_gemm_run(p, seen[KILN_DNNL_SRC], seen[KILN_DNNL_WEI], (float *)seen[KILN_DNNL_DST],
-                                          a->bias, dst->dims[dst->ndims - 2], dst->dims[dst->ndims - 1]);
+                                          a->bias, &p->io[KILN_DNNL_DST].prim_md);
     if (st != dnnl_success) return dnnl_fail(st, "running sgemm");
   } else {
     dnnl_status_t st = KILN_DNNL_RUN_CALL(dnnl_primitive_execute(p->prim, strm, n, args));

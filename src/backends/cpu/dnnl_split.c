@@ -201,10 +201,8 @@ static void run_part(void *ctx, int32_t c, int32_t thread) {
   for (int i = 0; i < KILN_DNNL_NUM_IO; i++) at[i] = r->base[i] + (sp->dim[i] >= 0 ? (size_t)start * sp->stride[i] : 0);
   const uint8_t *bias = r->bias ? r->bias + (sp->bias_cut ? (size_t)start * sp->bias_stride : 0) : NULL;
   if (p->gemm.on) {
-    const dnnl_memory_desc_t *dst = &sp->md[k][KILN_DNNL_DST];
     dnnl_status_t st = kiln_dnnl_gemm_run(p, (const float *)at[KILN_DNNL_SRC], (const float *)at[KILN_DNNL_WEI],
-                                          (float *)at[KILN_DNNL_DST], (const float *)bias, dst->dims[dst->ndims - 2],
-                                          dst->dims[dst->ndims - 1]);
+                                          (float *)at[KILN_DNNL_DST], (const float *)bias, &sp->md[k][KILN_DNNL_DST]);
     if (st != dnnl_success) atomic_store(&r->failed, (int)st);
     return;
   }
