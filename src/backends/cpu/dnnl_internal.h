@@ -177,7 +177,8 @@ kiln_status kiln_dnnl_split_run(const kiln_cpu_dnnl_op *p, const void *const see
                                 uint8_t *scratch);
 
 /* Direct sgemm calls for f32 matmuls whose primitive is oneDNN's gemm-based one
- * (dnnl_gemm.c): plan sets p->gemm from the built primitive's description; run computes
+ * (dnnl_gemm.c): plan sets p->gemm from the built primitive's description, before
+ * kiln_dnnl_split_build (whose parts then need no primitives of their own); run computes
  * the block of the destination that dst_md describes (the whole's, or a part's) whose
  * operands start at src, wei and dst (and whose bias starts at bias), the epilogue
  * included, on the calling thread. */

@@ -193,8 +193,8 @@ static kiln_status build_once(kiln_cpu_dnnl_op *p) {
   KILN_RETURN_IF_ERROR(kiln_dnnl_make_attr(p, &p->bias_md, &attr));
   int threads = kiln_dnnl_single_begin();
   kiln_status s = build_with(p, attr);
-  if (!s) kiln_dnnl_split_build(p);
   if (!s) kiln_dnnl_gemm_plan(p);
+  if (!s) kiln_dnnl_split_build(p);
   kiln_dnnl_single_end(threads);
   dnnl_primitive_attr_destroy(attr);
   if (s) release_prims(p);

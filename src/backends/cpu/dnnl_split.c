@@ -3,8 +3,8 @@
  * regions end in a barrier that waits for every thread of the team, scheduled or not; so
  * oneDNN never runs its own threads here: every primitive is created and run with the
  * calling thread's OpenMP thread count at 1, and a large one is cut along one dimension
- * of its tensors into slices, each a primitive of its own (created with the op), that the
- * pool's threads claim like any other chunks. */
+ * of its tensors into slices, each a primitive of its own (created with the op) or an
+ * sgemm call (dnnl_gemm.c), that the pool's threads claim like any other chunks. */
 #include <omp.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -116,7 +116,8 @@ void kiln_dnnl_split_release(kiln_cpu_dnnl_op *p) {
   p->split.parts = 0;
 }
 
-/* Part primitive k of len indices; false (nothing made) when oneDNN has no fast kernel. */
+/* Part k of len indices: its slices and, unless sgemm runs the parts (p->gemm), its
+ * primitive; false (nothing made) when oneDNN has no fast kernel. */
 static bool build_part(kiln_cpu_dnnl_op *p, int k, int64_t len) {
   kiln_dnnl_split *sp = &p->split;
   for (int i = 0; i < KILN_DNNL_NUM_IO; i++) {
@@ -127,6 +128,7 @@ static bool build_part(kiln_cpu_dnnl_op *p, int k, int64_t len) {
   sp->bias_cut = p->epi.has_bias && !p->prim_bias && !p->own_bias && bias.dims[sp->dim[KILN_DNNL_DST]] > 1;
   if (sp->bias_cut && !slice_md(&p->bias_md, sp->dim[KILN_DNNL_DST], len, &bias, &sp->bias_stride)) return false;
   sp->bias_md[k] = bias;
+  if (p->gemm.on) return true;
   dnnl_matmul_desc_t mm = p->matmul;
   dnnl_convolution_desc_t conv = p->conv;
   if (p->is_conv) {

@@ -77,9 +77,10 @@ kiln_mv kiln_math_expm1(const kiln_mb *e, kiln_mv x) {
 
 kiln_mv kiln_math_expm1_op(const kiln_mb *e, kiln_mv x) { return kiln_math_expm1(e, x); }
 
-/* num / (d + err) for d + err exact (d the rounded sum, err its rounding error): the
- * quotient corrected by its remainder, so that only num's own error remains. */
-static kiln_mv div_exact_sum(const kiln_mb *e, kiln_mv num, kiln_mv d, kiln_mv err) {
+/* num / (a + b), a + b summed exactly (kiln_mb_two_sum) and the quotient corrected by its
+ * remainder, so that only num's own error remains. */
+static kiln_mv div_exact_sum(const kiln_mb *e, kiln_mv num, kiln_mv a, kiln_mv b) {
+  kiln_mv err, d = kiln_mb_two_sum(e, a, b, &err);
   kiln_mv q = kiln_mb_div(e, num, d);
   kiln_mv r = kiln_mb_fma(e, kiln_mb_neg(e, q), d, num);
   r = kiln_mb_fma(e, kiln_mb_neg(e, q), err, r);
@@ -87,27 +88,22 @@ static kiln_mv div_exact_sum(const kiln_mb *e, kiln_mv num, kiln_mv d, kiln_mv e
 }
 
 /* 1/(1+e^-x) for x >= 0, e^x/(1+e^x) otherwise: never overflows, underflows correctly.
- * The quotient is corrected for the rounding of 1 + t (t <= 1: err = (1 - d) + t exactly),
- * so f32 is computed in f32. */
+ * The quotient is corrected for the rounding of 1 + t, so f32 is computed in f32. */
 kiln_mv kiln_math_logistic(const kiln_mb *e, kiln_mv x) {
   kiln_mv t = kiln_math_exp(e, kiln_mb_neg(e, kiln_mb_fabs(e, x)));
-  kiln_mv one = kiln_mb_c(e, 1.0), d = kiln_mb_add(e, t, one);
-  kiln_mv err = kiln_mb_add(e, kiln_mb_sub(e, one, d), t);
+  kiln_mv one = kiln_mb_c(e, 1.0);
   kiln_mv num = kiln_mb_sel(e, kiln_mb_ge(e, x, kiln_mb_c(e, 0.0)), one, t);
-  return div_exact_sum(e, num, d, err);
+  return div_exact_sum(e, num, t, one);
 }
 
 /* tanh|x| = m/(m+2) with m = expm1(2|x|); |x| is capped where tanh is 1. The quotient is
- * corrected for the rounding of m + 2 (s + err = m + 2 exactly) and its own: its error is
+ * corrected for the rounding of m + 2 and its own: its error is
  * then about m's, so f32 is computed in f32 (2.06 ULP at most without the correction). */
 kiln_mv kiln_math_tanh(const kiln_mb *e, kiln_mv x) {
   kiln_mv a = kiln_mb_fabs(e, x);
   a = kiln_mb_sel(e, kiln_mb_gtc(e, a, 40.0), kiln_mb_c(e, 40.0), a);
   kiln_mv m = kiln_math_expm1(e, kiln_mb_add(e, a, a));
-  kiln_mv two = kiln_mb_c(e, 2.0), s = kiln_mb_add(e, m, two);
-  kiln_mv big = kiln_mb_gtc(e, m, 2.0);
-  kiln_mv err = kiln_mb_sel(e, big, kiln_mb_add(e, kiln_mb_sub(e, m, s), two), kiln_mb_add(e, kiln_mb_sub(e, two, s), m));
-  return kiln_mb_copysign(e, div_exact_sum(e, m, s, err), x);
+  return kiln_mb_copysign(e, div_exact_sum(e, m, m, kiln_mb_c(e, 2.0)), x);
 }
 
 /* For |x| < 1 from m = expm1|x|; beyond from h = e^|x|/2 (exact halving, no early

@@ -50,6 +50,8 @@ kiln_mv kiln_mb_mul(const kiln_mb *e, kiln_mv a, kiln_mv b);
 kiln_mv kiln_mb_div(const kiln_mb *e, kiln_mv a, kiln_mv b);
 kiln_mv kiln_mb_neg(const kiln_mb *e, kiln_mv a);
 kiln_mv kiln_mb_fma(const kiln_mb *e, kiln_mv a, kiln_mv b, kiln_mv c);
+/* TwoSum: returns s = a + b rounded and sets *err so that s + err = a + b exactly. */
+kiln_mv kiln_mb_two_sum(const kiln_mb *e, kiln_mv a, kiln_mv b, kiln_mv *err);
 kiln_mv kiln_mb_mulc(const kiln_mb *e, kiln_mv a, double c);
 kiln_mv kiln_mb_addc(const kiln_mb *e, kiln_mv a, double c);
 /* Intrinsics: fabs, floor, rint (round half even), sqrt; copysign(mag, sgn). */

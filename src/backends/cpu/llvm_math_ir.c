@@ -73,6 +73,11 @@ kiln_mv kiln_mb_fma(const kiln_mb *e, kiln_mv a, kiln_mv b, kiln_mv c) {
   kiln_mv args[3] = {a, b, c};
   return intrinsic(e, "llvm.fma", args, 3);
 }
+kiln_mv kiln_mb_two_sum(const kiln_mb *e, kiln_mv a, kiln_mv b, kiln_mv *err) {
+  kiln_mv s = kiln_mb_add(e, a, b), bv = kiln_mb_sub(e, s, a);
+  *err = kiln_mb_add(e, kiln_mb_sub(e, a, kiln_mb_sub(e, s, bv)), kiln_mb_sub(e, b, bv));
+  return s;
+}
 kiln_mv kiln_mb_fabs(const kiln_mb *e, kiln_mv a) { return intrinsic(e, "llvm.fabs", &a, 1); }
 kiln_mv kiln_mb_floor(const kiln_mb *e, kiln_mv a) { return intrinsic(e, "llvm.floor", &a, 1); }
 kiln_mv kiln_mb_rint(const kiln_mb *e, kiln_mv a) { return intrinsic(e, "llvm.rint", &a, 1); }

@@ -50,14 +50,6 @@ static const double kLogTail64[] = {0.39999999999999999817, 0.285714285714293685
                                     0.15384594927618588556, 0.13334806591541503151,
                                     0.11706185532868764555, 0.11723709794230087386};
 
-/* TwoSum: s + err = a + b exactly. */
-static kiln_mv two_sum(const kiln_mb *e, kiln_mv a, kiln_mv b, kiln_mv *err) {
-  kiln_mv s = kiln_mb_add(e, a, b);
-  kiln_mv bv = kiln_mb_sub(e, s, a);
-  *err = kiln_mb_add(e, kiln_mb_sub(e, a, kiln_mb_sub(e, s, bv)), kiln_mb_sub(e, b, bv));
-  return s;
-}
-
 /* log(x) as hi + lo to about 2^-100 relative, for x > 0 finite (double only): with
  * s = f/(2+f) in double-double, log = k ln2 + 2s + (2/3) s^3 + s^3 z R'(z). */
 static kiln_mv log_dd(const kiln_mb *e, kiln_mv x, kiln_mv *out_lo) {
@@ -86,8 +78,8 @@ static kiln_mv log_dd(const kiln_mb *e, kiln_mv x, kiln_mv *out_lo) {
   kiln_mv pl = kiln_mb_fma(e, kf, kiln_mb_c(e, l2h), kiln_mb_neg(e, ph));
   pl = kiln_mb_fma(e, kf, kiln_mb_c(e, l2l), pl);
   kiln_mv e1, e2;
-  kiln_mv a = two_sum(e, ph, kiln_mb_add(e, sh, sh), &e1);
-  kiln_mv b = two_sum(e, a, th, &e2);
+  kiln_mv a = kiln_mb_two_sum(e, ph, kiln_mb_add(e, sh, sh), &e1);
+  kiln_mv b = kiln_mb_two_sum(e, a, th, &e2);
   kiln_mv lo = kiln_mb_add(e, kiln_mb_add(e, e1, e2), kiln_mb_add(e, pl, kiln_mb_add(e, sl, sl)));
   lo = kiln_mb_add(e, lo, kiln_mb_add(e, tl, tail));
   kiln_mv hi = kiln_mb_add(e, b, lo);

@@ -80,13 +80,6 @@ static LLVMValueRef any_lane(const kiln_mb *e, kiln_mv c) {
   return LLVMBuildICmp(e->b, LLVMIntNE, LLVMBuildBitCast(e->b, c, it, ""), LLVMConstNull(it), "");
 }
 
-/* s + err = a + b exactly. */
-static kiln_mv two_sum(const kiln_mb *e, kiln_mv a, kiln_mv b, kiln_mv *err) {
-  kiln_mv s = kiln_mb_add(e, a, b), bv = kiln_mb_sub(e, s, a);
-  *err = kiln_mb_add(e, kiln_mb_sub(e, a, kiln_mb_sub(e, s, bv)), kiln_mb_sub(e, b, bv));
-  return s;
-}
-
 /* Payne-Hanek for a >= 2^26 finite: r with a = q*pi/2 + r. */
 static kiln_mv reduce_large(const kiln_mb *e, kiln_mv a, kiln_mv *out_q) {
   kiln_mv ex = kiln_mb_isub(e, kiln_mb_iand(e, kiln_mb_ashr(e, kiln_mb_bits(e, a), 52), kiln_mb_ci(e, 0x7ff)),
@@ -123,7 +116,7 @@ static kiln_mv reduce_large(const kiln_mb *e, kiln_mv a, kiln_mv *out_q) {
   kiln_mv hi = kiln_mb_sub(e, s, n), lo = kiln_mb_c(e, 0.0), err;
   for (int i = 2; i < DIGITS; i++) {
     w = kiln_mb_mulc(e, w, 0x1p-24);
-    hi = two_sum(e, hi, kiln_mb_mul(e, f[i], w), &err);
+    hi = kiln_mb_two_sum(e, hi, kiln_mb_mul(e, f[i], w), &err);
     lo = kiln_mb_add(e, lo, err);
   }
   kiln_mv sum = kiln_mb_add(e, hi, lo);
