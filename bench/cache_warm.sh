@@ -26,11 +26,17 @@ trap 'rm -rf "$tmp"' EXIT
 unset KILN_CACHE_MAX_BYTES
 # the optimising compile, whose code the cache holds (the fast-start tier has none to cache)
 export KILN_CPU_TIER=optimized
-# compile_ms DIR MODEL WANT: one process's compile time, checking the cache's answer
+# compile_ms DIR MODEL cold|warm: one process's compile time, checking the cache's answer:
+# cold, not every module from the cache (a program whose nested functions compile to the
+# same code hits its own entries: "2 of 7 modules hit"); warm, every module from it
 compile_ms() {
-  local line
+  local line ok
   line=$(KILN_CACHE_DIR=$1 "$kiln" bench "$2" --device cpu --iterations 1 --warmup 0 | grep '^compile:') || return 1
-  [[ "$line" == *"$3"* ]] || { echo "bench/cache_warm.sh: $2: '$line', $3 expected" >&2; return 1; }
+  case $3 in
+    cold) [[ "$line" == *"(code cache miss)"* || ( "$line" == *"modules hit)"* && "$line" != *"(code cache hit)"* ) ]] && ok=1 ;;
+    warm) [[ "$line" == *"(code cache hit)"* ]] && ok=1 ;;
+  esac
+  [ -n "${ok:-}" ] || { echo "bench/cache_warm.sh: $2: '$line', a $3 cache expected" >&2; return 1; }
   echo "$line" | awk '{ print $2 }'
 }
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
@@ -44,7 +50,7 @@ for m in "$root"/bench/models/zoo/*/model.mlir; do
   : >"$tmp/warm"
   for r in $(seq "$rounds"); do
     dir=$tmp/$name-$r
-    if ! compile_ms "$dir" "$m" "(code cache miss)" >>"$tmp/cold" || ! compile_ms "$dir" "$m" "(code cache hit)" >>"$tmp/warm"; then
+    if ! compile_ms "$dir" "$m" cold >>"$tmp/cold" || ! compile_ms "$dir" "$m" warm >>"$tmp/warm"; then
       status=1
       continue 2
     fi

@@ -11,17 +11,20 @@
  * epilogue around it: the bias written into the destination first (beta = 1), the scale as
  * alpha (r * scale + bias, the epilogue's order), the relu after. OpenBLAS's sgemm where
  * it has its AVX2 kernels for this CPU (Haswell, Zen; not under an ISA cap on a larger
- * host, whose kernels it would pick) and the weights are wide and deep; dnnl_sgemm's
- * otherwise, where oneDNN's in-place reading is the faster (GFLOP/s, one Zen 3 core,
- * m x k x n, OpenBLAS / oneDNN: 256x384x512 90 / 61, 256x256x1024 75 / 45, 8x2048x2048
- * 40 / 34; but 256x192x768 87 / 94, 128x1024x256 80 / 90, 128x512x384 89 / 96,
- * 256x2048x10 43 / 55, 64x64x64 66 / 73). Whole or in the parts dnnl_split.c cuts along M
+ * host, whose kernels it would pick) and the weights are wide and deep (at least
+ * BLAS_MIN_N x BLAS_MIN_K), where its packing wins; Kiln's own (sgemm.h) otherwise, which
+ * unlike oneDNN's sgemm costs nothing on its first call in a process (GFLOP/s, one Zen 3
+ * core, m x k x n, Kiln / oneDNN / OpenBLAS: 16x32x64 87 / 59 / 48, 64x64x64 91 / 90 / 65,
+ * 256x192x768 96 / 92 / 87, 128x1024x256 90 / 91 / 88, 256x2048x10 54 / 55 / 42; with the
+ * weights transposed 16x128x128 55 / 72 / 55, 128x512x384 87 / 93 / 86; 2026-12-03);
+ * oneDNN's on a host without AVX2 and FMA. Whole or in the parts dnnl_split.c cuts along M
  * or N, on the calling thread. */
 #include <limits.h>
 #include <string.h>
 #include <strings.h>
 
 #include "backends/cpu/dnnl_internal.h"
+#include "backends/cpu/sgemm.h"
 #include "backends/lapack/routines.h"
 
 /* OpenBLAS (Fortran interface: column-major, 32-bit integers) */
@@ -30,7 +33,7 @@ void sgemm_(const char *ta, const char *tb, const int *m, const int *n, const in
 char *openblas_get_corename(void);
 
 /* Products whose weights have at least BLAS_MIN_N columns and BLAS_MIN_K rows go to
- * OpenBLAS (when blas is set). */
+ * OpenBLAS (when blas is set), the others to Kiln's sgemm (when own is). */
 enum { BLAS_MIN_N = 512, BLAS_MIN_K = 256 };
 
 static bool openblas_avx2_kernels(void) {
@@ -94,6 +97,7 @@ void kiln_dnnl_gemm_plan(kiln_cpu_dnnl_op *p) {
   }
   g->blas = openblas_avx2_kernels();
   if (g->blas) kiln_lapack_single_threaded();
+  g->own = kiln_cpu_sgemm_supported();
   g->on = true;
 }
 
@@ -126,7 +130,11 @@ static dnnl_status_t gemm_one(const kiln_cpu_dnnl_op *p, const float *src, const
   }
   dnnl_status_t st = dnnl_success;
   if (kiln_fault_point()) st = dnnl_runtime_error;
-  else if (!g->blas || n < BLAS_MIN_N || g->k < BLAS_MIN_K || !blas_sgemm(g, m, n, p->epi.scale, src, wei, beta, dst))
+  else if (g->blas && n >= BLAS_MIN_N && g->k >= BLAS_MIN_K && blas_sgemm(g, m, n, p->epi.scale, src, wei, beta, dst))
+    ;
+  else if (g->own)
+    kiln_cpu_sgemm_avx2(g->ta, g->tb, m, n, g->k, p->epi.scale, src, g->lda, wei, g->ldb, beta != 0.0f, dst, g->ldc);
+  else
     st = dnnl_sgemm(g->ta, g->tb, m, n, g->k, p->epi.scale, src, g->lda, wei, g->ldb, beta, dst, g->ldc);
   if (st != dnnl_success || !p->epi.relu) return st;
   for (int64_t i = 0; i < m; i++) { /* max(r, 0), NaN kept, as the interpreter's maximum */

@@ -58,9 +58,10 @@ typedef struct kiln_dnnl_split {
  * operands with sgemm's transpose flags and leading dimensions (C is never transposed), one
  * call per matrix of the batch, whose dimensions' strides in each tensor (elements; 0 where
  * an operand's is 1 and broadcast) are bstride; bias_dim: the bias along M (0) or N (1), -1:
- * none; blas: OpenBLAS's sgemm for wide and deep weights, else oneDNN's. */
+ * none; blas: OpenBLAS's sgemm for wide and deep weights; own: Kiln's (sgemm.h) for the
+ * others; oneDNN's where neither. */
 typedef struct kiln_dnnl_gemm {
-  bool on, blas;
+  bool on, blas, own;
   char ta, tb;
   int64_t k, lda, ldb, ldc;
   int64_t bstride[KILN_DNNL_NUM_IO][DNNL_MAX_NDIMS];
