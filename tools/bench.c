@@ -63,6 +63,7 @@ static double now_us(void) {
 typedef struct tier_firsts {
   double fast_start_us, optimized_us;
   uint64_t fast_start_runs, optimized_runs; /* the counts after the last run looked at */
+  uint32_t start;                           /* the tier before the first run */
 } tier_firsts;
 
 /* Which tier counted the run that just took us: the first of its tier sets that figure. */
@@ -193,10 +194,12 @@ static kiln_status settle(bench_run *r, double compile_end_us, tier_firsts *f, d
   kiln_executable_stats_info s = {.struct_size = sizeof s};
   *out_ms = -1;
   kiln_status st = kiln_executable_stats(r->x, &s);
-  for (int i = 0; !st && i < SETTLE_RUNS && s.tier == KILN_TIER_FAST_START && !s.tier_pending; i++) {
+  bool fast_start = s.tier == KILN_TIER_FAST_START || s.tier == KILN_TIER_QUICK;
+  for (int i = 0; !st && i < SETTLE_RUNS && fast_start && !s.tier_pending; i++) {
     double t;
     st = run_once(r, &t, f);
     if (!st) st = kiln_executable_stats(r->x, &s);
+    fast_start = s.tier == KILN_TIER_FAST_START || s.tier == KILN_TIER_QUICK;
   }
   bool waited = false;
   double start = now_us();
@@ -209,19 +212,26 @@ static kiln_status settle(bench_run *r, double compile_end_us, tier_firsts *f, d
   return st;
 }
 
+static const char *tier_name(uint32_t tier) {
+  return tier == KILN_TIER_OPTIMIZED ? "optimised" : tier == KILN_TIER_QUICK ? "quick code" : "fast-start";
+}
+
 /* The tier line, for a device with tiers: which tier the timed runs used, how many runs
- * each tier took, when the optimised code was ready, and the first run of each tier used
- * (a fast-start tier's first run is the cold start; the optimised tier's first run shows
- * what its compile left to a run). */
+ * each tier took (the fast-start ones: on quick code, when it started there), when the
+ * optimised code was ready, and the first run of each tier used (a fast-start tier's first
+ * run is the cold start; the optimised tier's first run shows what its compile left to a
+ * run). */
 static void print_tier(const kiln_executable *x, double settled_ms, const tier_firsts *f) {
   kiln_executable_stats_info s = {.struct_size = sizeof s};
   kiln_status st = kiln_executable_stats(x, &s);
   if (!st && s.tier != KILN_TIER_NONE) {
-    printf("tier: %s; runs: %llu fast-start, %llu optimised", s.tier == KILN_TIER_OPTIMIZED ? "optimised" : "fast-start",
-           (unsigned long long)s.fast_start_runs, (unsigned long long)s.optimized_runs);
+    printf("tier: %s; runs: %llu %s, %llu optimised", tier_name(s.tier), (unsigned long long)s.fast_start_runs,
+           f->start == KILN_TIER_QUICK ? "on quick code" : "fast-start", (unsigned long long)s.optimized_runs);
     if (settled_ms >= 0) printf("; optimised code ready %.2f ms after the compile", settled_ms);
     printf("; first run");
-    if (f->fast_start_us >= 0) printf(" %.2f us fast-start%s", f->fast_start_us, f->optimized_us >= 0 ? "," : "");
+    if (f->fast_start_us >= 0)
+      printf(" %.2f us %s%s", f->fast_start_us, f->start == KILN_TIER_QUICK ? "on quick code" : "fast-start",
+             f->optimized_us >= 0 ? "," : "");
     if (f->optimized_us >= 0) printf(" %.2f us optimised", f->optimized_us);
     printf("\n");
   }
@@ -236,7 +246,10 @@ static void print_tier(const kiln_executable *x, double settled_ms, const tier_f
  * first run timed: the first timed run (the timed runs are all on the final tier). */
 static kiln_status measure(const bench_opts *o, bench_run *r, double compile_ms, double compile_end_us) {
   double warm_us = 0, first_us = -1, t, settled_ms = -1;
-  tier_firsts f = {-1, -1, 0, 0};
+  tier_firsts f = {-1, -1, 0, 0, KILN_TIER_NONE};
+  kiln_executable_stats_info s0 = {.struct_size = sizeof s0};
+  KILN_RETURN_IF_ERROR(kiln_executable_stats(r->x, &s0));
+  f.start = s0.tier;
   for (long i = 0; i < o->warmup; i++) {
     KILN_RETURN_IF_ERROR(run_once(r, &t, &f));
     if (i == 0) first_us = t;

@@ -112,7 +112,7 @@ def us(s):
 
 BENCH_COMPILE = re.compile(r"compile:\s*([\d.]+)\s*ms[^;\n]*;\s*first result\s*([\d.]+)\s*ms")
 BENCH_RUN = re.compile(r"run:\s*median\s*([\d.]+)\s*us.*first run\s*([\d.]+)\s*us")
-BENCH_TIER = re.compile(r"tier:\s*(\S+);\s*runs:\s*(\d+) fast-start,\s*(\d+) optimised"
+BENCH_TIER = re.compile(r"tier:\s*([^;]+);\s*runs:\s*(\d+) (fast-start|on quick code),\s*(\d+) optimised"
                         r"(?:;\s*optimised code ready\s*([\d.]+)\s*ms)?")
 
 
@@ -146,8 +146,9 @@ def kiln_bench(kiln, mlir, inputs, env, iterations=None, timeout=TIMEOUT):
         res["interpreted_ops"] = int(i.group(1))
     if t:
         res.update(final_tier=t.group(1), fast_start_runs=int(t.group(2)),
-                   optimized_runs=int(t.group(3)),
-                   ready_s=float(t.group(4)) / 1e3 if t.group(4) else None)
+                   start_kind="quick code" if t.group(3) == "on quick code" else "fast-start",
+                   optimized_runs=int(t.group(4)),
+                   ready_s=float(t.group(5)) / 1e3 if t.group(5) else None)
     else:
         res["error"] = "no tier line in kiln bench's output (a device without tiers?)"
     return res
@@ -247,7 +248,7 @@ def summarise_first(name, runs):
         row[s]["median_s"] = med([m["median_s"] for m in steady])
         row[s]["n"] = len(good)
         if s != "xla":
-            starts = {"fast-start" if m.get("fast_start_runs") else "compiled" for m in good}
+            starts = {m.get("start_kind") if m.get("fast_start_runs") else "compiled" for m in good}
             row[s]["start"] = "/".join(sorted(starts)) or "-"
             finals = {m.get("final_tier") for m in good}
             row[s]["final"] = "/".join(sorted(f for f in finals if f)) or "-"
@@ -290,12 +291,13 @@ def summary_first(rows):
            for r in rows if r["tiered"]["median_s"] and r["compile-first"]["median_s"]
            and abs(r["tiered"]["median_s"] / r["compile-first"]["median_s"] - 1) > 0.05]
     started = sum(1 for r in rows if "fast-start" in r["tiered"]["start"])
+    quick = sum(1 for r in rows if "quick code" in r["tiered"]["start"])
     fmt = lambda g: "-" if g is None else f"{g:.2f}"  # noqa: E731
     lower = med([r["xla"]["lower_s"] for r in rows])
     return (f"Geometric means over {len(rows)} models: first result tiered / compile-first "
             f"{fmt(g1)}, tiered / XLA:CPU {fmt(g2)}, compile-first / XLA:CPU {fmt(g3)}; steady "
             f"median tiered / compile-first {fmt(g4)}. The auto policy started {started} of "
-            f"{len(rows)} models on the fast-start tier. Steady state off by more than 5%: "
+            f"{len(rows)} models on the baseline fast-start tier and {quick} on quick code. Steady state off by more than 5%: "
             f"{', '.join(off) if off else 'none'}. XLA's trace + lower (not counted above): "
             f"median {ms(lower)} ms per model.")
 

@@ -419,7 +419,10 @@ typedef struct kiln_executable_stats_info {
   uint64_t prepared_in_runs;
 } kiln_executable_stats_info;
 
-enum { KILN_TIER_NONE = 0, KILN_TIER_FAST_START = 1, KILN_TIER_OPTIMIZED = 2 };
+/* KILN_TIER_QUICK (added in 0.1 after the others): a fast-start tier of compiled code,
+ * generated quickly (cpu: KILN_CPU_TIER=quick, or the auto policy's start for programs the
+ * baseline would run slowly); KILN_TIER_FAST_START: the baseline fast-start tier. */
+enum { KILN_TIER_NONE = 0, KILN_TIER_FAST_START = 1, KILN_TIER_OPTIMIZED = 2, KILN_TIER_QUICK = 3 };
 
 /* Fills *out_stats (whose struct_size the caller sets; INVALID_ARGUMENT when smaller than
  * the first version of the struct, which ended with code_bytes). Thread-safe, also while the executable runs. */

@@ -16,8 +16,8 @@ patterns=(
   "^peak memory: [0-9]+ bytes \\(([0-9]+ above the resident size before the runs|the whole process's: its high-water mark could not be reset)\\)\$"
 )
 mapfile -t lines <<<"$out"
-tier="^tier: (optimised|fast-start); runs: [0-9]+ fast-start, [0-9]+ optimised(; optimised code ready $num ms after the compile)?"
-tier+="; first run ($num us fast-start(, $num us optimised)?|$num us optimised)\$"
+tier="^tier: (optimised|fast-start|quick code); runs: [0-9]+ (fast-start|on quick code), [0-9]+ optimised(; optimised code ready $num ms after the compile)?"
+tier+="; first run ($num us (fast-start|on quick code)(, $num us optimised)?|$num us optimised)\$"
 if [ "${#lines[@]}" -eq 5 ] && printf '%s\n' "${lines[4]}" | grep -Eq "$tier"; then
   unset 'lines[4]'
 elif [ "${#lines[@]}" -ne 4 ]; then

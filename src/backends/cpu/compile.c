@@ -1183,7 +1183,7 @@ static kiln_status generate(kiln_cpu_executable *x) {
   int32_t k = 0;
   for (int32_t s = 0; !st && s < x->num_steps; s++)
     if (x->steps[s].kind == KILN_CPU_STEP_LOOP) loops[k++] = x->steps[s].loop;
-  if (!st) st = kiln_cpu_code_compile(loops, n, &x->code, fns);
+  if (!st) st = kiln_cpu_code_compile(loops, n, x->quick, &x->code, fns);
   k = 0;
   for (int32_t s = 0; !st && s < x->num_steps; s++)
     if (x->steps[s].kind == KILN_CPU_STEP_LOOP) x->steps[s].fn = fns[k++];
@@ -1209,29 +1209,38 @@ static bool plannable(const kiln_op *function, const kiln_block *body) {
   return true;
 }
 
+typedef enum tier_kind { TIER_BASELINE, TIER_QUICK, TIER_OPTIMIZED } tier_kind;
+
 static kiln_status compile(const kiln_module *m, const kiln_source *src, const kiln_op *function,
-                           const kiln_cpu_executable *parent, bool baseline, kiln_cpu_executable **out);
+                           const kiln_cpu_executable *parent, tier_kind tier, kiln_cpu_executable **out);
 
 kiln_status kiln_cpu_compile(const kiln_module *m, const kiln_source *src, const kiln_op *function,
                              kiln_cpu_executable **out) {
-  return compile(m, src, function, NULL, false, out);
+  return compile(m, src, function, NULL, TIER_OPTIMIZED, out);
 }
 
 kiln_status kiln_cpu_compile_baseline(const kiln_module *m, const kiln_source *src, const kiln_op *function,
                                       kiln_cpu_executable **out) {
-  return compile(m, src, function, NULL, true, out);
+  return compile(m, src, function, NULL, TIER_BASELINE, out);
+}
+
+kiln_status kiln_cpu_compile_quick(const kiln_module *m, const kiln_source *src, const kiln_op *function,
+                                   kiln_cpu_executable **out) {
+  return compile(m, src, function, NULL, TIER_QUICK, out);
 }
 
 kiln_status kiln_cpu_compile_nested(const kiln_cpu_executable *parent, const kiln_op *function, kiln_cpu_executable **out) {
-  return compile(parent->module, parent->source, function, parent, parent->baseline, out);
+  return compile(parent->module, parent->source, function, parent,
+                 parent->baseline ? TIER_BASELINE : parent->quick ? TIER_QUICK : TIER_OPTIMIZED, out);
 }
 
 static kiln_status compile(const kiln_module *m, const kiln_source *src, const kiln_op *function,
-                           const kiln_cpu_executable *parent, bool baseline, kiln_cpu_executable **out) {
+                           const kiln_cpu_executable *parent, tier_kind tier, kiln_cpu_executable **out) {
   *out = NULL;
   kiln_cpu_executable *x = calloc(1, sizeof *x);
   if (!x) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-  x->baseline = baseline;
+  x->baseline = tier == TIER_BASELINE;
+  x->quick = tier == TIER_QUICK;
   pthread_mutex_init(&x->pool_lock, NULL);
   x->module = m;
   x->source = src;
@@ -1286,7 +1295,7 @@ static kiln_status compile(const kiln_module *m, const kiln_source *src, const k
   const char *profile = getenv("KILN_CPU_PROFILE"); /* also for a function run whole: the profile says so */
   if (!st && profile && *profile == '1' && !(x->step_ns = calloc((size_t)x->num_steps + 1, sizeof *x->step_ns)))
     st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-  if (!st && !x->baseline) kiln_cpu_warm_up(x);
+  if (!st && tier == TIER_OPTIMIZED) kiln_cpu_warm_up(x);
   if (st) {
     kiln_cpu_executable_destroy(x);
     return st;

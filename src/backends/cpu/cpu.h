@@ -116,6 +116,7 @@ typedef struct kiln_cpu_executable {
   int32_t nesting;          /* 0 for an entry function, parent's + 1 for a region */
   bool whole_interp;        /* the interpreter runs the whole function */
   bool baseline;            /* the fast-start tier (tier.h): no generated code, no warm-up */
+  bool quick;               /* the quick tier (tier.h): code generated quickly, no warm-up */
   kiln_cpu_specs *specs; /* a shape-polymorphic entry's compiles per shape (specialize.c), or NULL */
   int32_t num_values;       /* of `planned` */
   int32_t num_slots;        /* num_values, then temporaries the compiler adds (partial sums) */
@@ -161,6 +162,10 @@ kiln_status kiln_cpu_compile(const kiln_module *m, const kiln_source *src, const
  * they would compute runs on the interpreter's kernels) and no warm-up. */
 kiln_status kiln_cpu_compile_baseline(const kiln_module *m, const kiln_source *src, const kiln_op *function,
                                       kiln_cpu_executable **out);
+/* The quick tier's compile (tier.h): the optimising compile's schedule, its loops generated
+ * with LLVM's quick settings (loop.h: kiln_cpu_code_compile), no warm-up. */
+kiln_status kiln_cpu_compile_quick(const kiln_module *m, const kiln_source *src, const kiln_op *function,
+                                   kiln_cpu_executable **out);
 /* The same for a region outlined from `parent` (control.c): it shares the parent's
  * interpreter (probes and calls see one module state) and counts its nesting. */
 kiln_status kiln_cpu_compile_nested(const kiln_cpu_executable *parent, const kiln_op *function, kiln_cpu_executable **out);

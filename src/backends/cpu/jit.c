@@ -131,8 +131,9 @@ static void collapse(kiln_cpu_loop *L, kiln_cpu_node **nodes) {
   }
 }
 
-/* A target machine for the host's triple and the given CPU and features. */
-static kiln_status target_machine(const char *cpu, const char *features, LLVMTargetMachineRef *out) {
+/* A target machine for the host's triple and the given CPU and features; quick: LLVM's
+ * fast instruction selection and register allocation (CodeGenLevelNone). */
+static kiln_status target_machine(const char *cpu, const char *features, bool quick, LLVMTargetMachineRef *out) {
   char *triple = LLVMGetDefaultTargetTriple();
   LLVMTargetRef target;
   char *err = NULL;
@@ -140,14 +141,14 @@ static kiln_status target_machine(const char *cpu, const char *features, LLVMTar
   if (LLVMGetTargetFromTriple(triple, &target, &err))
     st = KILN_STATUS(KILN_STATUS_INTERNAL, "cpu: no LLVM target for %s: %s", triple, err ? err : "");
   else
-    *out = LLVMCreateTargetMachine(target, triple, cpu, features, LLVMCodeGenLevelAggressive, LLVMRelocDefault,
-                                   LLVMCodeModelJITDefault);
+    *out = LLVMCreateTargetMachine(target, triple, cpu, features, quick ? LLVMCodeGenLevelNone : LLVMCodeGenLevelAggressive,
+                                   LLVMRelocDefault, LLVMCodeModelJITDefault);
   LLVMDisposeMessage(err);
   LLVMDisposeMessage(triple);
   return st;
 }
 
-static kiln_status optimise(LLVMModuleRef m, LLVMTargetMachineRef tm) {
+static kiln_status optimise(LLVMModuleRef m, LLVMTargetMachineRef tm, bool quick) {
   char *triple = LLVMGetTargetMachineTriple(tm);
   char *err = NULL;
   kiln_status st = NULL;
@@ -159,19 +160,22 @@ static kiln_status optimise(LLVMModuleRef m, LLVMTargetMachineRef tm) {
   } else {
     /* The loops are vectorised already: a short pipeline (inline the math, registers for
      * the allocas, simplify, hoist invariants out of the loops) instead of -O3's loop
-     * passes, which cost most of the compile time and find nothing more. */
+     * passes, which cost most of the compile time and find nothing more. Quick code gets
+     * the first two only. */
     LLVMPassManagerRef pm = LLVMCreatePassManager();
     LLVMAddAnalysisPasses(tm, pm);
     LLVMAddAlwaysInlinerPass(pm);
     LLVMAddPromoteMemoryToRegisterPass(pm);
-    LLVMAddEarlyCSEPass(pm);
-    LLVMAddInstructionCombiningPass(pm);
-    LLVMAddCFGSimplificationPass(pm);
-    LLVMAddLICMPass(pm);
-    LLVMAddGVNPass(pm);
-    LLVMAddInstructionCombiningPass(pm);
-    LLVMAddAggressiveDCEPass(pm);
-    LLVMAddCFGSimplificationPass(pm);
+    if (!quick) {
+      LLVMAddEarlyCSEPass(pm);
+      LLVMAddInstructionCombiningPass(pm);
+      LLVMAddCFGSimplificationPass(pm);
+      LLVMAddLICMPass(pm);
+      LLVMAddGVNPass(pm);
+      LLVMAddInstructionCombiningPass(pm);
+      LLVMAddAggressiveDCEPass(pm);
+      LLVMAddCFGSimplificationPass(pm);
+    }
     LLVMRunPassManager(pm, m);
     LLVMDisposePassManager(pm);
   }
@@ -188,7 +192,7 @@ static void hash_text(kiln_sha256 *h, const char *text) { kiln_sha256_update(h, 
  * generator made of the program (and the math library); the triple, data layout, CPU and
  * features (after KILN_CPU_ISA's cap) what LLVM targets; the versions and the plugin's
  * build ID the code that optimises and compiles it (passes, options). */
-static kiln_status module_key(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *cpu, const char *features,
+static kiln_status module_key(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *cpu, const char *features, bool quick,
                               uint8_t key[KILN_CODE_CACHE_KEY_SIZE]) {
   LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(m);
   if (!bc) return KILN_STATUS(KILN_STATUS_INTERNAL, "cpu: could not write the module's bitcode");
@@ -212,6 +216,7 @@ static kiln_status module_key(LLVMModuleRef m, LLVMTargetMachineRef tm, const ch
   hash_text(&h, layout_text);
   hash_text(&h, cpu);
   hash_text(&h, features);
+  hash_text(&h, quick ? "quick" : "optimised");
   kiln_sha256_update(&h, LLVMGetBufferStart(bc), LLVMGetBufferSize(bc));
   kiln_sha256_final(&h, key);
   LLVMDisposeMessage(layout_text);
@@ -227,14 +232,14 @@ static kiln_status module_key(LLVMModuleRef m, LLVMTargetMachineRef tm, const ch
  * optimised module) always compiles. Errors of the cache are warned about (once) and
  * otherwise ignored. */
 static kiln_status object_code(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *cpu, const char *features,
-                               LLVMMemoryBufferRef *out, kiln_cpu_code_origin *out_origin) {
+                               bool quick, LLVMMemoryBufferRef *out, kiln_cpu_code_origin *out_origin) {
   const kiln_code_cache *cache = kiln_code_cache_default();
   const char *dump = getenv("KILN_CPU_DUMP_IR");
   bool dump_optimised = dump && *dump == '2';
   uint8_t key[KILN_CODE_CACHE_KEY_SIZE];
   bool cached = cache->dir != NULL;
   if (cached) {
-    kiln_status st = module_key(m, tm, cpu, features, key);
+    kiln_status st = module_key(m, tm, cpu, features, quick, key);
     cached = !st;
     kiln_code_cache_warn(st);
   }
@@ -246,7 +251,7 @@ static kiln_status object_code(LLVMModuleRef m, LLVMTargetMachineRef tm, const c
     *out_origin = KILN_CPU_CODE_CACHE_HIT;
     return NULL;
   }
-  KILN_RETURN_IF_ERROR(optimise(m, tm));
+  KILN_RETURN_IF_ERROR(optimise(m, tm, quick));
   if (dump_optimised) {
     char *text = LLVMPrintModuleToString(m);
     fprintf(stderr, "%s\n", text);
@@ -264,7 +269,8 @@ static kiln_status object_code(LLVMModuleRef m, LLVMTargetMachineRef tm, const c
   return NULL;
 }
 
-kiln_status kiln_cpu_code_compile(kiln_cpu_loop *const *loops, int32_t n, kiln_cpu_code **out_code, kiln_cpu_loop_fn *out_fns) {
+kiln_status kiln_cpu_code_compile(kiln_cpu_loop *const *loops, int32_t n, bool quick, kiln_cpu_code **out_code,
+                                  kiln_cpu_loop_fn *out_fns) {
   *out_code = NULL;
   pthread_once(&g_init_once, init_llvm);
   if (!g_init_ok) return KILN_STATUS(KILN_STATUS_INTERNAL, "cpu: LLVM's native target did not initialise");
@@ -311,8 +317,8 @@ kiln_status kiln_cpu_code_compile(kiln_cpu_loop *const *loops, int32_t n, kiln_c
   }
   LLVMTargetMachineRef tm = NULL;
   LLVMMemoryBufferRef obj = NULL;
-  if (!st) st = target_machine(cpu, features, &tm);
-  if (!st) st = object_code(g.m, tm, cpu, features, &obj, &code->origin);
+  if (!st) st = target_machine(cpu, features, quick, &tm);
+  if (!st) st = object_code(g.m, tm, cpu, features, quick, &obj, &code->origin);
   LLVMErrorRef e = NULL;
   if (!st) {
     /* The JIT is made for the same (capped) CPU and features; it takes tm. */

@@ -108,9 +108,11 @@ typedef enum kiln_cpu_code_origin {
 
 /* Generates, optimises for the host CPU and JIT-compiles the loops, or loads their object
  * code from the compile cache when it holds the same module; out_fns[k] receives loop k's
- * entry. The code lives until kiln_cpu_code_destroy. Thread-safe for distinct
+ * entry. quick: no optimisation beyond inlining and registers, and LLVM's fast instruction
+ * selection (the quick tier, tier.h: about a sixth of the compile time, code up to about
+ * 1.5x slower). The code lives until kiln_cpu_code_destroy. Thread-safe for distinct
  * calls (each makes its own LLVM context). */
-kiln_status kiln_cpu_code_compile(kiln_cpu_loop *const *loops, int32_t n, kiln_cpu_code **out_code,
+kiln_status kiln_cpu_code_compile(kiln_cpu_loop *const *loops, int32_t n, bool quick, kiln_cpu_code **out_code,
                                   kiln_cpu_loop_fn *out_fns);
 void kiln_cpu_code_destroy(kiln_cpu_code *code);
 /* Bytes of object code the JIT linked (0 for none). */

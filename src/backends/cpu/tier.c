@@ -1,4 +1,4 @@
-/* Tiered execution (tier.h): the baseline, the policy, the background compile queue. */
+/* Tiered execution (tier.h): the fast-start tiers, the policy, the background compile queue. */
 #define _GNU_SOURCE /* syscall(SYS_gettid): a thread's own nice value */
 #include "backends/cpu/tier.h"
 
@@ -18,9 +18,9 @@ struct kiln_cpu_tiered {
   const kiln_module *m;
   const kiln_source *src;
   const kiln_op *function;
-  kiln_cpu_executable *baseline;             /* NULL when compiled first */
+  kiln_cpu_executable *start;                /* the fast-start tier's: baseline or quick; NULL when compiled first */
   _Atomic(kiln_cpu_executable *) optimized;  /* published once, by the compile thread */
-  _Atomic uint64_t baseline_runs, optimized_runs;
+  _Atomic uint64_t start_runs, optimized_runs;
   /* the run that queues the optimising compile (QUEUE_AT_RUN; 0: queued at compile or never) */
   uint64_t queue_at;
   /* under g_lock: */
@@ -31,17 +31,17 @@ struct kiln_cpu_tiered {
 /* ---------------------------------------------------------------- settings */
 
 kiln_status kiln_cpu_tier_mode_from_env(kiln_cpu_tier_mode *out) {
-  static const char *const names[] = {"auto", "tiered", "baseline", "optimized"};
+  static const char *const names[] = {"auto", "tiered", "baseline", "quick", "optimized"};
   const char *v = getenv("KILN_CPU_TIER");
   *out = KILN_CPU_TIER_AUTO;
   if (!v || !*v) return NULL;
-  for (int i = 0; i < 4; i++)
+  for (int i = 0; i < 5; i++)
     if (!strcmp(v, names[i])) {
       *out = (kiln_cpu_tier_mode)i;
       return NULL;
     }
   return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT,
-                     "cpu: KILN_CPU_TIER is '%s'; expected auto, tiered, baseline or optimized", v);
+                     "cpu: KILN_CPU_TIER is '%s'; expected auto, tiered, baseline, quick or optimized", v);
 }
 
 /* ---------------------------------------------------------------- the policy */
@@ -107,24 +107,27 @@ static void interpreted_cost(const kiln_cpu_executable *x, double weight, interp
   }
 }
 
-/* Whether running on the baseline while the optimising compile runs pays: its extra cost
- * per run is below what the compile would make the first result wait. KILN_CPU_PROFILE=1
+typedef enum start_choice { START_BASELINE, START_QUICK, START_OPTIMIZED } start_choice;
+
+/* Which tier a program starts on: the baseline when its extra cost per run is below what
+ * the optimising compile would make the first result wait, else quick code; a function the
+ * interpreter runs whole gains nothing from either and compiles first. KILN_CPU_PROFILE=1
  * prints the estimate and the choice. */
-static bool start_on_baseline(const kiln_cpu_executable *baseline) {
+static start_choice choose_start(const kiln_cpu_executable *baseline) {
   interp_cost c = {0, 0, false};
   interpreted_cost(baseline, 1, &c);
   double extra_us = c.elements * INTERP_PS_PER_ELEMENT / 1e6;
   double compile_us = COMPILE_BASE_US + c.ops * COMPILE_US_PER_OP;
-  bool start = !c.whole && extra_us < compile_us;
+  start_choice choice = c.whole ? START_OPTIMIZED : extra_us < compile_us ? START_BASELINE : START_QUICK;
   const char *profile = getenv("KILN_CPU_PROFILE");
+  static const char *const said[] = {"starts on the fast-start tier", "starts on quick code",
+                                     "runs whole in the interpreter, compiled first"};
   if (profile && *profile == '1')
     fprintf(stderr,
             "kiln cpu tier: @%s: %.0f interpreted ops on the fast-start tier, about %.3f ms more per run; the "
             "optimising compile about %.3f ms: %s\n",
-            kiln_func_name(baseline->function), c.ops, extra_us / 1e3, compile_us / 1e3,
-            c.whole ? "runs whole in the interpreter, compiled first" : start ? "starts on the fast-start tier"
-                                                                         : "compiled first");
-  return start;
+            kiln_func_name(baseline->function), c.ops, extra_us / 1e3, compile_us / 1e3, said[choice]);
+  return choice;
 }
 
 /* ---------------------------------------------------------------- the compile thread */
@@ -142,7 +145,7 @@ static kiln_cpu_tiered *take_hottest(void) {
   kiln_cpu_tiered **best = NULL;
   uint64_t best_runs = 0;
   for (kiln_cpu_tiered **p = &g_queue; *p; p = &(*p)->next) {
-    uint64_t runs = atomic_load_explicit(&(*p)->baseline_runs, memory_order_relaxed);
+    uint64_t runs = atomic_load_explicit(&(*p)->start_runs, memory_order_relaxed);
     if (!best || runs > best_runs) best = p, best_runs = runs;
   }
   kiln_cpu_tiered *t = *best;
@@ -170,7 +173,7 @@ static void *compile_thread(void *arg) {
     g_compiling = true;
     pthread_mutex_unlock(&g_lock);
     kiln_cpu_executable *x = NULL;
-    /* a failure leaves the program on its baseline, which is correct, only slower */
+    /* a failure leaves the program on its fast-start tier, which is correct, only slower */
     kiln_status_free(kiln_cpu_compile(t->m, t->src, t->function, &x));
     if (x) atomic_store_explicit(&t->optimized, x, memory_order_release);
     pthread_mutex_lock(&g_lock);
@@ -197,7 +200,7 @@ static void after_fork_in_child(void) {
 static void register_atfork(void) { pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child); }
 
 /* Queues t (under g_lock), starting the thread when this process has none. False: no
- * thread could be started (t stays on its baseline). */
+ * thread could be started (t stays on its fast-start tier). */
 static bool enqueue(kiln_cpu_tiered *t) {
   static pthread_once_t once = PTHREAD_ONCE_INIT;
   pthread_once(&once, register_atfork);
@@ -245,19 +248,25 @@ kiln_status kiln_cpu_tiered_compile(const kiln_module *m, const kiln_source *src
   kiln_status st = NULL;
   kiln_cpu_executable *x = NULL;
   /* a shape-polymorphic entry compiles per signature as they come (specialize.c) */
-  if (mode != KILN_CPU_TIER_OPTIMIZED && !kiln_cpu_is_polymorphic(function))
-    st = kiln_cpu_compile_baseline(m, src, function, &t->baseline);
-  if (!st && t->baseline && mode == KILN_CPU_TIER_AUTO && !start_on_baseline(t->baseline)) {
-    kiln_cpu_executable_destroy(t->baseline);
-    t->baseline = NULL;
+  bool polymorphic = kiln_cpu_is_polymorphic(function);
+  if (mode == KILN_CPU_TIER_QUICK && !polymorphic) {
+    st = kiln_cpu_compile_quick(m, src, function, &t->start);
+  } else if (mode != KILN_CPU_TIER_OPTIMIZED && !polymorphic) {
+    st = kiln_cpu_compile_baseline(m, src, function, &t->start);
+    start_choice choice = !st && mode == KILN_CPU_TIER_AUTO ? choose_start(t->start) : START_BASELINE;
+    if (choice != START_BASELINE) {
+      kiln_cpu_executable_destroy(t->start);
+      t->start = NULL;
+    }
+    if (choice == START_QUICK) st = kiln_cpu_compile_quick(m, src, function, &t->start);
   }
-  if (!st && !t->baseline) {
+  if (!st && !t->start) {
     st = kiln_cpu_compile(m, src, function, &x);
     atomic_init(&t->optimized, x);
   } else if (!st && mode == KILN_CPU_TIER_AUTO) {
     t->queue_at = QUEUE_AT_RUN;
   } else if (!st && mode == KILN_CPU_TIER_TIERED) {
-    enqueue(t); /* no thread: stays on the baseline */
+    enqueue(t); /* no thread: stays on the fast-start tier */
   }
   if (st) {
     kiln_cpu_tiered_destroy(t);
@@ -271,8 +280,8 @@ kiln_status kiln_cpu_tiered_run(kiln_cpu_tiered *t, kiln_cpu_tensor *const *inpu
                                 kiln_check_log *checks, bool *out_optimized) {
   kiln_cpu_executable *x = atomic_load_explicit(&t->optimized, memory_order_acquire);
   bool optimized = x != NULL;
-  if (!x) x = t->baseline;
-  uint64_t before = atomic_fetch_add_explicit(optimized ? &t->optimized_runs : &t->baseline_runs, 1, memory_order_relaxed);
+  if (!x) x = t->start;
+  uint64_t before = atomic_fetch_add_explicit(optimized ? &t->optimized_runs : &t->start_runs, 1, memory_order_relaxed);
   if (!optimized && t->queue_at && before + 1 == t->queue_at) enqueue(t); /* exactly one run sees this count */
   if (out_optimized) *out_optimized = optimized;
   return kiln_cpu_run(x, inputs, results, checks);
@@ -284,9 +293,10 @@ const kiln_cpu_executable *kiln_cpu_tiered_current(const kiln_cpu_tiered *t, kil
   out_info->pending = t->state == JOB_QUEUED || t->state == JOB_COMPILING;
   pthread_mutex_unlock(&g_lock);
   out_info->optimized = x != NULL;
-  out_info->baseline_runs = atomic_load_explicit(&t->baseline_runs, memory_order_relaxed);
+  out_info->baseline_runs = atomic_load_explicit(&t->start_runs, memory_order_relaxed);
   out_info->optimized_runs = atomic_load_explicit(&t->optimized_runs, memory_order_relaxed);
-  return x ? x : t->baseline;
+  out_info->quick = !x && t->start && t->start->quick;
+  return x ? x : t->start;
 }
 
 void kiln_cpu_tiered_destroy(kiln_cpu_tiered *t) {
@@ -303,6 +313,6 @@ void kiln_cpu_tiered_destroy(kiln_cpu_tiered *t) {
   while (t->state == JOB_COMPILING) pthread_cond_wait(&g_done, &g_lock);
   pthread_mutex_unlock(&g_lock);
   kiln_cpu_executable_destroy(atomic_load_explicit(&t->optimized, memory_order_acquire));
-  kiln_cpu_executable_destroy(t->baseline);
+  kiln_cpu_executable_destroy(t->start);
   free(t);
 }

@@ -2,10 +2,11 @@
  * - tiered: four threads run one executable while it switches from the fast-start tier to
  *   the optimised one; every result equals the interpreter's (within 1e-5), both tiers
  *   ran, and the run counts add up;
- * - baseline: never switches; optimized: optimised from the first run;
+ * - baseline and quick: never switch (quick: compiled code, nothing interpreted);
+ *   optimized: optimised from the first run;
  * - auto: a program with little interpreted work starts at once on the fast-start tier and
  *   queues its compile at its second run; one whose fast-start run would cost more than its
- *   compile is compiled first;
+ *   compile starts on quick code; one the interpreter runs whole is compiled first;
  * - an executable released while its compile is queued or running, twenty times over;
  * - a fork while the compile runs: the child runs the executable correctly.
  * Prints "N passed, N failed". */
@@ -66,6 +67,13 @@ static const char *k_large =
     "  %b = stablehlo.multiply %a, %x : tensor<8192x8192xf32>\n"
     "  %c = stablehlo.tanh %b : tensor<8192x8192xf32>\n"
     "  return %c : tensor<8192x8192xf32>\n"
+    "}\n";
+
+/* A token argument: the planner leaves the function to the interpreter whole. */
+static const char *k_whole =
+    "func.func @main(%t: !stablehlo.token, %x: tensor<4xf32>) -> tensor<4xf32> {\n"
+    "  %a = stablehlo.add %x, %x : tensor<4xf32>\n"
+    "  return %a : tensor<4xf32>\n"
     "}\n";
 
 static float g_x[INPUTS][ROWS * COLS], g_w[COLS * COLS];
@@ -221,6 +229,9 @@ static void test_forced(kiln_client *c, const char *mode, uint32_t want_tier) {
   EXPECT(on_want == INPUTS, "%s: %llu of %d runs on its tier", mode, (unsigned long long)on_want, INPUTS);
   if (want_tier == KILN_TIER_FAST_START)
     EXPECT(s.interpreted_ops > 0, "baseline: the fast-start tier interprets the elementwise ops");
+  if (want_tier == KILN_TIER_QUICK)
+    EXPECT(s.interpreted_ops == 0 && s.code_bytes > 0, "quick: generated code, nothing interpreted (%llu, %llu bytes)",
+           (unsigned long long)s.interpreted_ops, (unsigned long long)s.code_bytes);
   kiln_executable_release(x);
 }
 
@@ -243,11 +254,19 @@ static void test_auto(kiln_client *c) {
   }
   if (large) {
     kiln_executable_stats_info s = stats_of(large);
-    EXPECT(s.tier == KILN_TIER_OPTIMIZED && !s.tier_pending, "auto: the large program was compiled first (tier %u)",
+    EXPECT(s.tier == KILN_TIER_QUICK && !s.tier_pending, "auto: the large program starts on quick code (tier %u)",
            s.tier);
+  }
+  kiln_executable *whole = compile(c, k_whole);
+  EXPECT(whole != NULL, "auto compiles a program the interpreter runs whole");
+  if (whole) {
+    kiln_executable_stats_info s = stats_of(whole);
+    EXPECT(s.tier == KILN_TIER_OPTIMIZED && !s.tier_pending, "auto: one run whole by the interpreter is compiled first "
+           "(tier %u)", s.tier);
   }
   kiln_executable_release(small);
   kiln_executable_release(large);
+  kiln_executable_release(whole);
 }
 
 static void test_release_while_compiling(kiln_client *c) {
@@ -292,6 +311,7 @@ int main(void) {
   kiln_executable_release(rx);
   test_switch_under_threads(cpu);
   test_forced(cpu, "baseline", KILN_TIER_FAST_START);
+  test_forced(cpu, "quick", KILN_TIER_QUICK);
   test_forced(cpu, "optimized", KILN_TIER_OPTIMIZED);
   test_auto(cpu);
   test_release_while_compiling(cpu);
