@@ -192,6 +192,11 @@ typedef struct kiln_cpu_tensor {
  * print_out as for the interpreter (kiln_interp_ctx). */
 kiln_status kiln_cpu_run(kiln_cpu_executable *x, kiln_cpu_tensor *const *inputs, kiln_cpu_tensor **results,
                          kiln_check_log *checks);
+/* kiln_cpu_run, making result k in spares[k] (a tensor the caller owns and no input is,
+ * nor shares memory with) when that has result k's type: then the result takes it and
+ * spares[k] becomes NULL. spares may be NULL. */
+kiln_status kiln_cpu_run_into(kiln_cpu_executable *x, kiln_cpu_tensor *const *inputs, kiln_cpu_tensor **results,
+                              kiln_cpu_tensor **spares, kiln_check_log *checks);
 /* Runs function (of interp's module, or a copy with no calls left at its top level) whole in
  * the interpreter, observe (may be NULL) told of every op; results as for kiln_cpu_run. */
 kiln_status kiln_cpu_run_interpreted(const kiln_interp *interp, const kiln_op *function, kiln_cpu_tensor *const *inputs,

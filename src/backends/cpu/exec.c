@@ -264,7 +264,21 @@ static kiln_status run_interp_step(const kiln_cpu_executable *x, kiln_cpu_run_st
   return st;
 }
 
-static kiln_status make_result(kiln_cpu_executable *x, kiln_cpu_run_state *s, int32_t k, kiln_cpu_tensor **out) {
+/* A new tensor for result k of type t: spares[k] when the caller gave one of that type
+ * (taken: spares[k] becomes NULL), else fresh memory. */
+static kiln_status new_result(const kiln_type *t, int32_t k, kiln_cpu_tensor **spares, kiln_cpu_tensor **out) {
+  kiln_cpu_tensor *sp = spares ? spares[k] : NULL;
+  if (sp && !sp->hold && !sp->donated && sp->elem == kiln_type_elem(t) && sp->rank == t->tensor.rank &&
+      (sp->rank == 0 || !memcmp(sp->dims, t->tensor.dims, sizeof *sp->dims * (size_t)sp->rank))) {
+    spares[k] = NULL;
+    *out = sp;
+    return NULL;
+  }
+  return kiln_cpu_tensor_new(kiln_type_elem(t), t->tensor.rank, t->tensor.dims, out);
+}
+
+static kiln_status make_result(kiln_cpu_executable *x, kiln_cpu_run_state *s, int32_t k, kiln_cpu_tensor **spares,
+                               kiln_cpu_tensor **out) {
   int32_t v = x->result_values[k];
   const kiln_type *t = x->slots[v].type;
   if (x->slots[v].store == KILN_CPU_STORE_INTERP) {
@@ -285,7 +299,7 @@ static kiln_status make_result(kiln_cpu_executable *x, kiln_cpu_run_state *s, in
     s->held[v] = NULL;
     return NULL;
   }
-  KILN_RETURN_IF_ERROR(kiln_cpu_tensor_new(kiln_type_elem(t), t->tensor.rank, t->tensor.dims, out));
+  KILN_RETURN_IF_ERROR(new_result(t, k, spares, out));
   if ((*out)->bytes) memcpy((*out)->data, data_of(x, s, v), (*out)->bytes);
   kiln_cpu_count_copy(x, (*out)->bytes);
   return NULL;
@@ -414,9 +428,10 @@ uint64_t kiln_cpu_prepared_in_runs(const kiln_cpu_executable *x) {
 }
 
 /* One run of x's steps; warm (kiln_cpu_warm_up): no profile, the interpreter and
- * control-flow steps skipped (zero_results), no results made but the RESULT slots'. */
+ * control-flow steps skipped (zero_results), no results made but the RESULT slots'.
+ * spares (kiln_cpu_run_into): tensors results may be made in. */
 static kiln_status run_steps(kiln_cpu_executable *x, kiln_cpu_tensor *const *inputs, kiln_cpu_tensor **results,
-                             kiln_check_log *checks, bool warm) {
+                             kiln_cpu_tensor **spares, kiln_check_log *checks, bool warm) {
   bool made = false;
   kiln_cpu_run_state *s = state_take(x, &made);
   if (!s) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "cpu: out of memory for a run of %llu bytes",
@@ -440,8 +455,7 @@ static kiln_status run_steps(kiln_cpu_executable *x, kiln_cpu_tensor *const *inp
           results[sl->index] = t->donated ? adopt(x, t, v) : t;
           s->ptr[v] = results[sl->index]->data;
         } else if (!st) {
-          const kiln_type *t = sl->type;
-          st = kiln_cpu_tensor_new(kiln_type_elem(t), t->tensor.rank, t->tensor.dims, &results[sl->index]);
+          st = new_result(sl->type, sl->index, spares, &results[sl->index]);
           if (!st) s->ptr[v] = results[sl->index]->data;
         }
         break;
@@ -559,7 +573,7 @@ static kiln_status run_steps(kiln_cpu_executable *x, kiln_cpu_tensor *const *inp
     int32_t v = x->result_values[k];
     if (x->slots[v].store == KILN_CPU_STORE_RESULT && x->slots[v].index == k) continue;
     if (take[k] >= 0) make_donated_result(x, s, k, inputs[take[k]], &results[k]);
-    else st = make_result(x, s, k, &results[k]);
+    else st = make_result(x, s, k, spares, &results[k]);
   }
   for (int32_t v = 0; v < x->num_slots; v++) {
     kiln_rtv_release(s->frame[v]);
@@ -580,6 +594,11 @@ static kiln_status run_steps(kiln_cpu_executable *x, kiln_cpu_tensor *const *inp
 
 kiln_status kiln_cpu_run(kiln_cpu_executable *x, kiln_cpu_tensor *const *inputs, kiln_cpu_tensor **results,
                          kiln_check_log *checks) {
+  return kiln_cpu_run_into(x, inputs, results, NULL, checks);
+}
+
+kiln_status kiln_cpu_run_into(kiln_cpu_executable *x, kiln_cpu_tensor *const *inputs, kiln_cpu_tensor **results,
+                              kiln_cpu_tensor **spares, kiln_check_log *checks) {
   /* every result is NULL until made, so a failing run frees only what it made */
   const kiln_type *ft = kiln_func_type(x->function);
   for (int32_t k = 0; k < ft->func.num_results; k++) results[k] = NULL;
@@ -589,7 +608,7 @@ kiln_status kiln_cpu_run(kiln_cpu_executable *x, kiln_cpu_tensor *const *inputs,
     if (ran || st) return st;
   }
   if (x->whole_interp) return kiln_cpu_run_interpreted(x->interp, x->function, inputs, results, checks, NULL, NULL);
-  return run_steps(x, inputs, results, checks, false);
+  return run_steps(x, inputs, results, spares, checks, false);
 }
 
 /* The most bytes of zero inputs a warm-up makes: a program with larger inputs pays its
@@ -620,7 +639,7 @@ void kiln_cpu_warm_up(kiln_cpu_executable *x) {
     ins[i] = w;
   }
   /* best effort: a step that fails here fails again, reported, in the first real run */
-  if (ok) kiln_status_free(run_steps(x, ins, out, NULL, true));
+  if (ok) kiln_status_free(run_steps(x, ins, out, NULL, NULL, true));
   for (int32_t i = 0; in && i < ni; i++) free(in[i].data);
   free(in);
   free(ins);
