@@ -16,7 +16,8 @@
  * unlike oneDNN's sgemm costs nothing on its first call in a process (GFLOP/s, one Zen 3
  * core, m x k x n, Kiln / oneDNN / OpenBLAS: 16x32x64 87 / 59 / 48, 64x64x64 91 / 90 / 65,
  * 256x192x768 96 / 92 / 87, 128x1024x256 90 / 91 / 88, 256x2048x10 54 / 55 / 42; with the
- * weights transposed 16x128x128 55 / 72 / 55, 128x512x384 87 / 93 / 86; 2026-12-03);
+ * weights transposed 8x64x64 47 / 47 / 37, 16x128x128 54 / 72 / 55, 128x512x384 87 / 93 /
+ * 86; 2026-12-03);
  * oneDNN's on a host without AVX2 and FMA. Whole or in the parts dnnl_split.c cuts along M
  * or N, on the calling thread. */
 #include <limits.h>

@@ -8,9 +8,10 @@
  * A panel is read in place when B is stored k x n, the panel is whole and there are few
  * row tiles to share it; otherwise it is first copied into a zero-padded panel on the stack
  * (transposed B through 8x8 register transposes), so tiles always load whole vectors and
- * only their stores to C are masked. A single row of C (m = 1) has loops of its own: B
- * stored k x n streamed row by row, four rows a pass, into sums of up to ROW_CHUNK columns;
- * B stored n x k as one dot product along k per column. */
+ * only their stores to C are masked. Few rows of C have loops of their own: with B stored
+ * n x k and A m x k (at most DOT_MAX_M rows), tiles of 3 x 4 dot products along k (copying
+ * B transposed would cost more than the product); a single row with B stored k x n, B
+ * streamed row by row, four rows a pass, into sums of up to ROW_CHUNK columns. */
 #include <immintrin.h>
 #include <string.h>
 
@@ -21,8 +22,11 @@
  * otherwise copying it once beats reading rows ldb apart (other pages, other cache sets)
  * once per row tile (GFLOP/s, one Zen 3 core, m x k x n, in place / copied: 16x128x128
  * 86 / 74, 24x256x256 88 / 79, 64x64x64 92 / 89, 128x128x128 84 / 92, 64x512x512 68 / 83,
- * 256x384x512 68 / 88). ROW_CHUNK: the columns a single row of C sums at once (m = 1). */
-enum { MR = 6, NR = 16, KC = 256, IN_PLACE_BYTES = 32 << 10, IN_PLACE_MAX_M = 4 * MR, ROW_CHUNK = 512 };
+ * 256x384x512 68 / 88). ROW_CHUNK: the columns a single row of C sums at once (m = 1).
+ * DOT_MAX_M: the most rows the dot-product tiles take (GFLOP/s, B transposed, dot tiles /
+ * copied panels: 8x64x64 47 / 35, 4x64x256 42 / 23, 1x256x256 37 / 11; 16x128x128 49 /
+ * 55, 24x64x64 34 / 62: their horizontal sums cost more than the copies from 16 rows). */
+enum { MR = 6, NR = 16, KC = 256, IN_PLACE_BYTES = 32 << 10, IN_PLACE_MAX_M = 4 * MR, ROW_CHUNK = 512, DOT_MAX_M = 8 };
 
 /* lanes [0, count) of a vector on, the rest off */
 static const int32_t MASKS[16] = {-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0};
@@ -158,6 +162,78 @@ static inline __attribute__((always_inline)) void add_rows(const int rows, const
   }
 }
 
+/* The four sums of a, b, c and d's lanes. */
+static inline __m128 hsum4(__m256 a, __m256 b, __m256 c, __m256 d) {
+  __m256 t = _mm256_hadd_ps(_mm256_hadd_ps(a, b), _mm256_hadd_ps(c, d));
+  return _mm_add_ps(_mm256_castps256_ps128(t), _mm256_extractf128_ps(t, 1));
+}
+
+/* A tile of C of mr <= 3 rows and nr <= 4 columns as dot products of A's rows (lda apart)
+ * and B's rows (ldb apart), both runs of k: twelve 8-lane partial sums at most, seven
+ * loads a step of 8. */
+static inline __attribute__((always_inline)) void dot_tile(const int mr, const int nr, int64_t k, const float *a,
+                                                           int64_t lda, const float *b, int64_t ldb, float *c,
+                                                           int64_t ldc, float alpha, bool acc) {
+  __m256 sum[3][4];
+#pragma GCC unroll 3
+  for (int r = 0; r < 3; r++)
+#pragma GCC unroll 4
+    for (int q = 0; q < 4; q++) sum[r][q] = _mm256_setzero_ps();
+  int64_t k8 = k / 8 * 8;
+  for (int64_t p = 0; p < k8; p += 8) {
+    __m256 x[3], y[4];
+#pragma GCC unroll 3
+    for (int r = 0; r < mr; r++) x[r] = _mm256_loadu_ps(a + r * lda + p);
+#pragma GCC unroll 4
+    for (int q = 0; q < nr; q++) y[q] = _mm256_loadu_ps(b + q * ldb + p);
+#pragma GCC unroll 3
+    for (int r = 0; r < mr; r++)
+#pragma GCC unroll 4
+      for (int q = 0; q < nr; q++) sum[r][q] = _mm256_fmadd_ps(x[r], y[q], sum[r][q]);
+  }
+  if (k8 < k) { /* the last k % 8 terms, the other lanes zero */
+    __m256i m = lanes((int)(k - k8));
+    __m256 x[3], y[4];
+#pragma GCC unroll 3
+    for (int r = 0; r < mr; r++) x[r] = _mm256_maskload_ps(a + r * lda + k8, m);
+#pragma GCC unroll 4
+    for (int q = 0; q < nr; q++) y[q] = _mm256_maskload_ps(b + q * ldb + k8, m);
+#pragma GCC unroll 3
+    for (int r = 0; r < mr; r++)
+#pragma GCC unroll 4
+      for (int q = 0; q < nr; q++) sum[r][q] = _mm256_fmadd_ps(x[r], y[q], sum[r][q]);
+  }
+#pragma GCC unroll 3
+  for (int r = 0; r < mr; r++) {
+    float v[4];
+    _mm_storeu_ps(v, _mm_mul_ps(hsum4(sum[r][0], sum[r][1], sum[r][2], sum[r][3]), _mm_set1_ps(alpha)));
+#pragma GCC unroll 4
+    for (int q = 0; q < nr; q++) c[r * ldc + q] = acc ? c[r * ldc + q] + v[q] : v[q];
+  }
+}
+
+/* C = alpha * A B^T (+ C) for A stored m x k and B stored n x k, by dot_tile: for few rows
+ * of C, where copying B's panels transposed would cost more than the product. */
+static void dots(int64_t m, int64_t n, int64_t k, float alpha, const float *a, int64_t lda, const float *b,
+                 int64_t ldb, bool acc, float *c, int64_t ldc) {
+  for (int64_t i = 0; i < m; i += 3) {
+    int mr = m - i < 3 ? (int)(m - i) : 3;
+    for (int64_t j = 0; j < n; j += 4) {
+      int nr = n - j < 4 ? (int)(n - j) : 4;
+      const float *ai = a + i * lda, *bj = b + j * ldb;
+      float *cij = c + i * ldc + j;
+      switch (mr * 4 + nr) {
+#define DOT_CASE(R, Q) \
+  case R * 4 + Q: dot_tile(R, Q, k, ai, lda, bj, ldb, cij, ldc, alpha, acc); break;
+        DOT_CASE(1, 1) DOT_CASE(1, 2) DOT_CASE(1, 3) DOT_CASE(1, 4)
+        DOT_CASE(2, 1) DOT_CASE(2, 2) DOT_CASE(2, 3) DOT_CASE(2, 4)
+        DOT_CASE(3, 1) DOT_CASE(3, 2) DOT_CASE(3, 3) DOT_CASE(3, 4)
+#undef DOT_CASE
+      }
+    }
+  }
+}
+
 static float hsum(__m256 v) {
   __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
   s = _mm_add_ps(s, _mm_movehl_ps(s, s));
@@ -217,6 +293,10 @@ void kiln_cpu_sgemm_avx2(char ta, char tb, int64_t m, int64_t n, int64_t k, floa
                          const float *b, int64_t ldb, bool accumulate, float *c, int64_t ldc) {
   if (m <= 0 || n <= 0) return;
   int64_t ar = ta == 'N' ? lda : 1, ap = ta == 'N' ? 1 : lda;
+  if (tb == 'T' && ta == 'N' && m <= DOT_MAX_M) {
+    dots(m, n, k, alpha, a, lda, b, ldb, accumulate, c, ldc);
+    return;
+  }
   if (m == 1) {
     row_vector(tb, n, k, a, ap, b, ldb, c, alpha, accumulate);
     return;
