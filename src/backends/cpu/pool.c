@@ -61,6 +61,7 @@ struct kiln_cpu_pool {
   _Atomic uint32_t waiting;  /* the caller sleeps on done */
   _Atomic uint32_t wake_seq; /* sleeping workers' futex word */
   _Atomic int32_t sleepers;
+  _Atomic int32_t caller_cpu; /* the CPU the call's caller published it on (-1: unknown) */
   _Atomic bool stop;
 };
 
@@ -123,6 +124,23 @@ static uint64_t wait_for_call(kiln_cpu_pool *p, uint32_t seen) {
   }
 }
 
+/* A worker the kernel woke onto the CPU its caller runs on (wake-affine placement, seen
+ * when the caller moved to the CPU the worker last slept on) takes turns with the caller
+ * there, preempting it, while the other CPU idles until the load balancer notices,
+ * milliseconds later: runs took twice their time so, in about half of the processes'
+ * first runs (argmax_large's first run 29 against 14.5 ms; Zen 3, 2 vCPUs). Such a worker
+ * moves itself: its affinity without that CPU, which migrates it at once, then back to
+ * what it was. A nudge, not a pin: the kernel places it freely afterwards. */
+static void leave_callers_cpu(const kiln_cpu_pool *p) {
+  int cpu = sched_getcpu();
+  if (cpu < 0 || cpu != atomic_load_explicit(&p->caller_cpu, memory_order_relaxed)) return;
+  cpu_set_t was, away;
+  if (sched_getaffinity(0, sizeof was, &was) != 0) return;
+  away = was;
+  CPU_CLR(cpu, &away);
+  if (CPU_COUNT(&away) > 0 && sched_setaffinity(0, sizeof away, &away) == 0) sched_setaffinity(0, sizeof was, &was);
+}
+
 static void *worker_main(void *arg) {
   worker *me = arg;
   kiln_cpu_pool *p = me->pool;
@@ -132,6 +150,7 @@ static void *worker_main(void *arg) {
     uint64_t w = wait_for_call(p, seen);
     if (atomic_load(&p->stop)) return NULL;
     seen = gen_of(w);
+    leave_callers_cpu(p);
     work_on(p, seen, me->index);
   }
 }
@@ -150,6 +169,7 @@ void kiln_cpu_pool_run(kiln_cpu_pool *p, int32_t chunks, int64_t work, kiln_cpu_
   atomic_store_explicit(&p->ctx, ctx, memory_order_relaxed);
   atomic_store_explicit(&p->chunks, chunks, memory_order_relaxed);
   atomic_store_explicit(&p->done, 0, memory_order_relaxed);
+  atomic_store_explicit(&p->caller_cpu, sched_getcpu(), memory_order_relaxed);
   uint32_t gen = gen_of(atomic_load(&p->word)) + 1;
   atomic_store(&p->word, (uint64_t)gen << 32); /* publishes the fields above */
   if (work >= WAKE_WORK && atomic_load(&p->sleepers) > 0) {
