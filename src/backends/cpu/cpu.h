@@ -239,6 +239,10 @@ void kiln_cpu_tensor_free(kiln_cpu_tensor *t);
  * kiln_cpu_alloc. kiln_cpu_memory_release returns the cache to the system. Thread-safe. */
 void *kiln_cpu_alloc(uint64_t bytes);
 void kiln_cpu_free(void *p, uint64_t bytes);
+/* Colour i's offset in bytes, a multiple of 64 from 64 to 4032: what large blocks start at
+ * into their first page, and what the arena pads its large temporaries by, so that
+ * neighbours do not start at equal addresses modulo 4096 (memory.c). Thread-safe. */
+uint64_t kiln_cpu_colour_bytes(uint64_t i);
 void kiln_cpu_memory_release(void);
 
 /* Control flow (control.c). kiln_cpu_control_prepare compiles the regions of a while, if

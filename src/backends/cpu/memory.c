@@ -7,8 +7,10 @@
  * and a loop streaming one into another at the same index stalls on 4K aliasing (a load
  * whose address matches an earlier store's in its low 12 bits waits for it): cumulative_
  * large's scans ran 2.6 ms so, 0.8 ms with malloc's heap instead of fresh mappings
- * (Zen 3, 2026-12-03). Thread-safe (one lock around the cache and the colour). */
+ * (Zen 3, 2026-12-03). Thread-safe (one lock around the cache; the colour counter is
+ * atomic). */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -19,7 +21,7 @@ enum {
   ALIGN = 64,
   CACHE_MIN_BYTES = 1 << 16, /* smaller blocks come from malloc's own free lists */
   CACHE_ENTRIES = 32,
-  COLOURS = 4096 / ALIGN, /* a large block starts (1 + colour) * ALIGN bytes into its allocation */
+  COLOURS = 4096 / ALIGN - 1, /* offsets ALIGN to 4096 - ALIGN */
 };
 #define CACHE_MAX_BYTES ((uint64_t)1 << 30)
 
@@ -32,24 +34,24 @@ static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static cached g_cache[CACHE_ENTRIES];
 static int g_count;
 static uint64_t g_cached_bytes;
-static unsigned g_colour;
+static _Atomic uint64_t g_large_blocks; /* made so far: each one's colour */
 
 static uint64_t rounded(uint64_t bytes) {
   uint64_t step = bytes >= CACHE_MIN_BYTES ? 4096 : ALIGN;
   return bytes ? (bytes + step - 1) / step * step : ALIGN;
 }
 
-/* A large block of n bytes: an allocation of n + 4096, the block at (1 + colour) * ALIGN
- * into it, the allocation's address in the ALIGN bytes before the block. */
+uint64_t kiln_cpu_colour_bytes(uint64_t i) {
+  return (1 + i * 23 % COLOURS) * ALIGN; /* 23: coprime with COLOURS, neighbours spread apart */
+}
+
+/* A large block of n bytes: an allocation of n + 4096, the block a colour into it, the
+ * allocation's address in the ALIGN bytes before the block. */
 static void *coloured(uint64_t n) {
   if (n > SIZE_MAX - 4096) return NULL;
   uint8_t *base = aligned_alloc(ALIGN, (size_t)n + 4096);
   if (!base) return NULL;
-  pthread_mutex_lock(&g_lock);
-  unsigned c = g_colour;
-  g_colour = (g_colour + 23) % (COLOURS - 1); /* 23: coprime with 63, colours spread apart */
-  pthread_mutex_unlock(&g_lock);
-  uint8_t *p = base + (1 + (size_t)c) * ALIGN;
+  uint8_t *p = base + kiln_cpu_colour_bytes(atomic_fetch_add_explicit(&g_large_blocks, 1, memory_order_relaxed));
   ((void **)p)[-1] = base;
   return p;
 }

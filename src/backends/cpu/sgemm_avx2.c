@@ -10,8 +10,9 @@
  * (transposed B through 8x8 register transposes), so tiles always load whole vectors and
  * only their stores to C are masked. Few rows of C have loops of their own: with B stored
  * n x k and A m x k (at most DOT_MAX_M rows), tiles of 3 x 4 dot products along k (copying
- * B transposed would cost more than the product); a single row with B stored k x n, B
- * streamed row by row, four rows a pass, into sums of up to ROW_CHUNK columns. */
+ * B transposed would cost more than the product; a single row of A stored as a column is
+ * gathered for them first); a single row with B stored k x n, B streamed row by row, four
+ * rows a pass, into sums of up to ROW_CHUNK columns. */
 #include <immintrin.h>
 #include <string.h>
 
@@ -234,59 +235,39 @@ static void dots(int64_t m, int64_t n, int64_t k, float alpha, const float *a, i
   }
 }
 
-static float hsum(__m256 v) {
-  __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-  s = _mm_add_ps(s, _mm_movehl_ps(s, s));
-  return _mm_cvtss_f32(_mm_add_ss(s, _mm_movehdup_ps(s)));
+/* m = 1 with B stored k x n: c[j] = alpha * sum_p a[p * ap] b[p * ldb + j] (+ c[j]), B's
+ * rows streamed whole, four at a time, into sums of ROW_CHUNK columns. */
+static void row_vector(int64_t n, int64_t k, const float *a, int64_t ap, const float *b, int64_t ldb, float *c,
+                       float alpha, bool acc) {
+  __m256 s = _mm256_set1_ps(alpha);
+  float sum[ROW_CHUNK];
+  for (int64_t j0 = 0; j0 < n; j0 += ROW_CHUNK) {
+    int64_t w = n - j0 < ROW_CHUNK ? n - j0 : ROW_CHUNK, w8 = w / 8 * 8;
+    __m256i mt = lanes((int)(w - w8));
+    memset(sum, 0, (size_t)w * sizeof(float));
+    for (int64_t p = 0; p < k;) {
+      int rows = k - p >= 4 ? 4 : 1; /* four rows of B a pass, the last ones one by one */
+      if (rows == 4) add_rows(4, a + p * ap, ap, b + p * ldb + j0, ldb, sum, w, w8, mt);
+      else add_rows(1, a + p * ap, ap, b + p * ldb + j0, ldb, sum, w, w8, mt);
+      p += rows;
+    }
+    for (int64_t j = 0; j < w; j += 8) {
+      __m256i mj = j < w8 ? lanes(8) : mt;
+      store8(c + j0 + j, _mm256_maskload_ps(sum + j, mj), s, acc, false, mj);
+    }
+  }
 }
 
-/* m = 1: c[j] = alpha * sum_p a[p * ap] b(p, j) (+ c[j]). */
-static void row_vector(char tb, int64_t n, int64_t k, const float *a, int64_t ap, const float *b, int64_t ldb,
-                       float *c, float alpha, bool acc) {
-  __m256 s = _mm256_set1_ps(alpha);
-  if (tb == 'N') { /* B's rows streamed whole, four at a time, into sums of ROW_CHUNK columns */
-    float sum[ROW_CHUNK];
-    for (int64_t j0 = 0; j0 < n; j0 += ROW_CHUNK) {
-      int64_t w = n - j0 < ROW_CHUNK ? n - j0 : ROW_CHUNK, w8 = w / 8 * 8;
-      __m256i mt = lanes((int)(w - w8));
-      memset(sum, 0, (size_t)w * sizeof(float));
-      for (int64_t p = 0; p < k;) {
-        int rows = k - p >= 4 ? 4 : 1; /* four rows of B a pass, the last ones one by one */
-        if (rows == 4) add_rows(4, a + p * ap, ap, b + p * ldb + j0, ldb, sum, w, w8, mt);
-        else add_rows(1, a + p * ap, ap, b + p * ldb + j0, ldb, sum, w, w8, mt);
-        p += rows;
-      }
-      for (int64_t j = 0; j < w; j += 8) {
-        __m256i mj = j < w8 ? lanes(8) : mt;
-        store8(c + j0 + j, _mm256_maskload_ps(sum + j, mj), s, acc, false, mj);
-      }
-    }
-    return;
-  }
-  /* B stored n x k: each c[j] a dot product of two runs along k (A's contiguous when
-   * ap is 1, else gathered into a stack block of KC first) */
-  float ablock[KC];
-  for (int64_t p0 = 0; p0 < k; p0 += KC) {
+/* m = 1 with A's row strided (A stored k x 1, ap apart) and B stored n x k: the row
+ * gathered a block of KC at a time into a run the dot tiles read. */
+static void strided_row_dots(int64_t n, int64_t k, const float *a, int64_t ap, const float *b, int64_t ldb,
+                             float *c, float alpha, bool acc) {
+  float block[KC];
+  for (int64_t p0 = 0; p0 == 0 || p0 < k; p0 += KC) { /* k = 0 once: C = alpha * 0 (+ C) */
     int64_t kc = k - p0 < KC ? k - p0 : KC;
-    const float *ak = a + p0 * ap;
-    if (ap != 1) {
-      for (int64_t p = 0; p < kc; p++) ablock[p] = ak[p * ap];
-      ak = ablock;
-    }
-    int64_t p8 = kc / 8 * 8;
-    __m256i mt = lanes((int)(kc - p8));
-    bool add = acc || p0 > 0;
-    for (int64_t j = 0; j < n; j++) {
-      const float *bj = b + j * ldb + p0;
-      __m256 v = _mm256_setzero_ps();
-      for (int64_t p = 0; p < p8; p += 8) v = _mm256_fmadd_ps(_mm256_loadu_ps(ak + p), _mm256_loadu_ps(bj + p), v);
-      if (p8 < kc) v = _mm256_fmadd_ps(_mm256_maskload_ps(ak + p8, mt), _mm256_maskload_ps(bj + p8, mt), v);
-      float r = hsum(v) * alpha;
-      c[j] = add ? c[j] + r : r;
-    }
+    for (int64_t p = 0; p < kc; p++) block[p] = a[(p0 + p) * ap];
+    dots(1, n, kc, alpha, block, kc, b + p0, ldb, acc || p0 > 0, c, n);
   }
-  if (k <= 0 && !acc)
-    for (int64_t j = 0; j < n; j++) c[j] = 0.0f * alpha;
 }
 
 void kiln_cpu_sgemm_avx2(char ta, char tb, int64_t m, int64_t n, int64_t k, float alpha, const float *a, int64_t lda,
@@ -298,7 +279,8 @@ void kiln_cpu_sgemm_avx2(char ta, char tb, int64_t m, int64_t n, int64_t k, floa
     return;
   }
   if (m == 1) {
-    row_vector(tb, n, k, a, ap, b, ldb, c, alpha, accumulate);
+    if (tb == 'N') row_vector(n, k, a, ap, b, ldb, c, alpha, accumulate);
+    else strided_row_dots(n, k, a, ap, b, ldb, c, alpha, accumulate);
     return;
   }
   __m256 s = _mm256_set1_ps(alpha);
