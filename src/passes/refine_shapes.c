@@ -83,8 +83,7 @@ static bool same_shape(shape a, shape b) {
          (!a.rank || !memcmp(a.dims, b.dims, sizeof(int64_t) * (size_t)a.rank));
 }
 
-/* Operands that decide a result's shape: the first index and how many. */
-static bool shape_operands(const kiln_op *op, int32_t *first, int32_t *count) {
+bool kiln_refine_shape_operands(const kiln_op *op, int32_t *first, int32_t *count) {
   switch (op->kind) {
     case KILN_OP_DYNAMIC_BROADCAST_IN_DIM:
     case KILN_OP_DYNAMIC_RESHAPE: *first = 1, *count = 1; return true;
@@ -99,9 +98,7 @@ static bool shape_operands(const kiln_op *op, int32_t *first, int32_t *count) {
   }
 }
 
-/* Ops whose results are a function of their operands alone, with no other effect (no
- * regions, no communication, no checks or printing). */
-static bool is_pure(const kiln_op *op) {
+bool kiln_refine_is_pure(const kiln_op *op) {
   if (op->num_regions) return false;
   switch (op->kind) {
     case KILN_OP_CUSTOM_CALL:
@@ -168,10 +165,10 @@ static void check_yields(refiner *f, const kiln_op *op, const kiln_block *b, int
 
 static void check_op(refiner *f, const kiln_op *op) {
   int32_t first = 0, count = 0;
-  if (shape_operands(op, &first, &count))
+  if (kiln_refine_shape_operands(op, &first, &count))
     for (int32_t i = first; i < first + count && i < op->num_operands; i++)
       if (!f->known[op->operands[i]->id]) refuse(f, op, "a result's shape depends on the data");
-  bool known = op->kind == KILN_OP_CONSTANT || op->kind == KILN_OP_GET_DIMENSION_SIZE || is_pure(op);
+  bool known = op->kind == KILN_OP_CONSTANT || op->kind == KILN_OP_GET_DIMENSION_SIZE || kiln_refine_is_pure(op);
   for (int32_t i = 0; known && op->kind != KILN_OP_CONSTANT && op->kind != KILN_OP_GET_DIMENSION_SIZE &&
                       i < op->num_operands; i++)
     known = f->known[op->operands[i]->id];
@@ -349,7 +346,7 @@ static bool drop_dead(const refiner *f, kiln_block *body) {
   count_uses(body, uses);
   for (kiln_op *op = body->last, *prev; op; op = prev) {
     prev = op->prev;
-    bool dead = is_pure(op) && op->num_results > 0;
+    bool dead = kiln_refine_is_pure(op) && op->num_results > 0;
     for (int32_t i = 0; dead && i < op->num_results; i++) dead = uses[op->results[i].id] == 0;
     if (!dead) continue;
     for (int32_t i = 0; i < op->num_operands; i++) uses[op->operands[i]->id]--;

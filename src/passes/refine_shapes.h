@@ -46,4 +46,11 @@ void kiln_shape_record_note(kiln_shape_record *r, int32_t id, int32_t rank, cons
  * on success func's values must be renumbered (kiln_func_number_values). */
 kiln_status kiln_refine_shapes(kiln_module *m, kiln_op *func, const kiln_shape_record *r, int32_t num_dim_args);
 
+/* Operands of op that decide a result's shape (a dynamic op's shape operand, ...): the
+ * first index and how many; false when it has none. */
+bool kiln_refine_shape_operands(const kiln_op *op, int32_t *first, int32_t *count);
+/* Whether op's results are a function of its operands alone, with no other effect (no
+ * regions, no communication, no checks or printing). */
+bool kiln_refine_is_pure(const kiln_op *op);
+
 #endif

@@ -198,10 +198,12 @@ kiln_status kiln_cpu_run(kiln_cpu_executable *x, kiln_cpu_tensor *const *inputs,
 kiln_status kiln_cpu_run_into(kiln_cpu_executable *x, kiln_cpu_tensor *const *inputs, kiln_cpu_tensor **results,
                               kiln_cpu_tensor **spares, kiln_check_log *checks);
 /* Runs function (of interp's module, or a copy with no calls left at its top level) whole in
- * the interpreter, observe (may be NULL) told of every op; results as for kiln_cpu_run. */
+ * the interpreter, observe (may be NULL) told of every op; results as for kiln_cpu_run.
+ * shapes_only (NULL for a real run): a shapes-only run (kiln_interp_ctx.shapes_only), whose
+ * results are not made (results is not written; it may be NULL). */
 kiln_status kiln_cpu_run_interpreted(const kiln_interp *interp, const kiln_op *function, kiln_cpu_tensor *const *inputs,
                                      kiln_cpu_tensor **results, kiln_check_log *checks, kiln_interp_observer observe,
-                                     void *observe_arg);
+                                     void *observe_arg, const bool *shapes_only);
 
 /* Shape-polymorphic entry functions (specialize.c): a `?` dimension in a parameter. Each
  * signature (input shapes and the values of the dimension arguments: the leading integer

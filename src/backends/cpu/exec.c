@@ -607,7 +607,7 @@ kiln_status kiln_cpu_run_into(kiln_cpu_executable *x, kiln_cpu_tensor *const *in
     kiln_status st = kiln_cpu_specs_run(x->specs, inputs, results, checks, &ran);
     if (ran || st) return st;
   }
-  if (x->whole_interp) return kiln_cpu_run_interpreted(x->interp, x->function, inputs, results, checks, NULL, NULL);
+  if (x->whole_interp) return kiln_cpu_run_interpreted(x->interp, x->function, inputs, results, checks, NULL, NULL, NULL);
   return run_steps(x, inputs, results, spares, checks, false);
 }
 
@@ -650,7 +650,7 @@ void kiln_cpu_warm_up(kiln_cpu_executable *x) {
 
 kiln_status kiln_cpu_run_interpreted(const kiln_interp *interp, const kiln_op *function, kiln_cpu_tensor *const *inputs,
                                      kiln_cpu_tensor **results, kiln_check_log *checks, kiln_interp_observer observe,
-                                     void *observe_arg) {
+                                     void *observe_arg, const bool *shapes_only) {
   const kiln_type *ft = kiln_func_type(function);
   int32_t ni = ft->func.num_inputs, nr = ft->func.num_results;
   kiln_rtv **args = kiln_fault_calloc((size_t)ni + 1, sizeof *args), **res = kiln_fault_calloc((size_t)nr + 1, sizeof *res);
@@ -666,9 +666,9 @@ kiln_status kiln_cpu_run_interpreted(const kiln_interp *interp, const kiln_op *f
     st = kiln_rtv_view(et, in->rank, in->dims, in->data, &args[i]);
   }
   kiln_interp_ctx ctx = {.interp = interp, .checks = checks, .print_out = stdout, .observe = observe,
-                         .observe_arg = observe_arg};
+                         .observe_arg = observe_arg, .shapes_only = shapes_only};
   if (!st) st = kiln_interp_call(&ctx, function, args, ni, res);
-  for (int32_t k = 0; !st && k < nr; k++) {
+  for (int32_t k = 0; !st && !shapes_only && k < nr; k++) {
     kiln_rtv *r = res[k];
     if (r->kind != KILN_RTV_TENSOR) { /* a token or tuple */
       if (!(results[k] = kiln_fault_calloc(1, sizeof *results[k]))) st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
@@ -684,7 +684,7 @@ kiln_status kiln_cpu_run_interpreted(const kiln_interp *interp, const kiln_op *f
     kiln_rtv_release(args[i]);
   }
   for (int32_t k = 0; res && k < nr; k++) kiln_rtv_release(res[k]);
-  if (st)
+  if (st && !shapes_only)
     for (int32_t k = 0; k < nr; k++) {
       kiln_cpu_tensor_free(results[k]);
       results[k] = NULL;

@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "backends/cpu/cpu.h"
+#include "backends/lapack/lapack.h"
 #include "base/fault.h"
 #include "passes/inline.h"
 #include "passes/refine_shapes.h"
@@ -135,7 +136,7 @@ static double now_ms(void) {
 }
 
 /* Refines the recorded copy and compiles it; a refusal leaves e->x NULL. */
-static void specialise(const kiln_cpu_specs *s, kiln_op *copy, const kiln_shape_record *rec, spec *e) {
+static void specialise(const kiln_cpu_specs *s, kiln_op *copy, const kiln_shape_record *rec, bool shapes_only, spec *e) {
   double t0 = now_ms();
   kiln_status st = kiln_refine_shapes(e->scratch, copy, rec, s->num_dim_args);
   if (!st) {
@@ -150,43 +151,168 @@ static void specialise(const kiln_cpu_specs *s, kiln_op *copy, const kiln_shape_
   const char *profile = getenv("KILN_CPU_PROFILE");
   if (profile && *profile == '1') {
     if (st) fprintf(stderr, "cpu: @%s not specialised: %s\n", kiln_func_name(s->function), kiln_status_message(st));
-    else fprintf(stderr, "cpu: @%s specialised in %.1f ms\n", kiln_func_name(s->function), now_ms() - t0);
+    else
+      fprintf(stderr, "cpu: @%s specialised in %.1f ms (shapes from %s)\n", kiln_func_name(s->function), now_ms() - t0,
+              shapes_only ? "a shapes-only run" : "an interpreted run");
   }
   kiln_status_free(st);
 }
 
-/* The first run of a signature: the inlined copy runs in the interpreter while its shapes
- * are recorded, then it is specialised. *out gets the new entry (not yet in the table). */
+/* ---------------------------------------------------------------- shapes-only recording
+ * A signature's shapes come from a shapes-only run of the inlined copy
+ * (kiln_interp_ctx.shapes_only): only the ops whose values decide shapes (the shape
+ * operands of the dynamic ops and what computes them, and shape assertions' operands) run
+ * fully; every other op's results are allocated at their shapes and left uncomputed. */
+
+/* Custom calls a shapes-only run may make: JAX's shape assertions and dce_sink (no
+ * results), and jaxlib's LAPACK targets (pure). check.* and the rest are refused. */
+static bool shapes_only_target(const kiln_op *op) {
+  const kiln_attr *a = kiln_op_attr(op, "call_target_name");
+  if (!a || a->kind != KILN_ATTR_STRING) return false;
+  size_t n = a->str.len;
+  const char *t = a->str.data;
+  if ((n == 15 && !memcmp(t, "shape_assertion", 15)) || (n == 8 && !memcmp(t, "dce_sink", 8))) return true;
+  return op->num_results > 0 && kiln_lapack_is_target(op);
+}
+
+/* Whether a shapes-only run of b has the effects of a real one: none but assertions. */
+static bool effect_free(const kiln_block *b) {
+  for (const kiln_op *op = b ? b->first : NULL; op; op = op->next) {
+    bool ok = kiln_refine_is_pure(op) || op->kind == KILN_OP_RNG || op->kind == KILN_OP_RNG_BIT_GENERATOR ||
+              (op->kind == KILN_OP_CUSTOM_CALL && shapes_only_target(op));
+    if (op->num_regions) /* reductions, sorts, scatters, control flow; not collectives */
+      ok = kiln_refine_is_pure(&(kiln_op){.kind = op->kind}) || op->kind == KILN_OP_WHILE || op->kind == KILN_OP_IF ||
+           op->kind == KILN_OP_CASE;
+    for (int32_t r = 0; ok && r < op->num_regions; r++) ok = effect_free(kiln_op_block(op, r));
+    if (!ok) return false;
+  }
+  return true;
+}
+
+static void need(bool *needed, const kiln_value *v, bool *changed) {
+  if (!needed[v->id]) needed[v->id] = *changed = true;
+}
+
+/* One backward pass over b: the operands of ops with a needed result (or none) are needed.
+ * False when a needed value is made by an op with regions. */
+static bool need_pass(const kiln_block *b, bool *needed, bool *changed) {
+  for (const kiln_op *op = b ? b->last : NULL; op; op = op->prev) {
+    for (int32_t r = 0; r < op->num_regions; r++)
+      if (!need_pass(kiln_op_block(op, r), needed, changed)) return false;
+    int32_t first = 0, count = 0;
+    if (kiln_refine_shape_operands(op, &first, &count))
+      for (int32_t i = first; i < first + count && i < op->num_operands; i++) need(needed, op->operands[i], changed);
+    bool used = op->num_results == 0 && op->kind != KILN_OP_FUNC_RETURN && op->kind != KILN_OP_RETURN;
+    for (int32_t i = 0; i < op->num_results; i++) used = used || needed[op->results[i].id];
+    if (!used || op->kind == KILN_OP_GET_DIMENSION_SIZE) continue; /* a size reads no data */
+    if (op->num_regions) return false;
+    for (int32_t i = 0; i < op->num_operands; i++) need(needed, op->operands[i], changed);
+  }
+  return true;
+}
+
+/* Whether a needed value is an argument of a region (a loop's carried value: it takes
+ * other values than the one pass a shapes-only run makes). */
+static bool needs_region_arg(const kiln_block *b, const bool *needed, bool entry) {
+  for (int32_t i = 0; b && !entry && i < b->num_args; i++)
+    if (needed[b->args[i].id]) return true;
+  for (const kiln_op *op = b ? b->first : NULL; op; op = op->next)
+    for (int32_t r = 0; r < op->num_regions; r++)
+      if (needs_region_arg(kiln_op_block(op, r), needed, false)) return true;
+  return false;
+}
+
+static void mark_results(const kiln_block *b, const bool *needed, bool *shapes_only) {
+  for (const kiln_op *op = b ? b->first : NULL; op; op = op->next) {
+    bool used = false;
+    for (int32_t i = 0; i < op->num_results; i++) used = used || needed[op->results[i].id];
+    for (int32_t i = 0; i < op->num_results; i++) shapes_only[op->results[i].id] = !used;
+    for (int32_t r = 0; r < op->num_regions; r++) mark_results(kiln_op_block(op, r), needed, shapes_only);
+  }
+}
+
+/* The shapes-only plan of copy (numbered, num_values values): malloc'ed, by value id; NULL
+ * when a shapes-only run cannot stand for a real one (effects other than assertions, sizes
+ * computed in loops or by ops with regions) or on OOM. */
+static bool *shapes_only_plan(const kiln_op *copy, int32_t num_values) {
+  const kiln_block *body = kiln_op_block(copy, 0);
+  if (!body || !effect_free(body)) return NULL;
+  bool *needed = calloc((size_t)num_values + 1, sizeof *needed), *plan = calloc((size_t)num_values + 1, sizeof *plan);
+  bool ok = needed && plan, changed = true;
+  for (int32_t pass = 0; ok && changed && pass <= num_values; pass++) {
+    changed = false;
+    ok = need_pass(body, needed, &changed);
+  }
+  ok = ok && !changed && !needs_region_arg(body, needed, true);
+  if (ok) mark_results(body, needed, plan);
+  free(needed);
+  if (!ok) free(plan);
+  return ok ? plan : NULL;
+}
+
+/* The first run of a signature: the inlined copy's shapes are recorded, it is specialised
+ * and the specialised code makes the results. The shapes come from a shapes-only run when
+ * the copy allows one; otherwise (or when that run or the refinement fails) the copy runs
+ * in the interpreter as a real run that is also recorded, and its results are returned.
+ * e gets the new entry (not yet in the table). */
+/* The inlined copy of the entry in a new scratch module (e->scratch) and an interpreter of
+ * it; false (nothing made but the module) when it cannot be made or run there. */
+static bool make_copy(const kiln_cpu_specs *s, spec *e, kiln_op **copy, kiln_interp **interp, kiln_status *st) {
+  int32_t inlined = 0;
+  kiln_module_destroy(e->scratch);
+  e->scratch = kiln_module_create(s->m->name);
+  if (!e->scratch) {
+    *st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+    return false;
+  }
+  kiln_status refused = kiln_inline_calls_everywhere(s->m, s->function, e->scratch, copy, &inlined);
+  if (!refused) refused = copy_callees(s->m, e->scratch, kiln_op_block(*copy, 0), 0);
+  if (!refused) refused = kiln_interp_create(e->scratch, s->src, interp);
+  kiln_status_free(refused);
+  return !refused;
+}
+
+/* A run of copy in interp recorded (a shapes-only run when plan is given, whose results
+ * are not made), then specialised unless the run failed. */
+static kiln_status record(const kiln_cpu_specs *s, kiln_op *copy, const kiln_interp *interp, const bool *plan,
+                          kiln_cpu_tensor *const *inputs, kiln_cpu_tensor **results, kiln_check_log *checks, spec *e) {
+  kiln_shape_record *rec = kiln_shape_record_create(kiln_func_num_values(copy));
+  if (!rec) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  const kiln_block *body = kiln_op_block(copy, 0);
+  for (int32_t i = 0; i < body->num_args; i++) kiln_shape_record_note(rec, body->args[i].id, inputs[i]->rank, inputs[i]->dims);
+  recording r = {copy, rec};
+  kiln_status st = kiln_cpu_run_interpreted(interp, copy, inputs, results, checks, observe, &r, plan);
+  if (!st) specialise(s, copy, rec, plan != NULL, e);
+  kiln_shape_record_destroy(rec);
+  return st;
+}
+
+/* The first run of a signature: the inlined copy's shapes are recorded and it is
+ * specialised. The shapes come from a shapes-only run when the copy allows one, and then
+ * the specialised code makes the results; otherwise (or when that run, the refinement or
+ * the compile fails: a fresh copy) the copy runs in the interpreter as a real run that is
+ * also recorded, and its results are returned. e gets the new entry (not yet in the
+ * table); e->x NULL: the signature is interpreted. */
 static kiln_status first_run(const kiln_cpu_specs *s, kiln_cpu_tensor *const *inputs, kiln_cpu_tensor **results,
                              kiln_check_log *checks, spec *e, bool *ran) {
-  kiln_op *copy = NULL;
-  int32_t inlined = 0;
-  kiln_interp *interp = NULL;
-  kiln_shape_record *rec = NULL;
-  e->scratch = kiln_module_create(s->m->name);
-  kiln_status st = e->scratch ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-  if (st) return st;
-  /* a copy that cannot be made or run here leaves e->x NULL: the signature is interpreted */
-  kiln_status refused = kiln_inline_calls_everywhere(s->m, s->function, e->scratch, &copy, &inlined);
-  if (!refused) refused = copy_callees(s->m, e->scratch, kiln_op_block(copy, 0), 0);
-  if (!refused) refused = kiln_interp_create(e->scratch, s->src, &interp);
-  if (refused) {
-    kiln_status_free(refused);
-    return NULL;
+  kiln_status st = NULL;
+  for (int pass = 0; pass < 2; pass++) { /* 0: shapes only, 1: a real run */
+    kiln_op *copy = NULL;
+    kiln_interp *interp = NULL;
+    if (!make_copy(s, e, &copy, &interp, &st)) return st;
+    bool *plan = pass == 0 ? shapes_only_plan(copy, kiln_func_num_values(copy)) : NULL;
+    if (pass == 0 && plan) kiln_status_free(record(s, copy, interp, plan, inputs, NULL, NULL, e)); /* a real run reports it */
+    else if (pass == 1) {
+      *ran = true;
+      st = record(s, copy, interp, NULL, inputs, results, checks, e);
+    }
+    free(plan);
+    kiln_interp_destroy(interp);
+    if (pass == 0 && e->x) {
+      *ran = true;
+      return kiln_cpu_run(e->x, inputs, results, checks);
+    }
   }
-  if (!st && !(rec = kiln_shape_record_create(kiln_func_num_values(copy))))
-    st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-  const kiln_block *body = copy ? kiln_op_block(copy, 0) : NULL;
-  for (int32_t i = 0; !st && i < body->num_args; i++)
-    kiln_shape_record_note(rec, body->args[i].id, inputs[i]->rank, inputs[i]->dims);
-  if (!st) {
-    *ran = true;
-    recording r = {copy, rec};
-    st = kiln_cpu_run_interpreted(interp, copy, inputs, results, checks, observe, &r);
-  }
-  if (!st) specialise(s, copy, rec, e);
-  kiln_shape_record_destroy(rec);
-  kiln_interp_destroy(interp);
   return st;
 }
 

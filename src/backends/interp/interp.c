@@ -105,7 +105,9 @@ kiln_status kiln_check_fail(kiln_interp_ctx *ctx, const kiln_op *op, const char 
 /* ------------------------------------------------------------------ kernel helpers */
 
 kiln_status kiln_kernel_result(const kiln_kernel_args *a, int32_t i, int32_t rank, const int64_t *dims) {
-  return kiln_rtv_tensor(a->out_elem[i], rank, dims, &a->out[i]);
+  KILN_RETURN_IF_ERROR(kiln_rtv_tensor(a->out_elem[i], rank, dims, &a->out[i]));
+  if (a->shapes_only && i == a->num_out - 1) return KILN_STATUS(KILN_STATUS_CANCELLED, "shapes only");
+  return NULL;
 }
 
 kiln_status kiln_kernel_result_static(const kiln_interp_ctx *ctx, const kiln_kernel_args *a, int32_t i) {
@@ -193,7 +195,7 @@ static kiln_status run_quantized(kiln_interp_ctx *ctx, kiln_interp_kernel k, kil
     elems[i] = e && e->kind == KILN_TYPE_QUANT ? kiln_interp_scalar_type(e->quant.expressed) : e;
   }
   if (!st) {
-    kiln_kernel_args fa = {a->op, deq, a->num_in, raw, a->num_out, elems};
+    kiln_kernel_args fa = {a->op, deq, a->num_in, raw, a->num_out, elems, false}; /* computed: they are quantized */
     st = k(ctx, &fa);
   }
   for (int32_t i = 0; !st && i < a->num_out; i++) {
@@ -232,8 +234,20 @@ kiln_status kiln_interp_exec_op(kiln_interp_ctx *ctx, const kiln_op *op) {
     elems[i] = result_elem(op, i);
     quant |= elems[i] && elems[i]->kind == KILN_TYPE_QUANT;
   }
-  kiln_kernel_args a = {op, in, op->num_operands, out, op->num_results, elems};
-  kiln_status st = quant && !kiln_interp_kernel_is_quant_native(op->kind) ? run_quantized(ctx, k, &a) : k(ctx, &a);
+  bool shallow = ctx->shapes_only && op->num_results && ctx->shapes_only[op->results[0].id];
+  kiln_kernel_args a = {op, in, op->num_operands, out, op->num_results, elems, shallow};
+  bool control = op->kind == KILN_OP_WHILE || op->kind == KILN_OP_IF || op->kind == KILN_OP_CASE;
+  kiln_status st = shallow && control ? kiln_interp_shapes_only_control(ctx, &a)
+                   : quant && !kiln_interp_kernel_is_quant_native(op->kind) ? run_quantized(ctx, k, &a)
+                                                                            : k(ctx, &a);
+  if (shallow && st) { /* the kernel stopped once its results were allocated: that is all it had to do */
+    bool allocated = true;
+    for (int32_t i = 0; i < op->num_results; i++) allocated = allocated && out[i];
+    if (allocated) {
+      kiln_status_free(st);
+      st = NULL;
+    }
+  }
   for (int32_t i = 0; i < op->num_results; i++) {
     if (!st && !out[i]) st = kiln_interp_error(ctx, op, "produced no value for result #%d", (int)i);
     kiln_rtv **slot = &ctx->frame[op->results[i].id];

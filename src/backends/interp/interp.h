@@ -44,6 +44,13 @@ typedef struct kiln_interp_ctx {
   int depth;               /* call depth, bounded */
   kiln_interp_observer observe; /* NULL, or told of every op run (the cpu's shape recording) */
   void *observe_arg;
+  /* NULL for a real run. Otherwise a shapes-only run (the cpu's shape recording for a
+   * signature, specialize.c): indexed by value id of the function run, true for the
+   * results of ops that only need their shapes. Such an op's kernel allocates its results
+   * and stops (kiln_kernel_result); a while runs its condition and body once, an if or
+   * case every branch once; their data is left unset. The other ops run fully, so the
+   * caller must mark only ops whose results no fully run op reads. */
+  const bool *shapes_only;
 } kiln_interp_ctx;
 
 kiln_status kiln_interp_create(const kiln_module *m, const kiln_source *src, kiln_interp **out);
@@ -83,11 +90,15 @@ typedef struct kiln_kernel_args {
   /* Element type of each result: the op's own, or the expressed float type while a
    * quantized op runs in floating point. */
   const kiln_type *const *out_elem;
+  /* A shapes-only run of this op (kiln_interp_ctx.shapes_only): kiln_kernel_result stops
+   * the kernel (with an error the runner discards) once its last result is allocated. */
+  bool shapes_only;
 } kiln_kernel_args;
 
 typedef kiln_status (*kiln_interp_kernel)(kiln_interp_ctx *ctx, const kiln_kernel_args *a);
 
-/* Allocates result i with the given shape and a->out_elem[i]. */
+/* Allocates result i with the given shape and a->out_elem[i]. In a shapes-only run the
+ * last result's allocation returns an error that ends the kernel (kiln_kernel_args). */
 kiln_status kiln_kernel_result(const kiln_kernel_args *a, int32_t i, int32_t rank, const int64_t *dims);
 /* Allocates result i with the shape of the op's static result type. */
 kiln_status kiln_kernel_result_static(const kiln_interp_ctx *ctx, const kiln_kernel_args *a, int32_t i);
@@ -110,6 +121,10 @@ kiln_interp_kernel kiln_interp_structured_lookup(kiln_op_kind kind);
 kiln_interp_kernel kiln_interp_math_lookup(kiln_op_kind kind);
 kiln_interp_kernel kiln_interp_linalg_lookup(kiln_op_kind kind);
 kiln_interp_kernel kiln_interp_control_lookup(kiln_op_kind kind);
+/* while, if and case in a shapes-only run (kiln_interp_ctx.shapes_only): a while's
+ * condition and body run once on its operands, which are its results; every branch of an
+ * if or case runs once, and the first branch's values are the results. */
+kiln_status kiln_interp_shapes_only_control(kiln_interp_ctx *ctx, const kiln_kernel_args *a);
 /* custom_call @shape_assertion (shape_assertion.c): nothing when operand 0 holds true, else
  * an error with the op's error_message, its {k} replaced by integer operand k + 1. */
 kiln_status kiln_interp_shape_assertion(kiln_interp_ctx *ctx, const kiln_kernel_args *a);

@@ -236,6 +236,31 @@ static kiln_status k_while(kiln_interp_ctx *ctx, const kiln_kernel_args *a) {
   return st;
 }
 
+kiln_status kiln_interp_shapes_only_control(kiln_interp_ctx *ctx, const kiln_kernel_args *a) {
+  const kiln_op *op = a->op;
+  int32_t n = a->num_out;
+  kiln_rtv **tmp = kiln_fault_calloc((size_t)n + 1, sizeof *tmp);
+  if (!tmp) return oom();
+  kiln_status st = NULL;
+  if (op->kind == KILN_OP_WHILE) {
+    if (op->num_regions != 2 || a->num_out != a->num_in)
+      st = kiln_interp_error(ctx, op, "needs a cond and a body region and one result per operand");
+    kiln_rtv *cond = NULL;
+    if (!st) st = kiln_interp_region(ctx, &op->regions[0], a->in, a->num_in, &cond, 1);
+    kiln_rtv_release(cond);
+    if (!st) st = kiln_interp_region(ctx, &op->regions[1], a->in, a->num_in, tmp, n);
+    release_all(tmp, n);
+    for (int32_t i = 0; !st && i < n; i++) a->out[i] = kiln_rtv_retain(a->in[i]);
+  } else {
+    for (int32_t r = 0; !st && r < op->num_regions; r++) {
+      st = kiln_interp_region(ctx, &op->regions[r], NULL, 0, r ? tmp : a->out, n);
+      release_all(tmp, n);
+    }
+  }
+  free(tmp);
+  return st;
+}
+
 /* scf.for %iv = %lo to %hi step %s iter_args(...): bounds are rank-0 integer tensors. */
 static kiln_status k_scf_for(kiln_interp_ctx *ctx, const kiln_kernel_args *a) {
   if (a->num_in < 3 || a->op->num_regions != 1 || a->num_out != a->num_in - 3)
