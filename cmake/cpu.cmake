@@ -21,6 +21,7 @@ set_target_properties(kiln_passes_objects PROPERTIES POSITION_INDEPENDENT_CODE O
 set(KILN_CPU_SOURCES
   src/backends/cpu/code_cache.c
   src/backends/cpu/compile.c
+  src/backends/cpu/collapse.c
   src/backends/cpu/concat.c
   src/backends/cpu/control.c
   src/backends/cpu/conv.c
@@ -30,6 +31,7 @@ set(KILN_CPU_SOURCES
   src/backends/cpu/donate.c
   src/backends/cpu/dynamic_slice.c
   src/backends/cpu/exec.c
+  src/backends/cpu/family.c
   src/backends/cpu/fft.c
   src/backends/cpu/gather.c
   src/backends/cpu/isa.c

@@ -23,13 +23,14 @@
 #include "select.h"
 
 static const char k_usage[] = "kiln bench FILE.mlir [--function NAME] [--iterations N] [--warmup N] "
-                              "[--input X.npy]... [--size N] " KILN_CLI_DEVICE_USAGE;
+                              "[--input X.npy]... [--size N]... " KILN_CLI_DEVICE_USAGE;
 
 enum {
   DEFAULT_WARMUP = 3,
   MIN_AUTO_RUNS = 10,          /* without --iterations: at least these */
   MAX_AUTO_RUNS = 1000000,
   MAX_COUNT = 100000000,       /* the most --iterations or --warmup accepts */
+  MAX_SIZES = 16,              /* --size given this often at most */
 };
 #define AUTO_US 1e6      /* without --iterations: timed runs for about this long */
 #define CALIBRATE_US 1e5 /* ... as the mean of at least this long of untimed runs says */
@@ -41,7 +42,10 @@ typedef struct bench_opts {
   int num_inputs;
   long iterations; /* 0: enough for about a second */
   long warmup;
-  long size; /* --size: made-up inputs of a shape-polymorphic function at this size (0: none) */
+  /* --size: made-up inputs of a shape-polymorphic function at these sizes, each measured
+   * in turn with the one executable (none: the inputs' own shapes) */
+  long sizes[MAX_SIZES];
+  int num_sizes;
   kiln_cli_devices devices;
 } bench_opts;
 
@@ -96,7 +100,8 @@ static kiln_status run_once(bench_run *r, double *out_us, tier_firsts *f) {
 }
 
 /* The inputs: the --input files, or one made-up tensor per parameter. */
-static kiln_status make_inputs(const bench_opts *o, const kiln_source *src, kiln_device *device, bench_run *r) {
+static kiln_status make_inputs(const bench_opts *o, long size, const kiln_source *src, kiln_device *device,
+                               bench_run *r) {
   if (o->num_inputs) {
     return kiln_cli_inputs_read(src, o->function, o->inputs, o->num_inputs, 0, device, r->inputs);
   }
@@ -104,8 +109,8 @@ static kiln_status make_inputs(const bench_opts *o, const kiln_source *src, kiln
   const kiln_type *ft = NULL;
   kiln_status st = kiln_cli_function_type(src, o->function, &m, &ft);
   uint64_t seed = RANDOM_SEED;
-  if (!st && o->size) st = kiln_cli_inputs_at_size(ft, o->size, false, &seed, device, r->inputs);
-  for (int32_t i = 0; !st && !o->size && i < r->num_inputs; i++)
+  if (!st && size) st = kiln_cli_inputs_at_size(ft, size, false, &seed, device, r->inputs);
+  for (int32_t i = 0; !st && !size && i < r->num_inputs; i++)
     st = kiln_cli_input_random(ft->func.inputs[i], NULL, (int)i, &seed, device, &r->inputs[i]);
   kiln_module_destroy(m);
   return st;
@@ -117,14 +122,15 @@ static int compare_doubles(const void *a, const void *b) {
 }
 
 /* How many timed runs: --iterations, or about a second's worth by the mean time of the
- * warm-up runs, which untimed runs extend to at least CALIBRATE_US when they are shorter. */
+ * warm-up runs after the first (the cold one: a new signature's compile, a tier's start),
+ * which untimed runs extend to at least CALIBRATE_US when they are shorter. */
 static kiln_status count_runs(const bench_opts *o, bench_run *r, double warm_us, tier_firsts *f, long *out_runs) {
   if (o->iterations) {
     *out_runs = o->iterations;
     return NULL;
   }
   double total = warm_us, t;
-  long runs = o->warmup;
+  long runs = o->warmup > 1 ? o->warmup - 1 : 0;
   for (; total < CALIBRATE_US && runs < MAX_AUTO_RUNS; runs++) {
     KILN_RETURN_IF_ERROR(run_once(r, &t, f));
     total += t;
@@ -164,11 +170,15 @@ static void print_compile(const kiln_executable *x, double compile_ms, double fi
   kiln_executable_stats_info s = {.struct_size = sizeof s};
   kiln_status st = kiln_executable_stats(x, &s);
   unsigned long long hits = st ? 0 : s.code_cache_hits, all = st ? 0 : s.code_cache_hits + s.code_cache_misses;
-  kiln_status_free(st);
   printf("compile: %.2f ms", compile_ms);
   if (all && (hits == 0 || hits == all)) printf(" (code cache %s)", hits ? "hit" : "miss");
   else if (all) printf(" (code cache: %llu of %llu modules hit)", hits, all);
-  printf("; first result %.2f ms\n", first_result_ms);
+  printf("; first result %.2f ms", first_result_ms);
+  if (!st && s.signatures)
+    printf("; signatures compiled %llu, %llu of them generating code", (unsigned long long)s.signatures,
+           (unsigned long long)s.code_compiles);
+  printf("\n");
+  kiln_status_free(st);
 }
 
 /* The nearest-rank percentile pct (0 < pct <= 100) of the n >= 1 sorted samples: the
@@ -253,7 +263,7 @@ static kiln_status measure(const bench_opts *o, bench_run *r, double compile_ms,
   for (long i = 0; i < o->warmup; i++) {
     KILN_RETURN_IF_ERROR(run_once(r, &t, &f));
     if (i == 0) first_us = t;
-    warm_us += t;
+    else warm_us += t;
   }
   KILN_RETURN_IF_ERROR(settle(r, compile_end_us, &f, &settled_ms));
   long n = 0;
@@ -309,8 +319,14 @@ static int bench(const bench_opts *o) {
     r.results = calloc((size_t)r.num_results + 1, sizeof *r.results);
     if (!r.inputs || !r.results) st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   }
-  if (!st) st = make_inputs(o, &src, device, &r);
-  if (!st) st = measure(o, &r, compile_ms, compile_end_us);
+  for (int k = 0; !st && k < (o->num_sizes ? o->num_sizes : 1); k++) {
+    long size = o->num_sizes ? o->sizes[k] : 0;
+    for (int32_t i = 0; i < r.num_inputs; i++) kiln_buffer_release(r.inputs[i]), r.inputs[i] = NULL;
+    if (o->num_sizes) printf("size %ld\n", size);
+    st = make_inputs(o, size, &src, device, &r);
+    if (!st) st = measure(o, &r, compile_ms, compile_end_us);
+    fflush(stdout);
+  }
   if (st) fprintf(stderr, "kiln bench: %s\n", kiln_status_message(st));
   int rc = st ? 1 : 0;
   kiln_status_free(st);
@@ -359,8 +375,11 @@ int kiln_cmd_bench(int argc, char **argv) {
       bad = !parse_count(a, argv[++i], 1, &o.iterations);
     } else if (!strcmp(a, "--warmup")) {
       bad = !parse_count(a, argv[++i], 0, &o.warmup);
+    } else if (!strcmp(a, "--size") && o.num_sizes == MAX_SIZES) {
+      fprintf(stderr, "kiln bench: --size given more than %d times\n", (int)MAX_SIZES);
+      bad = true;
     } else if (!strcmp(a, "--size")) {
-      bad = !parse_count(a, argv[++i], 1, &o.size);
+      bad = !parse_count(a, argv[++i], 1, &o.sizes[o.num_sizes++]);
     } else if (a[0] == '-' && a[1]) {
       fprintf(stderr, "kiln bench: unknown option '%s'\nusage: %s\n", a, k_usage);
       bad = true;

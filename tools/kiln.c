@@ -54,14 +54,17 @@ static const command k_commands[] = {
      "device list chooses.\n\n" KILN_CLI_DEVICE_HELP,
      kiln_cmd_devices},
     {"bench",
-     "kiln bench FILE.mlir [--function NAME] [--iterations N] [--warmup N] [--input X.npy]... [--size N] "
+     "kiln bench FILE.mlir [--function NAME] [--iterations N] [--warmup N] [--input X.npy]... [--size N]... "
      KILN_CLI_DEVICE_USAGE,
      "Compiles a function (default @main) once and times runs of it. Inputs come from the\n"
      "--input files, one per parameter in order, or else are made up for every parameter\n"
      "(seeded: floats in [-1, 1), integers in [-4, 4] or [0, 8] unsigned, bools; with\n"
-     "--size N, a shape-polymorphic function's `?` dims and dimension arguments are N). Warm-up\n"
-     "runs come first; after the timed runs it prints four lines: the compile time (parse,\n"
-     "verify, compile) and the first result's (the compile and the first run), the\n"
+     "--size N, a shape-polymorphic function's `?` dims and dimension arguments are N;\n"
+     "--size given several times measures each size in turn with the one executable, each\n"
+     "block of lines after a line \"size N\"). Warm-up runs come first; after the timed runs\n"
+     "it prints four lines: the compile time (parse, verify, compile; for a shape-polymorphic\n"
+     "function also the signatures compiled so far and how many of those generated code)\n"
+     "and the first result's (the compile and the first run), the\n"
      "median, least, 99th percentile (nearest rank: the\n"
      "ceil(0.99 N)-th fastest of all N timed runs, so the slowest when N < 100) and\n"
      "greatest run time, and the first run's time (the first execution after compiling:\n"
@@ -73,7 +76,8 @@ static const command k_commands[] = {
      "the timed runs wait for its final tier, and a fifth line says which tier they used,\n"
      "the runs each tier took and when the optimised code was ready.\n\n"
      "  --iterations N    timed runs (default: about a second's worth, at least 10, as the\n"
-     "                    warm-up runs, topped up with untimed runs to 0.1 s, estimate it)\n"
+     "                    warm-up runs after the first, topped up with untimed runs to 0.1 s,\n"
+     "                    estimate it)\n"
      "  --warmup N        untimed runs first (default 3)\n" KILN_CLI_DEVICE_HELP,
      kiln_cmd_bench},
 };

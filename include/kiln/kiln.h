@@ -417,6 +417,13 @@ typedef struct kiln_executable_stats_info {
    * time; runs at once each need a run state of their own, and a fast-start tier
    * prepares nothing. 0 when not reported. */
   uint64_t prepared_in_runs;
+  /* Added in 0.1 after the fields above: for a shape-polymorphic function (a `?` dim in a
+   * parameter), the signatures (input shapes and dimension arguments) its executable has
+   * compiled so far, and how many of those compiles generated code; the others took the
+   * code an earlier signature's compile made (cpu: loop code shared across sizes). 0 when
+   * not reported. */
+  uint64_t signatures;
+  uint64_t code_compiles;
 } kiln_executable_stats_info;
 
 /* KILN_TIER_QUICK (added in 0.1 after the others): a fast-start tier of compiled code,

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "backends/cpu/cpu.h"
+#include "backends/cpu/family.h"
 #include "backends/cpu/dnnl_ops.h"
 #include "backends/cpu/native.h"
 #include "backends/lapack/lapack.h"
@@ -831,8 +832,12 @@ static kiln_status interp_step(kiln_cpu_executable *x, const kiln_op *op, const 
  * 350/145. Narrower results leave the vectors idle: [1,1024] x [1024,64] 4.1/6.7, but
  * [1,2048] x [2048,32] 7.0/5.2, [4,1024] x [1024,32] 13/4.4, [8,512] x [512,10] 16/5.6.
  * Float results only: oneDNN's i8 kernels (VNNI) fold four products per lane, the loop
- * one ([1,256] x [256,256] i8: loop 9.8 us, oneDNN 9.2). */
-enum { DNNL_MIN_ELEMENTS = 4096, LOOP_MAX_ROWS = 8, LOOP_MIN_COLUMNS = 64 };
+ * one ([1,256] x [256,256] i8: loop 9.8 us, oneDNN 9.2). Each row past the first reads
+ * the weights again, from L2 while they fit (LOOP_MAX_REREAD_BYTES); larger weights come
+ * from L3 once per row, and the library, which reads them once for all rows, wins from two
+ * rows (one Zen 3 core, [M,784] x [784,512] then [512,512], us, loop / Kiln's sgemm: M=1
+ * 44/57, M=2 143/105, M=4 267/118, M=8 483/126). */
+enum { DNNL_MIN_ELEMENTS = 4096, LOOP_MAX_ROWS = 8, LOOP_MIN_COLUMNS = 64, LOOP_MAX_REREAD_BYTES = 256 << 10 };
 
 /* The points of operand s's free dims (per batch): s = 0, the lhs's rows, how often each
  * rhs element is read; s = 1, the rhs's columns. */
@@ -867,8 +872,9 @@ static kiln_status dnnl_step(kiln_cpu_executable *x, const kiln_op *op, kiln_cpu
   for (int32_t i = 0; i < op->num_operands; i++) elements += op->operands[i]->type->tensor.num_elements;
   /* the fast-start tier has no loops: oneDNN beats the interpreter at any size */
   int64_t rows = dot_free_points(op, 0), columns = dot_free_points(op, 1);
+  int64_t weight_bytes = op->operands[1]->type->tensor.num_elements * (int64_t)kiln_elem_storage_bytes(kiln_type_elem(op->operands[1]->type));
   bool few_rows = kiln_elem_is_float(kiln_type_elem(op->results[0].type)) && rows >= 0 && rows <= LOOP_MAX_ROWS &&
-                  columns >= LOOP_MIN_COLUMNS && dot_loopable(op);
+                  (rows <= 1 || weight_bytes <= LOOP_MAX_REREAD_BYTES) && columns >= LOOP_MIN_COLUMNS && dot_loopable(op);
   if (!x->baseline && (elements < DNNL_MIN_ELEMENTS || few_rows)) return NULL;
   struct kiln_cpu_dnnl_op *p;
   kiln_status st = kiln_cpu_dnnl_prepare(op, &p);
@@ -1187,7 +1193,16 @@ static kiln_status generate(kiln_cpu_executable *x) {
   int32_t k = 0;
   for (int32_t s = 0; !st && s < x->num_steps; s++)
     if (x->steps[s].kind == KILN_CPU_STEP_LOOP) loops[k++] = x->steps[s].loop;
-  if (!st) st = kiln_cpu_code_compile(loops, n, x->quick, &x->code, fns);
+  /* shared code reads its numbers after a loop's outputs: where exec.c puts them */
+  bool shareable = x->family != NULL;
+  for (int32_t s = 0; shareable && s < x->num_steps; s++) {
+    const kiln_cpu_step *step = &x->steps[s];
+    if (step->kind == KILN_CPU_STEP_LOOP)
+      shareable = step->num_values == step->loop->num_inputs + (step->loop->fold ? step->loop->num_results : 1);
+  }
+  if (!st && shareable) st = kiln_cpu_family_generate(x->family, loops, n, x->arena, fns, &x->code);
+  else if (!st && !(x->family && x->family->mode == KILN_CPU_FAMILY_COLLECT)) /* a probe never runs */
+    st = kiln_cpu_code_compile(loops, n, x->quick, &x->code, fns);
   k = 0;
   for (int32_t s = 0; !st && s < x->num_steps; s++)
     if (x->steps[s].kind == KILN_CPU_STEP_LOOP) x->steps[s].fn = fns[k++];
@@ -1216,30 +1231,37 @@ static bool plannable(const kiln_op *function, const kiln_block *body) {
 typedef enum tier_kind { TIER_BASELINE, TIER_QUICK, TIER_OPTIMIZED } tier_kind;
 
 static kiln_status compile(const kiln_module *m, const kiln_source *src, const kiln_op *function,
-                           const kiln_cpu_executable *parent, tier_kind tier, kiln_cpu_executable **out);
+                           const kiln_cpu_executable *parent, kiln_cpu_family_pass *family, tier_kind tier,
+                           kiln_cpu_executable **out);
 
 kiln_status kiln_cpu_compile(const kiln_module *m, const kiln_source *src, const kiln_op *function,
                              kiln_cpu_executable **out) {
-  return compile(m, src, function, NULL, TIER_OPTIMIZED, out);
+  return compile(m, src, function, NULL, NULL, TIER_OPTIMIZED, out);
 }
 
 kiln_status kiln_cpu_compile_baseline(const kiln_module *m, const kiln_source *src, const kiln_op *function,
                                       kiln_cpu_executable **out) {
-  return compile(m, src, function, NULL, TIER_BASELINE, out);
+  return compile(m, src, function, NULL, NULL, TIER_BASELINE, out);
 }
 
 kiln_status kiln_cpu_compile_quick(const kiln_module *m, const kiln_source *src, const kiln_op *function,
                                    kiln_cpu_executable **out) {
-  return compile(m, src, function, NULL, TIER_QUICK, out);
+  return compile(m, src, function, NULL, NULL, TIER_QUICK, out);
 }
 
 kiln_status kiln_cpu_compile_nested(const kiln_cpu_executable *parent, const kiln_op *function, kiln_cpu_executable **out) {
-  return compile(parent->module, parent->source, function, parent,
+  return compile(parent->module, parent->source, function, parent, parent->family,
                  parent->baseline ? TIER_BASELINE : parent->quick ? TIER_QUICK : TIER_OPTIMIZED, out);
 }
 
+kiln_status kiln_cpu_compile_family(const kiln_module *m, const kiln_source *src, const kiln_op *function,
+                                    kiln_cpu_family_pass *family, kiln_cpu_executable **out) {
+  return compile(m, src, function, NULL, family, TIER_OPTIMIZED, out);
+}
+
 static kiln_status compile(const kiln_module *m, const kiln_source *src, const kiln_op *function,
-                           const kiln_cpu_executable *parent, tier_kind tier, kiln_cpu_executable **out) {
+                           const kiln_cpu_executable *parent, kiln_cpu_family_pass *family, tier_kind tier,
+                           kiln_cpu_executable **out) {
   *out = NULL;
   kiln_cpu_executable *x = calloc(1, sizeof *x);
   if (!x) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
@@ -1249,6 +1271,7 @@ static kiln_status compile(const kiln_module *m, const kiln_source *src, const k
   x->module = m;
   x->source = src;
   x->function = function;
+  x->family = family;
   x->arena = kiln_arena_create(0);
   x->scratch = kiln_module_create(m->name);
   kiln_status st = x->arena && x->scratch ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
@@ -1299,7 +1322,7 @@ static kiln_status compile(const kiln_module *m, const kiln_source *src, const k
   const char *profile = getenv("KILN_CPU_PROFILE"); /* also for a function run whole: the profile says so */
   if (!st && profile && *profile == '1' && !(x->step_ns = calloc((size_t)x->num_steps + 1, sizeof *x->step_ns)))
     st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-  if (!st && tier == TIER_OPTIMIZED) kiln_cpu_warm_up(x);
+  if (!st && tier == TIER_OPTIMIZED && !(family && family->mode == KILN_CPU_FAMILY_COLLECT)) kiln_cpu_warm_up(x);
   if (st) {
     kiln_cpu_executable_destroy(x);
     return st;

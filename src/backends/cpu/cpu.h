@@ -118,6 +118,7 @@ typedef struct kiln_cpu_executable {
   bool baseline;            /* the fast-start tier (tier.h): no generated code, no warm-up */
   bool quick;               /* the quick tier (tier.h): code generated quickly, no warm-up */
   kiln_cpu_specs *specs; /* a shape-polymorphic entry's compiles per shape (specialize.c), or NULL */
+  struct kiln_cpu_family_pass *family; /* a signature's compile: how its loops get shared code (family.h), or NULL */
   int32_t num_values;       /* of `planned` */
   int32_t num_slots;        /* num_values, then temporaries the compiler adds (partial sums) */
   int32_t max_slots;
@@ -166,6 +167,11 @@ kiln_status kiln_cpu_compile_baseline(const kiln_module *m, const kiln_source *s
  * with LLVM's quick settings (loop.h: kiln_cpu_code_compile), no warm-up. */
 kiln_status kiln_cpu_compile_quick(const kiln_module *m, const kiln_source *src, const kiln_op *function,
                                    kiln_cpu_executable **out);
+/* kiln_cpu_compile for a signature of a shape-polymorphic function (specialize.c): its
+ * loops' code, and its regions', comes through the pass (family.h); a COLLECT pass's
+ * executable has no code and no warm-up (it never runs). */
+kiln_status kiln_cpu_compile_family(const kiln_module *m, const kiln_source *src, const kiln_op *function,
+                                    struct kiln_cpu_family_pass *pass, kiln_cpu_executable **out);
 /* The same for a region outlined from `parent` (control.c): it shares the parent's
  * interpreter (probes and calls see one module state) and counts its nesting. */
 kiln_status kiln_cpu_compile_nested(const kiln_cpu_executable *parent, const kiln_op *function, kiln_cpu_executable **out);
@@ -223,6 +229,8 @@ void kiln_cpu_specs_destroy(kiln_cpu_specs *specs);
  * runs the function whole in the interpreter. */
 kiln_status kiln_cpu_specs_run(kiln_cpu_specs *specs, kiln_cpu_tensor *const *inputs,
                                kiln_cpu_tensor **results, kiln_check_log *checks, bool *ran);
+/* The signatures compiled so far, and those whose compile generated code. */
+void kiln_cpu_specs_counts(const kiln_cpu_specs *specs, uint64_t *signatures, uint64_t *code_compiles);
 
 
 /* Runs x once on zero inputs, skipping its interpreter and control-flow steps, so that what

@@ -34,8 +34,11 @@ void sgemm_(const char *ta, const char *tb, const int *m, const int *n, const in
 char *openblas_get_corename(void);
 
 /* Products whose weights have at least BLAS_MIN_N columns and BLAS_MIN_K rows go to
- * OpenBLAS (when blas is set), the others to Kiln's sgemm (when own is). */
-enum { BLAS_MIN_N = 512, BLAS_MIN_K = 256 };
+ * OpenBLAS (when blas is set) for at least BLAS_MIN_M rows, the others to Kiln's sgemm
+ * (when own is): with few rows OpenBLAS's packing does not pay ([M,784] x [784,512] then
+ * [512,512], one Zen 3 core, us, OpenBLAS / Kiln: M=2 211/105, M=3 295/107, M=7 364/214,
+ * M=8 167/126; M=64 599/640). */
+enum { BLAS_MIN_M = 16, BLAS_MIN_N = 512, BLAS_MIN_K = 256 };
 
 static bool openblas_avx2_kernels(void) {
   const char *core = openblas_get_corename();
@@ -131,7 +134,7 @@ static dnnl_status_t gemm_one(const kiln_cpu_dnnl_op *p, const float *src, const
   }
   dnnl_status_t st = dnnl_success;
   if (kiln_fault_point()) st = dnnl_runtime_error;
-  else if (g->blas && n >= BLAS_MIN_N && g->k >= BLAS_MIN_K && blas_sgemm(g, m, n, p->epi.scale, src, wei, beta, dst))
+  else if (g->blas && m >= BLAS_MIN_M && n >= BLAS_MIN_N && g->k >= BLAS_MIN_K && blas_sgemm(g, m, n, p->epi.scale, src, wei, beta, dst))
     ;
   else if (g->own)
     kiln_cpu_sgemm_avx2(g->ta, g->tb, m, n, g->k, p->epi.scale, src, g->lda, wei, g->ldb, beta != 0.0f, dst, g->ldc);

@@ -59,7 +59,7 @@ static int32_t loop_args(const kiln_cpu_executable *x) {
   for (int32_t s = 0; s < x->num_steps; s++)
     if (x->steps[s].kind == KILN_CPU_STEP_LOOP || x->steps[s].kind == KILN_CPU_STEP_CONCAT ||
         x->steps[s].kind == KILN_CPU_STEP_NATIVE)
-      n += x->steps[s].num_values;
+      n += x->steps[s].num_values + (x->steps[s].kind == KILN_CPU_STEP_LOOP); /* a loop's numbers (loop.h) */
   return n;
 }
 
@@ -483,7 +483,8 @@ static kiln_status run_steps(kiln_cpu_executable *x, kiln_cpu_tensor *const *inp
         for (int32_t j = 0; j < n; j++) {
           args[j] = bufs;
           for (int32_t k = 0; k < step[j].num_values; k++) bufs[k] = data_of(x, s, step[j].values[k]);
-          bufs += step[j].num_values;
+          bufs[step[j].num_values] = (void *)step[j].loop->slot_values; /* parametric code's numbers */
+          bufs += step[j].num_values + 1;
         }
         if (n > 1) kiln_cpu_parallel_rows(step, n, (void *const *const *)args);
         else kiln_cpu_parallel_for(step->fn, args[0], step->points, step->loop->grain, step->work);

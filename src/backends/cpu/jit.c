@@ -82,55 +82,6 @@ static kiln_status from_llvm_error(LLVMErrorRef e, const char *what) {
   return st;
 }
 
-/* Merges adjacent dims that every read walks contiguously (and drops size-1 dims), so
- * the inner loop is as long as possible; a reduction's kept and reduced dims stay apart. */
-static void collapse(kiln_cpu_loop *L, kiln_cpu_node **nodes) {
-  int32_t r = L->rank, ro = L->num_out_dims;
-  int32_t keep[KILN_CPU_MAX_RANK], nk = 0, nro = 0;
-  for (int32_t d = 0; d < r; d++) {
-    bool out = d < ro;
-    if (L->dims[d] == 1 && r > 1) continue;
-    if (nk > 0 && (keep[nk - 1] < ro) == out) {
-      int32_t p = keep[nk - 1];
-      bool ok = true;
-      for (int32_t k = 0; k < L->num_nodes && ok; k++) {
-        kiln_cpu_node *x = nodes[k];
-        if (x && (x->kind == KILN_CPU_NODE_LOAD || x->kind == KILN_CPU_NODE_IOTA))
-          ok = x->strides[p] == x->strides[d] * L->dims[d];
-      }
-      if (ok) {
-        L->dims[p] *= L->dims[d];
-        for (int32_t k = 0; k < L->num_nodes; k++) {
-          kiln_cpu_node *x = nodes[k];
-          if (x && (x->kind == KILN_CPU_NODE_LOAD || x->kind == KILN_CPU_NODE_IOTA)) x->strides[p] = x->strides[d];
-        }
-        continue;
-      }
-    }
-    keep[nk++] = d;
-    nro += out;
-  }
-  /* compact */
-  for (int32_t i = 0; i < nk; i++) {
-    L->dims[i] = L->dims[keep[i]];
-    for (int32_t k = 0; k < L->num_nodes; k++) {
-      kiln_cpu_node *x = nodes[k];
-      if (x && (x->kind == KILN_CPU_NODE_LOAD || x->kind == KILN_CPU_NODE_IOTA)) x->strides[i] = x->strides[keep[i]];
-    }
-  }
-  for (int32_t k = 0; k < L->num_nodes; k++) {
-    kiln_cpu_node *x = nodes[k];
-    if (x && (x->kind == KILN_CPU_NODE_LOAD || x->kind == KILN_CPU_NODE_IOTA))
-      for (int32_t i = nk; i < KILN_CPU_MAX_RANK; i++) x->strides[i] = 0;
-  }
-  L->rank = nk;
-  L->num_out_dims = nro;
-  if (ro < r && nro == nk) { /* every reduced dim had size 1: keep one of them */
-    L->dims[L->rank] = 1;
-    L->rank++;
-  }
-}
-
 /* A target machine for the host's triple and the given CPU and features; quick: LLVM's
  * fast instruction selection and register allocation (CodeGenLevelNone). */
 static kiln_status target_machine(const char *cpu, const char *features, bool quick, LLVMTargetMachineRef *out) {
@@ -303,7 +254,7 @@ kiln_status kiln_cpu_code_compile(kiln_cpu_loop *const *loops, int32_t n, bool q
       break;
     }
     kiln_cpu_loop_nodes(loops[i], nodes);
-    collapse(loops[i], nodes);
+    if (!loops[i]->slots) kiln_cpu_collapse(loops[i], nodes); /* a template is collapsed by its family's plan */
     free(nodes);
     if (!kiln_cpu_emit_loop(&g, loops[i], i, cpu, features, &loops[i]->grain))
       st = KILN_STATUS(KILN_STATUS_INTERNAL, "cpu: could not generate code for loop %d", (int)i);

@@ -80,7 +80,28 @@ typedef struct kiln_cpu_loop {
    * together (a vector, or a column reduction's vectors), so threads split the points at
    * its multiples rather than leave a chunk's edge to single lanes. 0 before. */
   int64_t grain;
+  /* Parametric code (a shape-polymorphic function's code shared by its signatures:
+   * family.c). slots: NULL, or per field (kiln_cpu_loop_field) the index of the number in
+   * an int64 array that the function reads at run time, -1 where the code holds the number
+   * as a constant; a template's. slot_values: an instance's array of those numbers
+   * (num_slots of them), given to the function as its last buffer (after the outputs). */
+  const int32_t *slots;
+  int32_t num_slots;
+  const int64_t *slot_values;
 } kiln_cpu_loop;
+
+/* The numbers of a loop, each a field: dims[d] is field d; node k's base is field
+ * KILN_CPU_MAX_RANK + k * KILN_CPU_NODE_FIELDS, its strides[d] the next ones, then its value
+ * (a SCALAR's bits: the integer, or the double's). */
+#define KILN_CPU_NODE_FIELDS (KILN_CPU_MAX_RANK + 2)
+#define KILN_CPU_FIELD_DIM(d) (d)
+#define KILN_CPU_FIELD_BASE(k) (KILN_CPU_MAX_RANK + (k) * KILN_CPU_NODE_FIELDS)
+#define KILN_CPU_FIELD_STRIDE(k, d) (KILN_CPU_FIELD_BASE(k) + 1 + (d))
+#define KILN_CPU_FIELD_VALUE(k) (KILN_CPU_FIELD_BASE(k) + KILN_CPU_MAX_RANK + 1)
+/* How many fields L has. */
+static inline int32_t kiln_cpu_loop_fields(const kiln_cpu_loop *L) {
+  return KILN_CPU_MAX_RANK + L->num_nodes * KILN_CPU_NODE_FIELDS;
+}
 
 /* The identity of a reduction's combiner (ADD: -0.0 for floats, MAXIMUM: -inf or the
  * smallest integer, ...) in element type e. */
@@ -95,6 +116,30 @@ void kiln_cpu_loop_nodes(const kiln_cpu_loop *L, kiln_cpu_node **nodes);
 bool kiln_cpu_loopgen_supports(const kiln_op *op);
 /* Whether elem is an element type loop code handles. */
 bool kiln_cpu_loopgen_elem(kiln_elem elem);
+
+/* Collapsing (collapse.c): adjacent dims that every read walks contiguously are merged
+ * and size-1 dims dropped, so the inner loop is as long as possible; a reduction's kept and
+ * reduced dims stay apart. A plan is made for a set of loops that differ only in their
+ * numbers (a parametric template's signatures: family.c), holding for each of them, and
+ * applied to each. */
+typedef struct kiln_cpu_collapse_plan {
+  int32_t rank, num_out_dims;           /* of the loops it was made for */
+  int32_t group[KILN_CPU_MAX_RANK];     /* per dim: the collapsed dim it joins, -1: dropped */
+  int32_t rank_after, out_after;
+  bool extra;                           /* every reduced dim had size 1: one is kept */
+} kiln_cpu_collapse_plan;
+
+/* nodes[i]: loops[i]'s nodes by id (kiln_cpu_loop_nodes). */
+void kiln_cpu_collapse_plan_make(kiln_cpu_loop *const *loops, kiln_cpu_node *const *const *nodes, int32_t count,
+                                 kiln_cpu_collapse_plan *p);
+/* Whether p holds for L too (its dropped dims have size 1, its merged ones are contiguous). */
+bool kiln_cpu_collapse_plan_fits(const kiln_cpu_loop *L, kiln_cpu_node *const *nodes, const kiln_cpu_collapse_plan *p);
+/* Field f (loop.h) of L as collapsing it by p would make it, L unchanged. */
+int64_t kiln_cpu_collapsed_field(const kiln_cpu_loop *L, kiln_cpu_node *const *nodes, const kiln_cpu_collapse_plan *p,
+                                 int32_t f);
+void kiln_cpu_collapse_plan_apply(kiln_cpu_loop *L, kiln_cpu_node *const *nodes, const kiln_cpu_collapse_plan *p);
+/* L collapsed by its own plan (idempotent). */
+void kiln_cpu_collapse(kiln_cpu_loop *L, kiln_cpu_node *const *nodes);
 
 typedef struct kiln_cpu_code kiln_cpu_code;
 

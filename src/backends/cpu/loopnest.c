@@ -21,6 +21,7 @@ typedef struct nest {
   int32_t inner;          /* the vectorised dim */
   LLVMValueRef entry_end; /* where allocas go */
   LLVMBasicBlockRef entry;
+  LLVMValueRef *slot_val; /* parametric code (loop.h): the numbers read at entry, by slot */
 } nest;
 
 typedef struct loop_var {
@@ -29,6 +30,18 @@ typedef struct loop_var {
 } loop_var;
 
 static LLVMValueRef i64c(nest *n, int64_t v) { return LLVMConstInt(n->g->i64, (uint64_t)v, 1); }
+
+/* Whether field f of the loop is read at run time (loop.h: parametric code). */
+static bool param(const nest *n, int32_t f) { return n->L->slots && n->L->slots[f] >= 0; }
+/* Field f, whose value here is v: the constant, or the number read at run time. */
+static LLVMValueRef num(nest *n, int32_t f, int64_t v) { return param(n, f) ? n->slot_val[n->L->slots[f]] : i64c(n, v); }
+static LLVMValueRef dim(nest *n, int32_t d) { return num(n, KILN_CPU_FIELD_DIM(d), n->L->dims[d]); }
+/* The product of dims [from, to). */
+static LLVMValueRef dims_product(nest *n, int32_t from, int32_t to) {
+  LLVMValueRef p = i64c(n, 1);
+  for (int32_t d = from; d < to; d++) p = LLVMBuildMul(n->g->b, p, dim(n, d), "");
+  return p;
+}
 
 static LLVMValueRef new_var(nest *n, LLVMTypeRef t) {
   LLVMBuilderRef b = LLVMCreateBuilderInContext(n->g->c);
@@ -69,13 +82,15 @@ static void add_offsets(nest *n, LLVMValueRef *base, int32_t from, int32_t to, L
   LLVMBuilderRef b = n->g->b;
   LLVMValueRef rest = flat;
   for (int32_t d = to - 1; d >= from; d--) {
-    if (n->L->dims[d] == 1) continue;
-    LLVMValueRef idx = d == from ? rest : LLVMBuildURem(b, rest, i64c(n, n->L->dims[d]), "");
-    if (d > from) rest = LLVMBuildUDiv(b, rest, i64c(n, n->L->dims[d]), "");
+    if (n->L->dims[d] == 1 && !param(n, KILN_CPU_FIELD_DIM(d))) continue;
+    LLVMValueRef idx = d == from ? rest : LLVMBuildURem(b, rest, dim(n, d), "");
+    if (d > from) rest = LLVMBuildUDiv(b, rest, dim(n, d), "");
     for (int32_t k = 0; k < n->L->num_nodes; k++) {
       const kiln_cpu_node *x = n->nodes[k];
-      if (!x || (x->kind != KILN_CPU_NODE_LOAD && x->kind != KILN_CPU_NODE_IOTA) || !x->strides[d]) continue;
-      base[k] = LLVMBuildAdd(b, base[k], LLVMBuildMul(b, idx, i64c(n, x->strides[d]), ""), "");
+      if (!x || (x->kind != KILN_CPU_NODE_LOAD && x->kind != KILN_CPU_NODE_IOTA)) continue;
+      int32_t f = KILN_CPU_FIELD_STRIDE(k, d);
+      if (!x->strides[d] && !param(n, f)) continue;
+      base[k] = LLVMBuildAdd(b, base[k], LLVMBuildMul(b, idx, num(n, f, x->strides[d]), ""), "");
     }
   }
 }
@@ -83,26 +98,39 @@ static void add_offsets(nest *n, LLVMValueRef *base, int32_t from, int32_t to, L
 static void start_offsets(nest *n, LLVMValueRef *base) {
   for (int32_t k = 0; k < n->L->num_nodes; k++) {
     const kiln_cpu_node *x = n->nodes[k];
-    base[k] = x && (x->kind == KILN_CPU_NODE_LOAD || x->kind == KILN_CPU_NODE_IOTA) ? i64c(n, x->base) : NULL;
+    base[k] = x && (x->kind == KILN_CPU_NODE_LOAD || x->kind == KILN_CPU_NODE_IOTA) ? num(n, KILN_CPU_FIELD_BASE(k), x->base)
+                                                                                    : NULL;
   }
+}
+
+/* A SCALAR node's value read at run time (its field's bits: loop.h), w lanes. */
+static LLVMValueRef scalar_param(nest *n, const kiln_cpu_node *x, int w) {
+  kiln_cpu_gen *g = n->g;
+  LLVMValueRef bits = n->slot_val[n->L->slots[KILN_CPU_FIELD_VALUE(x->id)]], v;
+  if (kiln_elem_is_float(x->elem)) v = kiln_cpu_convert(g, KILN_ELEM_F64, x->elem, LLVMBuildBitCast(g->b, bits, g->f64, ""));
+  else v = kiln_cpu_convert(g, KILN_ELEM_SI64, x->elem, bits);
+  return kiln_cpu_splat(g, v, w);
 }
 
 static LLVMValueRef value(nest *n, const kiln_cpu_node *x, LLVMValueRef pos, int w) {
   if (n->memo[x->id]) return n->memo[x->id];
   kiln_cpu_gen *g = n->g;
   LLVMValueRef v = NULL;
+  int32_t fs = KILN_CPU_FIELD_STRIDE(x->id, n->inner);
+  bool inner_param = (x->kind == KILN_CPU_NODE_LOAD || x->kind == KILN_CPU_NODE_IOTA) && param(n, fs);
+  if (inner_param && w > 1) return NULL; /* a vector along a dim needs its stride as a constant */
   switch (x->kind) {
     case KILN_CPU_NODE_LOAD: {
       int64_t s = x->strides[n->inner];
       LLVMValueRef off = n->offset[x->id];
-      if (s) off = LLVMBuildAdd(g->b, off, LLVMBuildMul(g->b, pos, i64c(n, s), ""), "");
+      if (s || inner_param) off = LLVMBuildAdd(g->b, off, LLVMBuildMul(g->b, pos, num(n, fs, s), ""), "");
       v = kiln_cpu_load(g, n->inputs[x->input], x->elem, off, s, w);
       break;
     }
     case KILN_CPU_NODE_IOTA: {
       int64_t s = x->strides[n->inner];
       LLVMValueRef off = n->offset[x->id];
-      if (s) off = LLVMBuildAdd(g->b, off, LLVMBuildMul(g->b, pos, i64c(n, s), ""), "");
+      if (s || inner_param) off = LLVMBuildAdd(g->b, off, LLVMBuildMul(g->b, pos, num(n, fs, s), ""), "");
       LLVMValueRef idx = off;
       if (w > 1) {
         LLVMValueRef lanes[64];
@@ -116,7 +144,9 @@ static LLVMValueRef value(nest *n, const kiln_cpu_node *x, LLVMValueRef pos, int
       v = kiln_cpu_convert(g, KILN_ELEM_SI64, x->elem, idx);
       break;
     }
-    case KILN_CPU_NODE_SCALAR: v = kiln_cpu_const(g, x->elem, x->value, w); break;
+    case KILN_CPU_NODE_SCALAR:
+      v = param(n, KILN_CPU_FIELD_VALUE(x->id)) ? scalar_param(n, x, w) : kiln_cpu_const(g, x->elem, x->value, w);
+      break;
     case KILN_CPU_NODE_ARG: return NULL; /* a fold sets its arguments' values before use */
     case KILN_CPU_NODE_OP: {
       LLVMValueRef args[8];
@@ -165,7 +195,7 @@ typedef struct row_segments {
   LLVMBasicBlockRef head, done;
 } row_segments;
 
-static void rows_open(nest *n, row_segments *s, LLVMValueRef begin, LLVMValueRef end, int64_t last) {
+static void rows_open(nest *n, row_segments *s, LLVMValueRef begin, LLVMValueRef end, LLVMValueRef last) {
   kiln_cpu_gen *g = n->g;
   LLVMBuilderRef b = g->b;
   s->fvar = new_var(n, g->i64);
@@ -180,9 +210,9 @@ static void rows_open(nest *n, row_segments *s, LLVMValueRef begin, LLVMValueRef
   s->f = LLVMBuildLoad2(b, g->i64, s->fvar, "");
   LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, s->f, end, ""), body, s->done);
   LLVMPositionBuilderAtEnd(b, body);
-  s->col = LLVMBuildURem(b, s->f, i64c(n, last), "");
-  s->row = LLVMBuildUDiv(b, s->f, i64c(n, last), "");
-  LLVMValueRef left = LLVMBuildSub(b, end, s->f, ""), rowleft = LLVMBuildSub(b, i64c(n, last), s->col, "");
+  s->col = LLVMBuildURem(b, s->f, last, "");
+  s->row = LLVMBuildUDiv(b, s->f, last, "");
+  LLVMValueRef left = LLVMBuildSub(b, end, s->f, ""), rowleft = LLVMBuildSub(b, last, s->col, "");
   s->cnt = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, left, rowleft, ""), left, rowleft, "");
 }
 
@@ -206,7 +236,7 @@ static bool emit_elementwise(nest *n, LLVMValueRef begin, LLVMValueRef end) {
   int w = lanes_for(n->g, L);
   n->inner = r ? r - 1 : 0;
   row_segments seg;
-  rows_open(n, &seg, begin, end, r ? L->dims[r - 1] : 1);
+  rows_open(n, &seg, begin, end, r ? dim(n, r - 1) : i64c(n, 1));
   start_offsets(n, n->offset);
   add_offsets(n, n->offset, 0, r ? r - 1 : 0, seg.row);
   LLVMValueRef nvec = vector_part(n, &seg, w);
@@ -279,8 +309,7 @@ static bool emit_reduce(nest *n, LLVMValueRef begin, LLVMValueRef end) {
   LLVMBuilderRef b = g->b;
   const kiln_cpu_loop *L = n->L;
   int32_t ro = L->num_out_dims, r = L->rank;
-  int64_t last = L->dims[r - 1], rows = 1;
-  for (int32_t d = ro; d < r - 1; d++) rows *= L->dims[d];
+  LLVMValueRef last = dim(n, r - 1), rows = dims_product(n, ro, r - 1);
   int w = lanes_for(n->g, L);
   n->inner = r - 1;
   LLVMValueRef *point = calloc((size_t)L->num_nodes + 1, sizeof *point);
@@ -297,12 +326,13 @@ static bool emit_reduce(nest *n, LLVMValueRef begin, LLVMValueRef end) {
   for (int u = 0; u < UNROLL; u++) LLVMBuildStore(b, identity(n, w), vacc[u]);
   LLVMBuildStore(b, identity(n, 1), sacc);
   loop_var rr;
-  loop_open(n, &rr, i64c(n, 0), i64c(n, rows));
+  loop_open(n, &rr, i64c(n, 0), rows);
   memcpy(n->offset, point, sizeof *point * (size_t)L->num_nodes);
   add_offsets(n, n->offset, ro, r - 1, rr.i);
-  int64_t nwide = last - last % (UNROLL * w), nvec = last - last % w;
+  LLVMValueRef nwide = LLVMBuildSub(b, last, LLVMBuildSRem(b, last, i64c(n, UNROLL * w), ""), "");
+  LLVMValueRef nvec = LLVMBuildSub(b, last, LLVMBuildSRem(b, last, i64c(n, w), ""), "");
   loop_var vu;
-  loop_open(n, &vu, i64c(n, 0), i64c(n, nwide));
+  loop_open(n, &vu, i64c(n, 0), nwide);
   for (int u = 0; u < UNROLL; u++) {
     LLVMValueRef v = root_at(n, LLVMBuildAdd(b, vu.i, i64c(n, u * w), ""), w);
     if (!v) return free(point), false;
@@ -310,13 +340,13 @@ static bool emit_reduce(nest *n, LLVMValueRef begin, LLVMValueRef end) {
   }
   loop_close(n, &vu, i64c(n, UNROLL * w));
   loop_var vj;
-  loop_open(n, &vj, i64c(n, nwide), i64c(n, nvec));
+  loop_open(n, &vj, nwide, nvec);
   LLVMValueRef v = root_at(n, vj.i, w);
   if (!v) return free(point), false;
   LLVMBuildStore(b, combine(n, LLVMBuildLoad2(b, vt, vacc[0], ""), v), vacc[0]);
   loop_close(n, &vj, i64c(n, w));
   loop_var sj;
-  loop_open(n, &sj, i64c(n, nvec), i64c(n, last));
+  loop_open(n, &sj, nvec, last);
   v = root_at(n, sj.i, 1);
   if (!v) return free(point), false;
   LLVMBuildStore(b, combine(n, LLVMBuildLoad2(b, st, sacc, ""), v), sacc);
@@ -344,10 +374,24 @@ static bool emit_reduce(nest *n, LLVMValueRef begin, LLVMValueRef end) {
  * the folded dim and differs between lanes makes it a row reduction, and so does one that
  * runs along it the same in every lane (the vector of a vector-matrix product) when the
  * results' rows are narrower than a vector: their lanes would go one at a time. */
+/* Whether no read's stride along dim d is read at run time (parametric code: loop.h), as
+ * vectorising along d needs. */
+static bool fixed_strides(const nest *n, int32_t d) {
+  for (int32_t k = 0; k < n->L->num_nodes; k++) {
+    const kiln_cpu_node *x = n->nodes[k];
+    if (x && (x->kind == KILN_CPU_NODE_LOAD || x->kind == KILN_CPU_NODE_IOTA) && param(n, KILN_CPU_FIELD_STRIDE(k, d)))
+      return false;
+  }
+  return true;
+}
+
 static bool column_reduction(const nest *n) {
   const kiln_cpu_loop *L = n->L;
   int32_t ro = L->num_out_dims, r = L->rank;
-  if (ro < 1 || L->dims[ro - 1] < 2) return false;
+  if (ro < 1) return false;
+  bool row_fixed = fixed_strides(n, r - 1), column_fixed = fixed_strides(n, ro - 1);
+  if (row_fixed != column_fixed) return column_fixed; /* the form whose vectors parametric code can make */
+  if (L->dims[ro - 1] < 2) return false;
   bool contiguous_out = false, invariant_along_fold = false;
   for (int32_t k = 0; k < L->num_nodes; k++) {
     const kiln_cpu_node *x = n->nodes[k];
@@ -369,8 +413,7 @@ static bool emit_column_reduce(nest *n, LLVMValueRef begin, LLVMValueRef end) {
   LLVMBuilderRef b = g->b;
   const kiln_cpu_loop *L = n->L;
   int32_t ro = L->num_out_dims, r = L->rank;
-  int64_t last = L->dims[ro - 1], folded = 1;
-  for (int32_t d = ro; d < r; d++) folded *= L->dims[d];
+  LLVMValueRef last = dim(n, ro - 1), folded = dims_product(n, ro, r);
   int w = lanes_for(n->g, L);
   n->inner = ro - 1;
   kiln_elem acc = L->root->elem;
@@ -393,7 +436,7 @@ static bool emit_column_reduce(nest *n, LLVMValueRef begin, LLVMValueRef end) {
     LLVMValueRef pos = LLVMBuildAdd(b, seg.col, j.i, "");
     for (int u = 0; u < copies; u++) LLVMBuildStore(b, identity(n, lanes), accv[u]);
     loop_var k;
-    loop_open(n, &k, i64c(n, 0), i64c(n, folded));
+    loop_open(n, &k, i64c(n, 0), folded);
     memcpy(n->offset, row, sizeof *row * (size_t)L->num_nodes);
     add_offsets(n, n->offset, ro, r, k.i);
     for (int u = 0; u < copies; u++) {
@@ -441,8 +484,7 @@ static bool emit_fold(nest *n, LLVMValueRef begin, LLVMValueRef end) {
   LLVMBuilderRef b = g->b;
   const kiln_cpu_loop *L = n->L;
   int32_t ro = L->num_out_dims, r = L->rank, nr = L->num_results;
-  int64_t folded = 1;
-  for (int32_t d = ro; d < r; d++) folded *= L->dims[d];
+  LLVMValueRef folded = dims_product(n, ro, r);
   int w = fold_lanes(g, L);
   n->inner = ro ? ro - 1 : 0; /* with no kept dim only lane 0 at position 0 is read */
   LLVMValueRef *row = calloc((size_t)L->num_nodes + 1, sizeof *row), *acc = calloc((size_t)nr, sizeof *acc);
@@ -450,7 +492,7 @@ static bool emit_fold(nest *n, LLVMValueRef begin, LLVMValueRef end) {
   bool ok = row && acc && v;
   row_segments seg;
   if (ok) {
-    rows_open(n, &seg, begin, end, ro ? L->dims[ro - 1] : 1);
+    rows_open(n, &seg, begin, end, ro ? dim(n, ro - 1) : i64c(n, 1));
     start_offsets(n, row);
     if (ro) add_offsets(n, row, 0, ro - 1, seg.row);
   }
@@ -469,7 +511,7 @@ static bool emit_fold(nest *n, LLVMValueRef begin, LLVMValueRef end) {
       LLVMBuildStore(b, init, acc[k]);
     }
     loop_var f;
-    loop_open(n, &f, i64c(n, 0), i64c(n, folded));
+    loop_open(n, &f, i64c(n, 0), folded);
     memcpy(n->offset, row, sizeof *row * (size_t)L->num_nodes);
     add_offsets(n, n->offset, ro, r, f.i);
     forget(n);
@@ -552,6 +594,17 @@ bool kiln_cpu_emit_loop(kiln_cpu_gen *g, const kiln_cpu_loop *L, int32_t index, 
       n.inputs[i] = LLVMBuildLoad2(g->b, g->ptr, LLVMBuildGEP2(g->b, g->ptr, bufs, &idx, 1, ""), "");
     }
     n.out = n.inputs[L->num_inputs];
+    if (L->slots) { /* parametric code: its numbers, read once */
+      LLVMValueRef idx = LLVMConstInt(g->i64, (uint64_t)(L->num_inputs + outputs), 0);
+      LLVMValueRef p = LLVMBuildLoad2(g->b, g->ptr, LLVMBuildGEP2(g->b, g->ptr, bufs, &idx, 1, ""), "");
+      p = LLVMBuildBitCast(g->b, p, LLVMPointerType(g->i64, 0), "");
+      ok = (n.slot_val = calloc((size_t)L->num_slots + 1, sizeof *n.slot_val)) != NULL;
+      for (int32_t k = 0; ok && k < L->num_slots; k++) {
+        LLVMValueRef at = LLVMConstInt(g->i64, (uint64_t)k, 0);
+        n.slot_val[k] = LLVMBuildLoad2(g->b, g->i64, LLVMBuildGEP2(g->b, g->i64, p, &at, 1, ""), "");
+      }
+    }
+    if (!ok) goto done;
     LLVMValueRef begin = LLVMGetParam(fn, 1), end = LLVMGetParam(fn, 2);
     /* a row reduction makes one point at a time; the other forms a vector of points (a
      * column reduction UNROLL of them) */
@@ -568,6 +621,8 @@ bool kiln_cpu_emit_loop(kiln_cpu_gen *g, const kiln_cpu_loop *L, int32_t index, 
     }
     if (ok) LLVMBuildRetVoid(g->b);
   }
+done:
+  free(n.slot_val);
   free(n.nodes);
   free(n.offset);
   free(n.memo);

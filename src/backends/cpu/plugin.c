@@ -183,6 +183,7 @@ static kiln_status cpu_executable_stats(const kiln_backend_executable *e, kiln_b
   if (HAS_FIELD(out, interpreted_ops)) out->interpreted_ops = kiln_cpu_interpreted_ops(x);
   if (HAS_FIELD(out, copy_bytes)) kiln_cpu_copy_counts(x, &out->copies, &out->copy_bytes);
   if (HAS_FIELD(out, prepared_in_runs)) out->prepared_in_runs = kiln_cpu_prepared_in_runs(x);
+  if (HAS_FIELD(out, code_compiles) && x->specs) kiln_cpu_specs_counts(x->specs, &out->signatures, &out->code_compiles);
   if (HAS_FIELD(out, optimized_runs)) {
     out->tier = tier.optimized ? KILN_TIER_OPTIMIZED : tier.quick ? KILN_TIER_QUICK : KILN_TIER_FAST_START;
     out->tier_pending = tier.pending;

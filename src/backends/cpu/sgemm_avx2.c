@@ -83,10 +83,12 @@ static inline __attribute__((always_inline)) void tile(const int mr, int64_t k, 
 /* Rows [0, m) of C in tiles; A's element (i, p) at a[i * ar + p * ap]. */
 static void row_tiles(int64_t m, int64_t k, const float *a, int64_t ar, int64_t ap, const float *b, int64_t bs,
                       float *c, int64_t ldc, int nc, __m256 alpha, bool acc) {
-  for (int64_t i = 0; i < m; i += MR) {
+  for (int64_t i = 0, mr; i < m; i += mr) {
     const float *ai = a + i * ar;
     float *ci = c + i * ldc;
-    switch (m - i < MR ? (int)(m - i) : MR) {
+    int64_t left = m - i, tiles = (left + MR - 1) / MR;
+    mr = (left + tiles - 1) / tiles; /* the rows left in tiles of even size: no tile of one row after five of six */
+    switch ((int)mr) {
       case 6: tile(6, k, ai, ar, ap, b, bs, ci, ldc, nc, alpha, acc); break;
       case 5: tile(5, k, ai, ar, ap, b, bs, ci, ldc, nc, alpha, acc); break;
       case 4: tile(4, k, ai, ar, ap, b, bs, ci, ldc, nc, alpha, acc); break;

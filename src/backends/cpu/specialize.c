@@ -1,10 +1,12 @@
 /* Shape-polymorphic entry functions, compiled per concrete signature (see cpu.h). */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "backends/cpu/cpu.h"
+#include "backends/cpu/family.h"
 #include "backends/lapack/lapack.h"
 #include "base/fault.h"
 #include "passes/inline.h"
@@ -25,6 +27,11 @@ struct kiln_cpu_specs {
   pthread_mutex_t lock;
   int32_t count;
   spec entries[KILN_CPU_MAX_SPECS];
+  /* The loop code the signatures share (family.h; NULL: none, each compiles its own).
+   * Templates are added under build_lock. */
+  pthread_mutex_t build_lock;
+  kiln_cpu_family *family;
+  _Atomic uint64_t signatures, code_compiles; /* compiled; of which generated code */
 };
 
 static bool is_dynamic(const kiln_type *t) { return kiln_type_is_tensor(t) && !kiln_type_is_static(t); }
@@ -57,6 +64,8 @@ kiln_status kiln_cpu_specs_create(const kiln_module *m, const kiln_source *src, 
   s->function = function;
   s->num_dim_args = dim_arg_count(kiln_func_type(function));
   pthread_mutex_init(&s->lock, NULL);
+  pthread_mutex_init(&s->build_lock, NULL);
+  s->family = kiln_cpu_family_create(); /* NULL (out of memory): signatures compile alone */
   *out = s;
   return NULL;
 }
@@ -68,12 +77,14 @@ void kiln_cpu_specs_destroy(kiln_cpu_specs *s) {
     kiln_module_destroy(s->entries[i].scratch);
     free(s->entries[i].key);
   }
+  kiln_cpu_family_destroy(s->family); /* after the executables that use its code */
   pthread_mutex_destroy(&s->lock);
+  pthread_mutex_destroy(&s->build_lock);
   free(s);
 }
 
 /* The signature of a run's inputs (malloc'ed; NULL on OOM). */
-static int64_t *signature(const kiln_cpu_specs *s, kiln_cpu_tensor *const *inputs, int32_t *len) {
+static int64_t *signature(kiln_cpu_specs *s, kiln_cpu_tensor *const *inputs, int32_t *len) {
   const kiln_type *ft = kiln_func_type(s->function);
   int32_t n = s->num_dim_args;
   for (int32_t i = 0; i < ft->func.num_inputs; i++) n += 1 + inputs[i]->rank;
@@ -136,24 +147,36 @@ static double now_ms(void) {
 }
 
 /* Refines the recorded copy and compiles it; a refusal leaves e->x NULL. */
-static void specialise(const kiln_cpu_specs *s, kiln_op *copy, const kiln_shape_record *rec, bool shapes_only, spec *e) {
+static void specialise(kiln_cpu_specs *s, kiln_op *copy, const kiln_shape_record *rec, bool shapes_only,
+                       kiln_cpu_family_pass *pass, spec *e) {
   double t0 = now_ms();
   kiln_status st = kiln_refine_shapes(e->scratch, copy, rec, s->num_dim_args);
   if (!st) {
     kiln_func_number_values(copy);
-    st = kiln_cpu_compile(s->m, s->src, copy, &e->x);
+    st = pass ? kiln_cpu_compile_family(s->m, s->src, copy, pass, &e->x) : kiln_cpu_compile(s->m, s->src, copy, &e->x);
+  }
+  if (st && pass && !pass->compile_rest && pass->unbound) { /* the caller makes a template */
+    kiln_status_free(st);
+    return;
   }
   if (!st && e->x->whole_interp) { /* tuples, tokens: not worth a copy the interpreter runs */
     kiln_cpu_executable_destroy(e->x);
     e->x = NULL;
     st = KILN_STATUS(KILN_STATUS_UNIMPLEMENTED, "the refined function runs in the interpreter as a whole");
   }
+  bool collecting = pass && pass->mode == KILN_CPU_FAMILY_COLLECT;
+  if (!st && !collecting) {
+    atomic_fetch_add(&s->signatures, 1);
+    if (!pass || pass->compiled) atomic_fetch_add(&s->code_compiles, 1);
+  }
   const char *profile = getenv("KILN_CPU_PROFILE");
-  if (profile && *profile == '1') {
+  if (profile && *profile == '1' && !collecting) {
     if (st) fprintf(stderr, "cpu: @%s not specialised: %s\n", kiln_func_name(s->function), kiln_status_message(st));
     else
-      fprintf(stderr, "cpu: @%s specialised in %.1f ms (shapes from %s)\n", kiln_func_name(s->function), now_ms() - t0,
-              shapes_only ? "a shapes-only run" : "an interpreted run");
+      fprintf(stderr, "cpu: @%s specialised in %.1f ms (shapes from %s; loop code %s; signatures %llu, %llu of them compiled code)\n",
+              kiln_func_name(s->function), now_ms() - t0, shapes_only ? "a shapes-only run" : "an interpreted run",
+              pass && !pass->compiled ? "shared" : "compiled", (unsigned long long)atomic_load(&s->signatures),
+              (unsigned long long)atomic_load(&s->code_compiles));
   }
   kiln_status_free(st);
 }
@@ -257,7 +280,7 @@ static bool *shapes_only_plan(const kiln_op *copy, int32_t num_values) {
  * e gets the new entry (not yet in the table). */
 /* The inlined copy of the entry in a new scratch module (e->scratch) and an interpreter of
  * it; false (nothing made but the module) when it cannot be made or run there. */
-static bool make_copy(const kiln_cpu_specs *s, spec *e, kiln_op **copy, kiln_interp **interp, kiln_status *st) {
+static bool make_copy(kiln_cpu_specs *s, spec *e, kiln_op **copy, kiln_interp **interp, kiln_status *st) {
   int32_t inlined = 0;
   kiln_module_destroy(e->scratch);
   e->scratch = kiln_module_create(s->m->name);
@@ -274,46 +297,155 @@ static bool make_copy(const kiln_cpu_specs *s, spec *e, kiln_op **copy, kiln_int
 
 /* A run of copy in interp recorded (a shapes-only run when plan is given, whose results
  * are not made), then specialised unless the run failed. */
-static kiln_status record(const kiln_cpu_specs *s, kiln_op *copy, const kiln_interp *interp, const bool *plan,
-                          kiln_cpu_tensor *const *inputs, kiln_cpu_tensor **results, kiln_check_log *checks, spec *e) {
+static kiln_status record(kiln_cpu_specs *s, kiln_op *copy, const kiln_interp *interp, const bool *plan,
+                          kiln_cpu_tensor *const *inputs, kiln_cpu_tensor **results, kiln_check_log *checks,
+                          kiln_cpu_family_pass *pass, spec *e) {
   kiln_shape_record *rec = kiln_shape_record_create(kiln_func_num_values(copy));
   if (!rec) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   const kiln_block *body = kiln_op_block(copy, 0);
   for (int32_t i = 0; i < body->num_args; i++) kiln_shape_record_note(rec, body->args[i].id, inputs[i]->rank, inputs[i]->dims);
   recording r = {copy, rec};
   kiln_status st = kiln_cpu_run_interpreted(interp, copy, inputs, results, checks, observe, &r, plan);
-  if (!st) specialise(s, copy, rec, plan != NULL, e);
+  if (!st) specialise(s, copy, rec, plan != NULL, pass, e);
   kiln_shape_record_destroy(rec);
   return st;
 }
 
-/* The first run of a signature: the inlined copy's shapes are recorded and it is
- * specialised. The shapes come from a shapes-only run when the copy allows one, and then
- * the specialised code makes the results; otherwise (or when that run, the refinement or
- * the compile fails: a fresh copy) the copy runs in the interpreter as a real run that is
- * also recorded, and its results are returned. e gets the new entry (not yet in the
- * table); e->x NULL: the signature is interpreted. */
-static kiln_status first_run(const kiln_cpu_specs *s, kiln_cpu_tensor *const *inputs, kiln_cpu_tensor **results,
-                             kiln_check_log *checks, spec *e, bool *ran) {
-  kiln_status st = NULL;
-  for (int pass = 0; pass < 2; pass++) { /* 0: shapes only, 1: a real run */
-    kiln_op *copy = NULL;
-    kiln_interp *interp = NULL;
-    if (!make_copy(s, e, &copy, &interp, &st)) return st;
-    bool *plan = pass == 0 ? shapes_only_plan(copy, kiln_func_num_values(copy)) : NULL;
-    if (pass == 0 && plan) kiln_status_free(record(s, copy, interp, plan, inputs, NULL, NULL, e)); /* a real run reports it */
-    else if (pass == 1) {
-      *ran = true;
-      st = record(s, copy, interp, NULL, inputs, results, checks, e);
+
+/* A signature compiled (through pass, or alone) from a shapes-only run: e->x NULL when
+ * that cannot be done. */
+static void compile_shapes_only(kiln_cpu_specs *s, kiln_cpu_tensor *const *inputs, kiln_cpu_family_pass *pass,
+                                spec *e, kiln_status *st) {
+  kiln_op *copy = NULL;
+  kiln_interp *interp = NULL;
+  if (!make_copy(s, e, &copy, &interp, st)) return;
+  bool *plan = shapes_only_plan(copy, kiln_func_num_values(copy));
+  if (plan) kiln_status_free(record(s, copy, interp, plan, inputs, NULL, NULL, pass, e)); /* a real run reports it */
+  free(plan);
+  kiln_interp_destroy(interp);
+}
+
+enum { PROBE_ONE_MORE, PROBE_ONE_LESS, PROBE_DOUBLE, PROBE_KINDS };
+
+/* A probe's size for symbolic size v, or -1 when there is none. */
+static int64_t probe_size(int64_t v, int kind) {
+  if (v < 1) return -1;
+  if (kind == PROBE_ONE_MORE) return v < INT32_MAX ? v + 1 : -1;
+  if (kind == PROBE_ONE_LESS) return v > 1 ? v - 1 : -1;
+  return v < INT32_MAX ? 2 * v : -1;
+}
+
+/* A probe's inputs: the signature's with every symbolic size (a `?` dim, a dimension
+ * argument) changed alike (family.h), zeros (calloc: untouched pages); false when a size
+ * has no probe of this kind or the inputs would exceed 256 MiB. */
+static bool probe_inputs(kiln_cpu_specs *s, kiln_cpu_tensor *const *inputs, int kind, kiln_cpu_tensor *probe) {
+  const kiln_type *ft = kiln_func_type(s->function);
+  int64_t total = 0;
+  for (int32_t i = 0; i < ft->func.num_inputs; i++) {
+    const kiln_type *t = ft->func.inputs[i];
+    kiln_cpu_tensor *p = &probe[i];
+    *p = (kiln_cpu_tensor){.elem = inputs[i]->elem, .rank = inputs[i]->rank};
+    int64_t count = 1, bytes = 0;
+    for (int32_t d = 0; d < p->rank; d++) {
+      p->dims[d] = inputs[i]->dims[d];
+      if (kiln_type_is_tensor(t) && d < t->tensor.rank && t->tensor.dims[d] == KILN_DIM_DYNAMIC &&
+          (p->dims[d] = probe_size(p->dims[d], kind)) < 0)
+        return false;
+      if (!kiln_mul_i64(count, p->dims[d], &count)) return false;
     }
-    free(plan);
-    kiln_interp_destroy(interp);
-    if (pass == 0 && e->x) {
-      *ran = true;
-      return kiln_cpu_run(e->x, inputs, results, checks);
+    if (!kiln_mul_i64(count, (int64_t)kiln_elem_storage_bytes(p->elem), &bytes) || !kiln_add_i64(total, bytes, &total) ||
+        total > ((int64_t)256 << 20))
+      return false;
+    p->bytes = (uint64_t)bytes;
+    if (!(p->data = calloc(1, bytes ? (size_t)bytes : 1))) return false;
+    if (i < s->num_dim_args) {
+      if (!inputs[i]->data) return false;
+      kiln_scalar v = kiln_scalar_load(inputs[i]->elem, inputs[i]->data);
+      if ((v.i = probe_size(v.i, kind)) < 0) return false;
+      kiln_scalar_store(p->elem, p->data, v);
     }
   }
+  return true;
+}
+
+/* One probe of this kind: compiled collecting its loops, then the signature with a BUILD
+ * pass pairing its generations with the probe's (e->x; NULL when the probe could not be
+ * made). The probe is kept when templates were made of it. */
+static void build_with_probe(kiln_cpu_specs *s, kiln_cpu_tensor *const *inputs, int kind, spec *e,
+                             kiln_cpu_family_pass *bp, kiln_status *st) {
+  int32_t n = kiln_func_type(s->function)->func.num_inputs;
+  kiln_cpu_tensor *probe = calloc((size_t)n + 1, sizeof *probe);
+  kiln_cpu_tensor **pp = calloc((size_t)n + 1, sizeof *pp);
+  spec p = {0};
+  kiln_cpu_family_pass cp;
+  kiln_cpu_family_pass_init(&cp, s->family, KILN_CPU_FAMILY_COLLECT, NULL, false);
+  bool ok = probe && pp && probe_inputs(s, inputs, kind, probe);
+  for (int32_t i = 0; ok && i < n; i++) pp[i] = &probe[i];
+  if (ok) compile_shapes_only(s, pp, &cp, &p, st);
+  if (ok && !*st && p.x) {
+    kiln_cpu_family_pass_init(bp, s->family, KILN_CPU_FAMILY_BUILD, &cp, false);
+    compile_shapes_only(s, inputs, bp, e, st);
+    if (bp->built && kiln_cpu_family_keep_probe(s->family, p.x, p.scratch)) p.x = NULL, p.scratch = NULL;
+  }
+  kiln_cpu_family_pass_free(&cp);
+  kiln_cpu_executable_destroy(p.x);
+  kiln_module_destroy(p.scratch);
+  for (int32_t i = 0; probe && i < n; i++) free(probe[i].data);
+  free(probe);
+  free(pp);
+}
+
+/* A signature that bound to no template: templates are made from it and a probe (one size
+ * more, else less, else double: the first whose plan matches it in structure), under the
+ * build lock. e->x: its executable, its loops' code shared where a template took them. */
+static void build_templates(kiln_cpu_specs *s, kiln_cpu_tensor *const *inputs, spec *e, kiln_status *st) {
+  kiln_cpu_family_pass bp;
+  pthread_mutex_lock(&s->build_lock);
+  kiln_cpu_family_pass_init(&bp, s->family, KILN_CPU_FAMILY_USE, NULL, false); /* another thread may have made one */
+  compile_shapes_only(s, inputs, &bp, e, st);
+  bool unbound = bp.unbound > 0;
+  for (int kind = 0; unbound && !*st && !e->x && kind < PROBE_KINDS; kind++) {
+    build_with_probe(s, inputs, kind, e, &bp, st);
+  }
+  if (unbound && !*st && !e->x) { /* no probe matched: what templates fit, and code of its own for the rest */
+    kiln_cpu_family_pass_init(&bp, s->family, KILN_CPU_FAMILY_USE, NULL, true);
+    compile_shapes_only(s, inputs, &bp, e, st);
+  }
+  pthread_mutex_unlock(&s->build_lock);
+}
+
+/* The first run of a signature: the inlined copy's shapes are recorded and it is
+ * specialised, its loops' code shared with the other signatures' (family.h). The shapes
+ * come from a shapes-only run when the copy allows one, and then the specialised code
+ * makes the results; otherwise (or when that run or the refinement fails: a fresh copy)
+ * the copy runs in the interpreter as a real run that is also recorded, and its results
+ * are returned. e gets the new entry (not yet in the table); e->x NULL: the signature is
+ * interpreted. */
+static kiln_status first_run(kiln_cpu_specs *s, kiln_cpu_tensor *const *inputs, kiln_cpu_tensor **results,
+                             kiln_check_log *checks, spec *e, bool *ran) {
+  kiln_status st = NULL;
+  kiln_cpu_family_pass pass;
+  kiln_cpu_family_pass_init(&pass, s->family, KILN_CPU_FAMILY_USE, NULL, false);
+  compile_shapes_only(s, inputs, s->family ? &pass : NULL, e, &st);
+  if (!st && !e->x && pass.unbound) build_templates(s, inputs, e, &st);
+  if (st) return st;
+  if (e->x) {
+    *ran = true;
+    return kiln_cpu_run(e->x, inputs, results, checks);
+  }
+  kiln_op *copy = NULL;
+  kiln_interp *interp = NULL;
+  if (!make_copy(s, e, &copy, &interp, &st)) return st;
+  kiln_cpu_family_pass_init(&pass, s->family, KILN_CPU_FAMILY_USE, NULL, true); /* binds or compiles */
+  *ran = true;
+  st = record(s, copy, interp, NULL, inputs, results, checks, s->family ? &pass : NULL, e);
+  kiln_interp_destroy(interp);
   return st;
+}
+
+void kiln_cpu_specs_counts(const kiln_cpu_specs *s, uint64_t *signatures, uint64_t *code_compiles) {
+  *signatures = atomic_load(&s->signatures);
+  *code_compiles = atomic_load(&s->code_compiles);
 }
 
 kiln_status kiln_cpu_specs_run(kiln_cpu_specs *s, kiln_cpu_tensor *const *inputs, kiln_cpu_tensor **results,

@@ -288,7 +288,7 @@ static kiln_status make_result(const ctx_t *ctx, const args_t *a, int32_t i, int
                              (int)i, have, want);
   }
   kiln_status st = kiln_kernel_result(a, i, rank, dims);
-  if (st) { /* a size too large (or no memory for it): located, with the shape */
+  if (st && !a->out[i]) { /* a size too large (or no memory for it): located, with the shape */
     char have[512];
     dims_text(have, sizeof have, rank, dims);
     kiln_status located = kiln_interp_error(ctx, a->op, "result #%d of shape %s: %s", (int)i, have, kiln_status_message(st));
@@ -319,6 +319,7 @@ static kiln_status k_constant(ctx_t *ctx, const args_t *a) {
   const kiln_op *op = a->op;
   const kiln_attr *v = kiln_op_attr(op, "value");
   if (!v) return kiln_interp_error(ctx, op, "requires attribute 'value'");
+  if (a->shapes_only) return kiln_kernel_result_static(ctx, a, 0); /* its shape, not its (maybe large) data */
   kiln_rtv *raw = NULL;
   if (v->kind == KILN_ATTR_DENSE) {
     if (!kiln_type_is_tensor(v->type) || v->type->tensor.num_elements < 0)

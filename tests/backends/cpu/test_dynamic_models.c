@@ -3,7 +3,10 @@
  * dimension, twice with one executable (on cpu the first run of a size records and
  * compiles it, the second runs the compiled code), against JAX's results; and the errors a
  * shape-polymorphic program gives for a failing shape assertion and for inputs whose sizes
- * disagree with its parameters; the MLP from 4 threads at once. Prints "N passed, N failed". */
+ * disagree with its parameters; the MLP from 4 threads at once; and, on a device other than
+ * the interpreter, every model at RANDOM_SIZES sizes drawn at random (seeded) against the
+ * interpreter's results: sizes that share code made for others (family.h) must each get
+ * their own numbers. Prints "N passed, N failed". */
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -31,6 +34,8 @@ static kiln_status buffer_from_npy(kiln_device *d, const kiln_npy_array *a, kiln
   return kiln_buffer_create(d, &args, out);
 }
 
+enum { RANDOM_SIZES = 12, RANDOM_MAX_SIZE = 160 };
+
 /* Whether buffer b holds want's shape and values within 1e-4 * (1 + |want|). */
 static bool close_to(kiln_buffer *b, const kiln_npy_array *want, char *why, size_t cap) {
   bool same = kiln_buffer_rank(b) == want->rank && kiln_buffer_byte_size(b) == want->byte_size;
@@ -42,7 +47,7 @@ static bool close_to(kiln_buffer *b, const kiln_npy_array *want, char *why, size
   const float *w = (const float *)want->data;
   for (size_t i = 0; ok && i < want->byte_size / sizeof(float); i++)
     if (!(fabsf(got[i] - w[i]) <= 1e-4f * (1 + fabsf(w[i])))) {
-      snprintf(why, cap, "element %zu: %.9g, JAX %.9g", i, got[i], w[i]);
+      snprintf(why, cap, "element %zu: %.9g, expected %.9g", i, got[i], w[i]);
       ok = false;
     }
   kiln_status_free(st);
@@ -112,6 +117,65 @@ static void expect_error(kiln_executable *x, kiln_device *d, int32_t rank, const
   free(zeros);
 }
 
+static uint64_t next_random(uint64_t *s) {
+  *s = *s * 6364136223846793005u + 1442695040888963407u;
+  return *s >> 33;
+}
+
+/* One run of x on arg; results into res (f's count). */
+static kiln_status execute(kiln_executable *x, kiln_buffer *arg, kiln_buffer **res, int32_t n) {
+  kiln_event *done = NULL;
+  kiln_execute_args ea = {sizeof ea, &arg, 1, res, n, 0, NULL};
+  kiln_status st = kiln_executable_execute(x, &ea, &done);
+  if (!st) st = kiln_event_wait(done);
+  kiln_event_release(done);
+  return st;
+}
+
+/* The model at RANDOM_SIZES random sizes of its first dim (the others as in `dims`), on
+ * x and on ref (the interpreter's executable of the same program), results compared. */
+static void random_sizes(kiln_executable *x, kiln_device *d, kiln_executable *ref, kiln_device *rd, const char *name,
+                         int32_t rank, const int64_t *dims, uint64_t *seed) {
+  kiln_function_info f = {.struct_size = sizeof f};
+  kiln_status st = kiln_executable_function(x, &f);
+  for (int k = 0; !st && k < RANDOM_SIZES; k++) {
+    int64_t shape[8], n = 1;
+    for (int32_t i = 0; i < rank; i++) n *= shape[i] = i ? dims[i] : 1 + (int64_t)(next_random(seed) % RANDOM_MAX_SIZE);
+    float *data = malloc((size_t)n * sizeof *data);
+    for (int64_t i = 0; data && i < n; i++) data[i] = (float)(next_random(seed) % 20001) / 10000.0f - 1.0f;
+    kiln_buffer *arg = NULL, *rarg = NULL, *res[4] = {NULL}, *want[4] = {NULL};
+    kiln_buffer_args args = {sizeof args, KILN_ELEMENT_TYPE_F32, rank, shape, data, (size_t)n * sizeof *data};
+    st = data ? kiln_buffer_create(d, &args, &arg) : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+    if (!st) st = kiln_buffer_create(rd, &args, &rarg);
+    if (!st) st = execute(x, arg, res, f.num_results);
+    if (!st) st = execute(ref, rarg, want, f.num_results);
+    for (int32_t i = 0; !st && i < f.num_results && i < 4; i++) {
+      kiln_npy_array w = {.elem = KILN_ELEM_F32, .rank = kiln_buffer_rank(want[i]), .byte_size = kiln_buffer_byte_size(want[i])};
+      memcpy(w.dims, kiln_buffer_dims(want[i]), sizeof *w.dims * (size_t)w.rank);
+      if (!(w.data = malloc(w.byte_size ? w.byte_size : 1))) st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+      if (!st) st = kiln_buffer_copy_to_host(want[i], w.data, w.byte_size);
+      char what[256], why[256] = "";
+      snprintf(what, sizeof what, "%s at random size %lld against the interpreter, result %d", name, (long long)shape[0], (int)i);
+      if (!st) {
+        bool ok = close_to(res[i], &w, why, sizeof why);
+        if (!ok) printf("%s: %s\n", what, why);
+        report(ok, what);
+      }
+      free(w.data);
+    }
+    if (st) {
+      char what[512];
+      snprintf(what, sizeof what, "%s at a random size: %s", name, kiln_status_message(st));
+      report(false, what);
+    }
+    for (int i = 0; i < 4; i++) kiln_buffer_release(res[i]), kiln_buffer_release(want[i]);
+    kiln_buffer_release(arg);
+    kiln_buffer_release(rarg);
+    free(data);
+  }
+  kiln_status_free(st);
+}
+
 typedef struct thread_job {
   kiln_executable *x;
   kiln_device *d;
@@ -144,7 +208,12 @@ static void threads(kiln_program *p, kiln_device *d, const char *folder) {
 static const struct {
   const char *name;
   int sizes[3];
-} k_models[] = {{"mlp", {1, 3, 13}}, {"transformer", {1, 5, 13}}, {"convnet", {1, 3, 13}}, {"scan", {1, 5, 13}}};
+  int32_t rank;
+  int64_t dims[4]; /* the input's, the first symbolic */
+} k_models[] = {{"mlp", {1, 3, 13}, 2, {0, 16}},
+                {"transformer", {1, 5, 13}, 2, {0, 8}},
+                {"convnet", {1, 3, 13}, 4, {0, 8, 8, 1}},
+                {"scan", {1, 5, 13}, 2, {0, 4}}};
 
 int main(int argc, char **argv) {
   if (argc != 3) {
@@ -159,6 +228,14 @@ int main(int argc, char **argv) {
     return 1;
   }
   kiln_device *d = kiln_client_device(c, 0);
+  kiln_client *rc = NULL; /* the interpreter, the reference for random sizes */
+  kiln_client_options ro = {.struct_size = sizeof ro, .devices = "interp", .flags = KILN_CLIENT_IGNORE_ENV};
+  if (strcmp(argv[1], "interp") && (st = kiln_client_create(&ro, &rc))) {
+    printf("%s\n", kiln_status_message(st));
+    report(false, "the interpreter's client");
+    kiln_status_free(st);
+  }
+  uint64_t seed = 0x73697a6573u; /* "sizes" */
   for (size_t m = 0; m < sizeof k_models / sizeof *k_models; m++) {
     char path[4096];
     snprintf(path, sizeof path, "%s/model_%s.mlir", argv[2], k_models[m].name);
@@ -176,6 +253,14 @@ int main(int argc, char **argv) {
       kiln_status_free(st);
     }
     for (int k = 0; x && k < 3; k++) run_size(x, d, argv[2], k_models[m].name, k_models[m].sizes[k]);
+    kiln_executable *ref = NULL;
+    if (x && rc && (st = kiln_program_compile(p, kiln_client_device(rc, 0), &co, &ref))) {
+      report(false, kiln_status_message(st));
+      kiln_status_free(st);
+    }
+    if (ref)
+      random_sizes(x, d, ref, kiln_client_device(rc, 0), k_models[m].name, k_models[m].rank, k_models[m].dims, &seed);
+    kiln_executable_release(ref);
     if (x && !strcmp(k_models[m].name, "mlp")) {
       /* JAX's assertion b >= 1, its {0} substituted; then a feature size other than 16 */
       expect_error(x, d, 2, (int64_t[]){0, 16}, "shape assertion failed: Input shapes do not match");
@@ -189,6 +274,7 @@ int main(int argc, char **argv) {
     kiln_program_release(p);
     kiln_source_free(&src);
   }
+  kiln_client_release(rc);
   kiln_client_release(c);
   printf("%d passed, %d failed\n", (int)passed, (int)failed);
   return failed ? 1 : 0;

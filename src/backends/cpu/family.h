@@ -1,0 +1,78 @@
+/* Loop code shared by the signatures of a shape-polymorphic function (specialize.c): one
+ * LLVM compile serves every size.
+ *
+ * Each signature is refined to a static function and planned like any other (fusion,
+ * buffers, library primitives: cheap), but its loops do not go to LLVM. The first
+ * signature's loops are compared with those of a probe (the same function planned at the
+ * signature's symbolic sizes scaled up): loops that differ only in their numbers (sizes,
+ * strides, offsets, constants computed from sizes) become templates whose differing
+ * numbers are read at run time (loop.h: parametric code); the code is compiled once. A
+ * later signature's loops bind to a template when their structure and every number the
+ * template holds as a constant match (checked, never assumed), each with its own numbers;
+ * loops that match no template are compiled for that signature (counted).
+ *
+ * The template's code takes its decisions (how a reduction is vectorised, how dims
+ * collapse) from the probe's sizes; every decision leaves code that is correct at any
+ * value of the numbers it reads, and collapsing is checked per signature.
+ *
+ * A signature that binds to no template gets one of its own: a probe (its symbolic sizes
+ * one larger, one smaller, or doubled: planned alike) is compiled collecting its loops,
+ * then the signature again, building templates from the pairs (one LLVM compile). So a
+ * function compiles once per regime of sizes whose plans differ in structure (a product
+ * of few rows runs as a loop, of many on the library), not once per size. */
+#ifndef KILN_BACKENDS_CPU_FAMILY_H
+#define KILN_BACKENDS_CPU_FAMILY_H
+
+#include "backends/cpu/loop.h"
+
+typedef struct kiln_cpu_family kiln_cpu_family;
+struct kiln_cpu_executable;
+
+typedef enum kiln_cpu_family_mode {
+  KILN_CPU_FAMILY_COLLECT, /* a probe's compile: keep the loops of each generation, compile nothing */
+  KILN_CPU_FAMILY_BUILD,   /* bind to a template, else make one with the partner's generation in
+                              the same place (if there is a partner), else as USE */
+  KILN_CPU_FAMILY_USE,     /* bind to a template, else compile (compile_rest) or fail
+                              (KILN_CPU_FAMILY_UNBOUND) */
+} kiln_cpu_family_mode;
+
+#define KILN_CPU_FAMILY_MAX_SETS 64 /* generations (a function and its regions) a pass keeps */
+
+/* One compile's use of a family: the executable's code generations and its regions'
+ * (compile.c) go through it, in a fixed order. Owned by the compiling thread. */
+typedef struct kiln_cpu_family_pass {
+  kiln_cpu_family *family;
+  kiln_cpu_family_mode mode;
+  const struct kiln_cpu_family_pass *partner; /* BUILD: the probe's COLLECT pass */
+  bool compile_rest;                          /* compile generations no template takes */
+  int32_t cursor;                             /* BUILD: generations so far */
+  int32_t num_sets;                           /* COLLECT: the generations kept */
+  struct {
+    kiln_cpu_loop **loops; /* malloc'ed; the loops live in the probe's executables */
+    int32_t n;
+  } sets[KILN_CPU_FAMILY_MAX_SETS];
+  int32_t unbound; /* generations that took no template */
+  int32_t built;   /* BUILD: templates made (from the partner's probe, which must be kept) */
+  int32_t compiled; /* generations that went to LLVM (templates made, code of their own) */
+} kiln_cpu_family_pass;
+
+kiln_cpu_family *kiln_cpu_family_create(void); /* NULL on OOM */
+/* Destroys the family's code and probes: after every executable that uses them. */
+void kiln_cpu_family_destroy(kiln_cpu_family *f);
+void kiln_cpu_family_pass_init(kiln_cpu_family_pass *p, kiln_cpu_family *f, kiln_cpu_family_mode mode,
+                               const kiln_cpu_family_pass *partner, bool compile_rest);
+void kiln_cpu_family_pass_free(kiln_cpu_family_pass *p);
+/* A probe's executable (compiled with a COLLECT pass: it holds the loops templates are made
+ * of and never runs) and the module holding its function; the family owns both from here
+ * (false, both destroyed: it holds as many as it can). Under the caller's build lock. */
+bool kiln_cpu_family_keep_probe(kiln_cpu_family *f, struct kiln_cpu_executable *probe, kiln_module *module);
+/* Code for one generation (compile.c): fns[k] for loops[k], their numbers in arena.
+ * *own_code: code compiled for these loops alone (the caller owns it), or NULL when the
+ * code is the family's (or, collecting, none: fns are left NULL). A BUILD pass runs under
+ * the caller's build lock (it adds templates); COLLECT and USE passes may run at once. */
+kiln_status kiln_cpu_family_generate(kiln_cpu_family_pass *p, kiln_cpu_loop *const *loops, int32_t n, kiln_arena *arena,
+                                     kiln_cpu_loop_fn *fns, kiln_cpu_code **own_code);
+/* The message of a USE pass's failure to bind. */
+#define KILN_CPU_FAMILY_UNBOUND "no shared code fits this signature"
+
+#endif
