@@ -213,12 +213,14 @@ kiln_status kiln_cpu_run_interpreted(const kiln_interp *interp, const kiln_op *f
 
 /* Shape-polymorphic entry functions (specialize.c): a `?` dimension in a parameter. Each
  * signature (input shapes and the values of the dimension arguments: the leading integer
- * scalar parameters) runs first in the interpreter on the inlined function, recording every
- * value's shape; kiln_refine_shapes (src/passes) then makes it static, and it is compiled
- * like any function and kept for that signature (at most KILN_CPU_MAX_SPECS of them; then
- * the interpreter runs the rest). A signature refinement refuses is interpreted, and
- * remembered so. Thread-safe: the table is under a mutex, never held while compiling or
- * running. */
+ * scalar parameters) has its shapes recorded by a shapes-only run of the inlined function in
+ * the interpreter (or, where that cannot stand for a real run, a real one);
+ * kiln_refine_shapes (src/passes) then makes it static, and it is planned like any function,
+ * its loops taking code the signatures share (family.h), and kept for that signature (at
+ * most KILN_CPU_MAX_SPECS of them: a new one then replaces the least recently used that no
+ * run is using). A signature refinement refuses is interpreted, and remembered so.
+ * Thread-safe: the table is under a mutex, never held while compiling or running; a
+ * family's templates are made under a lock of their own. */
 #define KILN_CPU_MAX_SPECS 64
 bool kiln_cpu_is_polymorphic(const kiln_op *function);
 kiln_status kiln_cpu_specs_create(const kiln_module *m, const kiln_source *src, const kiln_op *function,

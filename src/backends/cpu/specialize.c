@@ -17,6 +17,8 @@ typedef struct spec {
   int32_t key_len;
   kiln_module *scratch;     /* holds the refined function */
   kiln_cpu_executable *x;   /* NULL: refinement refused; the interpreter runs this signature */
+  int32_t users;            /* runs of x going on (under the table's lock) */
+  uint64_t last_used;       /* the table's clock at its last lookup (under the lock) */
 } spec;
 
 struct kiln_cpu_specs {
@@ -26,7 +28,8 @@ struct kiln_cpu_specs {
   int32_t num_dim_args;
   pthread_mutex_t lock;
   int32_t count;
-  spec entries[KILN_CPU_MAX_SPECS];
+  uint64_t clock;
+  spec *entries[KILN_CPU_MAX_SPECS]; /* malloc'ed; a full table gives up its least recently used idle one */
   /* The loop code the signatures share (family.h; NULL: none, each compiles its own).
    * Templates are added under build_lock. */
   pthread_mutex_t build_lock;
@@ -55,6 +58,14 @@ static int32_t dim_arg_count(const kiln_type *ft) {
   return n;
 }
 
+static void spec_free(spec *e) {
+  if (!e) return;
+  kiln_cpu_executable_destroy(e->x);
+  kiln_module_destroy(e->scratch);
+  free(e->key);
+  free(e);
+}
+
 kiln_status kiln_cpu_specs_create(const kiln_module *m, const kiln_source *src, const kiln_op *function,
                                   kiln_cpu_specs **out) {
   kiln_cpu_specs *s = calloc(1, sizeof *s);
@@ -73,9 +84,7 @@ kiln_status kiln_cpu_specs_create(const kiln_module *m, const kiln_source *src, 
 void kiln_cpu_specs_destroy(kiln_cpu_specs *s) {
   if (!s) return;
   for (int32_t i = 0; i < s->count; i++) {
-    kiln_cpu_executable_destroy(s->entries[i].x);
-    kiln_module_destroy(s->entries[i].scratch);
-    free(s->entries[i].key);
+    spec_free(s->entries[i]);
   }
   kiln_cpu_family_destroy(s->family); /* after the executables that use its code */
   pthread_mutex_destroy(&s->lock);
@@ -448,43 +457,74 @@ void kiln_cpu_specs_counts(const kiln_cpu_specs *s, uint64_t *signatures, uint64
   *code_compiles = atomic_load(&s->code_compiles);
 }
 
+/* The entry of key (under the lock), or NULL. */
+static spec *lookup(const kiln_cpu_specs *s, const int64_t *key, int32_t len) {
+  for (int32_t i = 0; i < s->count; i++)
+    if (s->entries[i]->key_len == len && !memcmp(s->entries[i]->key, key, sizeof *key * (size_t)len)) return s->entries[i];
+  return NULL;
+}
+
+/* Puts e in the table (under the lock) unless its signature is there already (another
+ * thread made it meanwhile: the first is kept); a full table gives up its least recently
+ * used entry that no run uses (returned in *evicted, to be freed outside the lock), or, all
+ * of them in use, keeps e out. Whether e went in. */
+static bool insert(kiln_cpu_specs *s, spec *e, spec **evicted) {
+  *evicted = NULL;
+  if (lookup(s, e->key, e->key_len)) return false;
+  if (s->count == KILN_CPU_MAX_SPECS) {
+    int32_t lru = -1;
+    for (int32_t i = 0; i < s->count; i++)
+      if (!s->entries[i]->users && (lru < 0 || s->entries[i]->last_used < s->entries[lru]->last_used)) lru = i;
+    if (lru < 0) return false;
+    *evicted = s->entries[lru];
+    s->entries[lru] = s->entries[--s->count];
+  }
+  e->last_used = ++s->clock;
+  s->entries[s->count++] = e;
+  return true;
+}
+
 kiln_status kiln_cpu_specs_run(kiln_cpu_specs *s, kiln_cpu_tensor *const *inputs, kiln_cpu_tensor **results,
                                kiln_check_log *checks, bool *ran) {
   *ran = false;
   int32_t len = 0;
   int64_t *key = signature(s, inputs, &len);
   if (!key) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-  const spec *found = NULL;
-  bool full;
   pthread_mutex_lock(&s->lock);
-  for (int32_t i = 0; !found && i < s->count; i++)
-    if (s->entries[i].key_len == len && !memcmp(s->entries[i].key, key, sizeof *key * (size_t)len)) found = &s->entries[i];
-  full = s->count == KILN_CPU_MAX_SPECS;
-  pthread_mutex_unlock(&s->lock); /* entries stay until the executable goes */
-  if (found || full) {
-    free(key);
-    if (!found || !found->x) return NULL;
-    *ran = true;
-    return kiln_cpu_run(found->x, inputs, results, checks);
+  spec *found = lookup(s, key, len);
+  if (found) {
+    found->users++;
+    found->last_used = ++s->clock;
   }
-  spec e = {key, len, NULL, NULL};
-  kiln_status st = first_run(s, inputs, results, checks, &e, ran);
-  bool kept = false;
-  if (!st) { /* another thread may have made this signature meanwhile: keep the first */
-    pthread_mutex_lock(&s->lock);
-    bool dup = false;
-    for (int32_t i = 0; !dup && i < s->count; i++)
-      dup = s->entries[i].key_len == len && !memcmp(s->entries[i].key, key, sizeof *key * (size_t)len);
-    if (!dup && s->count < KILN_CPU_MAX_SPECS) {
-      s->entries[s->count++] = e;
-      kept = true;
+  pthread_mutex_unlock(&s->lock); /* a used entry stays in the table */
+  if (found) {
+    free(key);
+    kiln_status st = NULL;
+    if (found->x) {
+      *ran = true;
+      st = kiln_cpu_run(found->x, inputs, results, checks);
     }
+    pthread_mutex_lock(&s->lock);
+    found->users--;
+    pthread_mutex_unlock(&s->lock);
+    return st;
+  }
+  spec *e = calloc(1, sizeof *e);
+  if (!e) {
+    free(key);
+    return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  }
+  e->key = key;
+  e->key_len = len;
+  kiln_status st = first_run(s, inputs, results, checks, e, ran);
+  bool kept = false;
+  spec *evicted = NULL;
+  if (!st) {
+    pthread_mutex_lock(&s->lock);
+    kept = insert(s, e, &evicted);
     pthread_mutex_unlock(&s->lock);
   }
-  if (!kept) {
-    kiln_cpu_executable_destroy(e.x);
-    kiln_module_destroy(e.scratch);
-    free(e.key);
-  }
+  spec_free(evicted);
+  if (!kept) spec_free(e);
   return st;
 }

@@ -34,7 +34,9 @@ static kiln_status buffer_from_npy(kiln_device *d, const kiln_npy_array *a, kiln
   return kiln_buffer_create(d, &args, out);
 }
 
-enum { RANDOM_SIZES = 12, RANDOM_MAX_SIZE = 160 };
+/* RANDOM_SIZES per model; the MLP takes MANY_SIZES, more distinct ones than an executable
+ * keeps signatures of (KILN_CPU_MAX_SPECS, 64): the least recently used go and come back. */
+enum { RANDOM_SIZES = 12, MANY_SIZES = 120, RANDOM_MAX_SIZE = 160 };
 
 /* Whether buffer b holds want's shape and values within 1e-4 * (1 + |want|). */
 static bool close_to(kiln_buffer *b, const kiln_npy_array *want, char *why, size_t cap) {
@@ -132,15 +134,34 @@ static kiln_status execute(kiln_executable *x, kiln_buffer *arg, kiln_buffer **r
   return st;
 }
 
-/* The model at RANDOM_SIZES random sizes of its first dim (the others as in `dims`), on
- * x and on ref (the interpreter's executable of the same program), results compared. */
+/* Signatures x has compiled so far (0: not reported). */
+static uint64_t signatures(kiln_executable *x) {
+  kiln_executable_stats_info stats = {.struct_size = sizeof stats};
+  kiln_status st = kiln_executable_stats(x, &stats);
+  kiln_status_free(st);
+  return st ? 0 : stats.signatures;
+}
+
+/* The model at `count` random sizes of its first dim (the others as in `dims`), on x and on
+ * ref (the interpreter's executable of the same program), results compared; then the
+ * last size first seen again, which must find its signature kept (no compile), however
+ * many came before. */
 static void random_sizes(kiln_executable *x, kiln_device *d, kiln_executable *ref, kiln_device *rd, const char *name,
-                         int32_t rank, const int64_t *dims, uint64_t *seed) {
+                         int32_t rank, const int64_t *dims, int count, uint64_t *seed) {
   kiln_function_info f = {.struct_size = sizeof f};
   kiln_status st = kiln_executable_function(x, &f);
-  for (int k = 0; !st && k < RANDOM_SIZES; k++) {
+  bool seen[RANDOM_MAX_SIZE + 1] = {false};
+  uint64_t distinct = 0, before = 0, newest = *seed;
+  for (int k = 0; !st && k <= count; k++) {
+    if (k == count) { /* the newest size again, its inputs too */
+      *seed = newest;
+      before = signatures(x);
+    }
+    uint64_t at = *seed;
     int64_t shape[8], n = 1;
     for (int32_t i = 0; i < rank; i++) n *= shape[i] = i ? dims[i] : 1 + (int64_t)(next_random(seed) % RANDOM_MAX_SIZE);
+    if (!seen[shape[0]]) newest = at, distinct++;
+    seen[shape[0]] = true;
     float *data = malloc((size_t)n * sizeof *data);
     for (int64_t i = 0; data && i < n; i++) data[i] = (float)(next_random(seed) % 20001) / 10000.0f - 1.0f;
     kiln_buffer *arg = NULL, *rarg = NULL, *res[4] = {NULL}, *want[4] = {NULL};
@@ -172,6 +193,13 @@ static void random_sizes(kiln_executable *x, kiln_device *d, kiln_executable *re
     kiln_buffer_release(arg);
     kiln_buffer_release(rarg);
     free(data);
+  }
+  uint64_t after = signatures(x);
+  if (!st && after) {
+    char what[256];
+    snprintf(what, sizeof what, "%s: %llu distinct sizes, %llu signatures compiled, the last size kept (%llu after it)",
+             name, (unsigned long long)distinct, (unsigned long long)before, (unsigned long long)after);
+    report(before >= distinct && after == before, what);
   }
   kiln_status_free(st);
 }
@@ -259,7 +287,8 @@ int main(int argc, char **argv) {
       kiln_status_free(st);
     }
     if (ref)
-      random_sizes(x, d, ref, kiln_client_device(rc, 0), k_models[m].name, k_models[m].rank, k_models[m].dims, &seed);
+      random_sizes(x, d, ref, kiln_client_device(rc, 0), k_models[m].name, k_models[m].rank, k_models[m].dims,
+                   m == 0 ? MANY_SIZES : RANDOM_SIZES, &seed);
     kiln_executable_release(ref);
     if (x && !strcmp(k_models[m].name, "mlp")) {
       /* JAX's assertion b >= 1, its {0} substituted; then a feature size other than 16 */
