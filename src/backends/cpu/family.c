@@ -69,15 +69,13 @@ void kiln_cpu_family_pass_free(kiln_cpu_family_pass *p) {
   p->num_sets = 0;
 }
 
-bool kiln_cpu_family_keep_probe(kiln_cpu_family *f, struct kiln_cpu_executable *probe, kiln_module *module) {
-  if (f->num_probes == MAX_PROBES) {
-    kiln_cpu_executable_destroy(probe);
-    kiln_module_destroy(module);
-    return false;
-  }
+bool kiln_cpu_family_full(const kiln_cpu_family *f) {
+  return f->num_probes == MAX_PROBES || atomic_load(&f->num_templates) == MAX_TEMPLATES;
+}
+
+void kiln_cpu_family_keep_probe(kiln_cpu_family *f, struct kiln_cpu_executable *probe, kiln_module *module) {
   f->probes[f->num_probes] = probe;
   f->probe_modules[f->num_probes++] = module;
-  return true;
 }
 
 /* L's nodes by id (malloc'ed; NULL on OOM). */

@@ -62,10 +62,13 @@ void kiln_cpu_family_destroy(kiln_cpu_family *f);
 void kiln_cpu_family_pass_init(kiln_cpu_family_pass *p, kiln_cpu_family *f, kiln_cpu_family_mode mode,
                                const kiln_cpu_family_pass *partner, bool compile_rest);
 void kiln_cpu_family_pass_free(kiln_cpu_family_pass *p);
+/* Whether the family holds as many probes as it can: no more templates are made (a BUILD
+ * pass must not start). Under the caller's build lock. */
+bool kiln_cpu_family_full(const kiln_cpu_family *f);
 /* A probe's executable (compiled with a COLLECT pass: it holds the loops templates are made
- * of and never runs) and the module holding its function; the family owns both from here
- * (false, both destroyed: it holds as many as it can). Under the caller's build lock. */
-bool kiln_cpu_family_keep_probe(kiln_cpu_family *f, struct kiln_cpu_executable *probe, kiln_module *module);
+ * of and never runs) and the module holding its function; the family owns both from here.
+ * Only when it is not full. Under the caller's build lock. */
+void kiln_cpu_family_keep_probe(kiln_cpu_family *f, struct kiln_cpu_executable *probe, kiln_module *module);
 /* Code for one generation (compile.c): fns[k] for loops[k], their numbers in arena.
  * *own_code: code compiled for these loops alone (the caller owns it), or NULL when the
  * code is the family's (or, collecting, none: fns are left NULL). A BUILD pass runs under

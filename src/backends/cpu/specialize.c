@@ -394,7 +394,11 @@ static void build_with_probe(kiln_cpu_specs *s, kiln_cpu_tensor *const *inputs, 
   if (ok && !*st && p.x) {
     kiln_cpu_family_pass_init(bp, s->family, KILN_CPU_FAMILY_BUILD, &cp, false);
     compile_shapes_only(s, inputs, bp, e, st);
-    if (bp->built && kiln_cpu_family_keep_probe(s->family, p.x, p.scratch)) p.x = NULL, p.scratch = NULL;
+    if (bp->built) { /* its templates read the probe's loops */
+      kiln_cpu_family_keep_probe(s->family, p.x, p.scratch);
+      p.x = NULL;
+      p.scratch = NULL;
+    }
   }
   kiln_cpu_family_pass_free(&cp);
   kiln_cpu_executable_destroy(p.x);
@@ -413,7 +417,7 @@ static void build_templates(kiln_cpu_specs *s, kiln_cpu_tensor *const *inputs, s
   kiln_cpu_family_pass_init(&bp, s->family, KILN_CPU_FAMILY_USE, NULL, false); /* another thread may have made one */
   compile_shapes_only(s, inputs, &bp, e, st);
   bool unbound = bp.unbound > 0;
-  for (int kind = 0; unbound && !*st && !e->x && kind < PROBE_KINDS; kind++) {
+  for (int kind = 0; unbound && !*st && !e->x && kind < PROBE_KINDS && !kiln_cpu_family_full(s->family); kind++) {
     build_with_probe(s, inputs, kind, e, &bp, st);
   }
   if (unbound && !*st && !e->x) { /* no probe matched: what templates fit, and code of its own for the rest */
