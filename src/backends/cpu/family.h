@@ -1,25 +1,27 @@
-/* Loop code shared by the signatures of a shape-polymorphic function (specialize.c): one
- * LLVM compile serves every size.
+/* Loop code shared by the signatures of a shape-polymorphic function (specialize.c): LLVM
+ * runs once per regime of sizes, not once per size.
  *
  * Each signature is refined to a static function and planned like any other (fusion,
- * buffers, library primitives: cheap), but its loops do not go to LLVM. The first
- * signature's loops are compared with those of a probe (the same function planned at the
- * signature's symbolic sizes scaled up): loops that differ only in their numbers (sizes,
- * strides, offsets, constants computed from sizes) become templates whose differing
- * numbers are read at run time (loop.h: parametric code); the code is compiled once. A
- * later signature's loops bind to a template when their structure and every number the
- * template holds as a constant match (checked, never assumed), each with its own numbers;
- * loops that match no template are compiled for that signature (counted).
+ * buffers, library primitives: cheap), but its loops do not go to LLVM: they bind to a
+ * template, loops of the same structure compiled once whose numbers that differ between
+ * sizes (dims, strides, offsets, constants computed from sizes) are read at run time
+ * (loop.h: parametric code). Binding checks the structure and every number the template
+ * holds as a constant (never assumed) and gives each signature its own numbers.
  *
- * The template's code takes its decisions (how a reduction is vectorised, how dims
- * collapse) from the probe's sizes; every decision leaves code that is correct at any
- * value of the numbers it reads, and collapsing is checked per signature.
+ * A signature that binds to no template gets templates of its own: a probe (its symbolic
+ * sizes one larger, else one smaller, else doubled, so that sizes that agree still agree)
+ * is planned with its loops collected, then the signature again, pairing its loops with
+ * the probe's: numbers equal in both stay constants, the others are read at run time; one
+ * LLVM compile. Generations no probe matches in structure compile for that signature
+ * alone. So a function compiles once per regime of sizes whose plans differ in structure
+ * (a product of few rows runs as a loop, of many on the library; size 1 drops dims).
  *
- * A signature that binds to no template gets one of its own: a probe (its symbolic sizes
- * one larger, one smaller, or doubled: planned alike) is compiled collecting its loops,
- * then the signature again, building templates from the pairs (one LLVM compile). So a
- * function compiles once per regime of sizes whose plans differ in structure (a product
- * of few rows runs as a loop, of many on the library), not once per size. */
+ * A template's code takes its decisions (how a reduction is vectorised) from the probe's
+ * sizes; every decision leaves code that is correct at any value of the numbers it reads,
+ * and the dims collapsed (collapse.c) are re-checked per signature.
+ *
+ * Passes: a BUILD pass (adding templates) runs under the caller's build lock; USE and
+ * COLLECT passes may run at once with it and each other (templates are published whole). */
 #ifndef KILN_BACKENDS_CPU_FAMILY_H
 #define KILN_BACKENDS_CPU_FAMILY_H
 

@@ -212,7 +212,8 @@ static bool effect_free(const kiln_block *b) {
   for (const kiln_op *op = b ? b->first : NULL; op; op = op->next) {
     bool ok = kiln_refine_is_pure(op) || op->kind == KILN_OP_RNG || op->kind == KILN_OP_RNG_BIT_GENERATOR ||
               (op->kind == KILN_OP_CUSTOM_CALL && shapes_only_target(op));
-    if (op->num_regions) /* reductions, sorts, scatters, control flow; not collectives */
+    if (op->num_regions) /* reductions, sorts, scatters, control flow (their kinds pure but for
+                            the regions, which are checked below); not collectives */
       ok = kiln_refine_is_pure(&(kiln_op){.kind = op->kind}) || op->kind == KILN_OP_WHILE || op->kind == KILN_OP_IF ||
            op->kind == KILN_OP_CASE;
     for (int32_t r = 0; ok && r < op->num_regions; r++) ok = effect_free(kiln_op_block(op, r));
@@ -282,11 +283,6 @@ static bool *shapes_only_plan(const kiln_op *copy, int32_t num_values) {
   return ok ? plan : NULL;
 }
 
-/* The first run of a signature: the inlined copy's shapes are recorded, it is specialised
- * and the specialised code makes the results. The shapes come from a shapes-only run when
- * the copy allows one; otherwise (or when that run or the refinement fails) the copy runs
- * in the interpreter as a real run that is also recorded, and its results are returned.
- * e gets the new entry (not yet in the table). */
 /* The inlined copy of the entry in a new scratch module (e->scratch) and an interpreter of
  * it; false (nothing made but the module) when it cannot be made or run there. */
 static bool make_copy(kiln_cpu_specs *s, spec *e, kiln_op **copy, kiln_interp **interp, kiln_status *st) {
