@@ -87,6 +87,17 @@ static kiln_cpu_node **nodes_of(const kiln_cpu_loop *L) {
 
 static int32_t id_of(const kiln_cpu_node *x) { return x ? x->id : -1; }
 
+/* Whether ops a and b (of one kind) carry the same attributes: what the code generator
+ * reads of them (a compare's direction and type) among them. */
+static bool same_attrs(const kiln_op *a, const kiln_op *b) {
+  if (a->num_attrs != b->num_attrs) return false;
+  for (int32_t i = 0; i < a->num_attrs; i++) { /* copies of one op keep its attributes' order */
+    const kiln_named_attr *x = &a->attrs[i], *y = &b->attrs[i];
+    if (!x->name != !y->name || (x->name && strcmp(x->name, y->name)) || !kiln_attr_equal(x->value, y->value)) return false;
+  }
+  return true;
+}
+
 /* Whether a and b compute the same thing but for their numbers: the same trees of the
  * same kinds and element types over the same buffers, from the same source ops. */
 static bool same_structure(const kiln_cpu_loop *a, kiln_cpu_node *const *na, const kiln_cpu_loop *b,
@@ -112,7 +123,8 @@ static bool same_structure(const kiln_cpu_loop *a, kiln_cpu_node *const *na, con
     if (x->kind != y->kind || x->elem != y->elem || x->input != y->input || x->op_kind != y->op_kind ||
         x->num_args != y->num_args || !x->op != !y->op)
       return false;
-    if (x->op && (x->op->kind != y->op->kind || x->op->loc.line != y->op->loc.line || x->op->loc.col != y->op->loc.col))
+    if (x->op && (x->op->kind != y->op->kind || x->op->loc.line != y->op->loc.line || x->op->loc.col != y->op->loc.col ||
+                  !same_attrs(x->op, y->op)))
       return false;
     if (x->kind == KILN_CPU_NODE_SCALAR && kiln_elem_is_complex(x->elem) && memcmp(&x->value.im, &y->value.im, sizeof x->value.im))
       return false; /* a field holds a complex constant's real part only */
