@@ -98,9 +98,8 @@ bool kiln_refine_shape_operands(const kiln_op *op, int32_t *first, int32_t *coun
   }
 }
 
-bool kiln_refine_is_pure(const kiln_op *op) {
-  if (op->num_regions) return false;
-  switch (op->kind) {
+bool kiln_refine_kind_is_pure(kiln_op_kind kind) {
+  switch (kind) {
     case KILN_OP_CUSTOM_CALL:
     case KILN_OP_CALL:
     case KILN_OP_COMPOSITE:
@@ -133,6 +132,10 @@ bool kiln_refine_is_pure(const kiln_op *op) {
     default: return true;
   }
 }
+
+/* Whether op's results are a function of its operands alone: no regions (whose ops may
+ * have effects), a kind without effects. */
+static bool is_pure(const kiln_op *op) { return !op->num_regions && kiln_refine_kind_is_pure(op->kind); }
 
 /* Ops whose results' shapes need not follow from their operands' shapes and attributes
  * (and the shape operands above): a dynamic result of theirs could differ run to run. */
@@ -168,7 +171,7 @@ static void check_op(refiner *f, const kiln_op *op) {
   if (kiln_refine_shape_operands(op, &first, &count))
     for (int32_t i = first; i < first + count && i < op->num_operands; i++)
       if (!f->known[op->operands[i]->id]) refuse(f, op, "a result's shape depends on the data");
-  bool known = op->kind == KILN_OP_CONSTANT || op->kind == KILN_OP_GET_DIMENSION_SIZE || kiln_refine_is_pure(op);
+  bool known = op->kind == KILN_OP_CONSTANT || op->kind == KILN_OP_GET_DIMENSION_SIZE || is_pure(op);
   for (int32_t i = 0; known && op->kind != KILN_OP_CONSTANT && op->kind != KILN_OP_GET_DIMENSION_SIZE &&
                       i < op->num_operands; i++)
     known = f->known[op->operands[i]->id];
@@ -346,7 +349,7 @@ static bool drop_dead(const refiner *f, kiln_block *body) {
   count_uses(body, uses);
   for (kiln_op *op = body->last, *prev; op; op = prev) {
     prev = op->prev;
-    bool dead = kiln_refine_is_pure(op) && op->num_results > 0;
+    bool dead = is_pure(op) && op->num_results > 0;
     for (int32_t i = 0; dead && i < op->num_results; i++) dead = uses[op->results[i].id] == 0;
     if (!dead) continue;
     for (int32_t i = 0; i < op->num_operands; i++) uses[op->operands[i]->id]--;

@@ -49,8 +49,8 @@ kiln_status kiln_refine_shapes(kiln_module *m, kiln_op *func, const kiln_shape_r
 /* Operands of op that decide a result's shape (a dynamic op's shape operand, ...): the
  * first index and how many; false when it has none. */
 bool kiln_refine_shape_operands(const kiln_op *op, int32_t *first, int32_t *count);
-/* Whether op's results are a function of its operands alone, with no other effect (no
- * regions, no communication, no checks or printing). */
-bool kiln_refine_is_pure(const kiln_op *op);
+/* Whether ops of this kind have no effect beyond their results (no communication, no
+ * checks or printing, no calls; an op with regions has its regions' ops' effects too). */
+bool kiln_refine_kind_is_pure(kiln_op_kind kind);
 
 #endif

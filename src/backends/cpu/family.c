@@ -69,6 +69,8 @@ void kiln_cpu_family_pass_free(kiln_cpu_family_pass *p) {
   p->num_sets = 0;
 }
 
+int32_t kiln_cpu_family_templates(const kiln_cpu_family *f) { return atomic_load(&f->num_templates); }
+
 bool kiln_cpu_family_full(const kiln_cpu_family *f) {
   return f->num_probes == MAX_PROBES || atomic_load(&f->num_templates) == MAX_TEMPLATES;
 }

@@ -64,6 +64,8 @@ void kiln_cpu_family_destroy(kiln_cpu_family *f);
 void kiln_cpu_family_pass_init(kiln_cpu_family_pass *p, kiln_cpu_family *f, kiln_cpu_family_mode mode,
                                const kiln_cpu_family_pass *partner, bool compile_rest);
 void kiln_cpu_family_pass_free(kiln_cpu_family_pass *p);
+/* The templates the family holds (they are only ever added). */
+int32_t kiln_cpu_family_templates(const kiln_cpu_family *f);
 /* Whether the family holds as many probes as it can: no more templates are made (a BUILD
  * pass must not start). Under the caller's build lock. */
 bool kiln_cpu_family_full(const kiln_cpu_family *f);

@@ -210,12 +210,8 @@ static bool shapes_only_target(const kiln_op *op) {
 /* Whether a shapes-only run of b has the effects of a real one: none but assertions. */
 static bool effect_free(const kiln_block *b) {
   for (const kiln_op *op = b ? b->first : NULL; op; op = op->next) {
-    bool ok = kiln_refine_is_pure(op) || op->kind == KILN_OP_RNG || op->kind == KILN_OP_RNG_BIT_GENERATOR ||
+    bool ok = kiln_refine_kind_is_pure(op->kind) || op->kind == KILN_OP_RNG || op->kind == KILN_OP_RNG_BIT_GENERATOR ||
               (op->kind == KILN_OP_CUSTOM_CALL && shapes_only_target(op));
-    if (op->num_regions) /* reductions, sorts, scatters, control flow (their kinds pure but for
-                            the regions, which are checked below); not collectives */
-      ok = kiln_refine_is_pure(&(kiln_op){.kind = op->kind}) || op->kind == KILN_OP_WHILE || op->kind == KILN_OP_IF ||
-           op->kind == KILN_OP_CASE;
     for (int32_t r = 0; ok && r < op->num_regions; r++) ok = effect_free(kiln_op_block(op, r));
     if (!ok) return false;
   }
@@ -404,15 +400,17 @@ static void build_with_probe(kiln_cpu_specs *s, kiln_cpu_tensor *const *inputs, 
   free(pp);
 }
 
-/* A signature that bound to no template: templates are made from it and a probe (one size
- * more, else less, else double: the first whose plan matches it in structure), under the
- * build lock. e->x: its executable, its loops' code shared where a template took them. */
-static void build_templates(kiln_cpu_specs *s, kiln_cpu_tensor *const *inputs, spec *e, kiln_status *st) {
+/* A signature that bound to none of the `seen` templates: templates are made from it and a
+ * probe (one size more, else less, else double: the first whose plan matches it in
+ * structure), under the build lock. e->x: its executable, its loops' code shared where a
+ * template took them. */
+static void build_templates(kiln_cpu_specs *s, kiln_cpu_tensor *const *inputs, int32_t seen, spec *e,
+                            kiln_status *st) {
   kiln_cpu_family_pass bp;
+  kiln_cpu_family_pass_init(&bp, s->family, KILN_CPU_FAMILY_USE, NULL, false);
   pthread_mutex_lock(&s->build_lock);
-  kiln_cpu_family_pass_init(&bp, s->family, KILN_CPU_FAMILY_USE, NULL, false); /* another thread may have made one */
-  compile_shapes_only(s, inputs, &bp, e, st);
-  bool unbound = bp.unbound > 0;
+  if (kiln_cpu_family_templates(s->family) != seen) compile_shapes_only(s, inputs, &bp, e, st); /* another thread's */
+  bool unbound = !e->x;
   for (int kind = 0; unbound && !*st && !e->x && kind < PROBE_KINDS && !kiln_cpu_family_full(s->family); kind++) {
     build_with_probe(s, inputs, kind, e, &bp, st);
   }
@@ -435,8 +433,9 @@ static kiln_status first_run(kiln_cpu_specs *s, kiln_cpu_tensor *const *inputs, 
   kiln_status st = NULL;
   kiln_cpu_family_pass pass;
   kiln_cpu_family_pass_init(&pass, s->family, KILN_CPU_FAMILY_USE, NULL, false);
+  int32_t seen = s->family ? kiln_cpu_family_templates(s->family) : 0;
   compile_shapes_only(s, inputs, s->family ? &pass : NULL, e, &st);
-  if (!st && !e->x && pass.unbound) build_templates(s, inputs, e, &st);
+  if (!st && !e->x && pass.unbound) build_templates(s, inputs, seen, e, &st);
   if (st) return st;
   if (e->x) {
     *ran = true;
