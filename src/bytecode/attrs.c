@@ -1,6 +1,7 @@
-/* Attributes and types of the builtin and VHLO dialects, read on first use from their
- * slice of the AttrType section and kept (an artifact refers to each many times). Codes
- * and encodings: mlir/IR/BuiltinDialectBytecode.td and stablehlo/dialect/VhloBytecode.cpp.
+/* Attributes and types of the builtin and VHLO dialects (those of sdy: sdy.c), read on
+ * first use from their slice of the AttrType section and kept (an artifact refers to each
+ * many times). Codes and encodings: mlir/IR/BuiltinDialectBytecode.td and
+ * stablehlo/dialect/VhloBytecode.cpp.
  * VHLO attributes become what the text parser makes of their StableHLO spelling; the
  * op-specific rewrites (dense arrays, dimension numbers, defaults) are vhlo.c's. */
 #include <stdio.h>
@@ -758,6 +759,7 @@ bool kb_attr(kb_reader *r, uint64_t index, size_t at, const kiln_attr **out) {
   kb_dialect d = r->dialects[e->dialect];
   if (d == KB_DIALECT_BUILTIN) a = builtin_attr(r, &s, code, e->off);
   else if (d == KB_DIALECT_VHLO) a = vhlo_attr(r, &s, code, e->off);
+  else if (d == KB_DIALECT_SDY) a = kb_sdy_attr(r, &s, code, index, e->off);
   else {
     kiln_attr *o = new_attr(r, KILN_ATTR_OPAQUE);
     size_t n = strlen(r->dialect_names[e->dialect]);

@@ -75,7 +75,10 @@ static bool read_dialects(kb_reader *r, kb_span s) {
       if (!kb_section(r, &s, &id, &blob)) return false;
       if (id != SEC_DIALECT_VERSIONS) return kb_fail(r, at, "expected a dialect version section (id 7), found id %u", id);
     }
-    r->dialects[i] = span_is(r, name, "builtin") ? KB_DIALECT_BUILTIN : span_is(r, name, "vhlo") ? KB_DIALECT_VHLO : KB_DIALECT_OTHER;
+    r->dialects[i] = span_is(r, name, "builtin") ? KB_DIALECT_BUILTIN
+                     : span_is(r, name, "vhlo")  ? KB_DIALECT_VHLO
+                     : span_is(r, name, "sdy")   ? KB_DIALECT_SDY
+                                                 : KB_DIALECT_OTHER;
     if (!(r->dialect_names[i] = kb_strdup(r, name))) return false;
   }
   uint64_t total = 0;
@@ -98,6 +101,7 @@ static bool read_dialects(kb_reader *r, kb_span s) {
       o->dialect = (uint32_t)d;
       if (!(o->name = kb_strdup(r, r->strings[v]))) return false;
       o->vhlo = r->dialects[d] == KB_DIALECT_VHLO ? kb_vhlo_lookup(o->name) : -1;
+      o->sdy = r->dialects[d] == KB_DIALECT_SDY ? kb_sdy_lookup(o->name) : -1;
     }
   }
   if (r->version >= 4 && r->num_opnames != total) return kb_fail(r, s.pos, "expected %llu op names, found %llu", (unsigned long long)total, (unsigned long long)r->num_opnames);

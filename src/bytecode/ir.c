@@ -113,19 +113,21 @@ static bool read_regions(kb_reader *r, kb_span *s, kiln_op *op, bool isolated) {
   return true;
 }
 
-/* The op's attributes: its properties (names from the VHLO op table, or builtin.module's
- * optional sym_name and sym_visibility) then its attribute dictionary. */
+/* The op's attributes: its properties (names from the VHLO or sdy op table, or
+ * builtin.module's optional sym_name and sym_visibility) then its attribute dictionary. */
 static bool gather_attrs(kb_reader *r, const kb_opname *name, bool has_props, uint64_t props, const kiln_attr *dict,
                          kiln_named_attr *out, int32_t *n, size_t at) {
   *n = 0;
+  static const char *const module_names[] = {"sym_name", "sym_visibility"};
+  const char *const *names = module_names;
+  int32_t count = 2;
+  bool optional = name->vhlo < 0 && name->sdy < 0;
+  if (name->vhlo >= 0 && !(names = kb_vhlo_attr_names(r, name->vhlo, &count))) return false;
+  if (name->sdy >= 0) names = kb_sdy_attr_names(name->sdy, &count);
+  if (!has_props && name->sdy >= 0 && count) return kb_fail(r, at, "expected the properties of 'sdy.%s'", name->name);
   if (has_props) {
     if (props >= r->num_props) return kb_fail(r, at, "expected a properties index below %llu, found %llu", (unsigned long long)r->num_props, (unsigned long long)props);
     kb_span p = r->props[props];
-    static const char *const module_names[] = {"sym_name", "sym_visibility"};
-    const char *const *names = module_names;
-    int32_t count = 2;
-    bool optional = name->vhlo < 0;
-    if (!optional && !(names = kb_vhlo_attr_names(r, name->vhlo, &count))) return false;
     for (int32_t i = 0; i < count; i++) {
       uint64_t v;
       size_t vat = p.pos;
@@ -133,7 +135,7 @@ static bool gather_attrs(kb_reader *r, const kb_opname *name, bool has_props, ui
       if (optional && !(v & 1)) continue;
       if (optional) v >>= 1;
       out[*n].name = names[i];
-      if (!kb_attr(r, v, vat, &out[*n].value)) return false;
+      if (!kb_attr(r, v, vat, &out[*n].value) || (name->sdy >= 0 && !kb_sdy_check_property(r, name->sdy, i, v, vat))) return false;
       (*n)++;
     }
     if (p.pos != p.end) return kb_fail(r, p.pos, "expected the end of the properties of '%s', found %zu more bytes", name->name, p.end - p.pos);
@@ -145,13 +147,11 @@ static bool gather_attrs(kb_reader *r, const kb_opname *name, bool has_props, ui
   return true;
 }
 
-typedef enum op_role { ROLE_OP, ROLE_IDENTITY, ROLE_DROP } op_role;
-
-/* What an op becomes: a Kiln op of some kind, its operands passed through, or nothing. */
-static bool classify(kb_reader *r, const kb_opname *name, kiln_op *parent, size_t at, op_role *role, kiln_op_kind *kind) {
+/* What an op becomes: a Kiln op of some kind, or (*identity) its operands passed through. */
+static bool classify(kb_reader *r, const kb_opname *name, kiln_op *parent, size_t at, bool *identity, kiln_op_kind *kind) {
   const char *dialect = r->dialect_names[name->dialect];
   kb_dialect d = r->dialects[name->dialect];
-  *role = ROLE_OP;
+  *identity = false;
   if (d == KB_DIALECT_VHLO) {
     if (name->vhlo < 0 || !kb_vhlo_kind(name->vhlo, parent ? parent->kind : KILN_OP_MODULE, kind))
       return kb_fail(r, at, "expected a VHLO op of StableHLO 0.9.0 to 1.20.0, found 'vhlo.%s'", name->name);
@@ -161,13 +161,12 @@ static bool classify(kb_reader *r, const kb_opname *name, kiln_op *parent, size_
     *kind = KILN_OP_MODULE;
     return true;
   }
-  if ((d == KB_DIALECT_BUILTIN && !strcmp(name->name, "unrealized_conversion_cast")) ||
-      (!strcmp(dialect, "sdy") && !strcmp(name->name, "sharding_constraint"))) {
-    *role = ROLE_IDENTITY;
+  if (d == KB_DIALECT_BUILTIN && !strcmp(name->name, "unrealized_conversion_cast")) {
+    *identity = true; /* vhlo tensor <-> builtin tensor around sdy.manual_computation */
     return true;
   }
-  if (!strcmp(dialect, "sdy") && !strcmp(name->name, "mesh")) {
-    *role = ROLE_DROP;
+  if (name->sdy >= 0) {
+    *kind = kb_sdy_kind(name->sdy);
     return true;
   }
   if (!r->err) r->err = KILN_STATUS(KILN_STATUS_UNIMPLEMENTED, "%s: byte %zu: unsupported op '%s.%s'", r->name, at, dialect, name->name);
@@ -211,12 +210,12 @@ static bool read_op(kb_reader *r, kb_span *s, region_state *st, kiln_block *bloc
   if ((mask & OP_REGIONS) && !kb_varint(r, s, "an op's region count", &regions)) return false;
   if ((regions >> 1) > s->end - s->pos) return kb_fail(r, regions_at, "expected at most %zu regions, found %llu", s->end - s->pos, (unsigned long long)(regions >> 1));
 
-  op_role role;
+  bool identity;
   kiln_op_kind kind = KILN_OP_MODULE;
-  if (!classify(r, name, parent, at, &role, &kind)) return false;
-  if (role != ROLE_OP) {
-    if (role == ROLE_IDENTITY && num_results != num_operands) return kb_fail(r, at, "expected as many results as operands for '%s'", name->name);
-    for (uint64_t i = 0; role == ROLE_IDENTITY && i < num_results; i++) {
+  if (!classify(r, name, parent, at, &identity, &kind)) return false;
+  if (identity) {
+    if (num_results != num_operands) return kb_fail(r, at, "expected as many results as operands for '%s'", name->name);
+    for (uint64_t i = 0; i < num_results; i++) {
       if (!kiln_type_equal(types[i], operands[i]->type)) return kb_fail(r, at, "expected '%s' between equal types", name->name);
       if (!define(r, st, operands[i], at)) return false;
     }

@@ -1,6 +1,6 @@
 /* Bytecode reader internals shared by stream.c (primitives), container.c (header and
- * sections), attrs.c (attributes and types), ir.c (the IR section) and vhlo.c (VHLO ops
- * to Kiln ops). Every function returns false after recording the first error in r->err;
+ * sections), attrs.c (attributes and types), ir.c (the IR section), vhlo.c (VHLO ops
+ * to Kiln ops) and sdy.c (Shardy ops and attributes). Every function returns false after recording the first error in r->err;
  * callers stop at once. Offsets are absolute byte offsets into the artifact. */
 #ifndef KILN_BYTECODE_READER_H
 #define KILN_BYTECODE_READER_H
@@ -19,15 +19,18 @@ typedef struct kb_entry {
   bool custom;        /* dialect encoding (else MLIR assembly text) */
   uint8_t state;      /* 0 not read, 1 being read (a cycle if met again), 2 read */
   const void *value;  /* kiln_attr or kiln_type once read */
+  uint8_t sdy_code;   /* an sdy attribute once read: its code (sdy.c) */
+  const char *sdy_body; /* ... and its text without "#sdy." and the mnemonic, else NULL */
 } kb_entry;
 
-typedef enum kb_dialect { KB_DIALECT_OTHER, KB_DIALECT_BUILTIN, KB_DIALECT_VHLO } kb_dialect;
+typedef enum kb_dialect { KB_DIALECT_OTHER, KB_DIALECT_BUILTIN, KB_DIALECT_VHLO, KB_DIALECT_SDY } kb_dialect;
 
 /* An op name of the dialect section. */
 typedef struct kb_opname {
   uint32_t dialect;
   const char *name;   /* "add_v1", "module", ... (NUL-terminated, scratch arena) */
   int vhlo;           /* index in the VHLO op table, -1 if none */
+  int sdy;            /* index in the sdy op table, -1 if none */
 } kb_opname;
 
 typedef struct kb_reader {
@@ -56,6 +59,7 @@ typedef struct kb_reader {
   kiln_value **values;
   size_t num_values, cap_values, scope_base;
   const char ***vhlo_names; /* attribute names per VHLO op, split on first use (vhlo.c) */
+  size_t sdy_text;          /* bytes of sdy attribute text made so far (sdy.c) */
 } kb_reader;
 
 /* stream.c: errors and primitives. */
@@ -101,5 +105,17 @@ bool kb_vhlo_kind(int vhlo, kiln_op_kind parent_kind, kiln_op_kind *out);
  * the text parser gives the same StableHLO op (out, *out_n of them, at most n + 2). */
 bool kb_vhlo_attrs(kb_reader *r, int vhlo, size_t at, const kiln_named_attr *in, int32_t n,
                    kiln_named_attr *out, int32_t *out_n);
+
+/* sdy.c: the sdy ops Kiln reads and the dialect's own attribute encoding
+ * (shardy/dialect/sdy/ir/bytecode.td). */
+int kb_sdy_lookup(const char *name);
+kiln_op_kind kb_sdy_kind(int sdy);
+/* Inherent attribute names of sdy op `sdy` in property order (sorted by name). */
+const char *const *kb_sdy_attr_names(int sdy, int32_t *out_count);
+/* Checks property i of sdy op `sdy`, attribute `index` (read), is of the kind the op needs. */
+bool kb_sdy_check_property(kb_reader *r, int sdy, int32_t i, uint64_t index, size_t at);
+/* Attribute `index` of the sdy dialect, s after its code: a KILN_ATTR_OPAQUE attribute
+ * whose text is MLIR's printing of it (`#sdy.sharding<@mesh, [{"x"}, {}]>`). */
+const kiln_attr *kb_sdy_attr(kb_reader *r, kb_span *s, uint64_t code, uint64_t index, size_t at);
 
 #endif

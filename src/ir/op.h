@@ -26,6 +26,10 @@ typedef enum kiln_fmt {
   KILN_FMT_SCAN,         /* (%in...) inits(%i...) dimension=0 [attributes {...}] {region} : (Ts) -> Rs */
   KILN_FMT_SCF_FOR,      /* %i = %lo to %hi step %s iter_args(%x = %a) -> (Ts) {region} */
   KILN_FMT_TENSOR_INSERT,/* %v into %t[%i, ...] : T */
+  KILN_FMT_SDY_MESH,     /* @name = <["x"=2, ...]> {attrs}            (attrs sym_name, mesh) */
+  KILN_FMT_SDY_CONSTRAINT,/* %a <@mesh, [{"x"}, {}]> {attrs} : T      (attr sharding) */
+  KILN_FMT_SDY_MANUAL,   /* (%a, ...) in_shardings=[<...>, ...] out_shardings=[...]
+                          * manual_axes={"x", ...} (%b: T, ...) {region} : (Ts) -> Rs */
 } kiln_fmt;
 
 /* How a keyword attribute of the pretty form is written and stored. */

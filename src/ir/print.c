@@ -11,6 +11,7 @@
 #include "ir/canonical.h"
 #include "ir/format.h"
 #include "ir/op.h"
+#include "ir/sdy.h"
 
 typedef struct value_slot {
   const kiln_value *key;
@@ -548,20 +549,23 @@ static void print_block_body(printer *pr, const kiln_block *b) {
   pr->indent--;
 }
 
+/* (%argN: T, ...): names the block's arguments as it prints them. */
+static void print_block_args(printer *pr, const kiln_block *b) {
+  puts_(pr, "(");
+  for (int32_t i = 0; i < b->num_args; i++) {
+    if (i) puts_(pr, ", ");
+    name_value(pr, &b->args[i], true);
+    print_value(pr, &b->args[i]);
+    puts_(pr, ": ");
+    print_type(pr, b->args[i].type);
+  }
+  puts_(pr, ")");
+}
+
 static void print_block_header(printer *pr, const kiln_block *b, int32_t index) {
   newline(pr);
   putf(pr, "^bb%d", (int)index);
-  if (b->num_args) {
-    puts_(pr, "(");
-    for (int32_t i = 0; i < b->num_args; i++) {
-      if (i) puts_(pr, ", ");
-      name_value(pr, &b->args[i], true);
-      print_value(pr, &b->args[i]);
-      puts_(pr, ": ");
-      print_type(pr, b->args[i].type);
-    }
-    puts_(pr, ")");
-  }
+  if (b->num_args) print_block_args(pr, b);
   puts_(pr, ":");
 }
 
@@ -779,7 +783,9 @@ static void print_types_form(printer *pr, const kiln_op *op) {
   print_attr_dict(pr, op, skip, DICT_PRETTY);
   if (!op->num_operands && !op->num_results) return;
   puts_(pr, " : ");
-  if (all_types_equal(op)) {
+  /* StableHLO writes one type for all when they agree; sdy.return, as MLIR's
+   * `type($results)`, writes each */
+  if (all_types_equal(op) && op->kind != KILN_OP_SDY_RETURN) {
     print_type(pr, op->num_operands ? op->operands[0]->type : op->results[0].type);
     return;
   }
@@ -808,6 +814,84 @@ static bool reduce_applies(const kiln_op *op, kiln_op_kind *body_kind) {
   return true;
 }
 
+/* A string attribute that can be written as a symbol @name: one without a NUL byte (the
+ * parser refuses those in symbols, and C strings would cut them short). */
+static bool symbol_name_ok(const kiln_attr *a) {
+  return a && a->kind == KILN_ATTR_STRING && !a->type && strlen(a->str.data) == a->str.len;
+}
+
+/* ---- Shardy ops: each sdy attribute is written without its generic wrapper (ir/sdy.h) ---- */
+
+static bool sdy_attr_ok(const kiln_op *op, const char *name, kiln_sdy_form form) {
+  const char *text;
+  size_t len;
+  return kiln_sdy_pretty(kiln_op_attr(op, name), form, &text, &len);
+}
+
+static void print_sdy_attr(printer *pr, const kiln_op *op, const char *name, kiln_sdy_form form) {
+  const char *text;
+  size_t len;
+  if (kiln_sdy_pretty(kiln_op_attr(op, name), form, &text, &len)) put(pr, text, len);
+}
+
+static bool sdy_pretty_ok(const kiln_op *op) {
+  switch (op->kind) {
+    case KILN_OP_SDY_MESH:
+      return symbol_name_ok(kiln_op_attr(op, "sym_name")) && !op->num_operands && !op->num_results &&
+             !op->num_regions && sdy_attr_ok(op, "mesh", KILN_SDY_MESH);
+    case KILN_OP_SDY_SHARDING_CONSTRAINT:
+      return op->num_operands == 1 && op->num_results == 1 && !op->num_regions &&
+             kiln_type_equal(op->operands[0]->type, op->results[0].type) &&
+             sdy_attr_ok(op, "sharding", KILN_SDY_SHARDING);
+    case KILN_OP_SDY_MANUAL_COMPUTATION: {
+      const kiln_block *b = kiln_op_block(op, 0);
+      return op->num_regions == 1 && b && !b->next && sdy_attr_ok(op, "in_shardings", KILN_SDY_PER_VALUE) &&
+             sdy_attr_ok(op, "out_shardings", KILN_SDY_PER_VALUE) &&
+             sdy_attr_ok(op, "manual_axes", KILN_SDY_MANUAL_AXES);
+    }
+    default: return false;
+  }
+}
+
+static void print_sdy_mesh(printer *pr, const kiln_op *op) {
+  static const char *const skip[] = {"sym_name", "mesh", NULL};
+  puts_(pr, " @");
+  print_name(pr, kiln_op_attr(op, "sym_name")->str.data);
+  puts_(pr, " = ");
+  print_sdy_attr(pr, op, "mesh", KILN_SDY_MESH);
+  print_attr_dict(pr, op, skip, DICT_PRETTY);
+}
+
+static void print_sdy_constraint(printer *pr, const kiln_op *op) {
+  static const char *const skip[] = {"sharding", NULL};
+  puts_(pr, " ");
+  print_value(pr, op->operands[0]);
+  puts_(pr, " ");
+  print_sdy_attr(pr, op, "sharding", KILN_SDY_SHARDING);
+  print_attr_dict(pr, op, skip, DICT_PRETTY);
+  puts_(pr, " : ");
+  print_type(pr, op->results[0].type);
+}
+
+static void print_sdy_manual(printer *pr, const kiln_op *op) {
+  static const char *const skip[] = {"in_shardings", "out_shardings", "manual_axes", NULL};
+  puts_(pr, "(");
+  print_operands(pr, op->operands, op->num_operands);
+  puts_(pr, ") in_shardings=");
+  print_sdy_attr(pr, op, "in_shardings", KILN_SDY_PER_VALUE);
+  puts_(pr, " out_shardings=");
+  print_sdy_attr(pr, op, "out_shardings", KILN_SDY_PER_VALUE);
+  puts_(pr, " manual_axes=");
+  print_sdy_attr(pr, op, "manual_axes", KILN_SDY_MANUAL_AXES);
+  puts_(pr, " ");
+  print_block_args(pr, kiln_op_block(op, 0));
+  puts_(pr, " ");
+  print_region(pr, &op->regions[0], true);
+  print_attr_dict(pr, op, skip, DICT_PRETTY);
+  puts_(pr, " : ");
+  print_function_type(pr, op);
+}
+
 static bool pretty_ok(const kiln_op *op) {
   switch (kiln_op_format(op->kind)) {
     case KILN_FMT_GENERIC:
@@ -817,7 +901,12 @@ static bool pretty_ok(const kiln_op *op) {
       if (op->num_regions || !keywords_ok(op) || op->num_results < 1) return false;
       if (op->kind == KILN_OP_COMPLEX || op->kind == KILN_OP_TUPLE) return op->num_results == 1;
       return true;
-    case KILN_FMT_TYPES: return !op->num_regions && keywords_ok(op) && types_form_ok(op);
+    case KILN_FMT_TYPES:
+      /* sdy.return writes its attributes before its operands, which this form does not */
+      if (op->kind == KILN_OP_SDY_RETURN && op->num_attrs) return false;
+      /* written as its bare name, the next op's result names would read as its operands */
+      if (!op->num_operands && !op->num_results && op->next && op->next->num_results) return false;
+      return !op->num_regions && keywords_ok(op) && types_form_ok(op);
     case KILN_FMT_CONST: {
       const kiln_attr *v = kiln_op_attr(op, "value");
       return v && v->type && !op->num_operands && op->num_results == 1 && !op->num_regions &&
@@ -913,6 +1002,9 @@ static bool pretty_ok(const kiln_op *op) {
     case KILN_FMT_TENSOR_INSERT:
       return op->num_operands >= 2 && op->num_results == 1 && !op->num_regions &&
              kiln_type_equal(op->results[0].type, op->operands[1]->type);
+    case KILN_FMT_SDY_MESH:
+    case KILN_FMT_SDY_CONSTRAINT:
+    case KILN_FMT_SDY_MANUAL: return sdy_pretty_ok(op);
   }
   return false;
 }
@@ -1204,6 +1296,9 @@ static void print_pretty(printer *pr, const kiln_op *op) {
       puts_(pr, " : ");
       print_type(pr, op->results[0].type);
       return;
+    case KILN_FMT_SDY_MESH: print_sdy_mesh(pr, op); return;
+    case KILN_FMT_SDY_CONSTRAINT: print_sdy_constraint(pr, op); return;
+    case KILN_FMT_SDY_MANUAL: print_sdy_manual(pr, op); return;
     case KILN_FMT_GENERIC:
     case KILN_FMT_MODULE:
     case KILN_FMT_FUNC: return;
@@ -1265,10 +1360,13 @@ static bool func_printable(const kiln_op *op) {
   const kiln_attr *n = kiln_op_attr(op, "sym_name"), *v = kiln_op_attr(op, "sym_visibility");
   const kiln_attr *aa = kiln_op_attr(op, "arg_attrs"), *ra = kiln_op_attr(op, "res_attrs");
   const kiln_block *body = kiln_op_block(op, 0);
-  if (!ft || ft->kind != KILN_TYPE_FUNCTION || !n || n->kind != KILN_ATTR_STRING || op->num_regions != 1 ||
+  if (!ft || ft->kind != KILN_TYPE_FUNCTION || !symbol_name_ok(n) || op->num_regions != 1 ||
       op->num_operands || op->num_results)
     return false;
-  if (v && (v->kind != KILN_ATTR_STRING || !is_bare_name(v->str.data))) return false;
+  /* the parser takes only these three words before the name */
+  if (v && (!symbol_name_ok(v) ||
+            (strcmp(v->str.data, "private") && strcmp(v->str.data, "public") && strcmp(v->str.data, "nested"))))
+    return false;
   if (body && (body->num_args != ft->func.num_inputs || body->next)) return false;
   for (int32_t i = 0; body && i < body->num_args; i++)
     if (!kiln_type_equal(body->args[i].type, ft->func.inputs[i])) return false;
@@ -1311,8 +1409,9 @@ static void print_op(printer *pr, const kiln_op *op) {
     puts_(pr, " = ");
   }
   kiln_fmt fmt = kiln_op_format(op->kind);
+  const kiln_attr *sym = kiln_op_attr(op, "sym_name");
   bool named_module = op->kind == KILN_OP_MODULE && op->num_regions == 1 && kiln_op_block(op, 0) && !op->num_operands &&
-                      !op->num_results && (!kiln_op_attr(op, "sym_name") || kiln_op_attr(op, "sym_name")->kind == KILN_ATTR_STRING);
+                      !op->num_results && (!sym || symbol_name_ok(sym));
   if (fmt == KILN_FMT_MODULE && named_module) print_module(pr, op);
   else if (fmt == KILN_FMT_FUNC && func_printable(op)) print_func(pr, op);
   else if (pretty_ok(op)) print_pretty(pr, op);

@@ -23,6 +23,7 @@ static kiln_verify_fn lookup(kiln_op_kind kind) {
   if ((fn = kiln_verify_elementwise_lookup(kind))) return fn;
   if ((fn = kiln_verify_shape_lookup(kind))) return fn;
   if ((fn = kiln_verify_structured_lookup(kind))) return fn;
+  if ((fn = kiln_verify_sdy_lookup(kind))) return fn;
   return kiln_verify_misc_lookup(kind);
 }
 

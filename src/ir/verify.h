@@ -40,5 +40,6 @@ kiln_verify_fn kiln_verify_elementwise_lookup(kiln_op_kind kind);
 kiln_verify_fn kiln_verify_shape_lookup(kiln_op_kind kind);
 kiln_verify_fn kiln_verify_structured_lookup(kiln_op_kind kind);
 kiln_verify_fn kiln_verify_misc_lookup(kiln_op_kind kind);
+kiln_verify_fn kiln_verify_sdy_lookup(kiln_op_kind kind);
 
 #endif

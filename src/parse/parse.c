@@ -157,9 +157,7 @@ bool kp_at_type(const kiln_parser *p) {
          kp_is_ident(p, "none") || kiln_elem_lookup(p->tok.text, p->tok.len, &e);
 }
 
-/* Copies the balanced <...> that starts at the current '<' token verbatim; the text from
- * `start` to the closing '>' becomes the result. Leaves the token after it. */
-static bool scan_balanced(kiln_parser *p, size_t start, const char **out) {
+bool kp_scan_balanced(kiln_parser *p, size_t start, const char **out) {
   const char *t = p->src->text;
   size_t n = p->src->len, i = p->tok.offset;
   int depth = 0;
@@ -183,7 +181,7 @@ static bool scan_balanced(kiln_parser *p, size_t start, const char **out) {
       if (--depth == 0) break;
     }
   }
-  if (i >= n) return kp_fail_at(p, p->tok.offset, "unbalanced '<' (no matching '>')");
+  if (i >= n) return kp_fail_at(p, p->tok.offset, "unbalanced '%c' (no matching '%c')", t[p->tok.offset], closers[0]);
   /* the text is kept as a C string: a NUL byte would cut it short */
   const char *nul = memchr(t + start, 0, i + 1 - start);
   if (nul) return kp_fail_at(p, (size_t)(nul - t), "unexpected NUL byte");
@@ -198,7 +196,7 @@ bool kp_parse_opaque_text(kiln_parser *p, const char **out);
 bool kp_parse_opaque_text(kiln_parser *p, const char **out) {
   size_t start = p->tok.offset, end = start + p->tok.len;
   kp_next(p);
-  if (kp_is(p, '<') && p->tok.offset == end) return scan_balanced(p, start, out);
+  if (kp_is(p, '<') && p->tok.offset == end) return kp_scan_balanced(p, start, out);
   return (*out = kp_strdup(p, p->src->text + start, end - start)) != NULL;
 }
 
@@ -570,7 +568,9 @@ bool kp_parse_operand(kiln_parser *p, kiln_value **out) {
   if (!s || !s->name || s->live < 0)
     return kp_fail_at(p, name.offset, "use of undefined value '%.*s'", (int)name.len, name.text);
   if (s->live < p->visible_start)
-    return kp_fail_at(p, name.offset, "use of undefined value '%.*s' (functions and modules do not see values defined outside them)",
+    return kp_fail_at(p, name.offset,
+                      "use of undefined value '%.*s' (functions, modules and sdy.manual_computation bodies do "
+                      "not see values defined outside them)",
                       (int)name.len, name.text);
   kiln_scope_entry *e = &p->defs[s->live];
   if (index >= e->count || (index < 0 && e->count != 1))

@@ -38,8 +38,7 @@ static const kiln_type *real_of(kiln_parser *p, const kiln_type *t) {
   return e ? kiln_type_tensor(p->m, e, t->tensor.rank, t->tensor.dims, t->tensor.bounds) : NULL;
 }
 
-/* `: T` | `: T1, T2` | `: (Ts) -> Rs`, resolved against the operands. */
-static bool parse_op_types(kiln_parser *p, kiln_op_state *st) {
+bool kp_parse_op_types(kiln_parser *p, kiln_op_state *st) {
   if (!kp_expect(p, ':', "before the op's types")) return false;
   size_t at = p->tok.offset;
   if (kp_is(p, '(')) {
@@ -219,7 +218,7 @@ static bool parse_ops_form(kiln_parser *p, kiln_op_state *st) {
   if (!kp_parse_operand_list(p, &st->operands, &st->num_operands) ||
       !parse_keywords(p, st, st->num_operands > 0) || !parse_optional_attr_dict(p, st))
     return false;
-  return parse_op_types(p, st);
+  return kp_parse_op_types(p, st);
 }
 
 static bool parse_types_form(kiln_parser *p, kiln_op_state *st, int32_t num_lhs) {
@@ -282,7 +281,7 @@ static bool parse_compare_form(kiln_parser *p, kiln_op_state *st) {
   if (kp_accept(p, ',') && !parse_enum_word(p, "comparison_type", &ct)) return false;
   if (!kp_state_add_attr(p, st, "comparison_direction", dir) || (ct && !kp_state_add_attr(p, st, "compare_type", ct)))
     return false;
-  return parse_optional_attr_dict(p, st) && parse_op_types(p, st);
+  return parse_optional_attr_dict(p, st) && kp_parse_op_types(p, st);
 }
 
 static bool parse_slice_form(kiln_parser *p, kiln_op_state *st) {
@@ -309,7 +308,7 @@ static bool parse_slice_form(kiln_parser *p, kiln_op_state *st) {
     if (!a) return kp_oom(p);
     if (!kp_state_add_attr(p, st, names[k], a)) return false;
   }
-  return parse_optional_attr_dict(p, st) && parse_op_types(p, st);
+  return parse_optional_attr_dict(p, st) && kp_parse_op_types(p, st);
 }
 
 static bool parse_gte_form(kiln_parser *p, kiln_op_state *st) {
@@ -319,7 +318,7 @@ static bool parse_gte_form(kiln_parser *p, kiln_op_state *st) {
       !i32 || !kp_parse_int_attr(p, i32, &idx) || !kp_expect(p, ']', "after the tuple index") ||
       !kp_state_add_attr(p, st, "index", idx))
     return false;
-  return parse_optional_attr_dict(p, st) && parse_op_types(p, st);
+  return parse_optional_attr_dict(p, st) && kp_parse_op_types(p, st);
 }
 
 static bool parse_call_form(kiln_parser *p, kiln_op_state *st) {
@@ -339,7 +338,7 @@ static bool parse_call_form(kiln_parser *p, kiln_op_state *st) {
     return false;
   if (!parse_optional_attr_dict(p, st)) return false;
   if (!kp_is(p, ':') ) return kp_fail(p, "expected ':' and a function type");
-  return parse_op_types(p, st);
+  return kp_parse_op_types(p, st);
 }
 
 static bool parse_composite_form(kiln_parser *p, kiln_op_state *st) {
@@ -347,7 +346,7 @@ static bool parse_composite_form(kiln_parser *p, kiln_op_state *st) {
   if (!kp_parse_string_attr(p, &name) || !kp_state_add_attr(p, st, "name", name) ||
       !kp_parse_operand_list(p, &st->operands, &st->num_operands))
     return false;
-  return parse_optional_attr_dict(p, st) && parse_op_types(p, st);
+  return parse_optional_attr_dict(p, st) && kp_parse_op_types(p, st);
 }
 
 /* {attrs}? : T1, T2 -> R */
@@ -473,7 +472,7 @@ static bool parse_reduce_form(kiln_parser *p, kiln_op_state *st) {
   const kiln_attr *dims;
   if (!kp_expect_ident(p, "across") || !kp_expect_ident(p, "dimensions") || !kp_expect(p, '=', "after 'dimensions'") ||
       !kp_parse_i64_list(p, &dims) || !kp_state_add_attr(p, st, "dimensions", dims) || !parse_optional_attr_dict(p, st) ||
-      !parse_op_types(p, st))
+      !kp_parse_op_types(p, st))
     return false;
   kiln_block *body;
   if (body_kind != KILN_OP_COUNT) {
@@ -588,7 +587,7 @@ static bool parse_conv_form(kiln_parser *p, kiln_op_state *st) {
   if (kp_accept(p, ',')) {
     if (!kp_expect_ident(p, "window") || !kp_expect(p, '=', "after window") || !parse_window(p, st)) return false;
   }
-  return parse_optional_attr_dict(p, st) && parse_op_types(p, st);
+  return parse_optional_attr_dict(p, st) && kp_parse_op_types(p, st);
 }
 
 static bool parse_scan_form(kiln_parser *p, kiln_op_state *st) {
@@ -608,7 +607,7 @@ static bool parse_scan_form(kiln_parser *p, kiln_op_state *st) {
   if (!kp_state_add_attr(p, st, "operandSegmentSizes", seg)) return false;
   if (kp_accept_ident(p, "attributes") && !kp_parse_state_attr_dict(p, st)) return false;
   kiln_block *body;
-  return kp_parse_region(p, NULL, &body) && kp_state_add_region(p, st, body) && parse_op_types(p, st);
+  return kp_parse_region(p, NULL, &body) && kp_state_add_region(p, st, body) && kp_parse_op_types(p, st);
 }
 
 static bool parse_scf_for_form(kiln_parser *p, kiln_op_state *st) {
@@ -686,6 +685,9 @@ bool kp_parse_pretty(kiln_parser *p, kiln_op_state *st, int32_t num_lhs) {
     case KILN_FMT_SCAN: return parse_scan_form(p, st);
     case KILN_FMT_SCF_FOR: return parse_scf_for_form(p, st);
     case KILN_FMT_TENSOR_INSERT: return parse_tensor_insert_form(p, st);
+    case KILN_FMT_SDY_MESH:
+    case KILN_FMT_SDY_CONSTRAINT:
+    case KILN_FMT_SDY_MANUAL: return kp_parse_sdy(p, st);
     case KILN_FMT_GENERIC:
     case KILN_FMT_MODULE:
     case KILN_FMT_FUNC: break;
@@ -695,7 +697,7 @@ bool kp_parse_pretty(kiln_parser *p, kiln_op_state *st, int32_t num_lhs) {
 
 /* ------------------------------------------------------------------ func.func and module */
 
-static bool add_string_attr(kiln_parser *p, kiln_op_state *st, const char *name, const char *s, size_t n) {
+bool kp_state_add_string_attr(kiln_parser *p, kiln_op_state *st, const char *name, const char *s, size_t n) {
   kiln_attr *a = kp_new_attr(p, KILN_ATTR_STRING);
   return a && (a->str.data = kp_strdup(p, s, n)) && (a->str.len = n, true) && kp_state_add_attr(p, st, name, a);
 }
@@ -725,12 +727,12 @@ static bool add_slot_attrs(kiln_parser *p, kiln_op_state *st, const char *name, 
 
 bool kp_parse_func(kiln_parser *p, kiln_op_state *st) {
   if (kp_is_ident(p, "private") || kp_is_ident(p, "public") || kp_is_ident(p, "nested")) {
-    if (!add_string_attr(p, st, "sym_visibility", p->tok.text, p->tok.len)) return false;
+    if (!kp_state_add_string_attr(p, st, "sym_visibility", p->tok.text, p->tok.len)) return false;
     kp_next(p);
   }
   if (p->tok.kind != KILN_TOK_AT) return kp_fail(p, "expected the function name @name");
   const kiln_attr *sym;
-  if (!kp_parse_attr(p, &sym) || !add_string_attr(p, st, "sym_name", sym->symbol, strlen(sym->symbol))) return false;
+  if (!kp_parse_attr(p, &sym) || !kp_state_add_string_attr(p, st, "sym_name", sym->symbol, strlen(sym->symbol))) return false;
   /* arguments */
   kiln_tok *names = NULL;
   const kiln_type **types = NULL;
@@ -807,7 +809,7 @@ bool kp_parse_func(kiln_parser *p, kiln_op_state *st) {
 bool kp_parse_module_op(kiln_parser *p, kiln_op_state *st) {
   if (p->tok.kind == KILN_TOK_AT) {
     const kiln_attr *sym;
-    if (!kp_parse_attr(p, &sym) || !add_string_attr(p, st, "sym_name", sym->symbol, strlen(sym->symbol))) return false;
+    if (!kp_parse_attr(p, &sym) || !kp_state_add_string_attr(p, st, "sym_name", sym->symbol, strlen(sym->symbol))) return false;
   }
   if (kp_accept_ident(p, "attributes") && !kp_parse_state_attr_dict(p, st)) return false;
   kiln_block *body;

@@ -1,6 +1,6 @@
 /* Parser internals shared by parse.c (structure, types, values), parse_attr.c
- * (attributes) and parse_ops.c (pretty op forms). Every function returns false after
- * recording the first error in p->err; callers stop at once. */
+ * (attributes), parse_ops.c (pretty op forms) and parse_sdy.c (the Shardy ops). Every
+ * function returns false after recording the first error in p->err; callers stop at once. */
 #ifndef KILN_PARSE_PARSER_H
 #define KILN_PARSE_PARSER_H
 
@@ -66,6 +66,10 @@ bool kp_fail(kiln_parser *p, const char *fmt, ...) __attribute__((format(printf,
 bool kp_fail_at(kiln_parser *p, size_t offset, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 bool kp_oom(kiln_parser *p);
 bool kp_enter(kiln_parser *p); /* nesting guard; pair with kp_leave */
+/* Copies the balanced bracket group that opens at the current token ('<', '(', '[' or
+ * '{'; quoted strings skipped) verbatim: the source text from offset `start` to its closing
+ * bracket becomes *out (in the arena). Leaves the token after it. */
+bool kp_scan_balanced(kiln_parser *p, size_t start, const char **out);
 /* Skips a trailing location `loc(...)` if there is one (locations are not kept). */
 bool kp_skip_location(kiln_parser *p);
 /* The alias a #name / !name token refers to, or NULL. */
@@ -139,6 +143,11 @@ typedef struct kiln_op_state {
 
 bool kp_state_add_attr(kiln_parser *p, kiln_op_state *st, const char *name, const kiln_attr *value);
 bool kp_state_add_region(kiln_parser *p, kiln_op_state *st, kiln_block *entry);
+/* Adds a STRING attribute holding a copy of the n bytes at s. */
+bool kp_state_add_string_attr(kiln_parser *p, kiln_op_state *st, const char *name, const char *s, size_t n);
+/* `: T` | `: T1, T2` | `: (Ts) -> Rs` after an op: checks the operands' types and sets the
+ * result types (parse_ops.c). */
+bool kp_parse_op_types(kiln_parser *p, kiln_op_state *st);
 /* Appends a parsed attribute dictionary to the state's attributes. */
 bool kp_parse_state_attr_dict(kiln_parser *p, kiln_op_state *st);
 
@@ -155,6 +164,9 @@ bool kp_parse_region(kiln_parser *p, const kiln_region_args *args, kiln_block **
  * fills operands, attributes, regions and result types. num_lhs is the number of results
  * the assignment named (-1 when unknown). */
 bool kp_parse_pretty(kiln_parser *p, kiln_op_state *st, int32_t num_lhs);
+/* The pretty forms of sdy.mesh, sdy.sharding_constraint and sdy.manual_computation
+ * (parse_sdy.c), called as kp_parse_pretty is. */
+bool kp_parse_sdy(kiln_parser *p, kiln_op_state *st);
 /* The body of func.func / module after the op name. */
 bool kp_parse_func(kiln_parser *p, kiln_op_state *st);
 bool kp_parse_module_op(kiln_parser *p, kiln_op_state *st);

@@ -1,8 +1,12 @@
 /* Malformed artifacts: every prefix of a few seed files, every byte of the smallest one
  * flipped, and artifacts claiming huge counts must give an error (never a crash, a hang,
  * a huge allocation or a leak: run it under ASan); the fuzzer's findings in
- * REGRESSIONS must read without a crash. test_malformed CONFORMANCE_FOLDER [REGRESSIONS];
- * exits 77 when CONFORMANCE_FOLDER/vhlo is absent. Ends with "N passed, N failed". */
+ * REGRESSIONS must read without a crash. The same for every artifact of SDY_FOLDER
+ * (tests/bytecode/sdy: every prefix, every byte flipped), and each SDY_FOLDER/malformed
+ * artifact must give the located error its expect.txt names (`FILE: TEXT`: an error
+ * "FILE: byte N: ..." holding TEXT).
+ * test_malformed CONFORMANCE_FOLDER|- [REGRESSIONS|- [SDY_FOLDER]]; exits 77 when
+ * CONFORMANCE_FOLDER/vhlo is absent and no SDY_FOLDER is given. Ends with "N passed, N failed". */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +32,7 @@ static void expect(const uint8_t *data, size_t len, bool must_fail, const char *
 }
 
 static void seed(const char *dir, const char *name, bool every_flip) {
-  char path[4096], what[256];
+  char path[8192], what[256];
   snprintf(path, sizeof path, "%s/%s", dir, name);
   kiln_source src;
   kiln_status st = kiln_source_read(path, &src);
@@ -59,15 +63,52 @@ static void seed(const char *dir, const char *name, bool every_flip) {
   kiln_source_free(&src);
 }
 
-int main(int argc, char **argv) {
-  char dir[4096];
-  snprintf(dir, sizeof dir, "%s/vhlo", argc > 1 ? argv[1] : "../shared/conformance");
-  FILE *probe = fopen(dir, "r");
-  if (!probe) {
-    printf("conformance folder %s not found: skipped\n", dir);
-    return 77;
+/* The artifact must be rejected with "path: byte N: ..." holding text. */
+static void expect_error(const char *path, const char *text) {
+  kiln_source src;
+  kiln_module *m = NULL;
+  kiln_status st = kiln_source_read(path, &src);
+  if (!st) st = kiln_bytecode_read((const uint8_t *)src.text, src.len, path, &m), kiln_source_free(&src);
+  const char *msg = st ? kiln_status_message(st) : "was read";
+  size_t n = strlen(path);
+  if (st && !m && !strncmp(msg, path, n) && !strncmp(msg + n, ": byte ", 7) && strstr(msg, text)) g_passed++;
+  else {
+    g_failed++;
+    printf("FAIL %s: expected an error with \"%s\", found: %s\n", path, text, msg);
   }
-  fclose(probe);
+  kiln_status_free(st);
+  kiln_module_destroy(m);
+}
+
+static void sdy_folder(const char *dir) {
+  size_t n;
+  char **files = test_files(dir, ".mlir.bc", &n), path[4096], line[1024];
+  if (!files) {
+    printf("FAIL sdy folder %s not found\n", dir);
+    g_failed++;
+    return;
+  }
+  for (size_t i = 0; i < n; i++) seed(dir, strrchr(files[i], '/') + 1, true);
+  test_files_free(files, n);
+  snprintf(path, sizeof path, "%s/malformed/expect.txt", dir);
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    printf("FAIL %s not found\n", path);
+    g_failed++;
+    return;
+  }
+  while (fgets(line, sizeof line, f)) {
+    char *sep = strstr(line, ": ");
+    if (!sep) continue;
+    *sep = 0;
+    sep[2 + strcspn(sep + 2, "\n")] = 0;
+    snprintf(path, sizeof path, "%s/malformed/%s", dir, line);
+    expect_error(path, sep + 2);
+  }
+  fclose(f);
+}
+
+static void conformance(const char *dir) {
   seed(dir, "vhlo_emit_version_api.1_1_0.mlir.bc", true);
   seed(dir, "stablehlo_legalize_to_vhlo.1_13_0.mlir.bc", false);
   /* huge counts: 2^64-1 strings, then a section longer than the file */
@@ -78,9 +119,22 @@ int main(int argc, char **argv) {
   expect(long_section, sizeof long_section, true, "a section longer than the file");
   expect((const uint8_t *)"ML\xEFR", 4, true, "the magic alone");
   expect((const uint8_t *)"MLIR", 4, true, "a wrong magic");
+}
+
+int main(int argc, char **argv) {
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s/vhlo", argc > 1 ? argv[1] : "../shared/conformance");
+  FILE *probe = fopen(dir, "r");
+  if (probe) fclose(probe);
+  if (!probe && argc < 4) {
+    printf("conformance folder %s not found: skipped\n", dir);
+    return 77;
+  }
+  if (probe) conformance(dir);
+  if (argc > 3) sdy_folder(argv[3]);
   /* the fuzzer's findings (tests/fuzz/regressions/bytecode): read without a crash */
   size_t n = 0;
-  char **found = argc > 2 ? test_files(argv[2], NULL, &n) : NULL;
+  char **found = argc > 2 && strcmp(argv[2], "-") ? test_files(argv[2], NULL, &n) : NULL;
   for (size_t i = 0; i < n; i++) {
     kiln_source src;
     kiln_status st = kiln_source_read(found[i], &src);

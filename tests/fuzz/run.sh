@@ -2,7 +2,8 @@
 # Builds a libFuzzer target with clang (ASan + UBSan) into build-fuzz/ and fuzzes it for
 # SECONDS: the MLIR text front end (fuzz_parse), or the bytecode reader (fuzz_bytecode)
 # with TARGET=bytecode (its corpus is build-fuzz/corpus-bytecode, seeded with the .mlir.bc
-# files, its findings go to tests/fuzz/regressions/bytecode/, replayed by
+# files and tests/bytecode's artifacts (Shardy ones among them), its findings go to
+# tests/fuzz/regressions/bytecode/, replayed by
 # bytecode.regressions), or the PJRT plugin's compile options and PJRT_Client_Compile
 # (fuzz_pjrt) with TARGET=pjrt (corpus-pjrt, seeded with the .mlir.bc files behind an empty
 # options prefix; findings go to tests/fuzz/regressions/pjrt/).
@@ -10,8 +11,9 @@
 #   tests/fuzz/run.sh SECONDS [SEED_DIR]
 #
 # The corpus (build-fuzz/corpus, kept between runs) is seeded with every .mlir file under
-# SEED_DIR (default: ../shared/conformance beside the project), tests/parse/malformed and
-# tests/fuzz/regressions. Prints the number of executions; exits non-zero on a finding.
+# SEED_DIR (default: ../shared/conformance beside the project), tests/parse/malformed,
+# tests/parse/sdy and tests/fuzz/regressions. Prints the number of executions; exits
+# non-zero on a finding.
 # Every crashing input is copied to tests/fuzz/regressions/ (to be minimised with
 # `build-fuzz/tests/fuzz/fuzz_parse -minimize_crash=1 -runs=20000 FILE` and replayed by
 # test_fuzz_replay). Environment: JOBS (parallel fuzzing processes, default 1),
@@ -59,6 +61,8 @@ copy_seeds() { # copies every .mlir (or any file, for regressions) under $1, nam
 }
 copy_seeds "$seeds" "$pattern"
 [ "$target" = parse ] && copy_seeds "$root/tests/parse/malformed" '*.mlir'
+[ "$target" = parse ] && copy_seeds "$root/tests/parse/sdy" '*.mlir'
+[ "$target" != parse ] && copy_seeds "$root/tests/bytecode" '*.mlir.bc'
 copy_seeds "$regressions" '*'
 echo "run.sh: corpus $corpus: $(ls "$corpus" | wc -l) files ($n seeds copied)"
 

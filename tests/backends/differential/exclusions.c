@@ -10,6 +10,7 @@
 #define COLLECTIVE "a collective: needs several replicas or partitions"
 #define IO "host or channel I/O: no values to compare"
 #define TEST_OP "a test op of the conformance material, not a computation"
+#define SHARDY "a Shardy op: the partitioner rewrites it away before any backend (tests/spmd)"
 
 static const char *const k_reasons[KILN_OP_COUNT] = {
     [KILN_OP_ALL_GATHER] = COLLECTIVE,
@@ -38,6 +39,10 @@ static const char *const k_reasons[KILN_OP_COUNT] = {
     [KILN_OP_INTERPRETER_PRINT] = TEST_OP,
     [KILN_OP_INTERPRETER_PROBE] = TEST_OP,
     [KILN_OP_INTERPRETER_RUN_PARALLEL] = TEST_OP,
+    [KILN_OP_SDY_MESH] = SHARDY,
+    [KILN_OP_SDY_SHARDING_CONSTRAINT] = SHARDY,
+    [KILN_OP_SDY_MANUAL_COMPUTATION] = SHARDY,
+    [KILN_OP_SDY_RETURN] = SHARDY,
 };
 
 const char *kiln_diff_exclusion(kiln_op_kind op) {

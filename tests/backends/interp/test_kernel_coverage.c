@@ -1,12 +1,13 @@
 /* Every op of the op table has an interpreter kernel, but for the structural ops the
- * region runner handles itself (modules, functions, terminators). */
+ * region runner handles itself (modules, functions, terminators) and the Shardy ops, which
+ * the partitioner (src/spmd) rewrites away before any backend sees a program. */
 #include <stdio.h>
 
 #include "backends/interp/interp.h"
 
 static bool structural(kiln_op_kind k) {
   return k == KILN_OP_MODULE || k == KILN_OP_FUNC || k == KILN_OP_FUNC_RETURN || k == KILN_OP_RETURN ||
-         k == KILN_OP_SCF_YIELD;
+         k == KILN_OP_SCF_YIELD || (k >= KILN_OP_SDY_MESH && k <= KILN_OP_SDY_RETURN);
 }
 
 int main(void) {

@@ -1,0 +1,9 @@
+// ERROR: expected '(' to open the body's arguments
+sdy.mesh @mesh = <["a"=2]>
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = sdy.manual_computation(%x) in_shardings=[<@mesh, [{"a"}]>] out_shardings=[<@mesh, [{"a"}]>] manual_axes={"a"} {
+  ^bb0(%l: tensor<2xf32>):
+    sdy.return %l : tensor<2xf32>
+  } : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

@@ -1,0 +1,2 @@
+// ERROR: unbalanced '>' (expected ']')
+sdy.mesh @mesh = <["a"=2>]

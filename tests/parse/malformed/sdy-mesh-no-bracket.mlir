@@ -1,0 +1,2 @@
+// ERROR: expected '<' to open the mesh attribute
+sdy.mesh @mesh = ["a"=2]

@@ -1,0 +1,2 @@
+// ERROR: expected the mesh name @name
+sdy.mesh = <["a"=2]>

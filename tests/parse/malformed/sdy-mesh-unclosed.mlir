@@ -1,0 +1,2 @@
+// ERROR: unbalanced '<' (no matching '>')
+sdy.mesh @mesh = <["a"=2]
