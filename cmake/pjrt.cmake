@@ -14,6 +14,7 @@ add_library(kiln_pjrt_objects OBJECT
   src/pjrt/event.c
   src/pjrt/execute.c
   src/pjrt/layout.c
+  src/pjrt/sharding.c
 )
 target_include_directories(kiln_pjrt_objects PUBLIC include third_party/pjrt PRIVATE src)
 set_target_properties(kiln_pjrt_objects PROPERTIES POSITION_INDEPENDENT_CODE ON C_VISIBILITY_PRESET hidden)

@@ -309,7 +309,7 @@ static int bench(const bench_opts *o) {
     st = KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT,
                      "@%s takes %d inputs, %d given (--input X.npy once per input, or none for made-up inputs)",
                      o->function, (int)info.num_inputs, o->num_inputs);
-  kiln_compile_options co = {sizeof co, o->function};
+  kiln_compile_options co = {.struct_size = sizeof co, .function = o->function};
   if (!st) st = kiln_program_compile(p, device, &co, &r.x);
   double compile_end_us = now_us(), compile_ms = (compile_end_us - t0) / 1e3;
   r.num_inputs = info.num_inputs;

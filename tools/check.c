@@ -246,7 +246,7 @@ static kiln_status execute(kiln_program *p, kiln_device *device, const kiln_func
                            int32_t nargs, kiln_buffer **results, kiln_strbuf *log, int32_t *failed) {
   kiln_executable *x = NULL;
   kiln_event *done = NULL;
-  kiln_compile_options co = {sizeof co, f->name};
+  kiln_compile_options co = {.struct_size = sizeof co, .function = f->name};
   kiln_status st = kiln_program_compile(p, device, &co, &x);
   kiln_execute_args ea = {sizeof ea, args, nargs, results, f->num_results, log ? KILN_EXECUTE_COLLECT_CHECKS : 0, NULL};
   if (!st) st = kiln_executable_execute(x, &ea, &done);
@@ -365,7 +365,7 @@ static kiln_status run_dynamic(const kiln_source *src, kiln_program *p, kiln_dev
   kiln_buffer **want = calloc((size_t)nr + 1, sizeof *want);
   kiln_status st = got && want ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   kiln_executable *x = NULL, *rx = NULL;
-  kiln_compile_options co = {sizeof co, f->name};
+  kiln_compile_options co = {.struct_size = sizeof co, .function = f->name};
   if (!st) st = kiln_program_compile(p, device, &co, &x);
   if (!st && reference) st = kiln_program_compile(p, reference, &co, &rx);
   for (size_t k = 0; !st && k < sizeof k_dynamic_sizes / sizeof *k_dynamic_sizes; k++) {

@@ -10,6 +10,7 @@
 #include "kiln/kiln.h"
 #include "parse/parse.h"
 #include "select.h"
+#include "spmd/spmd.h"
 
 typedef struct command {
   const char *name;
@@ -21,11 +22,13 @@ typedef struct command {
 static int cmd_print(int argc, char **argv);
 
 static const command k_commands[] = {
-    {"print", "kiln print [--no-verify] FILE...",
+    {"print", "kiln print [--no-verify] [--partitioned] FILE...",
      "Parses each FILE (MLIR text: StableHLO's pretty forms or the generic form), verifies it\n"
      "and prints it back in the pretty form. A file with `// -----` lines is split there and\n"
      "each piece is printed as its own module, separated by the same marker.\n\n"
-     "  --no-verify   print without running the verifier\n",
+     "  --no-verify     print without running the verifier\n"
+     "  --partitioned   a sharded program (mhlo.num_partitions > 1): print the per-device\n"
+     "                  program the partitioner makes of @main, which every partition runs\n",
      cmd_print},
     {"run", "kiln run FILE.mlir [--function NAME] [--input X.npy]... [--dim N]... [--output-dir DIR] " KILN_CLI_DEVICE_USAGE,
      "Runs a function of a module (default @main) on NumPy .npy inputs, one --input per\n"
@@ -98,10 +101,27 @@ static bool wants_help(int argc, char **argv) {
 }
 
 typedef struct print_ctx {
-  bool verify;
+  bool verify, partitioned;
   int pieces;
   kiln_status first_error;
 } print_ctx;
+
+/* The per-device program of a sharded module's @main, in place. */
+static kiln_status partition(kiln_module *m) {
+  const kiln_attr *a = kiln_op_attr(m->op, "mhlo.num_partitions");
+  int64_t n = a && a->kind == KILN_ATTR_INT ? kiln_attr_int(a) : 1;
+  kiln_op *f = kiln_module_lookup_func(m, "main");
+  if (!f) return KILN_STATUS(KILN_STATUS_NOT_FOUND, "%s: no function @main to partition", m->name);
+  if (n < 1 || n > KILN_SPMD_MAX_DEVICES)
+    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "%s: mhlo.num_partitions = %lld (1 to %d are supported)", m->name,
+                       (long long)n, KILN_SPMD_MAX_DEVICES);
+  kiln_arena *arena = kiln_arena_create(0);
+  kiln_spmd_plan plan;
+  kiln_status st = arena ? kiln_spmd_partition(m, f, (int32_t)n, arena, &plan)
+                         : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  kiln_arena_destroy(arena);
+  return st;
+}
 
 static kiln_status print_piece(const kiln_source *piece, void *user) {
   print_ctx *ctx = user;
@@ -111,6 +131,7 @@ static kiln_status print_piece(const kiln_source *piece, void *user) {
     st = kiln_bytecode_read((const uint8_t *)piece->text, piece->len, piece->name, &m);
   else if (!(st = kiln_parse_module(piece, &m)) && ctx->verify)
     st = kiln_verify_module(m, piece);
+  if (!st && ctx->partitioned) st = partition(m);
   char *text = NULL;
   if (!st) st = kiln_print_module(m, &text, NULL);
   kiln_module_destroy(m);
@@ -122,11 +143,15 @@ static kiln_status print_piece(const kiln_source *piece, void *user) {
 }
 
 static int cmd_print(int argc, char **argv) {
-  print_ctx ctx = {true, 0, NULL};
+  print_ctx ctx = {true, false, 0, NULL};
   int files = 0, rc = 0;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--no-verify")) {
       ctx.verify = false;
+      continue;
+    }
+    if (!strcmp(argv[i], "--partitioned")) {
+      ctx.partitioned = true;
       continue;
     }
     if (argv[i][0] == '-' && argv[i][1]) {

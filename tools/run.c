@@ -18,6 +18,7 @@
 #include "npy.h"
 #include "runtime/element.h"
 #include "select.h"
+#include "sharded.h"
 
 static const char k_usage[] =
     "kiln run FILE.mlir [--function NAME] [--input X.npy]... [--dim N]... [--output-dir DIR] " KILN_CLI_DEVICE_USAGE;
@@ -131,6 +132,40 @@ static kiln_status dimension_arguments(const run_opts *o, const kiln_source *src
   return NULL;
 }
 
+/* Writes result i to the output directory, or prints a summary of it. */
+static kiln_status emit(const run_opts *o, int32_t i, const kiln_buffer *b, const host_result *r) {
+  if (!o->output_dir) {
+    summarize((int)i, b, r);
+    return NULL;
+  }
+  char path[4096];
+  snprintf(path, sizeof path, "%s/result_%d.npy", o->output_dir, (int)i);
+  kiln_status st = r->has_data ? kiln_npy_write(path, &r->array)
+                               : KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "result #%d is a %s: only tensors can be saved as .npy",
+                                             (int)i, kiln_element_type_name(kiln_buffer_element_type(b)));
+  if (!st) printf("wrote %s\n", path);
+  return st;
+}
+
+/* A sharded program (sharded.h): compiled for its partitions, inputs and results global. */
+static kiln_status run_sharded(const run_opts *o, kiln_client *c, kiln_program *p, const kiln_source *src,
+                               int32_t partitions) {
+  kiln_executable *x = NULL;
+  kiln_compile_options co = {.struct_size = sizeof co, .function = o->function, .num_partitions = partitions};
+  kiln_status st = kiln_program_compile(p, kiln_client_device(c, 0), &co, &x);
+  kiln_function_info info = {.struct_size = sizeof info};
+  if (!st) st = kiln_executable_function(x, &info);
+  kiln_npy_array *arrays = st ? NULL : calloc((size_t)info.num_results + 1, sizeof *arrays);
+  if (!st && !arrays) st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  if (!st) st = kiln_cli_run_sharded(x, c, src, o->function, o->inputs, o->num_inputs, arrays, info.num_results);
+  if (!st && o->output_dir) mkdir(o->output_dir, 0777);
+  for (int32_t i = 0; !st && i < info.num_results; i++) st = emit(o, i, NULL, &(host_result){arrays[i], true});
+  for (int32_t i = 0; arrays && i < info.num_results; i++) kiln_npy_free(&arrays[i]);
+  free(arrays);
+  kiln_executable_release(x);
+  return st;
+}
+
 static int run(const run_opts *o) {
   kiln_source src;
   kiln_program *p = NULL;
@@ -140,16 +175,35 @@ static int run(const run_opts *o) {
   kiln_function_info info = {.struct_size = sizeof info};
   kiln_module *typed = NULL;
   const kiln_type *ft = NULL;
-  kiln_client *c = kiln_cli_client("run", &o->devices);
-  if (!c) return 1;
+  kiln_client *c = NULL;
   kiln_status st = kiln_source_read(o->file, &src);
   if (st) goto done;
   kiln_program_options po = {sizeof po, o->file, 1};
   st = kiln_program_create(src.text, src.len, &po, &p);
   if (!st) st = kiln_program_find_function(p, o->function, &info);
+  int32_t partitions = st ? 1 : kiln_program_num_partitions(p);
+  kiln_cli_devices devices = o->devices; /* a sharded program: a device per partition */
+  if (!st && partitions > 1 && devices.num_devices < partitions) {
+    if (devices.num_devices) {
+      st = KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "%s runs on %d devices (mhlo.num_partitions); --num-devices %d given",
+                       o->file, (int)partitions, (int)devices.num_devices);
+      goto done;
+    }
+    devices.num_devices = partitions;
+  }
+  if (st) goto done;
+  if (!(c = kiln_cli_client("run", &devices))) {
+    kiln_program_release(p);
+    kiln_source_free(&src);
+    return 1;
+  }
+  if (partitions > 1) {
+    st = run_sharded(o, c, p, &src, partitions);
+    goto done;
+  }
   int32_t dim_args = 0; /* made here rather than read */
   if (!st && (info.num_inputs != o->num_inputs || o->num_dims)) st = dimension_arguments(o, &src, &info, &typed, &ft, &dim_args);
-  kiln_compile_options co = {sizeof co, o->function};
+  kiln_compile_options co = {.struct_size = sizeof co, .function = o->function};
   if (!st) st = kiln_program_compile(p, kiln_client_device(c, 0), &co, &x);
   if (st) goto done;
   args = calloc((size_t)info.num_inputs + 1, sizeof *args);
@@ -172,16 +226,7 @@ static int run(const run_opts *o) {
   for (int32_t i = 0; !st && i < info.num_results; i++) {
     host_result r;
     st = fetch(results[i], &r);
-    if (!st && o->output_dir) {
-      char path[4096];
-      snprintf(path, sizeof path, "%s/result_%d.npy", o->output_dir, (int)i);
-      st = r.has_data ? kiln_npy_write(path, &r.array)
-                      : KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "result #%d is a %s: only tensors can be saved as .npy",
-                                    (int)i, kiln_element_type_name(kiln_buffer_element_type(results[i])));
-      if (!st) printf("wrote %s\n", path);
-    } else if (!st) {
-      summarize((int)i, results[i], &r);
-    }
+    if (!st) st = emit(o, i, results[i], &r);
     kiln_npy_free(&r.array);
   }
 done:

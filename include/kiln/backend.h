@@ -52,6 +52,7 @@ typedef struct kiln_backend_device kiln_backend_device;
 typedef struct kiln_backend_buffer kiln_backend_buffer;
 typedef struct kiln_backend_executable kiln_backend_executable;
 typedef struct kiln_backend_event kiln_backend_event;
+typedef struct kiln_backend_group kiln_backend_group;
 
 /* A tensor's element type and shape. dims is borrowed (from the caller, or from the
  * buffer it describes, valid while the buffer lives). */
@@ -97,6 +98,17 @@ typedef struct kiln_backend_execute_args {
    * execute returns the runtime destroys a donated input (buffer_destroy) and never reads
    * it again; the runtime never passes a donated buffer twice nor also undonated. */
   const bool *donated;
+  /* Appended within ABI version 1: a run of one partition of a program of several (the
+   * runtime partitions a sharded program, kiln_compile_options.num_partitions, into one
+   * per-device program, compiled once). The runtime calls execute for every partition at
+   * once, each from its own thread, with the launch's group (group_create), the
+   * partition's index (partition_id of the program) and its device; the runs meet in
+   * their collectives. The plugin must tell the group when its run ends, whatever its
+   * outcome (an early error too), so that no other partition waits for it. num_partitions
+   * 0 (an older runtime) or 1: a plain run, group and device NULL. */
+  int32_t partition, num_partitions;
+  kiln_backend_group *group;
+  kiln_backend_device *device;
 } kiln_backend_execute_args;
 
 /* An executable's memory figures (executable_stats), in bytes; 0 for a kind the
@@ -197,6 +209,14 @@ typedef struct kiln_backend {
    * plugin cannot offer count devices. The devices of one set are independent: runs on
    * different ones may go on at once. */
   kiln_status (*device_create_of)(int32_t index, int32_t count, kiln_backend_device **out_device);
+
+  /* Appended within ABI version 1; optional (NULL, or absent from an older plugin's table:
+   * the plugin runs programs of one partition only, and the runtime refuses to compile
+   * others for it). The meeting point of the runs of one launch of a program of
+   * num_partitions partitions (kiln_backend_execute_args.group): made before the runs
+   * start, destroyed after every run has returned. */
+  kiln_status (*group_create)(int32_t num_partitions, kiln_backend_group **out_group);
+  void (*group_destroy)(kiln_backend_group *group);
 } kiln_backend;
 
 /* The entry symbol's type. It must not fail, allocate or have side effects: the runtime

@@ -273,7 +273,21 @@ void kiln_program_digest(const kiln_program *program, uint8_t out_digest[KILN_PR
 typedef struct kiln_compile_options {
   size_t struct_size;
   const char *function; /* the entry function; NULL: "main" */
+  /* Added in 0.1 after the fields above: sharded programs (Shardy's sdy.mesh / sdy.sharding /
+   * sdy.manual_computation, as JAX sends them; see kiln_program_num_partitions). With
+   * num_partitions > 1 the program is partitioned into one per-device program, compiled
+   * once, whose runs take and return each device's blocks of the global values and meet in
+   * collectives (docs/ARCHITECTURE.md, "Sharded programs"); see kiln_executable_sharding.
+   * devices: the devices of the partitions, partition p on devices[p], all of the compile
+   * device's client and devices[0] the compile device; NULL: the client's first
+   * num_partitions devices (the compile device must be its first). 0 or 1: one device. */
+  int32_t num_partitions;
+  kiln_device *const *devices;
 } kiln_compile_options;
+
+/* The number of partitions the program was written for: its module's
+ * `mhlo.num_partitions` (1 when absent). Thread-safe. */
+int32_t kiln_program_num_partitions(const kiln_program *program);
 
 /* Compiles one function of a program for a device. The executable keeps the program and
  * the device's client alive. Thread-safe; compiles of one program are serialized.
@@ -338,7 +352,12 @@ bool kiln_buffer_is_donated(const kiln_buffer *buffer);
 
 typedef struct kiln_execute_args {
   size_t struct_size;
-  kiln_buffer *const *inputs; /* one per function input, on the executable's device */
+  /* One per function input, on the executable's device. An executable of several
+   * partitions (kiln_executable_num_partitions) takes a row of num_inputs per partition,
+   * partition-major, each on its partition's device and shaped as that partition's block
+   * (kiln_executable_sharding); its out_results get a row of num_results per partition,
+   * and donate (when given) has an entry per input of every row. */
+  kiln_buffer *const *inputs;
   int32_t num_inputs;
   kiln_buffer **out_results;  /* caller's array of num_results slots, filled on success */
   int32_t num_results;        /* must equal the function's number of results */
@@ -370,6 +389,24 @@ typedef struct kiln_execute_args {
 kiln_status kiln_executable_execute(kiln_executable *executable, const kiln_execute_args *args,
                                     kiln_event **out_event);
 kiln_executable *kiln_executable_retain(kiln_executable *executable);
+
+/* Sharded executables (kiln_compile_options.num_partitions). The number of partitions (1
+ * for a plain executable), and how input or result `index` is split: for each dimension,
+ * parts[d] blocks (1: whole on every partition) of which `partition` holds block[d];
+ * partitions holding the same blocks hold equal copies, unless partials > 1: then the
+ * partitions holding a block form groups of `partials` partitions, each holding a partial
+ * sum (Shardy's unreduced axes; `partial_index` is this partition's place in its group),
+ * and the block is the sum of a group's. Thread-safe. */
+int32_t kiln_executable_num_partitions(const kiln_executable *executable);
+typedef struct kiln_sharding_info {
+  size_t struct_size;
+  int32_t rank;
+  int64_t parts[KILN_MAX_RANK];
+  int64_t block[KILN_MAX_RANK];
+  int64_t partials, partial_index;
+} kiln_sharding_info;
+kiln_status kiln_executable_sharding(const kiln_executable *executable, bool result, int32_t index,
+                                     int32_t partition, kiln_sharding_info *out_info);
 void kiln_executable_release(kiln_executable *executable);
 /* The function it runs (borrowed). Thread-safe. */
 kiln_status kiln_executable_function(const kiln_executable *executable, kiln_function_info *out_info);

@@ -99,7 +99,7 @@ PJRT_Error *kiln_pjrt_Plugin_Attributes(PJRT_Plugin_Attributes_Args *args) {
 #define ENTRY_STUB(name) .PJRT_##name = stub_##name,
 static const PJRT_Api api = {
   .struct_size = PJRT_Api_STRUCT_SIZE,
-  .extension_start = NULL,
+  .extension_start = (PJRT_Extension_Base *)&kiln_pjrt_shardings_extension, /* its base comes first */
   .pjrt_api_version = {.struct_size = PJRT_Api_Version_STRUCT_SIZE,
                        .major_version = PJRT_API_MAJOR,
                        .minor_version = PJRT_API_MINOR},

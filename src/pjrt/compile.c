@@ -26,6 +26,9 @@ void kiln_pjrt_executable_release(PJRT_Executable *x) {
   if (!x || atomic_fetch_sub(&x->refs, 1) != 1) return;
   for (int32_t i = 0; x->per_device && i < x->client->num_devices; i++) kiln_executable_release(x->per_device[i]);
   free(x->per_device);
+  kiln_executable_release(x->sharded);
+  kiln_pjrt_shardings_free(x);
+  free(x->partitions);
   free(x->name);
   free(x->fingerprint);
   kiln_program_release(x->program);
@@ -47,13 +50,52 @@ kiln_status kiln_pjrt_executable_for(PJRT_Executable *x, PJRT_Device *device, ki
   return st;
 }
 
+/* The devices of a sharded compile, partition p on (*out)[p]: the device assignment's, or
+ * the client's first ones. */
+static kiln_status choose_partitions(PJRT_Client *c, const kiln_pjrt_compile_options *o, PJRT_Device ***out) {
+  if (o->num_replicas != 1)
+    return KILN_STATUS(KILN_STATUS_UNIMPLEMENTED,
+                       "%lld replicas x %lld partitions requested; Kiln runs sharded programs of one replica "
+                       "(num_replicas 1, as JAX compiles them)",
+                       (long long)o->num_replicas, (long long)o->num_partitions);
+  if (o->portable) return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "a portable executable of %lld partitions",
+                                      (long long)o->num_partitions);
+  int64_t n = o->num_partitions;
+  if (n > KILN_PJRT_MAX_ASSIGNED || n > c->num_devices)
+    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "%lld partitions requested; the client has %d devices", (long long)n,
+                       (int)c->num_devices);
+  if (o->has_assignment && o->num_assigned != n)
+    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "the device assignment names %lld devices for %lld partitions",
+                       (long long)o->num_assigned, (long long)n);
+  if (!(*out = calloc((size_t)n, sizeof **out))) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  for (int64_t p = 0; p < n; p++) {
+    int64_t id = o->has_assignment ? o->assigned[p] : p;
+    if (!((*out)[p] = kiln_pjrt_client_device(c, id)))
+      return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "device %lld of the assignment is not a device of this client",
+                         (long long)id);
+  }
+  return NULL;
+}
+
+/* Compiles the sharded program for its partitions' devices. */
+static kiln_status compile_sharded(PJRT_Executable *x, kiln_executable **out) {
+  kiln_device **devices = calloc((size_t)x->num_partitions, sizeof *devices);
+  if (!devices) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  for (int32_t p = 0; p < x->num_partitions; p++) devices[p] = x->partitions[p]->kiln;
+  kiln_compile_options o = {.struct_size = sizeof o, .function = ENTRY, .num_partitions = x->num_partitions,
+                            .devices = devices};
+  kiln_status st = kiln_program_compile(x->program, devices[0], &o, &x->sharded);
+  free(devices);
+  if (!st) st = kiln_pjrt_shardings_make(x, x->sharded);
+  if (!st) *out = kiln_executable_retain(x->sharded);
+  return st;
+}
+
 /* The device the options compile for. */
 static kiln_status choose_device(PJRT_Client *c, const kiln_pjrt_compile_options *o, PJRT_Device **out) {
   if (o->num_replicas != 1 || o->num_partitions != 1)
-    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT,
-                       "%lld replicas x %lld partitions requested; Kiln runs a program on one device "
-                       "(num_replicas and num_partitions must be 1): sharded programs (pmap, shard_map, "
-                       "shardings over several devices) are not supported yet",
+    return KILN_STATUS(KILN_STATUS_UNIMPLEMENTED,
+                       "%lld replicas x %lld partitions requested; Kiln runs programs of one replica",
                        (long long)o->num_replicas, (long long)o->num_partitions);
   int64_t id = 0;
   if (o->has_assignment && !o->portable) {
@@ -121,16 +163,24 @@ static kiln_status compile(PJRT_Client_Compile_Args *args, PJRT_LoadedExecutable
   kiln_pjrt_compile_options o;
   KILN_RETURN_IF_ERROR(kiln_pjrt_compile_options_parse((const uint8_t *)args->compile_options,
                                                        args->compile_options_size, &o));
-  PJRT_Device *device = NULL;
-  KILN_RETURN_IF_ERROR(choose_device(args->client, &o, &device));
+  PJRT_Device *device = NULL, **partitions = NULL;
+  kiln_status chosen = o.num_partitions > 1 && o.num_replicas == 1 ? choose_partitions(args->client, &o, &partitions)
+                                                                    : choose_device(args->client, &o, &device);
+  if (chosen) {
+    free(partitions);
+    return chosen;
+  }
+  if (partitions) device = partitions[0];
 
   PJRT_Executable *x = calloc(1, sizeof *x);
   PJRT_LoadedExecutable *lx = calloc(1, sizeof *lx);
   kiln_executable **per_device = calloc((size_t)args->client->num_devices, sizeof *per_device);
   if (!x || !lx || !per_device) {
-    free(x), free(lx), free(per_device);
+    free(x), free(lx), free(per_device), free(partitions);
     return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   }
+  x->num_partitions = partitions ? (int32_t)o.num_partitions : 1;
+  x->partitions = partitions;
   atomic_init(&x->refs, 1);
   x->client = kiln_pjrt_client_retain(args->client);
   pthread_mutex_init(&x->mu, NULL);
@@ -151,7 +201,13 @@ static kiln_status compile(PJRT_Client_Compile_Args *args, PJRT_LoadedExecutable
     st = KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "the program has no function @" ENTRY);
   }
   if (!st) st = describe(x);
-  if (!st) st = kiln_pjrt_executable_for(x, device, &kx);
+  if (!st && partitions) {
+    x->num_inputs = info.num_inputs; /* the shardings' counts */
+    x->num_outputs = info.num_results;
+    st = compile_sharded(x, &kx);
+  } else if (!st) {
+    st = kiln_pjrt_executable_for(x, device, &kx);
+  }
   if (!st) {
     x->num_inputs = info.num_inputs;
     x->num_outputs = info.num_results;
@@ -211,7 +267,7 @@ PJRT_Error *kiln_pjrt_Executable_NumReplicas(PJRT_Executable_NumReplicas_Args *a
 
 PJRT_Error *kiln_pjrt_Executable_NumPartitions(PJRT_Executable_NumPartitions_Args *args) {
   CHECK_EXECUTABLE(args, num_partitions);
-  args->num_partitions = 1;
+  args->num_partitions = args->executable->num_partitions;
   return NULL;
 }
 
@@ -248,9 +304,10 @@ PJRT_Error *kiln_pjrt_LoadedExecutable_GetExecutable(PJRT_LoadedExecutable_GetEx
 
 PJRT_Error *kiln_pjrt_LoadedExecutable_AddressableDevices(PJRT_LoadedExecutable_AddressableDevices_Args *args) {
   CHECK_EXECUTABLE(args, num_addressable_devices);
+  PJRT_Executable *x = args->executable->exec;
   PJRT_Device *d = args->executable->device;
-  args->addressable_devices = &d->client->device_list[d->id];
-  args->num_addressable_devices = 1;
+  args->addressable_devices = x->partitions ? x->partitions : &d->client->device_list[d->id];
+  args->num_addressable_devices = (size_t)x->num_partitions;
   return NULL;
 }
 
@@ -270,35 +327,46 @@ PJRT_Error *kiln_pjrt_LoadedExecutable_IsDeleted(PJRT_LoadedExecutable_IsDeleted
 
 static void free_assignment(PJRT_DeviceAssignmentSerialized *da) { free(da); }
 
-/* A serialized DeviceAssignmentProto {replica_count 1, computation_count 1,
- * computation_devices [{replica_device_ids [id]}]}; empty for a portable executable. The
- * deleter is always set: the framework calls it unconditionally. */
+static void put_varint(uint8_t *b, size_t *n, uint64_t v) {
+  do {
+    b[(*n)++] = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+    v >>= 7;
+  } while (v);
+}
+
+/* A serialized DeviceAssignmentProto {replica_count 1, computation_count N,
+ * computation_devices [{replica_device_ids [id]}] per partition}: N 1 and the one device
+ * for a plain executable, empty for a portable one. The deleter is always set: the
+ * framework calls it unconditionally. */
 PJRT_Error *kiln_pjrt_LoadedExecutable_GetDeviceAssignment(PJRT_LoadedExecutable_GetDeviceAssignment_Args *args) {
   CHECK_EXECUTABLE(args, serialized_device_assignment_deleter);
   args->serialized_device_assignment_deleter = free_assignment;
   args->serialized_device_assignment = NULL;
   args->serialized_bytes = NULL;
   args->serialized_bytes_size = 0;
-  if (args->executable->exec->portable) return NULL;
-  uint8_t *bytes = malloc(16);
+  PJRT_Executable *x = args->executable->exec;
+  if (x->portable) return NULL;
+  int32_t n = x->num_partitions;
+  uint8_t *bytes = malloc(16 + (size_t)n * 16);
   if (!bytes) return kiln_pjrt_error(KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory"));
-  size_t n = 0;
-  uint32_t id = (uint32_t)args->executable->device->id;
-  const uint8_t head[] = {0x08, 0x01, 0x10, 0x01, 0x1a};
-  memcpy(bytes, head, sizeof head);
-  n = sizeof head;
-  uint8_t ids[8], k = 0; /* the id as a varint inside {1: packed [id]} */
-  do {
-    ids[k++] = (uint8_t)((id & 0x7f) | (id > 0x7f ? 0x80 : 0));
-    id >>= 7;
-  } while (id);
-  bytes[n++] = (uint8_t)(2 + k); /* ComputationDevice length */
-  bytes[n++] = 0x0a;
-  bytes[n++] = k;
-  memcpy(bytes + n, ids, k);
-  n += k;
+  size_t len = 0;
+  bytes[len++] = 0x08; /* replica_count 1 */
+  put_varint(bytes, &len, 1);
+  bytes[len++] = 0x10; /* computation_count */
+  put_varint(bytes, &len, (uint64_t)n);
+  for (int32_t p = 0; p < n; p++) {
+    uint8_t id[10];
+    size_t k = 0;
+    put_varint(id, &k, (uint64_t)(x->partitions ? x->partitions[p] : args->executable->device)->id);
+    bytes[len++] = 0x1a; /* computation_devices: {1: packed [id]} */
+    put_varint(bytes, &len, 2 + k);
+    bytes[len++] = 0x0a;
+    put_varint(bytes, &len, k);
+    memcpy(bytes + len, id, k);
+    len += k;
+  }
   args->serialized_bytes = (const char *)bytes;
-  args->serialized_bytes_size = n;
+  args->serialized_bytes_size = len;
   args->serialized_device_assignment = (PJRT_DeviceAssignmentSerialized *)bytes;
   return NULL;
 }

@@ -73,6 +73,7 @@ static kiln_status expect_wire(reader *r, uint32_t wire, uint32_t want, const ch
 }
 
 static void note_device(kiln_pjrt_compile_options *o, uint64_t id) {
+  if (o->num_assigned < KILN_PJRT_MAX_ASSIGNED) o->assigned[o->num_assigned] = (int64_t)id;
   if (o->num_assigned++ == 0) o->first_assigned = (int64_t)id;
 }
 

@@ -23,6 +23,8 @@
 
 #include "kiln/status.h"
 
+#define KILN_PJRT_MAX_ASSIGNED 1024
+
 typedef struct kiln_pjrt_compile_options {
   int64_t num_replicas;   /* 1 when absent (proto3 default 0 means 1) */
   int64_t num_partitions; /* 1 when absent */
@@ -32,6 +34,9 @@ typedef struct kiln_pjrt_compile_options {
   int64_t assignment_replicas, assignment_computations;
   int64_t num_assigned;   /* replica_device_ids in all */
   int64_t first_assigned; /* the first of them (-1 when none) */
+  /* The first KILN_PJRT_MAX_ASSIGNED of them, in order: computation (partition) major,
+   * replica minor (the device of each partition, with one replica). */
+  int64_t assigned[KILN_PJRT_MAX_ASSIGNED];
 } kiln_pjrt_compile_options;
 
 /* Reads size bytes of a serialized CompileOptionsProto (size 0 is all defaults) into

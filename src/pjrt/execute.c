@@ -1,5 +1,7 @@
 /* PJRT_LoadedExecutable_Execute: one device per call (num_devices 1), on execute_device
- * when given (EXLA's portable executables) or the executable's own device (JAX). The run
+ * when given (EXLA's portable executables) or the executable's own device (JAX); a
+ * sharded executable runs on all its partitions' devices in one call (num_devices of them,
+ * argument and output lists in partition order). The run
  * happens inside the call; what fails before it starts (argument count, shapes, types,
  * deleted buffers) is the call's error, what fails while it runs comes back through the
  * completion event, every output's ready event and ToHostBuffer. Arguments the program
@@ -104,10 +106,69 @@ static void destroy_outputs(PJRT_Buffer **outputs, int32_t n) {
   }
 }
 
+/* A sharded executable: argument_lists[p] and output_lists[p] are partition p's, on its
+ * device; one run of every partition at once (kiln_executable_execute). */
+static kiln_status execute_sharded(PJRT_LoadedExecutable_Execute_Args *args, PJRT_Event **done) {
+  PJRT_Executable *x = args->executable->exec;
+  size_t n = (size_t)x->num_partitions, n_in = args->num_args, n_out = (size_t)x->num_outputs;
+  if (args->num_devices != n)
+    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "num_devices is %zu; the executable runs on %zu devices",
+                       args->num_devices, n);
+  if (n_in > INT32_MAX || (int32_t)n_in != x->num_inputs)
+    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "num_args is %zu; the program takes %d", n_in, (int)x->num_inputs);
+  for (size_t p = 0; p < n; p++) {
+    if ((n_in && (!args->argument_lists || !args->argument_lists[p])) ||
+        (n_out && (!args->output_lists || !args->output_lists[p])))
+      return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "the argument or output list of device %zu is NULL", p);
+  }
+  kiln_buffer **inputs = calloc(n * n_in + 1, sizeof *inputs);
+  kiln_buffer **results = calloc(n * n_out + 1, sizeof *results);
+  bool *donate = calloc(n * n_in + 1, sizeof *donate);
+  kiln_status st = inputs && results && donate ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  for (size_t p = 0; !st && p < n; p++) {
+    st = take_inputs(args->argument_lists[p], n_in, x->partitions[p], inputs + p * n_in);
+    if (!st) st = donations(args, x->program, (int32_t)n_in, donate + p * n_in);
+  }
+  kiln_event *ke = NULL;
+  if (!st) {
+    kiln_execute_args ea = {sizeof ea, inputs, (int32_t)n_in, results, (int32_t)n_out, 0, donate};
+    st = kiln_executable_execute(x->sharded, &ea, &ke);
+    for (size_t p = 0; p < n; p++) delete_donated(args->argument_lists[p], inputs + p * n_in, donate + p * n_in, (int32_t)n_in);
+  }
+  for (size_t i = 0; inputs && i < n * n_in; i++) kiln_buffer_release(inputs[i]);
+  free(inputs);
+  free(donate);
+  if (!st) st = kiln_event_wait(ke); /* the partitions' runs have ended when execute returns */
+  kiln_event_release(ke);
+  for (size_t p = 0; !st && p < n; p++) {
+    done[p] = kiln_pjrt_event_new();
+    if (!done[p]) st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+    else kiln_pjrt_event_set(done[p], NULL);
+  }
+  size_t wrapped = 0;
+  for (; !st && wrapped < n; wrapped++) {
+    st = wrap_outputs(x->partitions[wrapped], results + wrapped * n_out, (int32_t)n_out, done[wrapped],
+                      args->output_lists[wrapped]);
+    for (size_t k = 0; k < n_out; k++) results[wrapped * n_out + k] = NULL; /* taken (or released) */
+    if (st) destroy_outputs(args->output_lists[wrapped], (int32_t)n_out);
+  }
+  if (st) {
+    for (size_t p = 0; p + 1 < wrapped; p++) destroy_outputs(args->output_lists[p], (int32_t)n_out);
+    for (size_t i = 0; results && i < n * n_out; i++) kiln_buffer_release(results[i]);
+    for (size_t p = 0; p < n; p++) {
+      kiln_pjrt_event_release(done[p]);
+      done[p] = NULL;
+    }
+  }
+  free(results);
+  return st;
+}
+
 static kiln_status execute(PJRT_LoadedExecutable_Execute_Args *args, PJRT_Event **out_done) {
   PJRT_LoadedExecutable *lx = args->executable;
   PJRT_Executable *x = lx->exec;
   if (atomic_load(&lx->deleted)) return KILN_STATUS(KILN_STATUS_FAILED_PRECONDITION, "the executable has been deleted");
+  if (x->num_partitions > 1) return execute_sharded(args, out_done);
   if (args->num_devices != 1)
     return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "num_devices is %zu; Kiln runs an executable on one device",
                        args->num_devices);
@@ -168,12 +229,16 @@ static kiln_status execute(PJRT_LoadedExecutable_Execute_Args *args, PJRT_Event 
 PJRT_Error *kiln_pjrt_LoadedExecutable_Execute(PJRT_LoadedExecutable_Execute_Args *args) {
   KILN_PJRT_CHECK_ARGS(args, device_complete_events);
   KILN_PJRT_REQUIRE(args->executable, "executable is NULL");
-  PJRT_Event *done = NULL;
-  kiln_status st = execute(args, &done);
-  if (st) return KILN_PJRT_FAIL(st);
-  if (args->device_complete_events)
-    args->device_complete_events[0] = done;
-  else
-    kiln_pjrt_event_release(done);
-  return NULL;
+  size_t n = (size_t)args->executable->exec->num_partitions;
+  PJRT_Event **done = calloc(n, sizeof *done);
+  if (!done) return KILN_PJRT_FAIL(KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory"));
+  kiln_status st = execute(args, done);
+  for (size_t p = 0; !st && p < n; p++) {
+    if (args->device_complete_events)
+      args->device_complete_events[p] = done[p];
+    else
+      kiln_pjrt_event_release(done[p]);
+  }
+  free(done);
+  return st ? KILN_PJRT_FAIL(st) : NULL;
 }

@@ -271,13 +271,28 @@ struct PJRT_Executable {
                            plugin and device (Executable_Fingerprint) */
   pthread_mutex_t mu;
   kiln_executable **per_device; /* num_devices; compiled on first use (under mu) */
+  /* A sharded program (num_partitions > 1): partition p runs on partitions[p] (the
+   * device assignment's order), all through one kiln executable; the serialized
+   * xla.OpSharding of each parameter and output (sharding.c; NULL for a plain one). */
+  int32_t num_partitions;
+  PJRT_Device **partitions;
+  kiln_executable *sharded;
+  char **param_shardings, **output_shardings;
+  size_t *param_sharding_sizes, *output_sharding_sizes;
 };
 
 struct PJRT_LoadedExecutable {
   PJRT_Executable *exec; /* a reference */
-  PJRT_Device *device;   /* its one addressable device */
+  PJRT_Device *device;   /* its one addressable device (a sharded one's first) */
   atomic_bool deleted;
 };
+
+/* Shardings (sharding.c): makes x's serialized OpShardings from kx's plan; frees them. */
+kiln_status kiln_pjrt_shardings_make(PJRT_Executable *x, kiln_executable *kx);
+void kiln_pjrt_shardings_free(PJRT_Executable *x);
+/* The first of the plugin's extensions (api.c's extension_start): Shardings. */
+struct kiln_pjrt_shardings_extension;
+extern const struct kiln_pjrt_shardings_extension kiln_pjrt_shardings_extension;
 
 PJRT_Executable *kiln_pjrt_executable_retain(PJRT_Executable *exec);
 void kiln_pjrt_executable_release(PJRT_Executable *exec);

@@ -10,6 +10,54 @@
 #include "runtime/element.h"
 #include "runtime/runtime.h"
 
+/* The devices of a compile of num_partitions partitions (kiln_compile_options.devices). */
+static kiln_status partition_devices(kiln_device *device, const kiln_compile_options *o, kiln_device **out) {
+  if (o->num_partitions == 1) { /* a plain run on the compile device */
+    out[0] = device;
+    return NULL;
+  }
+  kiln_client *c = device->client;
+  for (int32_t p = 0; p < o->num_partitions; p++) {
+    kiln_device *d = o->devices ? o->devices[p] : p < c->num_devices ? &c->devices[p] : NULL;
+    if (!d)
+      return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT,
+                         "a program of %d partitions needs %d devices; the client has %d (ask for more: num_devices)",
+                         (int)o->num_partitions, (int)o->num_partitions, (int)c->num_devices);
+    if (d->client != c)
+      return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "the device of partition %d is not of the compile device's client",
+                         (int)p);
+    for (int32_t q = 0; q < p; q++)
+      if (out[q] == d) return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "partitions %d and %d are both on %s", (int)q, (int)p, d->name);
+    out[p] = d;
+  }
+  if (out[0] != device)
+    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "partition 0 runs on %s, not on the compile device %s", out[0]->name,
+                       device->name);
+  const kiln_backend *b = kiln_device_backend(device);
+  if (!b->group_create || !b->group_destroy)
+    return KILN_STATUS(KILN_STATUS_UNIMPLEMENTED, "%s runs programs of one partition only, not %d", device->name,
+                       (int)o->num_partitions);
+  return NULL;
+}
+
+/* A sharded compile: the per-device program (x->program) and its devices and plan. */
+static kiln_status partition(kiln_executable *x, kiln_program *p, const char *name, kiln_device *device,
+                             const kiln_compile_options *o) {
+  x->num_partitions = o->num_partitions;
+  x->devices = calloc((size_t)o->num_partitions, sizeof *x->devices);
+  x->plan_arena = kiln_arena_create(0);
+  if (!x->devices || !x->plan_arena) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  KILN_RETURN_IF_ERROR(partition_devices(device, o, x->devices));
+  return kiln_program_partition(p, name, o->num_partitions, x->plan_arena, &x->program, &x->plan);
+}
+
+static void executable_free(kiln_executable *x) {
+  kiln_program_release(x->program);
+  kiln_arena_destroy(x->plan_arena);
+  free(x->devices);
+  free(x);
+}
+
 kiln_status kiln_program_compile(kiln_program *p, kiln_device *device, const kiln_compile_options *options,
                                  kiln_executable **out_executable) {
   if (!out_executable) return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "kiln_program_compile: out_executable is NULL");
@@ -17,6 +65,9 @@ kiln_status kiln_program_compile(kiln_program *p, kiln_device *device, const kil
   if (!p || !device) return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "kiln_program_compile: program and device are required");
   kiln_compile_options o;
   KILN_RETURN_IF_ERROR(kiln_args_copy(&o, sizeof o, options, "kiln_compile_options"));
+  if (o.num_partitions < 0 || o.num_partitions > KILN_SPMD_MAX_DEVICES)
+    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "num_partitions is %d; 0 to %d are supported", (int)o.num_partitions,
+                       KILN_SPMD_MAX_DEVICES);
   const char *name = o.function ? o.function : "main";
   const kiln_op *f = NULL;
   for (int32_t i = 0; !f && i < p->num_functions; i++)
@@ -24,25 +75,38 @@ kiln_status kiln_program_compile(kiln_program *p, kiln_device *device, const kil
   if (!f) return KILN_STATUS(KILN_STATUS_NOT_FOUND, "%s: no function @%s", p->name, name);
   kiln_executable *x = calloc(1, sizeof *x);
   if (!x) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-  kiln_cache_key(x, p, name, device);
-  if ((*out_executable = kiln_cache_find(x))) { /* compiled before: share it */
-    free(x);
-    return NULL;
+  bool sharded = o.num_partitions > 1;
+  /* sdy ops in a program of one partition: partitioned for one (the ops go away) */
+  if (!sharded && kiln_spmd_module_has_sdy(p->module)) o.num_partitions = 1;
+  if (!o.num_partitions) {
+    kiln_cache_key(x, p, name, device);
+    if ((*out_executable = kiln_cache_find(x))) { /* compiled before: share it */
+      free(x);
+      return NULL;
+    }
+    x->program = kiln_program_retain(p);
+    x->num_partitions = 1;
+  } else { /* not in the in-process cache: its key would need the devices too */
+    kiln_status st = partition(x, p, name, device, &o);
+    if (st) {
+      executable_free(x);
+      return st;
+    }
+    f = kiln_module_lookup_func(x->program->module, name);
   }
-  kiln_backend_compile_args args = {sizeof args, p->module, &p->source, f};
-  pthread_mutex_lock(&p->compile_mu);
+  kiln_backend_compile_args args = {sizeof args, x->program->module, &x->program->source, f};
+  pthread_mutex_lock(&x->program->compile_mu);
   kiln_status st = kiln_device_backend(device)->compile(device->impl, &args, &x->impl);
-  pthread_mutex_unlock(&p->compile_mu);
+  pthread_mutex_unlock(&x->program->compile_mu);
   if (st) {
-    free(x);
+    executable_free(x);
     return st;
   }
   atomic_init(&x->refs, 1);
-  x->program = kiln_program_retain(p);
   x->device = device;
   x->client = kiln_client_retain(device->client);
   x->function = f;
-  *out_executable = kiln_cache_insert(x);
+  *out_executable = o.num_partitions ? x : kiln_cache_insert(x);
   if (*out_executable != x) kiln_executable_release(x); /* another thread compiled it meanwhile */
   return NULL;
 }
@@ -55,9 +119,40 @@ kiln_executable *kiln_executable_retain(kiln_executable *x) {
 void kiln_executable_release(kiln_executable *x) {
   if (!x || !kiln_cache_drop(x)) return;
   kiln_device_backend(x->device)->executable_destroy(x->impl);
-  kiln_program_release(x->program);
   kiln_client_release(x->client);
-  free(x);
+  executable_free(x);
+}
+
+int32_t kiln_executable_num_partitions(const kiln_executable *x) { return x ? x->num_partitions : 0; }
+
+kiln_status kiln_executable_sharding(const kiln_executable *x, bool result, int32_t index, int32_t partition,
+                                     kiln_sharding_info *out) {
+  if (!x || !out || out->struct_size < sizeof *out)
+    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "kiln_executable_sharding: NULL argument or short struct_size");
+  const kiln_type *ft = kiln_func_type(x->function);
+  int32_t n = result ? ft->func.num_results : ft->func.num_inputs;
+  if (index < 0 || index >= n || partition < 0 || partition >= x->num_partitions)
+    return KILN_STATUS(KILN_STATUS_OUT_OF_RANGE, "kiln_executable_sharding: no %s #%d of partition %d", result ? "result" : "input",
+                       (int)index, (int)partition);
+  const kiln_type *t = result ? ft->func.results[index] : ft->func.inputs[index];
+  const kiln_sharding *s = x->num_partitions > 1 ? (result ? x->plan.results : x->plan.args)[index] : NULL;
+  size_t size = out->struct_size;
+  memset(out, 0, size);
+  out->struct_size = size;
+  out->rank = kiln_type_is_tensor(t) ? t->tensor.rank : 0;
+  int64_t coords[KILN_SPMD_MAX_AXES];
+  if (s && !kiln_mesh_coords(s->mesh, partition, coords)) s = NULL; /* a mesh of one device */
+  for (int32_t d = 0; d < out->rank; d++) {
+    out->parts[d] = s ? kiln_sharding_parts(s, d) : 1;
+    out->block[d] = s ? kiln_sharding_block(s, d, coords) : 0;
+  }
+  out->partials = 1;
+  for (int32_t k = 0; s && k < s->num_unreduced; k++) { /* mixed radix over the unreduced factors */
+    const kiln_axis_ref *r = &s->unreduced[k];
+    out->partials *= r->size;
+    out->partial_index = out->partial_index * r->size + coords[r->axis] / r->pre_size % r->size;
+  }
+  return NULL;
 }
 
 kiln_status kiln_executable_function(const kiln_executable *x, kiln_function_info *out_info) {
@@ -102,6 +197,8 @@ kiln_status kiln_executable_stats(const kiln_executable *x, kiln_executable_stat
 
 /* ------------------------------------------------------------------ execution */
 
+static kiln_status execute_partitioned(kiln_executable *x, const kiln_execute_args *a, kiln_event **out_event);
+
 static void describe_buffer(const kiln_buffer *b, char *buf, size_t cap) {
   int n = snprintf(buf, cap, "tensor<");
   for (int32_t i = 0; i < b->rank && n > 0 && (size_t)n < cap; i++)
@@ -120,7 +217,7 @@ static bool fits(const kiln_buffer *b, const kiln_type *t) {
   return true;
 }
 
-static kiln_status check_inputs(const kiln_executable *x, const kiln_execute_args *a) {
+static kiln_status check_inputs(const kiln_executable *x, const kiln_device *device, const kiln_execute_args *a) {
   const kiln_type *ft = kiln_func_type(x->function);
   const char *fn = kiln_func_name(x->function);
   if (a->num_inputs != ft->func.num_inputs)
@@ -133,9 +230,9 @@ static kiln_status check_inputs(const kiln_executable *x, const kiln_execute_arg
   for (int32_t i = 0; i < a->num_inputs; i++) {
     const kiln_buffer *b = a->inputs[i];
     if (!b) return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "input #%d is NULL", (int)i);
-    if (b->device != x->device)
+    if (b->device != device)
       return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "input #%d is on %s; the executable runs on %s", (int)i,
-                         b->device->name, x->device->name);
+                         b->device->name, device->name);
     if (!fits(b, ft->func.inputs[i])) {
       char want[256], got[256];
       kiln_type_to_string(ft->func.inputs[i], want, sizeof want);
@@ -196,7 +293,8 @@ kiln_status kiln_executable_execute(kiln_executable *x, const kiln_execute_args 
   if (!x || !args) return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "kiln_executable_execute: executable and args are required");
   kiln_execute_args a;
   KILN_RETURN_IF_ERROR(kiln_args_copy(&a, sizeof a, args, "kiln_execute_args"));
-  KILN_RETURN_IF_ERROR(check_inputs(x, &a));
+  if (x->num_partitions > 1) return execute_partitioned(x, &a, out_event);
+  KILN_RETURN_IF_ERROR(check_inputs(x, x->device, &a));
   KILN_RETURN_IF_ERROR(check_donation(&a));
   for (int32_t i = 0; i < a.num_inputs; i++) /* inputs still being written by another run */
     if (a.inputs[i]->ready) KILN_RETURN_IF_ERROR(kiln_event_wait(a.inputs[i]->ready));
@@ -209,7 +307,7 @@ kiln_status kiln_executable_execute(kiln_executable *x, const kiln_execute_args 
   if (!st) {
     for (int32_t i = 0; i < a.num_inputs; i++) ins[i] = a.inputs[i]->impl;
     kiln_backend_execute_args ba = {sizeof ba, ins, a.num_inputs, outs, a.num_results, a.flags, NULL, e, &e->impl,
-                                    a.donate};
+                                    a.donate, 0, 1, NULL, NULL};
     if (a.flags & KILN_EXECUTE_COLLECT_CHECKS) ba.report_checks = kiln_event_report_checks;
     st = b->execute(x->impl, &ba);
     drop_inputs(&a);
@@ -233,6 +331,168 @@ kiln_status kiln_executable_execute(kiln_executable *x, const kiln_execute_args 
     kiln_event_release(e);
     e = NULL;
   }
+  free(ins);
+  free(outs);
+  *out_event = e;
+  return st;
+}
+
+/* ------------------------------------------------------------------ sharded runs */
+
+/* One partition's run, on a thread of its own (partition 0 on the caller's). */
+typedef struct part_run {
+  kiln_executable *x;
+  kiln_backend_execute_args ba;
+  kiln_backend_event *event;
+  kiln_status st;
+  pthread_t thread;
+  bool started;
+} part_run;
+
+/* The launch: workers wait until every thread exists (go), or leave without running when
+ * one could not be made (abort), so that no partition waits for one that never runs. */
+typedef struct launch {
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  bool go, abort;
+} launch;
+
+static void run_one(part_run *r) {
+  const kiln_backend *b = kiln_device_backend(r->x->device);
+  r->st = b->execute(r->x->impl, &r->ba);
+  if (!r->st && r->event) { /* an asynchronous device: the launch ends when every run has */
+    r->st = b->event_wait(r->event);
+    b->event_destroy(r->event);
+    r->event = NULL;
+  }
+}
+
+typedef struct worker_arg {
+  launch *l;
+  part_run *r;
+} worker_arg;
+
+static void *worker_main(void *arg) {
+  worker_arg *w = arg;
+  pthread_mutex_lock(&w->l->mu);
+  while (!w->l->go && !w->l->abort) pthread_cond_wait(&w->l->cv, &w->l->mu);
+  bool run = !w->l->abort;
+  pthread_mutex_unlock(&w->l->mu);
+  if (run) run_one(w->r);
+  return NULL;
+}
+
+/* Checks, holds and row views of every partition's inputs. */
+static kiln_status partition_rows(const kiln_executable *x, const kiln_execute_args *a, kiln_execute_args *rows) {
+  for (int32_t p = 0; p < x->num_partitions; p++) {
+    rows[p] = *a;
+    rows[p].inputs = a->inputs + (size_t)p * (size_t)a->num_inputs;
+    rows[p].out_results = a->out_results + (size_t)p * (size_t)a->num_results;
+    rows[p].donate = a->donate ? a->donate + (size_t)p * (size_t)a->num_inputs : NULL;
+    kiln_status st = check_inputs(x, x->devices[p], &rows[p]);
+    if (!st) st = check_donation(&rows[p]);
+    if (st) {
+      kiln_status located = KILN_STATUS(kiln_status_code_of(st), "partition %d: %s", (int)p, kiln_status_message(st));
+      kiln_status_free(st);
+      return located;
+    }
+  }
+  for (int32_t p = 0; p < x->num_partitions; p++)
+    for (int32_t i = 0; i < rows[p].num_inputs; i++)
+      if (rows[p].inputs[i]->ready) KILN_RETURN_IF_ERROR(kiln_event_wait(rows[p].inputs[i]->ready));
+  return NULL;
+}
+
+/* Starts partitions 1.. on threads of their own and runs partition 0 here. */
+static kiln_status launch_runs(part_run *runs, int32_t n) {
+  launch l = {.go = false};
+  pthread_mutex_init(&l.mu, NULL);
+  pthread_cond_init(&l.cv, NULL);
+  worker_arg *args = calloc((size_t)n, sizeof *args);
+  kiln_status st = args ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  for (int32_t p = 1; !st && p < n; p++) {
+    args[p] = (worker_arg){&l, &runs[p]};
+    int rc = pthread_create(&runs[p].thread, NULL, worker_main, &args[p]);
+    if (rc) st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "cannot start a thread for partition %d (error %d)", (int)p, rc);
+    else runs[p].started = true;
+  }
+  pthread_mutex_lock(&l.mu);
+  if (st) l.abort = true;
+  else l.go = true;
+  pthread_cond_broadcast(&l.cv);
+  pthread_mutex_unlock(&l.mu);
+  if (!st) run_one(&runs[0]);
+  for (int32_t p = 1; p < n; p++)
+    if (runs[p].started) pthread_join(runs[p].thread, NULL);
+  pthread_cond_destroy(&l.cv);
+  pthread_mutex_destroy(&l.mu);
+  free(args);
+  return st;
+}
+
+static kiln_status execute_partitioned(kiln_executable *x, const kiln_execute_args *a, kiln_event **out_event) {
+  int32_t n = x->num_partitions, ni = a->num_inputs, nr = a->num_results;
+  const kiln_backend *b = kiln_device_backend(x->device);
+  kiln_execute_args *rows = calloc((size_t)n, sizeof *rows);
+  part_run *runs = calloc((size_t)n, sizeof *runs);
+  kiln_backend_buffer **ins = kiln_fault_calloc((size_t)n * (size_t)ni + 1, sizeof *ins);
+  kiln_backend_buffer **outs = kiln_fault_calloc((size_t)n * (size_t)nr + 1, sizeof *outs);
+  kiln_event *e = kiln_event_new(x->client);
+  kiln_status st = rows && runs && ins && outs && e ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  if (!st && ((ni && !a->inputs) || (nr && !a->out_results)))
+    st = KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "inputs and out_results are required");
+  if (!st) st = partition_rows(x, a, rows);
+  int32_t held = 0; /* rows whose inputs are held (hold_inputs holds nothing of a row it fails on) */
+  while (!st && held < n && !(st = hold_inputs(&rows[held]))) held++;
+  kiln_backend_group *group = NULL;
+  if (!st) st = b->group_create(n, &group);
+  if (!st) {
+    for (int32_t p = 0; p < n; p++) {
+      for (int32_t i = 0; i < ni; i++) ins[(size_t)p * ni + i] = rows[p].inputs[i]->impl;
+      runs[p].x = x;
+      runs[p].ba = (kiln_backend_execute_args){sizeof runs[p].ba, ins + (size_t)p * ni, ni, outs + (size_t)p * nr, nr,
+                                               p == 0 ? a->flags : a->flags & ~KILN_EXECUTE_COLLECT_CHECKS, NULL, e,
+                                               &runs[p].event, rows[p].donate, p, n, group, x->devices[p]->impl};
+      if (p == 0 && (a->flags & KILN_EXECUTE_COLLECT_CHECKS)) runs[p].ba.report_checks = kiln_event_report_checks;
+    }
+    st = launch_runs(runs, n);
+    for (int32_t p = 0; !st && p < n; p++) { /* the first partition's error is the cause */
+      st = runs[p].st;
+      runs[p].st = NULL;
+    }
+    for (int32_t p = 0; p < n; p++) kiln_status_free(runs[p].st);
+    b->group_destroy(group);
+  }
+  for (int32_t p = 0; p < held; p++) {
+    if (st && !group) { /* the device was never called: nothing is consumed */
+      for (int32_t i = 0; i < ni; i++) {
+        if (rows[p].donate && rows[p].donate[i]) kiln_buffer_unclaim(rows[p].inputs[i]);
+        else kiln_buffer_unuse(rows[p].inputs[i]);
+      }
+    } else {
+      drop_inputs(&rows[p]);
+    }
+  }
+  size_t total = (size_t)n * (size_t)nr, made = 0;
+  for (; !st && made < total; made++) {
+    kiln_backend_buffer *impl = outs[made];
+    outs[made] = NULL;
+    if (!impl) st = KILN_STATUS(KILN_STATUS_INTERNAL, "the plugin gave no result #%d of partition %d", (int)(made % nr), (int)(made / nr));
+    else st = kiln_buffer_wrap(x->devices[made / nr], impl, NULL, &a->out_results[made]);
+    if (st) break;
+  }
+  if (st) {
+    for (size_t i = 0; a->out_results && i < made; i++) {
+      kiln_buffer_release(a->out_results[i]);
+      a->out_results[i] = NULL;
+    }
+    for (size_t i = made; outs && i < total; i++)
+      if (outs[i]) b->buffer_destroy(outs[i]);
+    kiln_event_release(e);
+    e = NULL;
+  }
+  free(rows);
+  free(runs);
   free(ins);
   free(outs);
   *out_event = e;

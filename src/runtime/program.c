@@ -5,6 +5,7 @@
 
 #include "bytecode/bytecode.h"
 #include "parse/parse.h"
+#include <stdio.h>
 #include "runtime/runtime.h"
 
 static void program_free(kiln_program *p) {
@@ -36,25 +37,24 @@ static kiln_status collect_functions(kiln_program *p) {
   return NULL;
 }
 
-kiln_status kiln_program_create(const char *text, size_t length, const kiln_program_options *options,
-                                kiln_program **out_program) {
-  if (!out_program) return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "kiln_program_create: out_program is NULL");
-  *out_program = NULL;
-  if (!text && length) return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "kiln_program_create: text is NULL");
-  kiln_program_options o;
-  KILN_RETURN_IF_ERROR(kiln_args_copy(&o, sizeof o, options, "kiln_program_options"));
+/* A new program (one reference) holding a copy of the bytes, named name, read and
+ * verified, its functions not yet collected. */
+static kiln_status program_new(const char *text, size_t length, const char *name, uint32_t first_line,
+                               kiln_program **out) {
+  *out = NULL;
   kiln_program *p = calloc(1, sizeof *p);
   if (!p) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   atomic_init(&p->refs, 1);
   pthread_mutex_init(&p->compile_mu, NULL);
-  p->name = strdup(o.name ? o.name : "<program>");
+  p->name = strdup(name);
   char *copy = malloc(length + 1);
   kiln_status st = p->name && copy ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   if (copy) {
     if (length) memcpy(copy, text, length);
     copy[length] = '\0';
-    p->source = kiln_source_view(p->name, copy, length, o.first_line ? o.first_line : 1);
+    p->source = kiln_source_view(p->name, copy, length, first_line ? first_line : 1);
     p->source.owned = copy;
+    p->num_bytes = length;
   }
   if (!st) {
     kiln_sha256 h;
@@ -70,17 +70,70 @@ kiln_status kiln_program_create(const char *text, size_t length, const kiln_prog
     } else if (!(st = kiln_parse_module(&p->source, &p->module)))
       st = kiln_verify_module(p->module, &p->source);
   }
-  if (!st) st = collect_functions(p);
-  if (!st) st = copy_module_name(p);
-  /* Numbered once here, so the module is read-only from now on: compiles and runs of it
-   * may overlap (backends read kiln_value.id, never write it). */
-  if (!st) kiln_module_number_values(p->module);
   if (st) {
     program_free(p);
     return st;
   }
+  *out = p;
+  return NULL;
+}
+
+/* Functions, name and value numbers of a program whose module is final. */
+static kiln_status program_finish(kiln_program *p) {
+  kiln_status st = collect_functions(p);
+  if (!st) st = copy_module_name(p);
+  /* Numbered once here, so the module is read-only from now on: compiles and runs of it
+   * may overlap (backends read kiln_value.id, never write it). */
+  if (!st) kiln_module_number_values(p->module);
+  if (st) program_free(p);
+  return st;
+}
+
+kiln_status kiln_program_create(const char *text, size_t length, const kiln_program_options *options,
+                                kiln_program **out_program) {
+  if (!out_program) return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "kiln_program_create: out_program is NULL");
+  *out_program = NULL;
+  if (!text && length) return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "kiln_program_create: text is NULL");
+  kiln_program_options o;
+  KILN_RETURN_IF_ERROR(kiln_args_copy(&o, sizeof o, options, "kiln_program_options"));
+  kiln_program *p;
+  KILN_RETURN_IF_ERROR(program_new(text, length, o.name ? o.name : "<program>", o.first_line, &p));
+  KILN_RETURN_IF_ERROR(program_finish(p));
   *out_program = p;
   return NULL;
+}
+
+kiln_status kiln_program_partition(const kiln_program *p, const char *function, int32_t num_partitions,
+                                   kiln_arena *arena, kiln_program **out, kiln_spmd_plan *plan) {
+  *out = NULL;
+  kiln_program *q;
+  KILN_RETURN_IF_ERROR(program_new(p->source.owned, p->num_bytes, p->name, p->source.first_line, &q));
+  kiln_op *f = kiln_module_lookup_func(q->module, function);
+  kiln_status st = f ? NULL : KILN_STATUS(KILN_STATUS_NOT_FOUND, "%s: no function @%s", p->name, function);
+  if (!st) st = kiln_spmd_partition(q->module, f, num_partitions, arena, plan);
+  if (!st) st = kiln_verify_module(q->module, &q->source);
+  if (st) {
+    program_free(q);
+    return st;
+  }
+  /* its own digest: the per-device program differs from the global one */
+  kiln_sha256 h;
+  char tag[32];
+  int n = snprintf(tag, sizeof tag, "spmd:%d:", (int)num_partitions);
+  kiln_sha256_init(&h);
+  kiln_sha256_update(&h, tag, (size_t)n);
+  kiln_sha256_update(&h, function, strlen(function));
+  kiln_sha256_update(&h, p->digest, sizeof p->digest);
+  kiln_sha256_final(&h, q->digest);
+  KILN_RETURN_IF_ERROR(program_finish(q));
+  *out = q;
+  return NULL;
+}
+
+int32_t kiln_program_num_partitions(const kiln_program *p) {
+  const kiln_attr *a = p ? kiln_op_attr(p->module->op, "mhlo.num_partitions") : NULL;
+  int64_t n = a && a->kind == KILN_ATTR_INT ? kiln_attr_int(a) : 1;
+  return n >= 1 && n <= INT32_MAX ? (int32_t)n : 1;
 }
 
 kiln_program *kiln_program_retain(kiln_program *p) {

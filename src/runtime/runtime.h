@@ -17,6 +17,7 @@
 #include "kiln/kiln.h"
 #include "runtime/plugin.h"
 #include "runtime/sha256.h"
+#include "spmd/spmd.h"
 
 struct kiln_device_s {
   kiln_client *client; /* not retained: the client owns its devices */
@@ -35,7 +36,8 @@ struct kiln_client_s {
 
 struct kiln_program_s {
   atomic_int refs;
-  kiln_source source; /* owns a copy of the text */
+  kiln_source source; /* owns a copy of the text (source.owned, num_bytes long) */
+  size_t num_bytes;
   char *name;
   char *module_name;  /* the module's sym_name, or NULL */
   uint8_t digest[KILN_SHA256_SIZE]; /* of the text: the compile cache's key (cache.h) */
@@ -47,8 +49,14 @@ struct kiln_program_s {
 
 struct kiln_executable_s {
   atomic_int refs;
-  kiln_program *program;
+  kiln_program *program; /* a sharded one's: its per-device program (kiln_program_partition) */
   kiln_device *device;
+  /* A program of several partitions: partition p runs on devices[p] (devices[0] is
+   * device); plan (in plan_arena) says how each input and result is split. */
+  int32_t num_partitions;
+  kiln_device **devices;
+  kiln_arena *plan_arena;
+  kiln_spmd_plan plan;
   kiln_client *client; /* retained */
   const kiln_op *function;
   kiln_backend_executable *impl;
@@ -115,6 +123,11 @@ void kiln_buffer_unuse(kiln_buffer *buf);
 kiln_status kiln_buffer_claim(kiln_buffer *buf, const char *what);
 void kiln_buffer_consume(kiln_buffer *buf);
 void kiln_buffer_unclaim(kiln_buffer *buf);
+
+/* The per-device program of function of p run over num_partitions partitions
+ * (kiln_spmd_partition of a fresh copy of p's module), and its plan (in arena). */
+kiln_status kiln_program_partition(const kiln_program *p, const char *function, int32_t num_partitions,
+                                   kiln_arena *arena, kiln_program **out, kiln_spmd_plan *plan);
 
 /* Fills a caller's kiln_function_info (whose struct_size it set) for a func.func. */
 kiln_status kiln_function_info_fill(const kiln_op *function, kiln_function_info *out_info);

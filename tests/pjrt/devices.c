@@ -190,13 +190,14 @@ static void check_runs(PJRT_Client *c) {
   t_buffer_destroy(b1);
   t_executable_destroy(x);
 
-  /* a program over 4 partitions (pmap, a sharded jit) is refused when it is compiled */
+  /* 4 partitions with an assignment of one device: refused when it is compiled (sharded.c
+   * runs real sharded programs) */
   options_for(0, options);
   for (size_t i = 0; i + 2 <= t_jax_options_size; i++)
     if (options[i] == 0x28 && options[i + 1] == 0x01 && options[i - 2] == 0x20) options[i + 1] = N; /* 5 num_partitions */
   x = t_compile(c, t_add_program, strlen(t_add_program), options, t_jax_options_size, &err);
-  FAILS(err, PJRT_Error_Code_INVALID_ARGUMENT, "1 replicas x 4 partitions requested");
-  CHECK(!x, "a 4-partition program was compiled");
+  FAILS(err, PJRT_Error_Code_INVALID_ARGUMENT, "the device assignment names 1 devices for 4 partitions");
+  CHECK(!x, "a 4-partition program was compiled for one device");
 
   /* devices 0 and 3 at once, each its own executable and buffers */
   runner r[2] = {{c, 0, 0}, {c, 3, 0}};
@@ -214,8 +215,8 @@ void t_devices_many(void) {
   bad.string_value = "4";
   FAILS(create(&bad, &c), PJRT_Error_Code_INVALID_ARGUMENT, "option 'num_devices' must be an integer of 1 or more");
   PJRT_NamedValue four = count_option(N);
-  if (strcmp(t_devices, "cpu")) { /* interp has one device */
-    FAILS(create(&four, &c), PJRT_Error_Code_UNAVAILABLE, "it offers 1 device, not the 4 asked for (num_devices)");
+  if (strcmp(t_devices, "cpu")) { /* interp makes any number; the listing below is the cpu's */
+    if (OK(create(&four, &c)) && c) t_client_destroy(c);
     return;
   }
   four.int64_value = 5000;

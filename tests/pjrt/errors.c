@@ -28,8 +28,7 @@ static void compile_errors(PJRT_Client *c) {
       {"an 11-byte varint", {0x28, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01}, 12, "varint"},
       {"a truncated varint", {0x28, 0xff}, 2, "past the end"},
       {"build options not a message", {0x18, 0x01}, 2, "not a message"},
-      {"2 replicas", {0x1a, 0x02, 0x20, 0x02}, 4, "2 replicas"},
-      {"2 partitions", {0x1a, 0x02, 0x28, 0x02}, 4, "1 replicas x 2 partitions"},
+      {"2 partitions", {0x1a, 0x02, 0x28, 0x02}, 4, "2 partitions requested; the client has 1 devices"},
       {"2 assigned devices", {0x1a, 0x08, 0x4a, 0x06, 0x1a, 0x04, 0x0a, 0x02, 0x00, 0x01}, 10, "names 2 devices"},
       {"device 7", {0x1a, 0x05, 0x4a, 0x03, 0x1a, 0x01, 0x0a}, 7, "past the end"},
   };
@@ -39,6 +38,9 @@ static void compile_errors(PJRT_Client *c) {
     CHECK(!x, "options with %s compiled", options[i].what);
     FAILS(err, PJRT_Error_Code_INVALID_ARGUMENT, options[i].message);
   }
+  const unsigned char replicas_2[] = {0x1a, 0x02, 0x20, 0x02}; /* JAX never sends more than one */
+  CHECK(!t_compile(c, t_add_program, strlen(t_add_program), replicas_2, sizeof replicas_2, &err), "2 replicas");
+  FAILS(err, PJRT_Error_Code_UNIMPLEMENTED, "2 replicas x 1 partitions requested; Kiln runs programs of one replica");
   const unsigned char ordinal_7[] = {0x20, 0x01, 0x1a, 0x02, 0x08, 0x07};
   CHECK(!t_compile(c, t_add_program, strlen(t_add_program), ordinal_7, sizeof ordinal_7, &err), "device 7");
   FAILS(err, PJRT_Error_Code_INVALID_ARGUMENT, "device 7 is not a device");

@@ -40,7 +40,11 @@ static void on_ready_destroying(PJRT_Event *event, on_ready *r) {
 static void check_table(void) {
   CHECK(api->pjrt_api_version.major_version == 0 && api->pjrt_api_version.minor_version == 112, "version %d.%d",
         api->pjrt_api_version.major_version, api->pjrt_api_version.minor_version);
-  CHECK(api->struct_size == PJRT_Api_STRUCT_SIZE && !api->extension_start, "table size/extensions");
+  /* one extension: Shardings (its functions are tested with sharded executables) */
+  const PJRT_Extension_Base *ext = api->extension_start;
+  CHECK(api->struct_size == PJRT_Api_STRUCT_SIZE && ext && ext->type == PJRT_Extension_Type_Shardings && !ext->next &&
+            ext->struct_size == sizeof(PJRT_Extension_Base) + 2 * sizeof(void *),
+        "table size/extensions");
   const void *nulls[] = {
       (const void *)api->PJRT_Event_Create, (const void *)api->PJRT_Event_Set,
       (const void *)api->PJRT_Device_GetAttributes, (const void *)api->PJRT_Device_ClearMemoryStats,

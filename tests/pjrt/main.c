@@ -30,6 +30,7 @@ int main(int argc, char **argv) {
     t_queries();
     t_devices_many();
     t_donate();
+    t_sharded();
     t_conformance(argc > 2 ? argv[2] : NULL, argc > 4 ? atoi(argv[4]) : 0);
   }
   printf("%d passed, %d failed\n", t_passed, t_failed);

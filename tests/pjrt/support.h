@@ -1,6 +1,6 @@
 /* Test support for the PJRT plugin tests: the plugin loaded with dlopen (as JAX and EXLA
  * load it), counted checks, and small wrappers over the PJRT calls the scenarios share.
- * Each scenario file (jax.c, exla.c, errors.c, threads.c, queries.c, devices.c, donate.c, conformance.c) replays one
+ * Each scenario file (jax.c, exla.c, errors.c, threads.c, queries.c, devices.c, donate.c, sharded.c, conformance.c) replays one
  * framework's or one concern's call sequence; main.c runs them and prints
  * "N passed, N failed". */
 #ifndef KILN_TESTS_PJRT_SUPPORT_H
@@ -76,6 +76,7 @@ void t_threads(void);
 void t_queries(void);
 void t_devices_many(void);
 void t_donate(void);
+void t_sharded(void);
 void t_conformance(const char *dir, int min_read);
 
 #endif

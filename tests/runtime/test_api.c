@@ -159,7 +159,7 @@ static void test_run(kiln_executable *x) {
 
 static void test_checks(kiln_program *p) {
   kiln_executable *x = NULL;
-  kiln_compile_options co = {sizeof co, "checks"};
+  kiln_compile_options co = {.struct_size = sizeof co, .function = "checks"};
   kiln_status st = kiln_program_compile(p, g_device, &co, &x);
   EXPECT(!st, "compile @checks: %s", kiln_status_message(st));
   kiln_status_free(st);
@@ -225,7 +225,7 @@ typedef struct compiler {
 static void *compile_many(void *arg) {
   compiler *c = arg;
   for (int it = 0; it < 50; it++) {
-    kiln_compile_options co = {sizeof co, it % 2 ? "checks" : "main"};
+    kiln_compile_options co = {.struct_size = sizeof co, .function = it % 2 ? "checks" : "main"};
     kiln_executable *x = NULL;
     kiln_status st = kiln_program_compile(c->p, g_device, &co, &x);
     c->bad += st != NULL || !x;

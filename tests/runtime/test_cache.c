@@ -43,7 +43,7 @@ static kiln_program *program(const char *text, const char *name, uint32_t first_
 }
 
 static kiln_executable *compile(kiln_program *p, kiln_client *c, const char *function) {
-  kiln_compile_options co = {sizeof co, function};
+  kiln_compile_options co = {.struct_size = sizeof co, .function = function};
   kiln_executable *x = NULL;
   kiln_status st = kiln_program_compile(p, kiln_client_device(c, 0), &co, &x);
   EXPECT(!st && x, "compile @%s: %s", function ? function : "(default)", kiln_status_message(st));

@@ -1,5 +1,6 @@
 /* npy_close A.npy B.npy TOLERANCE: exits 0 when both files hold tensors of the same dtype
- * and shape whose elements differ by at most TOLERANCE (absolute), printing
+ * and shape whose elements differ by at most TOLERANCE * (1 + |B's element|) (absolute near
+ * zero, relative for large values: a sum of many terms rounds by its size), printing
  * "1 passed, 0 failed"; otherwise names the first difference. */
 #include <math.h>
 #include <stdio.h>
@@ -30,7 +31,7 @@ int main(int argc, char **argv) {
     kiln_scalar x = kiln_scalar_load(a.elem, a.data + i * elem_bytes);
     kiln_scalar y = kiln_scalar_load(b.elem, b.data + i * elem_bytes);
     double d = kiln_elem_is_float(a.elem) ? fabs(x.f - y.f) : (double)(x.i != y.i);
-    if (!(d <= tol)) {
+    if (!(d <= tol * (1 + (kiln_elem_is_float(a.elem) ? fabs(y.f) : 0)))) {
       printf("element %lld: %.9g vs %.9g\n", (long long)i, x.f, y.f);
       bad = 1;
     }

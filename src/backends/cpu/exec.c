@@ -9,6 +9,7 @@
 #include "backends/cpu/fft.h"
 #include "backends/cpu/native.h"
 #include "backends/cpu/pool.h"
+#include "backends/interp/collectives.h"
 #include "backends/lapack/lapack.h"
 #include "base/fault.h"
 
@@ -246,6 +247,7 @@ static kiln_status run_interp_step(const kiln_cpu_executable *x, kiln_cpu_run_st
     if (x->slots[v].store != KILN_CPU_STORE_INTERP) st = rtv_of(x, s, v, &s->frame[v]);
   }
   kiln_interp_ctx ctx = {.interp = x->interp, .frame = s->frame, .checks = checks, .print_out = stdout};
+  kiln_interp_ctx_join_bound(&ctx); /* a collective meets the run's other partitions */
   if (!st) st = kiln_interp_exec_op(&ctx, step->op);
   for (int32_t k = 0; k < step->num_values; k++) { /* drop the views */
     int32_t v = step->values[k];
@@ -668,6 +670,7 @@ kiln_status kiln_cpu_run_interpreted(const kiln_interp *interp, const kiln_op *f
   }
   kiln_interp_ctx ctx = {.interp = interp, .checks = checks, .print_out = stdout, .observe = observe,
                          .observe_arg = observe_arg, .shapes_only = shapes_only};
+  kiln_interp_ctx_join_bound(&ctx);
   if (!st) st = kiln_interp_call(&ctx, function, args, ni, res);
   for (int32_t k = 0; !st && !shapes_only && k < nr; k++) {
     kiln_rtv *r = res[k];

@@ -10,6 +10,7 @@
 #include "backends/cpu/isa.h"
 #include "backends/cpu/pool.h"
 #include "backends/cpu/tier.h"
+#include "backends/interp/collectives.h"
 #include "base/fault.h"
 #include "kiln/backend.h"
 #include "runtime/element.h"
@@ -138,11 +139,15 @@ static kiln_status cpu_execute(kiln_backend_executable *e, const kiln_backend_ex
     if (donated && donated[i]) in[i]->donated = true;
   }
   kiln_check_log log = {0};
+  /* one partition of a launch runs on its own device's share of the cores */
+  bool launch = a->struct_size >= offsetof(kiln_backend_execute_args, device) + sizeof a->device && a->device;
+  kiln_interp_process before_process = kiln_interp_launch_begin(a);
   if (!st) {
-    kiln_cpu_pool *before = kiln_cpu_pool_bind(kiln_cpu_device_pool(e->device));
+    kiln_cpu_pool *before = kiln_cpu_pool_bind(kiln_cpu_device_pool(launch ? a->device : e->device));
     st = kiln_cpu_tiered_run(e->t, in, out, a->report_checks ? &log : NULL, NULL);
     kiln_cpu_pool_bind(before);
   }
+  kiln_interp_launch_end(a, before_process, st != NULL);
   for (int32_t i = 0; marked && i < a->num_inputs; i++) { /* a tensor a result took is the result's now */
     if (!donated[i]) continue;
     in[i]->donated = false;
@@ -221,6 +226,8 @@ static const kiln_backend k_cpu = {
     .executable_stats = cpu_executable_stats,
     .buffer_host_data = cpu_buffer_host_data,
     .device_create_of = kiln_cpu_device_create,
+    .group_create = kiln_interp_launch_group_create,
+    .group_destroy = kiln_interp_launch_group_destroy,
 };
 
 KILN_BACKEND_EXPORT const kiln_backend *kiln_backend_entry_v1(void);

@@ -3,6 +3,7 @@
 #include "backends/interp/collectives.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +51,7 @@ struct kiln_interp_group {
   int32_t num_infeed, next_infeed;
   kiln_rtv **outfeed;
   int32_t num_outfeed, cap_outfeed;
+  int timeout_s; /* bound of each wait */
 };
 
 static kiln_status oom(void) { return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory"); }
@@ -200,7 +202,7 @@ static kiln_status wait_once(const kiln_interp_ctx *ctx, const kiln_op *op, cons
   g->blocked_at[ctx->process_id] = -1;
   if (all) return kiln_interp_error(ctx, op, "deadlock: every process of the run is waiting for another");
   if (rc == ETIMEDOUT)
-    return kiln_interp_error(ctx, op, "timed out after %d s waiting for other processes", KILN_GROUP_TIMEOUT_S);
+    return kiln_interp_error(ctx, op, "timed out after %d s waiting for other processes", g->timeout_s);
   return NULL;
 }
 
@@ -275,7 +277,7 @@ kiln_status kiln_group_exchange(kiln_interp_ctx *ctx, const kiln_op *op, int64_t
   kiln_rtv **mine = copy_refs(vals, nvals);
   if (!mine) return oom();
   kiln_status st = NULL;
-  struct timespec deadline = deadline_in(KILN_GROUP_TIMEOUT_S);
+  struct timespec deadline = deadline_in(g->timeout_s);
   pthread_mutex_lock(&g->mu);
   round_ *r = round_find(g, op->kind, channel, members, count, index);
   if (!r) r = round_new(g, op->kind, channel, members, count);
@@ -354,7 +356,7 @@ kiln_status kiln_group_take(kiln_interp_ctx *ctx, const kiln_op *op, kiln_op_kin
   kiln_interp_group *g = ctx->group;
   if (!g) return kiln_interp_error(ctx, op, "has no other process to talk to: run it inside interpreter.run_parallel");
   kiln_status st = NULL;
-  struct timespec deadline = deadline_in(KILN_GROUP_TIMEOUT_S);
+  struct timespec deadline = deadline_in(g->timeout_s);
   pthread_mutex_lock(&g->mu);
   for (;;) {
     message *prev = NULL, *m = g->head;
@@ -426,16 +428,75 @@ typedef struct process {
 static void *process_main(void *arg) {
   process *p = arg;
   p->st = kiln_interp_call(&p->ctx, p->func, p->args, p->nargs, p->results);
-  kiln_interp_group *g = p->ctx.group;
-  pthread_mutex_lock(&g->mu);
-  g->done[p->ctx.process_id] = true;
-  if (p->st && g->first_failed < 0) g->first_failed = p->ctx.process_id;
-  progress(g);
-  pthread_mutex_unlock(&g->mu);
+  kiln_interp_group_finish(p->ctx.group, p->ctx.process_id, p->st != NULL);
   return NULL;
 }
 
-static void group_free(kiln_interp_group *g) {
+void kiln_interp_group_finish(kiln_interp_group *g, int32_t process_id, bool failed) {
+  pthread_mutex_lock(&g->mu);
+  g->done[process_id] = true;
+  if (failed && g->first_failed < 0) g->first_failed = process_id;
+  progress(g);
+  pthread_mutex_unlock(&g->mu);
+}
+
+int32_t kiln_interp_group_first_failed(kiln_interp_group *g) {
+  pthread_mutex_lock(&g->mu);
+  int32_t f = g->first_failed;
+  pthread_mutex_unlock(&g->mu);
+  return f;
+}
+
+static _Thread_local kiln_interp_process t_bound;
+
+kiln_interp_process kiln_interp_bind(kiln_interp_process p) {
+  kiln_interp_process before = t_bound;
+  t_bound = p;
+  return before;
+}
+
+kiln_interp_process kiln_interp_bound(void) { return t_bound; }
+
+void kiln_interp_ctx_join_bound(kiln_interp_ctx *ctx) {
+  ctx->group = t_bound.group;
+  ctx->process_id = t_bound.process_id;
+}
+
+kiln_grid_pos kiln_interp_bound_position(void) {
+  kiln_interp_ctx c = {.group = t_bound.group, .process_id = t_bound.process_id};
+  return kiln_group_position(&c);
+}
+
+/* The ABI's opaque group is the interpreter's group. */
+kiln_status kiln_interp_launch_group_create(int32_t num_partitions, kiln_backend_group **out_group) {
+  *out_group = (kiln_backend_group *)kiln_interp_group_create(1, num_partitions, KILN_LAUNCH_TIMEOUT_S);
+  return *out_group ? NULL
+                    : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "cannot make a group of %d partitions (at most %d)",
+                                  (int)num_partitions, MAX_PROCESSES);
+}
+
+void kiln_interp_launch_group_destroy(kiln_backend_group *group) {
+  kiln_interp_group_destroy((kiln_interp_group *)group);
+}
+
+static bool launched(const kiln_backend_execute_args *a) {
+  return a->struct_size >= offsetof(kiln_backend_execute_args, device) + sizeof a->device && a->num_partitions > 1 &&
+         a->group;
+}
+
+kiln_interp_process kiln_interp_launch_begin(const kiln_backend_execute_args *a) {
+  if (!launched(a)) return kiln_interp_bound();
+  return kiln_interp_bind((kiln_interp_process){(kiln_interp_group *)a->group, a->partition});
+}
+
+void kiln_interp_launch_end(const kiln_backend_execute_args *a, kiln_interp_process before, bool failed) {
+  if (!launched(a)) return;
+  kiln_interp_group_finish((kiln_interp_group *)a->group, a->partition, failed);
+  kiln_interp_bind(before);
+}
+
+void kiln_interp_group_destroy(kiln_interp_group *g) {
+  if (!g) return;
   while (g->rounds) {
     round_ *r = g->rounds;
     g->rounds = r->next;
@@ -457,9 +518,11 @@ static void group_free(kiln_interp_group *g) {
   free(g);
 }
 
-static kiln_interp_group *group_new(int32_t num_replicas, int32_t num_partitions) {
+kiln_interp_group *kiln_interp_group_create(int32_t num_replicas, int32_t num_partitions, int timeout_s) {
+  if (num_replicas < 1 || num_partitions < 1 || num_replicas > MAX_PROCESSES / num_partitions) return NULL;
   kiln_interp_group *g = calloc(1, sizeof *g);
   if (!g) return NULL;
+  g->timeout_s = timeout_s;
   g->num_replicas = num_replicas;
   g->num_partitions = num_partitions;
   g->count = num_replicas * num_partitions;
@@ -512,10 +575,10 @@ kiln_status kiln_interp_run_parallel(kiln_interp_ctx *ctx, const kiln_op *op, co
     return kiln_interp_error(ctx, op,
                              "has %d inputs and %d results, but its programs take %lld inputs and return %lld results",
                              (int)num_inputs, (int)num_results, (long long)want_in, (long long)want_out);
-  kiln_interp_group *g = group_new(num_replicas, num_partitions);
+  kiln_interp_group *g = kiln_interp_group_create(num_replicas, num_partitions, KILN_GROUP_TIMEOUT_S);
   process *procs = calloc((size_t)count, sizeof *procs);
   if (!g || !procs) {
-    if (g) group_free(g);
+    kiln_interp_group_destroy(g);
     free(procs);
     return oom();
   }
@@ -576,6 +639,6 @@ kiln_status kiln_interp_run_parallel(kiln_interp_ctx *ctx, const kiln_op *op, co
       results[i] = NULL;
     }
   free(procs);
-  group_free(g);
+  kiln_interp_group_destroy(g);
   return st;
 }

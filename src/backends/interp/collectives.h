@@ -14,6 +14,7 @@
 #define KILN_INTERP_COLLECTIVES_H
 
 #include "backends/interp/interp.h"
+#include "kiln/backend.h"
 
 #define KILN_GROUP_TIMEOUT_S 10
 
@@ -65,6 +66,45 @@ kiln_status kiln_group_take(kiln_interp_ctx *ctx, const kiln_op *op, kiln_op_kin
  * references) with the group; outside run_parallel they are dropped. */
 kiln_status kiln_group_infeed(kiln_interp_ctx *ctx, const kiln_op *op, const char **func_name);
 kiln_status kiln_group_outfeed(kiln_interp_ctx *ctx, const kiln_op *op, kiln_rtv *const *vals, int32_t n);
+
+/* Groups outside run_parallel: the runs of one launch of a sharded program, each on the
+ * thread the runtime calls the device from (a backend's execute of one partition).
+ * kiln_interp_group_create: NULL when memory is exhausted or the grid is larger than the
+ * interpreter supports (1024 processes); timeout_s bounds each wait. Every process of the
+ * group must call kiln_interp_group_finish when its run ends (failed: with an error), so
+ * that the others stop waiting for it; destroy after every run has ended. first_failed:
+ * the process whose failure came first, or -1. */
+kiln_interp_group *kiln_interp_group_create(int32_t num_replicas, int32_t num_partitions, int timeout_s);
+void kiln_interp_group_finish(kiln_interp_group *g, int32_t process_id, bool failed);
+int32_t kiln_interp_group_first_failed(kiln_interp_group *g);
+void kiln_interp_group_destroy(kiln_interp_group *g);
+
+/* The process the calling thread's run is (group NULL: a run of one process). A backend
+ * binds its thread for a run of one partition, and every interpreter context it makes for
+ * that run (kiln_interp_ctx.group and .process_id) and its partition_id/replica_id steps
+ * take the binding. kiln_interp_bind returns the binding it replaces. */
+typedef struct kiln_interp_process {
+  kiln_interp_group *group;
+  int32_t process_id;
+} kiln_interp_process;
+kiln_interp_process kiln_interp_bind(kiln_interp_process p);
+kiln_interp_process kiln_interp_bound(void);
+/* Makes ctx the bound process (kiln_interp_bound) of the calling thread. */
+void kiln_interp_ctx_join_bound(kiln_interp_ctx *ctx);
+/* The grid position of a bound process (1 x 1 at 0 when none is bound). */
+kiln_grid_pos kiln_interp_bound_position(void);
+
+/* The backend ABI's launch groups for plugins whose runs meet through these groups (interp,
+ * cpu): kiln_backend.group_create / group_destroy. A launch's waits are bounded by
+ * KILN_LAUNCH_TIMEOUT_S. */
+#define KILN_LAUNCH_TIMEOUT_S 300
+kiln_status kiln_interp_launch_group_create(int32_t num_partitions, kiln_backend_group **out_group);
+void kiln_interp_launch_group_destroy(kiln_backend_group *group);
+/* Around a plugin's execute: begin binds the calling thread to the run's partition of its
+ * launch (a plain run binds nothing) and returns the binding it replaced; end reports the
+ * run's outcome to the group and restores that binding. */
+kiln_interp_process kiln_interp_launch_begin(const kiln_backend_execute_args *a);
+void kiln_interp_launch_end(const kiln_backend_execute_args *a, kiln_interp_process before, bool failed);
 
 /* Runs funcs[replica * num_partitions + partition] as the processes of a new grid, one
  * thread each. Inputs are dealt out in process order (each process takes as many as its

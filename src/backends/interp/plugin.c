@@ -1,8 +1,11 @@
 /* The reference interpreter as a backend plugin (libkiln-interp.so): one device, the
- * host CPU; buffers are interpreter values; a run finishes before execute returns. */
+ * host CPU, or as many as a client asks for (each runs one partition of a sharded
+ * program; the partitions' runs meet in the interpreter's process groups); buffers are
+ * interpreter values; a run finishes before execute returns. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "backends/interp/collectives.h"
 #include "backends/interp/interp.h"
 #include "kiln/backend.h"
 #include "runtime/element.h"
@@ -38,7 +41,19 @@ static const char *interp_device_description(const kiln_backend_device *device) 
   return "reference interpreter on the host CPU";
 }
 
-static void interp_device_destroy(kiln_backend_device *device) {}
+/* Devices of a set hold nothing of their own: any index of any count. */
+static kiln_status interp_device_create_of(int32_t index, int32_t count, kiln_backend_device **out_device) {
+  *out_device = NULL;
+  if (index < 0 || index >= count) return KILN_STATUS(KILN_STATUS_OUT_OF_RANGE, "interp: no device %d of %d", (int)index, (int)count);
+  if (index == 0) return interp_device_create(0, out_device);
+  if (!(*out_device = calloc(1, sizeof **out_device))) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  (*out_device)->index = index;
+  return NULL;
+}
+
+static void interp_device_destroy(kiln_backend_device *device) {
+  if (device != &g_device) free(device);
+}
 
 static kiln_status wrap(kiln_rtv *v, kiln_backend_buffer **out) {
   *out = malloc(sizeof **out);
@@ -161,8 +176,11 @@ static kiln_status interp_execute(kiln_backend_executable *x, const kiln_backend
   kiln_status st = args && results ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   for (int32_t i = 0; !st && i < a->num_inputs; i++) st = argument(a->inputs[i]->value, ft->func.inputs[i], &args[i]);
   kiln_check_log log = {0};
+  kiln_interp_process before = kiln_interp_launch_begin(a);
   kiln_interp_ctx ctx = {.interp = x->interp, .checks = a->report_checks ? &log : NULL, .print_out = stdout};
+  kiln_interp_ctx_join_bound(&ctx);
   if (!st) st = kiln_interp_call(&ctx, x->function, args, a->num_inputs, results);
+  kiln_interp_launch_end(a, before, st != NULL);
   if (!st && a->report_checks) a->report_checks(a->check_ctx, log.passed, log.failed, log.text.data ? log.text.data : "");
   int32_t made = 0;
   for (; !st && made < a->num_results; made++) {
@@ -203,6 +221,9 @@ static const kiln_backend k_interp = {
     .execute = interp_execute,
     .executable_stats = NULL, /* no buffer plan (values are allocated as it goes): "not reported" */
     .buffer_host_data = interp_buffer_host_data,
+    .device_create_of = interp_device_create_of,
+    .group_create = kiln_interp_launch_group_create,
+    .group_destroy = kiln_interp_launch_group_destroy,
 };
 
 KILN_BACKEND_EXPORT const kiln_backend *kiln_backend_entry_v1(void);

@@ -220,7 +220,7 @@ static void *run_mlp_sizes(void *arg) {
  * compile it (the first one compiled is kept). */
 static void threads(kiln_program *p, kiln_device *d, const char *folder) {
   kiln_executable *x = NULL;
-  kiln_compile_options co = {sizeof co, "main"};
+  kiln_compile_options co = {.struct_size = sizeof co, .function = "main"};
   kiln_status st = kiln_program_compile(p, d, &co, &x);
   report(!st, "compile for the threads");
   kiln_status_free(st);
@@ -273,7 +273,7 @@ int main(int argc, char **argv) {
     st = kiln_source_read(path, &src);
     kiln_program_options po = {sizeof po, path, 1};
     if (!st) st = kiln_program_create(src.text, src.len, &po, &p);
-    kiln_compile_options co = {sizeof co, "main"};
+    kiln_compile_options co = {.struct_size = sizeof co, .function = "main"};
     if (!st) st = kiln_program_compile(p, d, &co, &x);
     if (st) {
       printf("%s\n", kiln_status_message(st));

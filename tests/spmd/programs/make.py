@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""Writes the sharded programs of tests/spmd/programs: each program below lowered by JAX for 4
+devices (the text JAX sends a plugin, with Shardy's sdy.mesh, sdy.sharding,
+sdy.sharding_constraint and sdy.manual_computation), its global inputs and XLA:CPU's global
+results on 4 devices.
+
+    tests/python/.venv/bin/python tests/spmd/programs/make.py   (writes NAME.mlir, NAME_in_I.npy,
+                                                                 NAME_out_I.npy beside this file)
+"""
+import os
+
+os.environ["XLA_FLAGS"] = "--xla_force_host_platform_device_count=4"
+os.environ["JAX_PLATFORMS"] = "cpu"
+
+from functools import partial  # noqa: E402
+
+import jax  # noqa: E402
+import jax.numpy as jnp  # noqa: E402
+import numpy as np  # noqa: E402
+from jax.sharding import Mesh, NamedSharding, PartitionSpec as P  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+rng = np.random.default_rng(3)
+devs = jax.devices()
+line = Mesh(np.array(devs), ("i",))
+grid = Mesh(np.array(devs).reshape(2, 2), ("data", "model"))
+# a mesh over the devices in another order: device_ids in the sdy.mesh
+grid_t = Mesh(np.array(devs).reshape(2, 2).T, ("x", "y"))
+lax = jax.lax
+
+
+def f32(*shape):
+    return rng.standard_normal(shape).astype(np.float32)
+
+
+def ns(mesh, *spec):
+    return NamedSharding(mesh, P(*spec))
+
+
+def collectives(v):
+    a = lax.ppermute(v, "i", [(j, (j + 1) % 4) for j in range(4)])
+    b = lax.psum_scatter(lax.all_gather(v, "i", tiled=True), "i", tiled=True)
+    c = lax.all_to_all(v, "i", 1, 0, tiled=True).reshape(v.shape)
+    return a + b + c + lax.axis_index("i") + lax.pmax(v, "i")
+
+
+PROGRAMS = {
+    # Megatron-style MLP: columns then rows of the weights split over "model", the batch over "data"
+    "mlp_tensor_parallel": (jax.jit(lambda x, w1, w2: jnp.tanh(x @ w1) @ w2,
+                                    in_shardings=(ns(grid, "data", None), ns(grid, None, "model"),
+                                                  ns(grid, "model", None)),
+                                    out_shardings=ns(grid, "data", None)),
+                            [f32(8, 16), f32(16, 32), f32(32, 8)]),
+    # shard_map with every collective, its operand and result left to the compiler
+    "shard_map_collectives": (jax.jit(jax.shard_map(collectives, mesh=line, in_specs=P("i"), out_specs=P("i"))),
+                              [f32(16, 8)]),
+    # shard_map over one axis of two (axis_names): the body is per-device along "data" only
+    "partial_manual": (jax.jit(jax.shard_map(lambda v: lax.psum(jnp.sin(v), "data") * 2, mesh=grid,
+                                             in_specs=P("data"), out_specs=P("data"), axis_names={"data"}),
+                               in_shardings=ns(grid, "data", "model"), out_shardings=ns(grid, "data", "model")),
+                       [f32(8, 4)]),
+    # a shard_map inside a loop's body: a manual computation in a region
+    "shard_map_in_loop": (jax.jit(lambda v: lax.fori_loop(
+        0, 3, lambda k, a: jax.shard_map(lambda b: lax.psum(b, "i") / 4 + k, mesh=line, in_specs=P("i"),
+                                         out_specs=P("i"))(a), v)),
+                          [f32(8, 2)]),
+    # a transposed mesh (device_ids), a sharding constraint, a reduction to a replicated result
+    "constraint_transposed": (jax.jit(lambda v: (jnp.sum(lax.with_sharding_constraint(jnp.exp(v), ns(grid_t, "y", "x"))),
+                                                 v * 2),
+                                      in_shardings=ns(grid_t, "x", None),
+                                      out_shardings=(ns(grid_t), ns(grid_t, ("x", "y"), None))),
+                              [f32(8, 6)]),
+}
+
+
+def main():
+    for name, (f, args) in PROGRAMS.items():
+        text = f.lower(*args).as_text()
+        with open(os.path.join(HERE, name + ".mlir"), "w") as out:
+            out.write(text)
+        outs = f(*args)
+        outs = outs if isinstance(outs, tuple) else (outs,)
+        for i, a in enumerate(args):
+            np.save(os.path.join(HERE, f"{name}_in_{i}.npy"), a)
+        for i, o in enumerate(outs):
+            np.save(os.path.join(HERE, f"{name}_out_{i}.npy"), np.asarray(o))
+        print(name, len(text), "bytes,", len(args), "inputs,", len(outs), "results")
+
+
+if __name__ == "__main__":
+    main()
