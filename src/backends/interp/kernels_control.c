@@ -1074,10 +1074,77 @@ static kiln_status reduce_elem(kiln_interp_ctx *ctx, const kiln_op *op, const co
   return st;
 }
 
+/* The computation `(a, b) -> OP(a, b)` (either order) of a collective as OP's kind, or
+ * KILN_OP_COUNT. */
+static kiln_op_kind simple_computation(const kiln_op *op) {
+  const kiln_block *b = kiln_op_block(op, 0);
+  if (!b || b->num_args != 2 || !b->first || b->first->next != b->last) return KILN_OP_COUNT;
+  const kiln_op *f = b->first, *ret = b->last;
+  if (ret->num_operands != 1 || ret->operands[0] != &f->results[0] || f->num_operands != 2) return KILN_OP_COUNT;
+  const kiln_value *x = f->operands[0], *y = f->operands[1];
+  bool args = (x == &b->args[0] && y == &b->args[1]) || (x == &b->args[1] && y == &b->args[0]);
+  return args ? f->kind : KILN_OP_COUNT;
+}
+
+#define COMBINE_LOOP(T, EXPR)                            \
+  do {                                                   \
+    T *p_ = acc;                                         \
+    const T *q_ = x;                                     \
+    for (int64_t i = 0; i < n; i++) {                    \
+      T a_ = p_[i], b_ = q_[i];                          \
+      p_[i] = (EXPR);                                    \
+    }                                                    \
+  } while (0)
+
+/* integers: add and multiply in the unsigned type (they wrap, with no undefined overflow) */
+#define COMBINE_INT(T, U)                                                       \
+  switch (k) {                                                                  \
+    case KILN_OP_ADD: COMBINE_LOOP(T, (T)((U)a_ + (U)b_)); return true;        \
+    case KILN_OP_MULTIPLY: COMBINE_LOOP(T, (T)((U)a_ * (U)b_)); return true;   \
+    case KILN_OP_MAXIMUM: COMBINE_LOOP(T, a_ > b_ ? a_ : b_); return true;     \
+    case KILN_OP_MINIMUM: COMBINE_LOOP(T, a_ < b_ ? a_ : b_); return true;     \
+    case KILN_OP_AND: COMBINE_LOOP(T, (T)(a_ & b_)); return true;              \
+    case KILN_OP_OR: COMBINE_LOOP(T, (T)(a_ | b_)); return true;               \
+    case KILN_OP_XOR: COMBINE_LOOP(T, (T)(a_ ^ b_)); return true;              \
+    default: return false;                                                      \
+  }
+
+/* acc[i] = k(acc[i], x[i]) for n elements of type e, natively: the same values, in the same
+ * order, as running the computation per element (floats: only add and multiply, whose
+ * IEEE results C gives exactly; integers wrap as StableHLO's do). False when k or e has no
+ * native loop here. */
+static bool combine(kiln_op_kind k, kiln_elem e, void *acc, const void *x, int64_t n) {
+  switch (e) {
+    case KILN_ELEM_F32:
+      if (k == KILN_OP_ADD) COMBINE_LOOP(float, a_ + b_);
+      else if (k == KILN_OP_MULTIPLY) COMBINE_LOOP(float, a_ * b_);
+      else return false;
+      return true;
+    case KILN_ELEM_F64:
+      if (k == KILN_OP_ADD) COMBINE_LOOP(double, a_ + b_);
+      else if (k == KILN_OP_MULTIPLY) COMBINE_LOOP(double, a_ * b_);
+      else return false;
+      return true;
+    case KILN_ELEM_SI32: COMBINE_INT(int32_t, uint32_t)
+    case KILN_ELEM_UI32: COMBINE_INT(uint32_t, uint32_t)
+    case KILN_ELEM_SI64: COMBINE_INT(int64_t, uint64_t)
+    case KILN_ELEM_UI64: COMBINE_INT(uint64_t, uint64_t)
+    default: return false;
+  }
+}
+
 static kiln_status reduce_all(kiln_interp_ctx *ctx, const kiln_kernel_args *a, const coll *c, int32_t j) {
   const kiln_rtv *x = a->in[j];
   KILN_RETURN_IF_ERROR(kiln_kernel_result(a, j, x->rank, x->dims));
-  for (int64_t i = 0; i < x->count; i++) KILN_RETURN_IF_ERROR(reduce_elem(ctx, a->op, c, j, i, a->out[j], i));
+  kiln_rtv *out = a->out[j];
+  kiln_op_kind k = simple_computation(a->op);
+  if (k != KILN_OP_COUNT && out->elem == x->elem && x->count) { /* the members' values, folded in group order */
+    memcpy(out->data, c->all[j]->data, (size_t)x->count * x->elem_bytes);
+    bool native = true;
+    for (int32_t m = 1; native && m < c->count; m++) native = combine(k, x->elem, out->data, c->all[m * c->n + j]->data, x->count);
+    if (native) return NULL;
+  }
+  for (int64_t i = 0; i < x->count; i++) KILN_RETURN_IF_ERROR(reduce_elem(ctx, a->op, c, j, i, out, i));
   return NULL;
 }
 
