@@ -445,6 +445,7 @@ static kiln_status execute_partitioned(kiln_executable *x, const kiln_execute_ar
   int32_t held = 0; /* rows whose inputs are held (hold_inputs holds nothing of a row it fails on) */
   while (!st && held < n && !(st = hold_inputs(&rows[held]))) held++;
   kiln_backend_group *group = NULL;
+  bool called = false; /* the device was called: donated inputs are consumed */
   if (!st) st = b->group_create(n, &group);
   if (!st) {
     for (int32_t p = 0; p < n; p++) {
@@ -456,6 +457,7 @@ static kiln_status execute_partitioned(kiln_executable *x, const kiln_execute_ar
       if (p == 0 && (a->flags & KILN_EXECUTE_COLLECT_CHECKS)) runs[p].ba.report_checks = kiln_event_report_checks;
     }
     st = launch_runs(runs, n);
+    called = !st;
     for (int32_t p = 0; !st && p < n; p++) { /* the first partition's error is the cause */
       st = runs[p].st;
       runs[p].st = NULL;
@@ -464,7 +466,7 @@ static kiln_status execute_partitioned(kiln_executable *x, const kiln_execute_ar
     b->group_destroy(group);
   }
   for (int32_t p = 0; p < held; p++) {
-    if (st && !group) { /* the device was never called: nothing is consumed */
+    if (!called) { /* the device was never called: nothing is consumed */
       for (int32_t i = 0; i < ni; i++) {
         if (rows[p].donate && rows[p].donate[i]) kiln_buffer_unclaim(rows[p].inputs[i]);
         else kiln_buffer_unuse(rows[p].inputs[i]);

@@ -7,7 +7,10 @@
  *   - a parsed module is printed without verification (the `kiln print --no-verify`
  *     path); the text must parse back (without verification) and print the same;
  *   - a module that verifies must round-trip: print, parse and verify the printed text,
- *     print again, and the two prints must be equal (tests/support/roundtrip.c).
+ *     print again, and the two prints must be equal (tests/support/roundtrip.c);
+ *   - the partitioner (src/spmd) on a verified module's @main, over its
+ *     mhlo.num_partitions (at most 64): either a located error, or a per-device program
+ *     that verifies.
  * A violated property calls abort(), which is how a fuzz target reports a finding.
  * Everything is freed, so LeakSanitizer findings are real leaks. */
 #include <stdint.h>
@@ -18,6 +21,7 @@
 #include "base/source.h"
 #include "ir/ir.h"
 #include "parse/parse.h"
+#include "spmd/spmd.h"
 #include "support/roundtrip.h"
 
 #define FUZZ_NAME "<input>"
@@ -38,6 +42,27 @@ static bool located(const char *msg) {
     if (*p++ != ':') return false;
   }
   return !strncmp(p, " error: ", 8);
+}
+
+/* The partitioner on a verified module (the `kiln print --partitioned` path). */
+static void check_partition(const kiln_source *piece) {
+  kiln_module *m = NULL;
+  kiln_status st = kiln_parse_module(piece, &m);
+  if (!st) st = kiln_verify_module(m, piece);
+  kiln_op *main_fn = st ? NULL : kiln_module_lookup_func(m, "main");
+  const kiln_attr *a = m ? kiln_op_attr(m->op, "mhlo.num_partitions") : NULL;
+  int64_t n = a && a->kind == KILN_ATTR_INT ? kiln_attr_int(a) : 1;
+  kiln_arena *arena = main_fn && n >= 1 && n <= 64 ? kiln_arena_create(0) : NULL;
+  kiln_status_free(st);
+  if (arena) {
+    kiln_spmd_plan plan;
+    st = kiln_spmd_partition(m, main_fn, (int32_t)n, arena, &plan);
+    if (st && !located(kiln_status_message(st))) finding("a partitioner error is not located", st);
+    if (!st && (st = kiln_verify_module(m, piece))) finding("the per-device program does not verify", st);
+    kiln_status_free(st);
+    kiln_arena_destroy(arena);
+  }
+  kiln_module_destroy(m);
 }
 
 static kiln_status check_piece(const kiln_source *piece, void *user) {
@@ -76,7 +101,9 @@ static kiln_status check_piece(const kiln_source *piece, void *user) {
     if (parsed) finding("a verified module does not round-trip", st);
     if (!located(kiln_status_message(st))) finding("a verifier error is not located", st);
     kiln_status_free(st);
+    return NULL;
   }
+  check_partition(piece);
   return NULL;
 }
 

@@ -62,6 +62,7 @@ copy_seeds() { # copies every .mlir (or any file, for regressions) under $1, nam
 copy_seeds "$seeds" "$pattern"
 [ "$target" = parse ] && copy_seeds "$root/tests/parse/malformed" '*.mlir'
 [ "$target" = parse ] && copy_seeds "$root/tests/parse/sdy" '*.mlir'
+[ "$target" = parse ] && copy_seeds "$root/tests/spmd" '*.mlir'
 [ "$target" != parse ] && copy_seeds "$root/tests/bytecode" '*.mlir.bc'
 copy_seeds "$regressions" '*'
 echo "run.sh: corpus $corpus: $(ls "$corpus" | wc -l) files ($n seeds copied)"

@@ -70,6 +70,12 @@ PROGRAMS = {
                                       in_shardings=ns(grid_t, "x", None),
                                       out_shardings=(ns(grid_t), ns(grid_t, ("x", "y"), None))),
                               [f32(8, 6)]),
+    # a data-parallel training step: the batch split, the weights replicated (per-op rules:
+    # local products, the weight gradients partial sums summed by an all_reduce)
+    "data_parallel_step": (jax.jit(lambda w, x, y: w - 0.1 * jax.grad(lambda w: jnp.mean((jnp.tanh(x @ w) - y) ** 2))(w),
+                                   in_shardings=(ns(line), ns(line, "i", None), ns(line, "i", None)),
+                                   out_shardings=ns(line)),
+                           [f32(6, 5), f32(16, 6), f32(16, 5)]),
 }
 
 
