@@ -157,6 +157,16 @@ kiln_block *kiln_op_block(const kiln_op *op, int32_t region) {
 
 kiln_op *kiln_block_terminator(const kiln_block *b) { return b ? b->last : NULL; }
 
+const kiln_op *kiln_region_combiner(const kiln_op *op) {
+  const kiln_block *b = op->num_regions ? kiln_op_block(op, 0) : NULL;
+  if (!b || b->next || b->num_args != 2 || !b->first || b->first->next != b->last) return NULL;
+  const kiln_op *c = b->first, *ret = b->last;
+  if (ret->num_operands != 1 || ret->operands[0] != &c->results[0] || c->num_operands != 2) return NULL;
+  const kiln_value *x = c->operands[0], *y = c->operands[1];
+  bool args = (x == &b->args[0] && y == &b->args[1]) || (x == &b->args[1] && y == &b->args[0]);
+  return args ? c : NULL;
+}
+
 const char *kiln_func_name(const kiln_op *func) {
   const kiln_attr *a = kiln_op_attr(func, "sym_name");
   return a && a->kind == KILN_ATTR_STRING ? a->str.data : "";

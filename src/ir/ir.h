@@ -265,6 +265,10 @@ const kiln_attr *kiln_op_attr(const kiln_op *op, const char *name);
 kiln_block *kiln_op_block(const kiln_op *op, int32_t region);
 /* The terminator (last op) of a block; NULL if empty. */
 kiln_op *kiln_block_terminator(const kiln_block *b);
+/* The op a computation region (region 0 of a reduce, all_reduce, scatter, ...) combines its
+ * two arguments with, when the region is exactly `(a, b) -> OP(a, b)` (either order) and
+ * returns OP's result; else NULL. */
+const kiln_op *kiln_region_combiner(const kiln_op *op);
 
 /* func.func helpers: symbol name (without '@') and function type. */
 const char *kiln_func_name(const kiln_op *func);

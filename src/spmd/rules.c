@@ -212,16 +212,6 @@ static bool zero_constant(const kiln_value *v) {
   return true;
 }
 
-/* The reduce's computation is `add(a, b)` of its two arguments. */
-static bool adds(const kiln_op *op) {
-  const kiln_block *b = kiln_op_block(op, 0);
-  if (!b || b->num_args != 2 || !b->first || b->first->next != b->last) return false;
-  const kiln_op *f = b->first, *ret = b->last;
-  return f->kind == KILN_OP_ADD && ret->num_operands == 1 && ret->operands[0] == &f->results[0] &&
-         ((f->operands[0] == &b->args[0] && f->operands[1] == &b->args[1]) ||
-          (f->operands[0] == &b->args[1] && f->operands[1] == &b->args[0]));
-}
-
 static bool reduce(part *p, const kiln_op *op) {
   if (op->num_operands != 2 || op->num_results != 1 || !static_tensor(op->operands[0]->type)) return false;
   const kiln_sharding *so = settled(p, op, op->operands[0]->id);
@@ -244,7 +234,8 @@ static bool reduce(part *p, const kiln_op *op) {
       continue;
     }
     /* a reduced dimension's axes: partial sums, when adding them up is the reduction */
-    if (so->dims[d].count && (!adds(op) || !zero_constant(op->operands[1]))) return false;
+    const kiln_op *f = kiln_region_combiner(op);
+    if (so->dims[d].count && (!f || f->kind != KILN_OP_ADD || !zero_constant(op->operands[1]))) return false;
     for (int32_t k = 0; k < so->dims[d].count; k++) s->unreduced[s->num_unreduced++] = so->dims[d].axes[k];
   }
   kiln_value *ins[2] = {kiln_part_blocks(p, op, op->operands[0]->id, so), kiln_part_whole(p, op, op->operands[1]->id)};

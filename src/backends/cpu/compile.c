@@ -59,14 +59,8 @@ static bool same_bytes(const kiln_op *op) {
 
 /* The combining op of a reduce body `(a, b) -> op(a, b)`, or NULL. */
 static const kiln_op *reduce_combiner(const kiln_op *op) {
-  if (op->num_operands != 2 || op->num_results != 1) return NULL;
-  const kiln_block *b = kiln_op_block(op, 0);
-  if (!b || b->num_args != 2 || !b->first || b->first->next != b->last) return NULL;
-  const kiln_op *c = b->first, *ret = b->last;
-  if (ret->num_operands != 1 || ret->operands[0] != &c->results[0] || c->num_operands != 2) return NULL;
-  const kiln_value *x = c->operands[0], *y = c->operands[1];
-  bool args = (x == &b->args[0] && y == &b->args[1]) || (x == &b->args[1] && y == &b->args[0]);
-  if (!args) return NULL;
+  const kiln_op *c = op->num_operands == 2 && op->num_results == 1 ? kiln_region_combiner(op) : NULL;
+  if (!c) return NULL;
   switch (c->kind) {
     case KILN_OP_ADD: case KILN_OP_MULTIPLY: case KILN_OP_MAXIMUM: case KILN_OP_MINIMUM: case KILN_OP_AND:
     case KILN_OP_OR: case KILN_OP_XOR:

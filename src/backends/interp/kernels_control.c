@@ -1074,18 +1074,6 @@ static kiln_status reduce_elem(kiln_interp_ctx *ctx, const kiln_op *op, const co
   return st;
 }
 
-/* The computation `(a, b) -> OP(a, b)` (either order) of a collective as OP's kind, or
- * KILN_OP_COUNT. */
-static kiln_op_kind simple_computation(const kiln_op *op) {
-  const kiln_block *b = kiln_op_block(op, 0);
-  if (!b || b->num_args != 2 || !b->first || b->first->next != b->last) return KILN_OP_COUNT;
-  const kiln_op *f = b->first, *ret = b->last;
-  if (ret->num_operands != 1 || ret->operands[0] != &f->results[0] || f->num_operands != 2) return KILN_OP_COUNT;
-  const kiln_value *x = f->operands[0], *y = f->operands[1];
-  bool args = (x == &b->args[0] && y == &b->args[1]) || (x == &b->args[1] && y == &b->args[0]);
-  return args ? f->kind : KILN_OP_COUNT;
-}
-
 #define COMBINE_LOOP(T, EXPR)                            \
   do {                                                   \
     T *p_ = acc;                                         \
@@ -1137,7 +1125,8 @@ static kiln_status reduce_all(kiln_interp_ctx *ctx, const kiln_kernel_args *a, c
   const kiln_rtv *x = a->in[j];
   KILN_RETURN_IF_ERROR(kiln_kernel_result(a, j, x->rank, x->dims));
   kiln_rtv *out = a->out[j];
-  kiln_op_kind k = simple_computation(a->op);
+  const kiln_op *f = kiln_region_combiner(a->op);
+  kiln_op_kind k = f ? f->kind : KILN_OP_COUNT;
   if (k != KILN_OP_COUNT && out->elem == x->elem && x->count) { /* the members' values, folded in group order */
     memcpy(out->data, c->all[j]->data, (size_t)x->count * x->elem_bytes);
     bool native = true;
