@@ -90,29 +90,45 @@ def test_bad_device_list_is_kilns_message(kiln_device):
 
 
 def test_missing_lowering_is_an_exception(kiln_device):
-    """jnp.linalg.eig has no lowering JAX could use on Kiln: a NotImplementedError."""
+    """jax.debug.print needs a host callback, which Kiln's plugin does not offer: JAX finds no
+    lowering for it on Kiln and raises NotImplementedError, naming the primitive."""
     import jax
     import jax.numpy as jnp
-    with pytest.raises(NotImplementedError):
-        jax.jit(jnp.linalg.eig)(jax.device_put(np.eye(3, dtype=np.float32), kiln_device))
+
+    def f(x):
+        jax.debug.print("x={x}", x=x)
+        return x + 1
+    with pytest.raises(NotImplementedError, match="debug_print"):
+        jax.jit(f)(jax.device_put(jnp.ones(3), kiln_device))
 
 
-def test_linalg_through_kiln_lowerings(kiln_device):
-    """qr, eigh, svd, solve on Kiln through the package's lowering rules (no LAPACK)."""
+def test_linalg_lowers_as_on_xla_cpu(kiln_device):
+    """jax.numpy.linalg / jax.scipy.linalg on Kiln: the package registers JAX's cpu lowering
+    rules for "kiln", so each function lowers to the program it lowers to for XLA:CPU (the
+    same LAPACK custom calls, op for op) and gives XLA:CPU's results: eig, schur and
+    hessenberg, which have no generic rule, included."""
     import jax
     import jax.numpy as jnp
+    import jax.scipy.linalg as jsl
+    cpu = jax.devices("cpu")[0]
     rng = np.random.default_rng(0)
     a = rng.standard_normal((6, 4)).astype(np.float32)
-    s = rng.standard_normal((5, 5)).astype(np.float32)
-    s = s + s.T
-    ak = jax.device_put(a, kiln_device)
-    q, r = jax.jit(jnp.linalg.qr)(ak)
-    np.testing.assert_allclose(np.asarray(q) @ np.asarray(r), a, atol=1e-5)
-    w, v = jax.jit(jnp.linalg.eigh)(jax.device_put(s, kiln_device))
-    np.testing.assert_allclose(np.asarray(w), np.linalg.eigvalsh(s), atol=1e-4)
-    sv = jax.jit(lambda a: jnp.linalg.svd(a, compute_uv=False))(ak)
-    np.testing.assert_allclose(np.asarray(sv), np.linalg.svd(a, compute_uv=False), atol=1e-4)
-    m = s + 10 * np.eye(5, dtype=np.float32)
-    x = jax.jit(jnp.linalg.solve)(jax.device_put(m, kiln_device),
-                                  jax.device_put(np.ones(5, np.float32), kiln_device))
-    np.testing.assert_allclose(np.asarray(x), np.linalg.solve(m, np.ones(5)), rtol=1e-4)
+    g = rng.standard_normal((5, 5)).astype(np.float32)
+    s = g + g.T
+    spd = g @ g.T + 5 * np.eye(5, dtype=np.float32)
+    cases = [("qr", jnp.linalg.qr, a), ("eigh", jnp.linalg.eigh, s),
+             ("svd", lambda x: jnp.linalg.svd(x, compute_uv=False), a),
+             ("eigvals", jnp.linalg.eigvals, g), ("schur", lambda x: jsl.schur(x)[0], g),
+             ("hessenberg", lambda x: jsl.hessenberg(x), g), ("cholesky", jnp.linalg.cholesky, spd),
+             ("solve", lambda x: jnp.linalg.solve(x, jnp.ones(5, x.dtype)), spd),
+             ("inv", jnp.linalg.inv, spd), ("slogdet", lambda x: jnp.linalg.slogdet(x)[1], g)]
+    for name, f, x in cases:
+        on_kiln = jax.jit(f).lower(jax.device_put(x, kiln_device)).as_text()
+        on_cpu = jax.jit(f).lower(jax.device_put(x, cpu)).as_text()
+        assert "lapack_" in on_kiln, name
+        assert on_kiln == on_cpu, name
+        got = jax.jit(f)(jax.device_put(x, kiln_device))
+        want = jax.jit(f)(jax.device_put(x, cpu))
+        for p, q in zip(jax.tree.leaves(got), jax.tree.leaves(want)):
+            np.testing.assert_allclose(np.asarray(p), np.asarray(q), rtol=1e-4, atol=1e-4,
+                                       err_msg=name)

@@ -25,8 +25,9 @@ create options `devices` and `config_file` (also settable with JAX's
 Several devices: configure(num_devices=4) (the create option `num_devices`), or
 KILN_CPU_DEVICES=4 for the cpu backend, shares the host's cores out among 4 Kiln devices,
 as XLA's --xla_force_host_platform_device_count does: jax.devices() lists them, and
-jax.device_put / jit place arrays and programs on any one. Programs sharded over several
-devices (pmap, shard_map, NamedSharding) are refused at compile time for now.
+jax.device_put / jit place arrays and programs on any one, and programs sharded over
+several of them (NamedSharding, shard_map, pmap) are partitioned by Kiln and run on all at
+once. One process only: jax.distributed is not supported yet.
 
 Development without installing: PJRT_NAMES_AND_LIBRARY_PATHS=kiln:/abs/build/libkiln_pjrt.so
 registers a tree's build (this module then leaves the registration to JAX, and only adds its
@@ -111,7 +112,7 @@ def _enable_donation():
 
 
 def initialize():
-    """Called by JAX at start-up: adds the lowering rules JAX has only for cpu/gpu/tpu
+    """Called by JAX at start-up: gives "kiln" JAX's cpu lowering rules
     (jax_plugins.kiln.lowerings), then registers libkiln_pjrt.so as platform "kiln".
     Cheap: nothing is loaded until JAX makes its backends."""
     from jax._src import xla_bridge as xb
@@ -120,7 +121,7 @@ def initialize():
         from . import lowerings
         lowerings.register(PLATFORM)
     except Exception:  # a JAX whose internals moved: the plugin still works without them
-        _log.warning("kiln: could not add Kiln's linalg lowering rules", exc_info=True)
+        _log.warning("kiln: could not add the cpu lowering rules for Kiln", exc_info=True)
     _enable_donation()
 
     if _registered_from_env() or PLATFORM in xb._backend_factories:
