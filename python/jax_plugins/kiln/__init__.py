@@ -112,7 +112,7 @@ def _enable_donation():
 
 
 def initialize():
-    """Called by JAX at start-up: gives "kiln" JAX's cpu lowering rules
+    """Called by JAX at start-up: gives "kiln" JAX's cpu lowering rules of linear algebra
     (jax_plugins.kiln.lowerings), then registers libkiln_pjrt.so as platform "kiln".
     Cheap: nothing is loaded until JAX makes its backends."""
     from jax._src import xla_bridge as xb
@@ -121,7 +121,7 @@ def initialize():
         from . import lowerings
         lowerings.register(PLATFORM)
     except Exception:  # a JAX whose internals moved: the plugin still works without them
-        _log.warning("kiln: could not add the cpu lowering rules for Kiln", exc_info=True)
+        _log.warning("kiln: could not add the linalg lowering rules for Kiln", exc_info=True)
     _enable_donation()
 
     if _registered_from_env() or PLATFORM in xb._backend_factories:

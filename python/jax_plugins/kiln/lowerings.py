@@ -1,23 +1,22 @@
-"""Lowering rules for platform "kiln": the programs JAX sends Kiln are the ones it sends XLA:CPU.
+"""Lowering rules for platform "kiln": JAX's linear algebra as it lowers for XLA:CPU.
 
-JAX keeps platform-specific lowering rules for a few primitives (jax 0.10.2 on cpu: the
-linear algebra of jax.lax.linalg, dot_general and conv_general_dilated's mixed and fp8
-types, threefry2x32, random_gamma, select_and_scatter_add, the host callbacks). A platform it
-does not know, such as "kiln", gets the generic rule instead, and for linear algebra there is
-none that runs (eig, schur, ... have only LAPACK/cuSOLVER custom calls) or one that is a
-custom call only XLA itself expands (geqrf -> "Qr", eigh -> "Eigh").
+JAX keeps platform-specific lowering rules for a few primitives. A platform it does not know,
+such as "kiln", gets the generic rule instead, and for the linear algebra of jax.lax.linalg
+there either is none (eig, schur, hessenberg, tridiagonal, geqp3: LAPACK/cuSOLVER custom
+calls only) or one that is a custom call only XLA itself expands (geqrf -> "Qr", eigh ->
+"Eigh", householder_product).
 
-Kiln's devices run what XLA:CPU's programs contain, jaxlib's LAPACK targets
-(`lapack_<t><routine>_ffi`) included, so this module registers, for "kiln", JAX's own cpu rule
-of every primitive that has one, but the host callbacks (debug_callback, debug_print: they
-embed a host function pointer for a channel the plugin does not offer; JAX's generic rule
-then reports them as unsupported). A jitted function thus lowers to the same program on Kiln
-as on XLA:CPU, and runs at Kiln's speed for that program.
+Kiln's devices run jaxlib's LAPACK targets (`lapack_<t><routine>_ffi`, backends/lapack), so
+this module registers, for "kiln", JAX's own cpu rule of every jax.lax.linalg primitive: a
+jitted jnp.linalg / jax.scipy.linalg function is the same program on Kiln as on XLA:CPU. The
+other cpu-only rules of jax 0.10.2 are XLA:CPU workarounds Kiln does not need, and they are
+left to JAX's generic rules: dot_general's refusal of dot algorithms XLA:CPU ignores (Kiln
+honours them), complex convolutions expanded into real ones, threefry2x32 as a rolled loop
+(the unrolled generic form runs faster on Kiln), select_and_scatter_add with its padding
+expanded, and the host callbacks (debug_callback, debug_print: a host-callback channel the
+plugin does not offer; JAX then reports them as unsupported on kiln).
 """
 _registered = set()
-
-# cpu rules not copied: they call back into Python through XLA:CPU's host-callback channel
-HOST_CALLBACKS = frozenset({"debug_callback", "debug_print"})
 
 
 def register(platform="kiln"):
@@ -35,12 +34,11 @@ def register(platform="kiln"):
 
 
 def cpu_rules():
-    """{primitive: rule entry} of JAX's cpu-specific lowering rules that Kiln takes over. The
-    modules that register them are imported first (jax.numpy imports them all)."""
-    import jax.numpy  # noqa: F401 (lax.linalg, random, windowed reductions: their rules)
+    """{primitive: rule entry} of JAX's cpu lowering rules for the jax.lax.linalg primitives."""
     from jax._src.interpreters import mlir
-    return {p: r for p, r in mlir._platform_specific_lowerings["cpu"].items()
-            if str(p) not in HOST_CALLBACKS}
+    from jax._src.lax import linalg as lax_linalg
+    linalg = {id(v) for v in vars(lax_linalg).values()}
+    return {p: r for p, r in mlir._platform_specific_lowerings["cpu"].items() if id(p) in linalg}
 
 
 def _register_now(platform):
