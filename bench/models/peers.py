@@ -33,6 +33,8 @@ through PJRT), the same timed calls and the same peak-memory reading, with KILN_
 calls would mix the tiers; `kiln bench` waits for the switch; bench/tiers.sh measures the
 default settings' first results). The dispatch line: a
 jitted one-op function called in a loop, per-call median on Kiln and on XLA:CPU in one process.
+The JAX-on-Kiln line: each model's JAX call against `kiln bench`'s run plus JAX's own cost of a
+call of the model's signature (jax_on_kiln_line), which bounds what the plugin adds per model.
 A Kiln that has no `kiln bench` yet, or a Kiln run slower than SLOW_RUN_S, is measured by
 timing whole `kiln run` processes (parse, compile, run, .npy I/O) and their peak RSS (read
 through GNU time) less the same baseline; such figures are marked * in the table.
@@ -148,7 +150,20 @@ def worker_xla(model_dir, out_dir, target_s, platform="cpu"):
     for i, o in enumerate(outs):
         zoo.save_npy(os.path.join(out_dir, f"result_{i}.npy"), np.asarray(o))
     return {"compile_s": compile_s, "lower_s": lower_s, "times": times, "first_s": first_s,
-            "peak": peak}
+            "peak": peak, "call_s": null_call_s(inputs, outs, min(target_s, 1.0))}
+
+
+def null_call_s(inputs, outs, target_s):
+    """JAX's own cost of one call of this signature on this platform: the median time of a
+    jitted function taking the same arguments (kept, not pruned) and returning zeros of the
+    results' shapes and types, called as the model is. The model's time less this is what
+    its program costs (compared with `kiln bench`'s run for JAX on Kiln)."""
+    import jax
+    import jax.numpy as jnp
+    shapes = [(o.shape, o.dtype) for o in outs]
+    null = jax.jit(lambda *a: tuple(jnp.zeros(s, d) for s, d in shapes), keep_unused=True)
+    return statistics.median(time_calls(lambda: jax.block_until_ready(null(*inputs)), 100,
+                                        target_s, 5000))
 
 
 def worker_iree(model_dir, out_dir, target_s, iree_compile):
@@ -704,6 +719,27 @@ def measure_all(args, models, kiln, kiln_main, used, why, chosen, interp_ok, pjr
     return dispatch_line
 
 
+def jax_on_kiln_line(rows, bar=1.10):
+    """JAX on Kiln against `kiln bench` on the same model: JAX's median call against the sum of
+    `kiln bench`'s median run and JAX's own cost of a call of that signature on Kiln (null_call_s),
+    so that what JAX itself spends per call (Python dispatch, argument checks, result arrays;
+    the dispatch line compares it with XLA:CPU's) is not charged to the program."""
+    ratios = []
+    for name, _, results in rows:
+        k = next((r for s, r in results.items() if s.startswith("kiln") and "error" not in r
+                  and not r.get("estimate")), None)
+        j = results.get("JAX on Kiln (PJRT)")
+        if k and j and "error" not in j and j.get("call_s") is not None:
+            ratios.append((name, j["median_s"] / (k["median_s"] + j["call_s"]), j["call_s"]))
+    if not ratios:
+        return None
+    within = sum(1 for _, r, _ in ratios if r <= bar)
+    return ("JAX on Kiln against `kiln bench` (JAX's median call / (kiln bench's median run + "
+            "JAX's own call of the same signature on Kiln, a jitted function returning zeros of "
+            f"the results' shapes)): {within} of {len(ratios)} models within {bar:.2f}; "
+            + ", ".join(f"{n} {r:.2f} (call {c * 1e6:.0f} us)" for n, r, c in ratios) + ".")
+
+
 def report(args, rows, failures, unfinished, dispatch_line, kiln, used, why, chosen, has_bench,
            total_s, gen_s):
     """4. the table, its header and notes: printed, and written where asked; the exit status."""
@@ -773,6 +809,9 @@ def report(args, rows, failures, unfinished, dispatch_line, kiln, used, why, cho
         notes.append(f"`--device {args.kiln_devices}`: {why}")
     if dispatch_line:
         notes.append(dispatch_line)
+    overhead = jax_on_kiln_line(rows)
+    if overhead:
+        notes.append(overhead)
     summary = (f"{len(rows)} models, {sum(len(r[2]) for r in rows)} runs, "
                f"{len(failures)} failed, {len(unfinished)} did not finish in time; "
                f"total {total_s:.0f} s "
