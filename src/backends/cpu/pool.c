@@ -5,7 +5,9 @@
  * thread claims chunk i by moving the word from (gen, i) to (gen, i + 1) with a CAS; so a
  * claim succeeds only while that generation's call is running, and the call cannot end
  * before the claimed chunk is done (`done` counts finished worker chunks): a worker may
- * read the call's function and context once it holds a chunk. */
+ * read the call's function and context once it holds a chunk. A new call first closes the
+ * last generation (its index set to CLOSED), then changes the call's fields, then publishes
+ * its own generation. */
 #define _GNU_SOURCE
 #include "backends/cpu/pool.h"
 
@@ -82,6 +84,8 @@ static void futex_wake(_Atomic uint32_t *addr, int n) {
 }
 
 static uint32_t gen_of(uint64_t w) { return (uint32_t)(w >> 32); }
+/* The chunk index of a closed generation: above any count, so nothing more is claimed. */
+static const uint64_t CLOSED = UINT32_MAX;
 
 /* Claims and runs chunks of generation gen until none is left (or another call began);
  * returns how many this thread ran. */
@@ -89,7 +93,9 @@ static int32_t work_on(kiln_cpu_pool *p, uint32_t gen, int32_t thread) {
   int32_t ran = 0;
   for (;;) {
     uint64_t w = atomic_load(&p->word);
-    if (gen_of(w) != gen || (int64_t)(uint32_t)w >= atomic_load_explicit(&p->chunks, memory_order_relaxed)) return ran;
+    /* a count read after w is this generation's unless it was closed since, and then the
+     * claim below fails */
+    if (gen_of(w) != gen || (int64_t)(uint32_t)w >= atomic_load_explicit(&p->chunks, memory_order_acquire)) return ran;
     if (!atomic_compare_exchange_weak(&p->word, &w, w + 1)) continue;
     kiln_cpu_pool_fn fn = atomic_load_explicit(&p->fn, memory_order_relaxed);
     fn(atomic_load_explicit(&p->ctx, memory_order_relaxed), (int32_t)(uint32_t)w, thread);
@@ -165,12 +171,18 @@ void kiln_cpu_pool_run(kiln_cpu_pool *p, int32_t chunks, int64_t work, kiln_cpu_
     run_inline(chunks, fn, ctx);
     return;
   }
+  /* The last call's generation is closed before its fields change: a worker that read its
+   * final word (every chunk claimed) and then this call's larger count would otherwise claim
+   * a chunk past the end of it and run this call's function with it, counted in `done` once
+   * too often (its caller then waited for ever: the pool's hang under JAX). */
+  uint64_t last = atomic_load(&p->word);
+  atomic_store(&p->word, last | CLOSED);
   atomic_store_explicit(&p->fn, fn, memory_order_relaxed);
   atomic_store_explicit(&p->ctx, ctx, memory_order_relaxed);
-  atomic_store_explicit(&p->chunks, chunks, memory_order_relaxed);
+  atomic_store_explicit(&p->chunks, chunks, memory_order_release); /* after the closing */
   atomic_store_explicit(&p->done, 0, memory_order_relaxed);
   atomic_store_explicit(&p->caller_cpu, sched_getcpu(), memory_order_relaxed);
-  uint32_t gen = gen_of(atomic_load(&p->word)) + 1;
+  uint32_t gen = gen_of(last) + 1;
   atomic_store(&p->word, (uint64_t)gen << 32); /* publishes the fields above */
   if (work >= WAKE_WORK && atomic_load(&p->sleepers) > 0) {
     atomic_fetch_add(&p->wake_seq, 1);

@@ -1,6 +1,7 @@
 /* The cpu backend's thread pool (src/backends/cpu/pool.h): every chunk of a call runs
  * exactly once, with distinct thread numbers at once; a pool of one thread runs everything
- * on the caller; nested calls and calls from several threads at once complete; the size
+ * on the caller; nested calls, calls from several threads at once and back-to-back calls of
+ * changing sizes complete; the size
  * follows the affinity mask, the cgroup quota text and KILN_CPU_THREADS, whose bad values
  * are errors; the cost model keeps small work on the caller; a forked child has a pool of
  * its own; the parts several devices run on (sizes, binding, two at once, after a fork);
@@ -139,6 +140,77 @@ static void test_concurrent_callers(void) {
     bad += args[i].bad;
   }
   EXPECT(bad == 0, "%d calls from concurrent callers ran some chunk other than once", bad);
+  kiln_cpu_pool_destroy(p);
+}
+
+/* Back-to-back calls whose chunk counts alternate between few and many, on a pool with more
+ * threads than this host may have cores (so workers are preempted anywhere): a worker that
+ * saw the end of one call must not claim a chunk of it once the next call's count is set
+ * (it would run the next call's function with a stale index, and count its chunk twice, or
+ * leave its caller waiting for ever). Every chunk must run once, in range, and every call
+ * must return: the run happens on a thread the test waits for with a deadline. */
+typedef struct relay {
+  kiln_cpu_pool *pool;
+  int32_t chunks;
+  _Atomic int32_t runs[MAX_CHUNKS];
+  _Atomic int32_t out_of_range;
+  int bad;
+  _Atomic int32_t calls; /* calls returned */
+  _Atomic bool finished;
+} relay;
+
+static void relay_chunk(void *ctx, int32_t c, int32_t thread) {
+  relay *r = ctx;
+  if (c < 0 || c >= r->chunks) atomic_fetch_add(&r->out_of_range, 1);
+  else atomic_fetch_add(&r->runs[c], 1);
+}
+
+static void *relay_main(void *arg) {
+  relay *r = arg;
+  int64_t deadline = (int64_t)time(NULL) + 2;
+  for (int i = 0; time(NULL) < deadline || i < 20000; i++) {
+    r->chunks = i % 2 ? 2 + i % 5 : 64 + i % 300;
+    for (int32_t c = 0; c < r->chunks; c++) atomic_store(&r->runs[c], 0);
+    kiln_cpu_pool_run(r->pool, r->chunks, i % 3 ? 1 << 14 : 1 << 20, relay_chunk, r);
+    for (int32_t c = 0; c < r->chunks; c++)
+      if (atomic_load(&r->runs[c]) != 1) {
+        r->bad++;
+        break;
+      }
+    atomic_store(&r->calls, i + 1);
+  }
+  atomic_store(&r->finished, true);
+  return NULL;
+}
+
+static void test_back_to_back(void) {
+  kiln_cpu_pool *p = NULL;
+  kiln_status s = kiln_cpu_pool_create(8, &p);
+  EXPECT(!s && p, "a pool of 8 threads");
+  if (!p) return;
+  static relay r;
+  r.pool = p;
+  pthread_t t;
+  pthread_create(&t, NULL, relay_main, &r);
+  /* done when the calls end; hung when none returns for 10 s */
+  int32_t seen = -1;
+  for (int still = 0; !atomic_load(&r.finished) && still < 100; still++) {
+    if (atomic_load(&r.calls) != seen) still = 0;
+    seen = atomic_load(&r.calls);
+    struct timespec ms = {0, 100000000};
+    nanosleep(&ms, NULL);
+  }
+  if (!atomic_load(&r.finished)) {
+    EXPECT(false, "back-to-back calls: call %d did not return within 10 s (a lost chunk or wake-up)",
+           (int)atomic_load(&r.calls) + 1);
+    printf("%s\n", "test_pool: abandoning the hung pool");
+    fflush(stdout);
+    _exit(test_summary());
+  }
+  pthread_join(t, NULL);
+  EXPECT(r.bad == 0 && r.out_of_range == 0,
+         "back-to-back calls: %d calls ran some chunk other than once, %d chunks ran with an index "
+         "beyond their call's count", r.bad, (int)r.out_of_range);
   kiln_cpu_pool_destroy(p);
 }
 
@@ -348,6 +420,7 @@ int main(void) {
   test_exactly_once();
   test_single_thread();
   test_concurrent_callers();
+  test_back_to_back();
   test_create_errors();
   test_size();
   test_cost_model();
