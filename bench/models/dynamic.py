@@ -34,7 +34,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import peers  # noqa: E402
-import tiers  # noqa: E402  (host_line, load_avg)
+import tiers  # noqa: E402  (load_avg)
 
 OUT = os.path.join(HERE, "dynamic")
 SIZES = [1, 7, 64, 1000]
@@ -179,7 +179,7 @@ def main():
         print(json.dumps(xla_worker(args.xla_worker, sizes, args.target)))
         return 0
     only = set(filter(None, args.only.split(",")))
-    print(f"host: {tiers.host_line(args.kiln)}; load {tiers.load_avg()}")
+    print(f"host: {peers.host_line(args.kiln)}; load {tiers.load_avg()}")
     rows = []
     for name, fn, spec, shape_of in models():
         if only and name not in only:

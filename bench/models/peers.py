@@ -33,8 +33,9 @@ through PJRT), the same timed calls and the same peak-memory reading, with KILN_
 calls would mix the tiers; `kiln bench` waits for the switch; bench/tiers.sh measures the
 default settings' first results). The dispatch line: a
 jitted one-op function called in a loop, per-call median on Kiln and on XLA:CPU in one process.
-The JAX-on-Kiln line: each model's JAX call against `kiln bench`'s run plus JAX's own cost of a
-call of the model's signature (jax_on_kiln_line), which bounds what the plugin adds per model.
+The JAX-on-Kiln line: in the JAX-on-Kiln process, turn by turn, each model's JAX call against
+Kiln's C API running the same program plus JAX's own cost of a call of the model's signature
+(side_by_side, jax_on_kiln_line): what the plugin adds per call.
 A Kiln that has no `kiln bench` yet, or a Kiln run slower than SLOW_RUN_S, is measured by
 timing whole `kiln run` processes (parse, compile, run, .npy I/O) and their peak RSS (read
 through GNU time) less the same baseline; such figures are marked * in the table.
@@ -141,29 +142,58 @@ def worker_xla(model_dir, out_dir, target_s, platform="cpu"):
     t = time.perf_counter()
     lowered = jax.jit(flat_fn).lower(*inputs)
     lower_s = time.perf_counter() - t
+    dump = os.environ.get("KILN_PJRT_DUMP_DIR")  # JAX on Kiln: the artifacts the plugin gets
+    before = set(os.listdir(dump)) if dump else set()
     t = time.perf_counter()
     compiled = lowered.compile()
     compile_s = time.perf_counter() - t
+    sent = sorted(set(os.listdir(dump)) - before) if dump else []
     outs, first_s = time_first(lambda: jax.block_until_ready(compiled(*inputs)))
     times = time_calls(lambda: jax.block_until_ready(compiled(*inputs)), 3, target_s, 1000)
     peak = peak_since(base)
     for i, o in enumerate(outs):
         zoo.save_npy(os.path.join(out_dir, f"result_{i}.npy"), np.asarray(o))
-    return {"compile_s": compile_s, "lower_s": lower_s, "times": times, "first_s": first_s,
-            "peak": peak, "call_s": null_call_s(inputs, outs, min(target_s, 1.0))}
+    r = {"compile_s": compile_s, "lower_s": lower_s, "times": times, "first_s": first_s,
+         "peak": peak}
+    if platform == "kiln" and len(sent) == 1:
+        artifact = open(os.path.join(dump, sent[0]), "rb").read()
+        r["side_by_side"] = side_by_side(artifact, compiled, inputs, outs, min(target_s, 2.0))
+    return r
 
 
-def null_call_s(inputs, outs, target_s):
-    """JAX's own cost of one call of this signature on this platform: the median time of a
-    jitted function taking the same arguments (kept, not pruned) and returning zeros of the
-    results' shapes and types, called as the model is. The model's time less this is what
-    its program costs (compared with `kiln bench`'s run for JAX on Kiln)."""
+def side_by_side(artifact, compiled, inputs, outs, target_s):
+    """JAX on Kiln against Kiln itself, in this one process, turn by turn (this host's
+    process-to-process noise is up to 2x, so no other process is the reference): the jitted
+    model; the same program (the artifact the plugin received: JAX's text still holds chlo
+    ops it legalizes before sending) run by Kiln's C API on the inputs' host copies
+    (kiln_capi, sharing the plugin's libkiln and thread pool); and JAX's own cost of a call of
+    this signature, a jitted function taking the same arguments (kept, not pruned) and
+    returning zeros of the results' shapes. Medians in seconds of each."""
     import jax
     import jax.numpy as jnp
+    import numpy as np
+    import kiln_capi
     shapes = [(o.shape, o.dtype) for o in outs]
     null = jax.jit(lambda *a: tuple(jnp.zeros(s, d) for s, d in shapes), keep_unused=True)
-    return statistics.median(time_calls(lambda: jax.block_until_ready(null(*inputs)), 100,
-                                        target_s, 5000))
+    pjrt = os.environ["PJRT_NAMES_AND_LIBRARY_PATHS"].split(":", 1)[1]
+    runner = kiln_capi.Runner(kiln_capi.library_beside(pjrt), artifact,
+                              [np.asarray(a) for a in inputs], len(outs))
+    calls = {"jax": lambda: jax.block_until_ready(compiled(*inputs)), "capi": runner.run,
+             "null": lambda: jax.block_until_ready(null(*inputs))}
+    times = {k: [] for k in calls}
+    try:
+        for f in calls.values():
+            f()
+        start = time.perf_counter()
+        while len(times["jax"]) < 20 or (time.perf_counter() - start < target_s
+                                         and len(times["jax"]) < 2000):
+            for k, f in calls.items():
+                t = time.perf_counter()
+                f()
+                times[k].append(time.perf_counter() - t)
+    finally:
+        runner.close()
+    return {k + "_s": statistics.median(v) for k, v in times.items()}
 
 
 def worker_iree(model_dir, out_dir, target_s, iree_compile):
@@ -494,6 +524,8 @@ def measure_peer(system, model_dir, work, target_s, timeout, iree_compile, pjrt=
         env["PJRT_NAMES_AND_LIBRARY_PATHS"] = "kiln:" + pjrt
         env["PYTHONPATH"] = os.pathsep.join([HERE, os.path.join(ROOT, "python")])
         env["KILN_CPU_TIER"] = "optimized"  # the compiled code from the first call (module doc)
+        env["KILN_PJRT_DUMP_DIR"] = os.path.join(work, "sent")  # for side_by_side
+        os.makedirs(env["KILN_PJRT_DUMP_DIR"], exist_ok=True)
     try:
         cp = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
@@ -534,6 +566,25 @@ def cpu_name():
     except OSError:
         pass
     return platform.processor() or "unknown CPU"
+
+
+def host_line(kiln):
+    """The CPU, its cores and ISA (avx512f or not), and the ISA Kiln's cpu device uses."""
+    flags = ""
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("flags"):
+                flags = line
+                break
+    except OSError:
+        pass
+    isa = "avx512f" if " avx512f" in flags else "avx2 (no avx512f)" if " avx2" in flags else "no avx2"
+    rc, _, _, out, _ = run_child([kiln, "devices"], 30)
+    m = re.search(r"ISA \S+", out) if rc == 0 else None
+    cap = os.environ.get("KILN_CPU_ISA")
+    return (f"{cpu_name()}, {os.cpu_count()} cores; lscpu flags: {isa}"
+            + (f"; Kiln's cpu device: {m.group(0)}" if m else "")
+            + (f"; KILN_CPU_ISA={cap}" if cap else ""))
 
 
 def kiln_version(kiln):
@@ -720,24 +771,23 @@ def measure_all(args, models, kiln, kiln_main, used, why, chosen, interp_ok, pjr
 
 
 def jax_on_kiln_line(rows, bar=1.10):
-    """JAX on Kiln against `kiln bench` on the same model: JAX's median call against the sum of
-    `kiln bench`'s median run and JAX's own cost of a call of that signature on Kiln (null_call_s),
-    so that what JAX itself spends per call (Python dispatch, argument checks, result arrays;
-    the dispatch line compares it with XLA:CPU's) is not charged to the program."""
+    """What the plugin adds per call: JAX on Kiln's median call against Kiln's C API running the
+    same program plus JAX's own call of the model's signature, all in one process, turn by
+    turn (side_by_side)."""
     ratios = []
     for name, _, results in rows:
-        k = next((r for s, r in results.items() if s.startswith("kiln") and "error" not in r
-                  and not r.get("estimate")), None)
-        j = results.get("JAX on Kiln (PJRT)")
-        if k and j and "error" not in j and j.get("call_s") is not None:
-            ratios.append((name, j["median_s"] / (k["median_s"] + j["call_s"]), j["call_s"]))
+        sbs = results.get("JAX on Kiln (PJRT)", {}).get("side_by_side")
+        if sbs:
+            ratios.append((name, sbs["jax_s"] / (sbs["capi_s"] + sbs["null_s"]), sbs))
     if not ratios:
         return None
     within = sum(1 for _, r, _ in ratios if r <= bar)
-    return ("JAX on Kiln against `kiln bench` (JAX's median call / (kiln bench's median run + "
-            "JAX's own call of the same signature on Kiln, a jitted function returning zeros of "
-            f"the results' shapes)): {within} of {len(ratios)} models within {bar:.2f}; "
-            + ", ".join(f"{n} {r:.2f} (call {c * 1e6:.0f} us)" for n, r, c in ratios) + ".")
+    return ("JAX on Kiln against Kiln itself, in one process, turn by turn: JAX's median call of "
+            "the model / (Kiln's C API running the same program + JAX's own call of the same "
+            "signature, a jitted function returning zeros): "
+            f"{within} of {len(ratios)} models within {bar:.2f}; "
+            + ", ".join(f"{n} {r:.2f} ({s['jax_s'] * 1e6:.0f} / ({s['capi_s'] * 1e6:.0f} + "
+                        f"{s['null_s'] * 1e6:.0f}) us)" for n, r, s in ratios) + ".")
 
 
 def report(args, rows, failures, unfinished, dispatch_line, kiln, used, why, chosen, has_bench,
@@ -779,7 +829,7 @@ def report(args, rows, failures, unfinished, dispatch_line, kiln, used, why, cho
                          + " | ".join(ratios) + " |")
     table = "\n".join(lines)
     vers = versions()
-    header = (f"Machine: {cpu_name()}, {os.cpu_count()} cores, {platform.system()} "
+    header = (f"Machine: {host_line(kiln)}, {platform.system()} "
               f"{platform.release()}. Date: {datetime.date.today().isoformat()}. "
               f"{kiln_version(kiln)}; "
               + ", ".join(f"{k} {v}" for k, v in vers.items()) + "."

@@ -54,7 +54,7 @@ import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 from jax.sharding import Mesh, NamedSharding, PartitionSpec as P  # noqa: E402
 
-import tiers  # noqa: E402  (host_line)
+import peers  # noqa: E402  (host_line)
 
 
 def configs(devs):
@@ -123,7 +123,7 @@ def main():
             for s in systems:
                 f, args = systems[s][name]
                 times[(s, name)].append(timed(f, args, ARGS.iterations))
-    print(tiers.host_line(ARGS.kiln))
+    print(peers.host_line(ARGS.kiln))
     print(f"{ARGS.devices} devices in one process; medians of {ARGS.rounds} rounds x {ARGS.iterations} calls")
     print(f"| program | Kiln | XLA:CPU | Kiln / XLA |\n| --- | ---: | ---: | ---: |")
     for name in names:

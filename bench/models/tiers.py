@@ -69,24 +69,6 @@ KILN_NO_CACHE = {"KILN_CACHE_MAX_BYTES": "0"}
 # ------------------------------------------------------------------ host and load
 
 
-def host_line(kiln):
-    flags = ""
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("flags"):
-                flags = line
-                break
-    except OSError:
-        pass
-    isa = "avx512f" if " avx512f" in flags else "avx2 (no avx512f)" if " avx2" in flags else "no avx2"
-    rc, _, _, out, _ = peers.run_child([kiln, "devices"], 30)
-    m = re.search(r"ISA \S+", out) if rc == 0 else None
-    cap = os.environ.get("KILN_CPU_ISA")
-    return (f"{peers.cpu_name()}, {os.cpu_count()} cores; lscpu flags: {isa}"
-            + (f"; Kiln's cpu device: {m.group(0)}" if m else "")
-            + (f"; KILN_CPU_ISA={cap}" if cap else ""))
-
-
 def load_avg():
     return "/".join(f"{x:.1f}" for x in os.getloadavg())
 
@@ -584,7 +566,7 @@ def main(argv):
     pjrt = os.path.abspath(args.pjrt) if args.pjrt else os.path.join(os.path.dirname(kiln),
                                                                       "libkiln_pjrt.so")
     pjrt = pjrt if os.path.isfile(pjrt) else None
-    out = {"host": host_line(kiln), "versions": peers.versions(), "load_start": load_avg(),
+    out = {"host": peers.host_line(kiln), "versions": peers.versions(), "load_start": load_avg(),
            "kiln": peers.kiln_version(kiln), "rounds": args.rounds}
     t0 = time.perf_counter()
     failures, sections = [], []
