@@ -1,6 +1,5 @@
 /* Entry points of the vectorised math library: op -> kernel table, type checks, and the
- * one-per-(op, type) internal helper functions. Kernels live in llvm_math_*.c.
- * Not yet implemented (NULL is returned, the caller falls back): erf, erfc. */
+ * one-per-(op, type) internal helper functions. Kernels live in llvm_math_*.c. */
 #include "backends/cpu/llvm_math.h"
 
 #include <stdio.h>
@@ -29,6 +28,8 @@ static const kiln_math_entry kEntries[] = {
     {KILN_OP_TAN, "tan", kiln_math_tan, NULL, true, true},
     {KILN_OP_CHLO_TAN, "tan", kiln_math_tan, NULL, true, true},
     {KILN_OP_CBRT, "cbrt", kiln_math_cbrt, NULL, true, true},
+    {KILN_OP_CHLO_ERF, "erf", kiln_math_erf, NULL, true, true},
+    {KILN_OP_CHLO_ERFC, "erfc", kiln_math_erfc, NULL, true, false},
     {KILN_OP_CHLO_SINH, "sinh", kiln_math_sinh, NULL, true, true},
     {KILN_OP_CHLO_COSH, "cosh", kiln_math_cosh, NULL, false, false},
     {KILN_OP_CHLO_ATAN, "atan", kiln_math_atan, NULL, false, true},

@@ -59,6 +59,10 @@ kiln_mv kiln_math_exp_dd(const kiln_mb *e, kiln_mv hi, kiln_mv lo) {
   return exp_impl(e, hi, lo, 0);
 }
 
+kiln_mv kiln_math_exp_dd_scaled(const kiln_mb *e, kiln_mv hi, kiln_mv lo, int extra) {
+  return exp_impl(e, hi, lo, extra);
+}
+
 kiln_mv kiln_math_exp(const kiln_mb *e, kiln_mv x) { return kiln_math_exp_scaled(e, x, 0); }
 
 /* expm1(x) = 2^n (q + (1 - 2^-n)) with q = expm1(r); exact for n = 0. */

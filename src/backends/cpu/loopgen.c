@@ -400,7 +400,12 @@ LLVMValueRef kiln_cpu_emit_op(kiln_cpu_gen *g, kiln_op_kind kind, const kiln_op 
   switch (kind) {
     case KILN_OP_ADD: r = f ? LLVMBuildFAdd(g->b, a[0], a[1], "") : b1 ? LLVMBuildOr(g->b, a[0], a[1], "") : LLVMBuildAdd(g->b, a[0], a[1], ""); break;
     case KILN_OP_SUBTRACT: r = f ? LLVMBuildFSub(g->b, a[0], a[1], "") : LLVMBuildSub(g->b, a[0], a[1], ""); break;
-    case KILN_OP_MULTIPLY: r = f ? LLVMBuildFMul(g->b, a[0], a[1], "") : b1 ? LLVMBuildAnd(g->b, a[0], a[1], "") : LLVMBuildMul(g->b, a[0], a[1], ""); break;
+    case KILN_OP_MULTIPLY:
+    case KILN_OP_CHLO_SQUARE: { /* chlo.square(x) = x * x */
+      LLVMValueRef y = kind == KILN_OP_CHLO_SQUARE ? a[0] : a[1];
+      r = f ? LLVMBuildFMul(g->b, a[0], y, "") : b1 ? LLVMBuildAnd(g->b, a[0], y, "") : LLVMBuildMul(g->b, a[0], y, "");
+      break;
+    }
     case KILN_OP_DIVIDE: r = f ? LLVMBuildFDiv(g->b, a[0], a[1], "") : emit_int_divide(g, e, a[0], a[1], false); break;
     case KILN_OP_REMAINDER: /* frem is fmod: exact, so f16/bf16 computed in f32 round to the same value */
       r = f ? LLVMBuildFRem(g->b, a[0], a[1], "") : emit_int_divide(g, e, a[0], a[1], true);
@@ -471,7 +476,7 @@ bool kiln_cpu_loopgen_supports(const kiln_op *op) {
   bool f = is_float(e), in = !f;
   switch (op->kind) {
     case KILN_OP_ADD: case KILN_OP_MULTIPLY: case KILN_OP_MAXIMUM: case KILN_OP_MINIMUM: case KILN_OP_SELECT:
-    case KILN_OP_CLAMP: case KILN_OP_CONVERT:
+    case KILN_OP_CLAMP: case KILN_OP_CONVERT: case KILN_OP_CHLO_SQUARE:
       return true;
     case KILN_OP_SUBTRACT: case KILN_OP_NEGATE: case KILN_OP_ABS: case KILN_OP_SIGN: return e != KILN_ELEM_I1;
     case KILN_OP_DIVIDE: case KILN_OP_REMAINDER: return e != KILN_ELEM_I1;

@@ -63,6 +63,10 @@ static const test_op kOps[] = {
 enum { kNumOps = sizeof kOps / sizeof kOps[0] };
 
 static const double kBound32 = 2.0, kBound64 = 3.0;
+/* erfc in f64 beyond 0.75 is exp(-x^2) (about 1 ULP) times a fitted factor and a quotient,
+ * each rounded: 3.4 ULP at most measured; glibc's own erfc is listed at 5 ULP for double
+ * (its libm-test-ulps). */
+static const double kBoundErfc64 = 4.0;
 
 /* ---------------------------------------------------------------- inputs */
 
@@ -318,7 +322,7 @@ int main(int argc, char **argv) {
           double err = ulp_error(ref[i], got, dbl);
           if (err > worst || (isnan(err) && !isnan(worst))) worst = err, at = i;
         }
-        double bound = dbl ? kBound64 : kBound32;
+        double bound = !dbl ? kBound32 : op->kind == KILN_OP_CHLO_ERFC ? kBoundErfc64 : kBound64;
         bool ok = worst <= bound;
         double got = dbl ? ((double *)bo)[at] : ((float *)bo)[at];
         printf("%-8s %s w%-2u max %8.3f ulp  %s", op->name, dbl ? "f64" : "f32", width, worst,

@@ -1,0 +1,136 @@
+/* Error functions: erf and erfc (chlo.erf, chlo.erfc), in f64 (the f32 kernels compute in
+ * f64 and round once).
+ *
+ *   |x| <= 0.75   erf(x) = x P(x^2); erfc(x) = 1 - erf(x)
+ *   |x| >  0.75   erfc(|x|) = exp(-x^2) G(|x|), exp(-x^2) from x^2 split exactly in two
+ *                 (fma) so that its large argument loses nothing, scaled by 2^64 until the
+ *                 product is formed so that a subnormal result is rounded once;
+ *                 G(a) = erfc(a) exp(a^2) by pieces: [0.75, 2], [2, 4], and a G(a) in 1/a
+ *                 beyond (divided by a, not multiplied by the rounded 1/a); erf(x) = sign(x) (1 - erfc(|x|)), erfc(-a) = 2 - erfc(a).
+ *
+ * The tables are Chebyshev fits made by llvm_math_erf_fit.py (their output, pasted). */
+#include "backends/cpu/llvm_math_internal.h"
+
+/* kErfSmall: t = (v - 0.28125) / 0.28125; relative error 8.7e-19 */
+static const double kErfSmall[11] = {
+    1.0309528156012642,
+    -0.0896037671090999,
+    0.007314485234578211,
+    -0.000480872478031452,
+    2.599164517570422e-05,
+    -1.186568422147177e-06,
+    4.678558330163392e-08,
+    -1.6217928017585119e-09,
+    5.012952566544622e-11,
+    -1.3998947677380024e-12,
+    3.552903127102359e-14};
+static const double kErfSmallMid = 0.28125, kErfSmallHalf = 0.28125;
+/* kErfcMid1: t = (v - 1.375) / 0.625; relative error 1.0e-18 */
+static const double kErfcMid1[19] = {
+    0.3432958898621254,
+    -0.11519716873416737,
+    0.03510239009646765,
+    -0.009888518365087907,
+    0.0026069628307174796,
+    -0.0006489375214903111,
+    0.0001535547244080633,
+    -3.472289369111557e-05,
+    7.5355818507975894e-06,
+    -1.5750534206347834e-06,
+    3.1800507615785423e-07,
+    -6.217590119612675e-08,
+    1.1797934966946865e-08,
+    -2.1773180084155944e-09,
+    3.9123154076301646e-10,
+    -6.80164063508286e-11,
+    1.1650240767337245e-11,
+    -2.2265847707497254e-12,
+    3.6299743186029077e-13};
+static const double kErfcMid1Mid = 1.375, kErfcMid1Half = 0.625;
+/* kErfcMid2: t = (v - 3.0) / 1.0; relative error 1.1e-18 */
+static const double kErfcMid2[20] = {
+    0.17900115118138996,
+    -0.05437226000717287,
+    0.01588437115987136,
+    -0.00447943101837258,
+    0.0012230390523759822,
+    -0.00032412554449670324,
+    8.355413963925958e-05,
+    -2.0989464462229973e-05,
+    5.146436493852072e-06,
+    -1.2333677143104898e-06,
+    2.8926692938101366e-07,
+    -6.646690382092543e-08,
+    1.4977112890287265e-08,
+    -3.312780752600577e-09,
+    7.206556491473509e-10,
+    -1.539306000137148e-10,
+    3.165046186861128e-11,
+    -6.555844952443731e-12,
+    1.6647790649164353e-12,
+    -3.32463503923892e-13};
+static const double kErfcMid2Mid = 3.0, kErfcMid2Half = 1.0;
+/* kErfcTail: t = (v - 0.14318181818181818) / 0.10681818181818182; relative error 4.4e-19 */
+static const double kErfcTail[17] = {
+    0.5585756770964229,
+    -0.008135539993086678,
+    -0.002692052596203197,
+    0.00023239082629334813,
+    2.3816896762694044e-05,
+    -6.757400934099774e-06,
+    1.5277303675109295e-07,
+    1.7226099979227055e-07,
+    -2.8795661694229424e-08,
+    -1.8147897871458677e-09,
+    1.4483314458679894e-09,
+    -1.8212588706274202e-10,
+    -3.2678295610684306e-11,
+    1.5880343099165564e-11,
+    -1.6162411926565432e-12,
+    -5.677212663655528e-13,
+    1.8194960276453958e-13};
+static const double kErfcTailMid = 0.1431818181818182, kErfcTailHalf = 0.10681818181818181;
+
+enum { SCALE_EXP = 64 }; /* exp(-x^2) is formed times 2^64, the product scaled back once */
+
+#define POLY(e, v, name) \
+  kiln_mb_poly((e), kiln_mb_mulc((e), kiln_mb_addc((e), (v), -name##Mid), 1.0 / name##Half), name, \
+               (int)(sizeof name / sizeof name[0]))
+
+/* erf(a) for 0 <= a <= 0.75 (also fine beyond: callers select). */
+static kiln_mv erf_small(const kiln_mb *e, kiln_mv a) {
+  return kiln_mb_mul(e, a, POLY(e, kiln_mb_mul(e, a, a), kErfSmall));
+}
+
+/* erfc(a) for a >= 0.75 (a not NaN; a beyond 27.5, where erfc underflows to 0, is capped). */
+static kiln_mv erfc_large(const kiln_mb *e, kiln_mv a) {
+  a = kiln_mb_sel(e, kiln_mb_gtc(e, a, 27.5), kiln_mb_c(e, 27.5), a);
+  kiln_mv s = kiln_mb_div(e, kiln_mb_c(e, 1.0), a);
+  kiln_mv g = kiln_mb_sel(e, kiln_mb_ltc(e, a, 2.0), POLY(e, a, kErfcMid1),
+                          kiln_mb_sel(e, kiln_mb_ltc(e, a, 4.0), POLY(e, a, kErfcMid2),
+                                      kiln_mb_div(e, POLY(e, s, kErfcTail), a)));
+  kiln_mv hi = kiln_mb_mul(e, a, a);
+  kiln_mv lo = kiln_mb_fma(e, a, a, kiln_mb_neg(e, hi)); /* a^2 = hi + lo exactly */
+  kiln_mv x2 = kiln_mb_neg(e, hi);
+  kiln_mv ex = kiln_math_exp_dd_scaled(e, x2, kiln_mb_neg(e, lo), SCALE_EXP);
+  return kiln_mb_scale(e, kiln_mb_mul(e, ex, g), kiln_mb_ci(e, -SCALE_EXP));
+}
+
+kiln_mv kiln_math_erf(const kiln_mb *e, kiln_mv x) {
+  kiln_mv a = kiln_mb_fabs(e, x);
+  kiln_mv big = kiln_mb_gtc(e, a, 0.75);
+  kiln_mv large = kiln_mb_sub(e, kiln_mb_c(e, 1.0), erfc_large(e, kiln_mb_sel(e, big, a, kiln_mb_c(e, 1.0))));
+  kiln_mv y = kiln_mb_sel(e, big, kiln_mb_copysign(e, large, x), erf_small(e, x));
+  return kiln_mb_sel(e, kiln_mb_isnan(e, x), x, y);
+}
+
+kiln_mv kiln_math_erfc(const kiln_mb *e, kiln_mv x) {
+  kiln_mv a = kiln_mb_fabs(e, x);
+  kiln_mv big = kiln_mb_gtc(e, a, 0.75);
+  kiln_mv tail = erfc_large(e, kiln_mb_sel(e, big, a, kiln_mb_c(e, 1.0)));
+  kiln_mv neg = kiln_mb_ltc(e, x, 0.0);
+  kiln_mv large = kiln_mb_sel(e, neg, kiln_mb_sub(e, kiln_mb_c(e, 2.0), tail), tail);
+  kiln_mv small = kiln_mb_sub(e, kiln_mb_c(e, 1.0), erf_small(e, x));
+  kiln_mv y = kiln_mb_sel(e, big, large, small);
+  return kiln_mb_sel(e, kiln_mb_isnan(e, x), x, y);
+}
