@@ -36,11 +36,12 @@ class _ExecuteArgs(ctypes.Structure):
 
 
 class Runner:
-    """One program compiled for device `devices` (a Kiln device list) and its inputs on that
-    device: run() executes it once and waits for its results. Raises RuntimeError with
-    Kiln's message on any error."""
+    """One program (MLIR text or a StableHLO artifact's bytes) compiled for the first device
+    of `devices` (a Kiln device list; KILN_DEVICE is ignored) and its inputs on that device:
+    run() executes it once and waits for its results. Raises RuntimeError with Kiln's
+    message on any error."""
 
-    def __init__(self, library, text, inputs, num_results, devices="cpu"):
+    def __init__(self, library, program, inputs, num_results, devices="cpu"):
         lib = self.lib = ctypes.CDLL(library)
         for name in ("kiln_client_create", "kiln_program_create", "kiln_program_compile",
                      "kiln_buffer_create", "kiln_executable_execute", "kiln_event_wait",
@@ -49,10 +50,11 @@ class Runner:
         lib.kiln_status_message.restype = ctypes.c_char_p
         self.client, self.program, self.exe, self.buffers = ctypes.c_void_p(), ctypes.c_void_p(), \
             ctypes.c_void_p(), []
-        opts = _ClientOptions(ctypes.sizeof(_ClientOptions), devices.encode(), None, 0, None, 1, 0)
+        opts = _ClientOptions(ctypes.sizeof(_ClientOptions), devices.encode(), None, 0, None,
+                              1, 0)  # flags: KILN_CLIENT_IGNORE_ENV
         self._check(lib.kiln_client_create(ctypes.byref(opts), ctypes.byref(self.client)))
         device = ctypes.c_void_p(lib.kiln_client_device(self.client, 0))
-        data = text.encode() if isinstance(text, str) else text
+        data = program.encode() if isinstance(program, str) else program
         self._check(lib.kiln_program_create(data, ctypes.c_size_t(len(data)), None,
                                             ctypes.byref(self.program)))
         self._check(lib.kiln_program_compile(self.program, device, None, ctypes.byref(self.exe)))
@@ -80,7 +82,7 @@ class Runner:
         event = ctypes.c_void_p()
         self._check(self.lib.kiln_executable_execute(self.exe, ctypes.byref(self.args),
                                                      ctypes.byref(event)))
-        status = self.lib.kiln_event_wait(event)  # pointers pass as c_void_p values
+        status = self.lib.kiln_event_wait(event)
         self.lib.kiln_event_release(event)
         for i in range(self.num_results):
             self.lib.kiln_buffer_release(ctypes.c_void_p(self.outs[i]))
