@@ -6,7 +6,8 @@
  *                 (fma) so that its large argument loses nothing, scaled by 2^64 until the
  *                 product is formed so that a subnormal result is rounded once;
  *                 G(a) = erfc(a) exp(a^2) by pieces: [0.75, 2], [2, 4], and a G(a) in 1/a
- *                 beyond (divided by a, not multiplied by the rounded 1/a); erf(x) = sign(x) (1 - erfc(|x|)), erfc(-a) = 2 - erfc(a).
+ *                 beyond (divided by a, not multiplied by the rounded 1/a);
+ *                 erf(x) = sign(x) (1 - erfc(|x|)), erfc(-a) = 2 - erfc(a).
  *
  * The tables are Chebyshev fits made by llvm_math_erf_fit.py (their output, pasted). */
 #include "backends/cpu/llvm_math_internal.h"
