@@ -113,7 +113,7 @@ static kiln_mv erfc_large(const kiln_mb *e, kiln_mv a) {
   kiln_mv hi = kiln_mb_mul(e, a, a);
   kiln_mv lo = kiln_mb_fma(e, a, a, kiln_mb_neg(e, hi)); /* a^2 = hi + lo exactly */
   kiln_mv x2 = kiln_mb_neg(e, hi);
-  kiln_mv ex = kiln_math_exp_dd_scaled(e, x2, kiln_mb_neg(e, lo), SCALE_EXP);
+  kiln_mv ex = kiln_math_exp_dd(e, x2, kiln_mb_neg(e, lo), SCALE_EXP);
   return kiln_mb_scale(e, kiln_mb_mul(e, ex, g), kiln_mb_ci(e, -SCALE_EXP));
 }
 

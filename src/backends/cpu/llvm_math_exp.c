@@ -55,11 +55,7 @@ static kiln_mv exp_impl(const kiln_mb *e, kiln_mv x, kiln_mv lo, int extra) {
 kiln_mv kiln_math_exp_scaled(const kiln_mb *e, kiln_mv x, int extra) {
   return exp_impl(e, x, NULL, extra);
 }
-kiln_mv kiln_math_exp_dd(const kiln_mb *e, kiln_mv hi, kiln_mv lo) {
-  return exp_impl(e, hi, lo, 0);
-}
-
-kiln_mv kiln_math_exp_dd_scaled(const kiln_mb *e, kiln_mv hi, kiln_mv lo, int extra) {
+kiln_mv kiln_math_exp_dd(const kiln_mb *e, kiln_mv hi, kiln_mv lo, int extra) {
   return exp_impl(e, hi, lo, extra);
 }
 

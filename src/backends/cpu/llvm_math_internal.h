@@ -98,8 +98,8 @@ kiln_mv kiln_mb_scale(const kiln_mb *e, kiln_mv x, kiln_mv n);
 
 /* Shared kernels (bodies in llvm_math_*.c), computing in e's type. */
 kiln_mv kiln_math_exp_scaled(const kiln_mb *e, kiln_mv x, int extra); /* exp(x)*2^extra */
-kiln_mv kiln_math_exp_dd(const kiln_mb *e, kiln_mv hi, kiln_mv lo); /* exp(hi + lo), |lo| tiny */
-kiln_mv kiln_math_exp_dd_scaled(const kiln_mb *e, kiln_mv hi, kiln_mv lo, int extra); /* times 2^extra */
+/* exp(hi + lo)*2^extra, |lo| tiny */
+kiln_mv kiln_math_exp_dd(const kiln_mb *e, kiln_mv hi, kiln_mv lo, int extra);
 
 kiln_mv kiln_math_expm1(const kiln_mb *e, kiln_mv x);
 /* log(x) for x > 0 finite, plus c (a small correction added before the final rounding). */

@@ -105,7 +105,7 @@ kiln_mv kiln_math_pow(const kiln_mb *e, kiln_mv x, kiln_mv y) {
     kiln_mv fin = kiln_mb_and(e, kiln_mb_ltc(e, kiln_mb_fabs(e, z), 1e300),
                               kiln_mb_ltc(e, kiln_mb_fabs(e, zl), 1.0));
     zl = kiln_mb_sel(e, fin, zl, kiln_mb_c(e, 0.0));
-    r = kiln_math_exp_dd(e, z, zl);
+    r = kiln_math_exp_dd(e, z, zl, 0);
   } else {
     r = kiln_math_exp(e, z);
   }
