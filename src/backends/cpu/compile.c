@@ -1011,6 +1011,64 @@ static kiln_status native_step(kiln_cpu_executable *x, const kiln_op *op, kiln_c
     }                                                         \
   }
 
+/* Whether op, alone in its loop group, keeps its operand's bytes in order (a reshape, a
+ * broadcast_in_dim or transpose that only adds or moves dims of size 1): its value is a
+ * view of the operand. */
+static bool view_of_operand(const kiln_fusion *fu, int32_t g, const kiln_op *op) {
+  if (op->num_operands != 1 || !all_static(op)) return false;
+  const kiln_type *t = op->operands[0]->type, *r = op->results[0].type;
+  if (t->tensor.num_elements != r->tensor.num_elements) return false;
+  const kiln_op *def = op->operands[0]->def;
+  if (def && def->parent == op->parent && fu->group[kiln_fusion_index(fu, def)] == g) return false;
+  switch (op->kind) {
+    case KILN_OP_RESHAPE: return unit_reshape(op);
+    case KILN_OP_BROADCAST_IN_DIM: /* equal sizes: every dim the operand lacks has size 1 */
+      for (int32_t d = 0, last = -1; d < t->tensor.rank; d++) {
+        int64_t rd = attr_at(op, "broadcast_dimensions", d, -1);
+        if (t->tensor.dims[d] != 1 && rd <= last) return false;
+        if (t->tensor.dims[d] != 1) last = (int32_t)rd;
+      }
+      return true;
+    case KILN_OP_TRANSPOSE: /* the dims longer than 1 keep their order */
+      for (int32_t j = 0, last = -1; j < r->tensor.rank; j++) {
+        int64_t d = attr_at(op, "permutation", j, -1);
+        if (r->tensor.dims[j] != 1 && d <= last) return false;
+        if (r->tensor.dims[j] != 1) last = (int32_t)d;
+      }
+      return true;
+    default: return false;
+  }
+}
+
+/* Splat constants a step other than a loop reads (an index of a dynamic slice) are filled
+ * once, at compile time, up to this size; larger ones are filled by a loop in each run. */
+enum { MAX_FOLDED_SPLAT_BYTES = 4096 };
+
+/* A group root stored with no loop step: a view of its operand (view_of_operand), or a
+ * splat constant filled at compile time. *out_stored says whether op was. */
+static kiln_status store_without_loop(kiln_cpu_executable *x, const kiln_fusion *fu, int32_t g, const kiln_op *op,
+                                      bool *out_stored) {
+  *out_stored = false;
+  if (view_of_operand(fu, g, op) && x->slots[op->operands[0]->id].store != KILN_CPU_STORE_NONE) {
+    set_store(x, op->results[0].id, KILN_CPU_STORE_ALIAS, op->operands[0]->id);
+    *out_stored = true;
+    return NULL;
+  }
+  const kiln_attr *v = op->kind == KILN_OP_CONSTANT ? kiln_op_attr(op, "value") : NULL;
+  const kiln_type *t = op->results[0].type;
+  if (!v || v->kind != KILN_ATTR_DENSE || !v->dense.splat || !all_static(op) || kiln_type_is_quant_tensor(t)) return NULL;
+  size_t unit = kiln_elem_storage_bytes(kiln_type_elem(t)), n = (size_t)t->tensor.num_elements;
+  if (v->dense.nbytes != unit || n > MAX_FOLDED_SPLAT_BYTES / unit) return NULL;
+  uint8_t *data = kiln_arena_alloc(x->arena, n * unit + 1);
+  if (!data) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  for (size_t k = 0; k < n; k++) memcpy(data + k * unit, v->dense.data, unit);
+  set_store(x, op->results[0].id, KILN_CPU_STORE_CONST, 0);
+  x->slots[op->results[0].id].data = data;
+  x->constant_bytes += n * unit;
+  *out_stored = true;
+  return NULL;
+}
+
 static kiln_status schedule(kiln_cpu_executable *x, const kiln_block *body, const kiln_fusion *fu) {
   /* one step per op at most, and a second for a split reduction (window ops: more) */
   size_t steps = 2 * (size_t)fu->num_ops + 1;
@@ -1037,6 +1095,9 @@ static kiln_status schedule(kiln_cpu_executable *x, const kiln_block *body, cons
     }
     int32_t g = fu->group[i];
     if (g >= 0 && fu->root[g] == i) {
+      bool stored;
+      KILN_RETURN_IF_ERROR(store_without_loop(x, fu, g, op, &stored));
+      if (stored) continue;
       KILN_RETURN_IF_ERROR(build_loop(x, fu, g, op, step));
       x->slots[op->results[0].id].store = KILN_CPU_STORE_TEMP;
       x->num_steps++;
@@ -1097,7 +1158,7 @@ static kiln_status schedule(kiln_cpu_executable *x, const kiln_block *body, cons
     TRY_NATIVE(op->kind == KILN_OP_SORT, kiln_cpu_sort_prepare, sort, KILN_CPU_STEP_SORT);
     if ((op->kind == KILN_OP_CUSTOM_CALL || op->kind == KILN_OP_CHOLESKY || op->kind == KILN_OP_TRIANGULAR_SOLVE) &&
         all_static(op) && op->num_operands + op->num_results <= KILN_CPU_MAX_LAPACK_VALUES) {
-      KILN_RETURN_IF_ERROR(kiln_lapack_prepare(op, NULL, &step->lapack));
+      KILN_RETURN_IF_ERROR(kiln_lapack_prepare(op, NULL, NULL, &step->lapack));
       if (step->lapack) {
         KILN_RETURN_IF_ERROR(native_step(x, op, KILN_CPU_STEP_LAPACK, step));
         continue;

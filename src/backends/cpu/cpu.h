@@ -398,7 +398,8 @@ uint64_t kiln_cpu_prepared_in_runs(const kiln_cpu_executable *x);
  * multiples of grain (points that one call should make together; 0 or 1: any point). */
 void kiln_cpu_parallel_for(kiln_cpu_loop_fn fn, void *const *bufs, int64_t points, int64_t grain, int64_t work);
 /* Runs the n LOOP steps of a run (step->run_length) block of rows by block of rows;
- * bufs[k]: the argument array of step k. Blocks are split over the threads. */
+ * bufs[k]: the argument array of step k. The rows are split over the threads, in
+ * multiples of every step's grain. */
 void kiln_cpu_parallel_rows(const kiln_cpu_step *steps, int32_t n, void *const *const *bufs);
 
 /* Finds runs of LOOP steps that can go row block by row block (each reads what earlier

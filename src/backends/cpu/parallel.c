@@ -34,32 +34,54 @@ typedef struct rows_job {
   const kiln_cpu_step *steps;
   int32_t n;
   void *const *const *bufs;
-  int64_t blocks;
+  int64_t units, unit_rows; /* the rows in units of unit_rows, the last one possibly short */
   int32_t chunks;
 } rows_job;
 
+static int64_t gcd(int64_t a, int64_t b) {
+  while (b) {
+    int64_t t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+/* Rows [first, last) of a run through all its steps, block_rows at a time. */
 static void run_blocks(const kiln_cpu_step *steps, int32_t n, void *const *const *bufs, int64_t first, int64_t last) {
-  int64_t rows = steps[0].rows, block = steps[0].block_rows;
-  for (int64_t b = first; b < last; b++) {
-    int64_t r0 = b * block, r1 = r0 + block < rows ? r0 + block : rows;
+  int64_t block = steps[0].block_rows;
+  for (int64_t r0 = first; r0 < last; r0 += block) {
+    int64_t r1 = r0 + block < last ? r0 + block : last;
     for (int32_t j = 0; j < n; j++) steps[j].fn(bufs[j], r0 * steps[j].row_points, r1 * steps[j].row_points);
   }
 }
 
 static void run_rows(void *ctx, int32_t c, int32_t thread) {
   const rows_job *j = ctx;
-  run_blocks(j->steps, j->n, j->bufs, j->blocks * c / j->chunks, j->blocks * (c + 1) / j->chunks);
+  int64_t rows = j->steps[0].rows, first = j->units * c / j->chunks * j->unit_rows,
+          last = j->units * (c + 1) / j->chunks * j->unit_rows;
+  run_blocks(j->steps, j->n, j->bufs, first, last < rows ? last : rows);
 }
 
+/* The threads split the rows, not the blocks: a run whose rows all fit one block (the
+ * outputs of a vector-matrix product, one point a row) still goes over the cores, in
+ * pieces that are whole multiples of each step's grain (its vector width). */
 void kiln_cpu_parallel_rows(const kiln_cpu_step *steps, int32_t n, void *const *const *bufs) {
-  int64_t blocks = (steps[0].rows + steps[0].block_rows - 1) / steps[0].block_rows, work = 0;
-  for (int32_t j = 0; j < n; j++) work += steps[j].work;
+  int64_t rows = steps[0].rows, unit_rows = 1, work = 0;
+  for (int32_t j = 0; j < n; j++) { /* unit_rows: the least count of rows whole in every step's grain */
+    work += steps[j].work;
+    int64_t g = steps[j].loop->grain > 1 ? steps[j].loop->grain : 1, need = g / gcd(g, steps[j].row_points);
+    unit_rows = unit_rows / gcd(unit_rows, need) * need;
+    if (unit_rows >= rows) break;
+  }
+  if (unit_rows > rows) unit_rows = rows;
+  int64_t units = (rows + unit_rows - 1) / unit_rows;
   kiln_cpu_pool *pool = kiln_cpu_pool_shared();
-  int32_t chunks = kiln_cpu_pool_chunks(pool, work, blocks);
+  int32_t chunks = kiln_cpu_pool_chunks(pool, work, units);
   if (chunks < 2) {
-    run_blocks(steps, n, bufs, 0, blocks);
+    run_blocks(steps, n, bufs, 0, rows);
     return;
   }
-  rows_job j = {steps, n, bufs, blocks, chunks};
+  rows_job j = {steps, n, bufs, units, unit_rows, chunks};
   kiln_cpu_pool_run(pool, chunks, work, run_rows, &j);
 }
