@@ -83,8 +83,32 @@ static bool same_shape(shape a, shape b) {
          (!a.rank || !memcmp(a.dims, b.dims, sizeof(int64_t) * (size_t)a.rank));
 }
 
+/* A custom call's shape operands: the k of @stablehlo.dynamic_top_k and the shape of
+ * @stablehlo.dynamic_rng_bit_generator, or `indices_of_shape_operands` (the shape of result
+ * k is operand k of the list, as StableHLO's dynamic custom calls carry them) when they are
+ * one run of operands, one per result. */
+static bool custom_call_shapes(const kiln_op *op, int32_t *first, int32_t *count) {
+  const kiln_attr *t = kiln_op_attr(op, "call_target_name");
+  if (t && t->kind == KILN_ATTR_STRING && op->num_operands == 2 &&
+      ((t->str.len == 23 && !memcmp(t->str.data, "stablehlo.dynamic_top_k", 23)) ||
+       (t->str.len == 35 && !memcmp(t->str.data, "stablehlo.dynamic_rng_bit_generator", 35)))) {
+    *first = 1, *count = 1; /* k; the output shape */
+    return true;
+  }
+  const kiln_attr *a = kiln_op_attr(op, "indices_of_shape_operands");
+  int64_t n = a ? kiln_attr_count(a) : 0, v0 = -1;
+  if (n < 1 || n != op->num_results || !kiln_attr_i64_at(a, 0, &v0) || v0 < 0 || v0 + n > op->num_operands) return false;
+  for (int64_t i = 1; i < n; i++) {
+    int64_t v;
+    if (!kiln_attr_i64_at(a, i, &v) || v != v0 + i) return false;
+  }
+  *first = (int32_t)v0, *count = (int32_t)n;
+  return true;
+}
+
 bool kiln_refine_shape_operands(const kiln_op *op, int32_t *first, int32_t *count) {
   switch (op->kind) {
+    case KILN_OP_CUSTOM_CALL: return custom_call_shapes(op, first, count);
     case KILN_OP_DYNAMIC_BROADCAST_IN_DIM:
     case KILN_OP_DYNAMIC_RESHAPE: *first = 1, *count = 1; return true;
     case KILN_OP_DYNAMIC_IOTA: *first = 0, *count = 1; return true;
@@ -140,8 +164,9 @@ static bool is_pure(const kiln_op *op) { return !op->num_regions && kiln_refine_
 /* Ops whose results' shapes need not follow from their operands' shapes and attributes
  * (and the shape operands above): a dynamic result of theirs could differ run to run. */
 static bool shape_unknowable(const kiln_op *op) {
+  int32_t first, count;
   switch (op->kind) {
-    case KILN_OP_CUSTOM_CALL:
+    case KILN_OP_CUSTOM_CALL: return !custom_call_shapes(op, &first, &count); /* else its shape operands decide */
     case KILN_OP_CALL:
     case KILN_OP_COMPOSITE:
     case KILN_OP_INFEED:

@@ -46,8 +46,9 @@ void kiln_shape_record_note(kiln_shape_record *r, int32_t id, int32_t rank, cons
  * on success func's values must be renumbered (kiln_func_number_values). */
 kiln_status kiln_refine_shapes(kiln_module *m, kiln_op *func, const kiln_shape_record *r, int32_t num_dim_args);
 
-/* Operands of op that decide a result's shape (a dynamic op's shape operand, ...): the
- * first index and how many; false when it has none. */
+/* Operands of op that decide a result's shape (a dynamic op's shape operand, a custom
+ * call's `indices_of_shape_operands` when they are consecutive, ...): the first index and
+ * how many; false when it has none. */
 bool kiln_refine_shape_operands(const kiln_op *op, int32_t *first, int32_t *count);
 /* Whether ops of this kind have no effect beyond their results (no communication, no
  * checks or printing, no calls; an op with regions has its regions' ops' effects too). */

@@ -1,3 +1,4 @@
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 /* Shape-polymorphic entry functions, compiled per concrete signature (see cpu.h). */
 #include <stdatomic.h>
 #include <stdio.h>
@@ -197,13 +198,17 @@ static void specialise(kiln_cpu_specs *s, kiln_op *copy, const kiln_shape_record
  * fully; every other op's results are allocated at their shapes and left uncomputed. */
 
 /* Custom calls a shapes-only run may make: JAX's shape assertions and dce_sink (no
- * results), and jaxlib's LAPACK targets (pure). check.* and the rest are refused. */
+ * results), StableHLO's dynamic top_k and rng_bit_generator and jaxlib's LAPACK targets
+ * (pure). check.* and the rest are refused. */
 static bool shapes_only_target(const kiln_op *op) {
   const kiln_attr *a = kiln_op_attr(op, "call_target_name");
   if (!a || a->kind != KILN_ATTR_STRING) return false;
   size_t n = a->str.len;
   const char *t = a->str.data;
-  if ((n == 15 && !memcmp(t, "shape_assertion", 15)) || (n == 8 && !memcmp(t, "dce_sink", 8))) return true;
+  if ((n == 15 && !memcmp(t, "shape_assertion", 15)) || (n == 8 && !memcmp(t, "dce_sink", 8)) ||
+      (n == 23 && !memcmp(t, "stablehlo.dynamic_top_k", 23)) ||
+      (n == 35 && !memcmp(t, "stablehlo.dynamic_rng_bit_generator", 35)))
+    return true;
   return op->num_results > 0 && kiln_lapack_is_target(op);
 }
 

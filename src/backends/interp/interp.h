@@ -131,6 +131,12 @@ kiln_status kiln_interp_shape_assertion(kiln_interp_ctx *ctx, const kiln_kernel_
 /* custom_call @lapack_<t><routine>_ffi (lapack_call.c): jaxlib's LAPACK targets, through
  * src/backends/lapack. */
 kiln_status kiln_interp_lapack(kiln_interp_ctx *ctx, const kiln_kernel_args *a);
+/* StableHLO's experimental dynamic ops that JAX's shape-polymorphic exports emit as custom
+ * calls: @stablehlo.dynamic_top_k(operand, k) is chlo.top_k with k an operand;
+ * @stablehlo.dynamic_rng_bit_generator(state, shape) is rng_bit_generator with its output
+ * shape an operand. */
+kiln_status kiln_interp_dynamic_top_k(kiln_interp_ctx *ctx, const kiln_kernel_args *a);
+kiln_status kiln_interp_dynamic_rng_bit_generator(kiln_interp_ctx *ctx, const kiln_kernel_args *a);
 /* The kernel of a custom_call's target (check.*, shape_assertion, dce_sink, jaxlib's LAPACK
  * targets), or NULL when the interpreter runs no such target. */
 kiln_interp_kernel kiln_interp_custom_call_kernel(const kiln_op *op);

@@ -1282,8 +1282,8 @@ static kiln_status k_rng(kiln_interp_ctx *ctx, const kiln_kernel_args *a) {
 
 /* ---------------------------------------------------------------- rng_bit_generator */
 
-static kiln_status k_rng_bit_generator(kiln_interp_ctx *ctx, const kiln_kernel_args *a) {
-  KILN_RETURN_IF_ERROR(need_tensors(ctx, a, 1, 2));
+/* rng_bit_generator with output dims (NULL: the result type's, which must be static). */
+static kiln_status rng_bits(kiln_interp_ctx *ctx, const kiln_kernel_args *a, int32_t rank, const int64_t *dims) {
   const kiln_op *op = a->op;
   const kiln_rtv *state = a->in[0];
   const kiln_attr *alg = kiln_op_attr(op, "rng_algorithm");
@@ -1294,9 +1294,10 @@ static kiln_status k_rng_bit_generator(kiln_interp_ctx *ctx, const kiln_kernel_a
     return kiln_interp_error(ctx, op, "needs an integer state of %s elements", philox ? "2 or 3" : "2");
   KILN_RETURN_IF_ERROR(make_result(ctx, a, 0, 1, state->dims));
   const kiln_type *t = op->results[1].type;
-  if (!kiln_type_is_tensor(t) || t->tensor.num_elements < 0)
+  if (dims) KILN_RETURN_IF_ERROR(make_result(ctx, a, 1, rank, dims));
+  else if (!kiln_type_is_tensor(t) || t->tensor.num_elements < 0)
     return kiln_interp_error(ctx, op, "needs a static shape for its output");
-  KILN_RETURN_IF_ERROR(kiln_kernel_result(a, 1, t->tensor.rank, t->tensor.dims));
+  else KILN_RETURN_IF_ERROR(kiln_kernel_result(a, 1, t->tensor.rank, t->tensor.dims));
   kiln_rtv *ns = a->out[0], *out = a->out[1];
   kiln_rng_plan rp;
   if (!kiln_rng_plan_init(&rp, philox, out->elem, out->rank, out->dims))
@@ -1311,6 +1312,25 @@ static kiln_status k_rng_bit_generator(kiln_interp_ctx *ctx, const kiln_kernel_a
     kiln_scalar_store(ns->elem, elem_wptr(ns, i), v);
   }
   return NULL;
+}
+
+static kiln_status k_rng_bit_generator(kiln_interp_ctx *ctx, const kiln_kernel_args *a) {
+  KILN_RETURN_IF_ERROR(need_tensors(ctx, a, 1, 2));
+  return rng_bits(ctx, a, 0, NULL);
+}
+
+kiln_status kiln_interp_dynamic_rng_bit_generator(kiln_interp_ctx *ctx, const kiln_kernel_args *a) {
+  KILN_RETURN_IF_ERROR(need_tensors(ctx, a, 2, 2));
+  const kiln_rtv *shape = a->in[1];
+  if (shape->rank != 1 || shape->dims[0] > KILN_RTV_MAX_RANK || !kiln_elem_is_int(shape->elem) || shape->elem == KILN_ELEM_I1)
+    return kiln_interp_error(ctx, a->op, "its output shape must be a 1-D integer tensor of at most %d sizes", KILN_RTV_MAX_RANK);
+  int64_t dims[KILN_RTV_MAX_RANK];
+  for (int64_t d = 0; d < shape->dims[0]; d++) {
+    dims[d] = kiln_scalar_load(shape->elem, elem_ptr(shape, d)).i;
+    if (dims[d] < 0)
+      return kiln_interp_error(ctx, a->op, "its output shape has a negative size %lld", (long long)dims[d]);
+  }
+  return rng_bits(ctx, a, (int32_t)shape->dims[0], dims);
 }
 
 /* ================================================================ lookup */

@@ -615,14 +615,13 @@ static kiln_status topk_greater(void *user, int64_t x, int64_t y, bool *out) {
   return NULL;
 }
 
-static kiln_status k_top_k(kiln_interp_ctx *ctx, const kiln_kernel_args *a) {
+/* The k largest of each row of a->in[0] (the last dim), in order, and their indices. */
+static kiln_status top_k(kiln_interp_ctx *ctx, const kiln_kernel_args *a, int64_t k) {
   const kiln_op *op = a->op;
-  if (a->num_in != 1 || a->num_out != 2) return kiln_interp_error(ctx, op, "needs one operand and two results");
   const kiln_rtv *in = a->in[0];
   KILN_RETURN_IF_ERROR(need_tensor(ctx, op, in, "operand"));
   if (in->rank < 1) return kiln_interp_error(ctx, op, "operand must have rank 1 or more");
-  int64_t k, n = in->dims[in->rank - 1];
-  KILN_RETURN_IF_ERROR(attr_int(ctx, op, "k", true, 0, &k));
+  int64_t n = in->dims[in->rank - 1];
   if (k < 0 || k > n)
     return kiln_interp_error(ctx, op, "k = %lld is out of range for a last dimension of %lld", (long long)k, (long long)n);
   int64_t dims[MAX_RANK];
@@ -653,6 +652,21 @@ static kiln_status k_top_k(kiln_interp_ctx *ctx, const kiln_kernel_args *a) {
   free(perm);
   free(keys);
   return NULL;
+}
+
+static kiln_status k_top_k(kiln_interp_ctx *ctx, const kiln_kernel_args *a) {
+  if (a->num_in != 1 || a->num_out != 2) return kiln_interp_error(ctx, a->op, "needs one operand and two results");
+  int64_t k;
+  KILN_RETURN_IF_ERROR(attr_int(ctx, a->op, "k", true, 0, &k));
+  return top_k(ctx, a, k);
+}
+
+kiln_status kiln_interp_dynamic_top_k(kiln_interp_ctx *ctx, const kiln_kernel_args *a) {
+  if (a->num_in != 2 || a->num_out != 2) return kiln_interp_error(ctx, a->op, "needs two operands (operand, k) and two results");
+  const kiln_rtv *k = a->in[1];
+  if (!k || k->kind != KILN_RTV_TENSOR || k->rank != 0 || !kiln_elem_is_int(k->elem) || k->elem == KILN_ELEM_I1)
+    return kiln_interp_error(ctx, a->op, "k must be an integer scalar");
+  return top_k(ctx, a, kiln_scalar_load(k->elem, k->data).i);
 }
 
 /* ------------------------------------------------------------------ map */

@@ -35,7 +35,7 @@ static kiln_status check_lapack(const walk *w, const kiln_op *op) {
   for (int32_t k = 0; k < op->num_results; k++)
     if (!kiln_type_is_static(op->results[k].type)) return NULL;
   kiln_lapack_plan *plan = NULL;
-  kiln_status st = kiln_lapack_prepare(op, NULL, &plan);
+  kiln_status st = kiln_lapack_prepare(op, NULL, NULL, &plan);
   kiln_lapack_destroy(plan);
   if (!st) return NULL;
   kiln_status out = unrunnable(w, op, kiln_status_code_of(st), "%s", kiln_status_message(st));

@@ -439,7 +439,7 @@ kiln_status kiln_lapack_run(const kiln_lapack_plan *p, const void *const *in, vo
   for (int32_t k = 0; ok && k < p->num_out; k++) ok = (pout[k] = alloc_bytes(p->out[k].count, p->out[k].elem_bytes));
   kiln_status st = ok ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "lapack: out of memory");
   if (!st) {
-    for (int32_t k = 0; k < p->num_in; k++) relayout(pin[k], in[k], &p->in[k], true);
+    for (int32_t k = 0; k < p->num_in; k++) relayout(pin[k], in[p->operand_of[k]], &p->in[k], true);
     copy_operands(p, pin, pout);
     parts_ctx c = {p, pin, pout, s, parts};
     if (parts > 1) threads->run(threads->ctx, parts, work, run_part, &c);

@@ -32,14 +32,20 @@ typedef struct kiln_lapack_shape {
 } kiln_lapack_shape;
 
 /* Plans op for operands of the given shapes (NULL: the op's operand types, which must then
- * be static); results are the op's result types, which must be static. *out is NULL with
+ * be static; either way one per operand of op) and results of the given shapes (NULL: the
+ * op's result types). A result's `?` dims are the sizes the routine gives it for these
+ * operands (kiln_lapack_result_shape). The operands a custom_call names in
+ * `indices_of_shape_operands` (the result shapes StableHLO's dynamic custom calls carry:
+ * JAX's shape-polymorphic exports; their values are what a caller passes as results) are
+ * not the routine's; they are skipped, here and in kiln_lapack_run. *out is NULL with
  * no error when op is not for this library: another custom-call target, or a cholesky /
  * triangular_solve of another element type or of dynamic shape. A LAPACK target with the
  * wrong operands, results, layouts or attributes is an INVALID_ARGUMENT error (an
  * UNIMPLEMENTED one for modes jaxlib itself refuses), its message naming the target and
  * what is wrong, without location (callers add the op's). The plan borrows nothing from
  * op. Thread-safe. */
-kiln_status kiln_lapack_prepare(const kiln_op *op, const kiln_lapack_shape *operands, kiln_lapack_plan **out);
+kiln_status kiln_lapack_prepare(const kiln_op *op, const kiln_lapack_shape *operands, const kiln_lapack_shape *results,
+                                kiln_lapack_plan **out);
 
 /* Threads to share a call's matrices out over (the cpu backend's pool). run(ctx, parts,
  * work, fn, arg) calls fn(arg, part, thread) once for every part in [0, parts) and returns
@@ -54,7 +60,10 @@ typedef struct kiln_lapack_threads {
   void (*run)(void *ctx, int32_t parts, int64_t work, kiln_lapack_part_fn fn, void *arg);
 } kiln_lapack_threads;
 
-/* Runs a plan: in[k] is operand k, out[k] result k, each dense row-major in the IR's element
+/* The shape of result k of a plan (its `?` dims resolved). Borrowed from the plan. */
+void kiln_lapack_result_shape(const kiln_lapack_plan *plan, int32_t k, int32_t *out_rank, const int64_t **out_dims);
+
+/* Runs a plan: in[k] is operand k of the op (shape operands included, not read), out[k] result k, each dense row-major in the IR's element
  * storage with the planned shapes (results written whole, never read). The matrices of a
  * batch are shared out over `threads` when given and worth it (NULL: all on the calling
  * thread); OpenBLAS itself starts no thread. Errors: out of memory, and a routine refusing

@@ -46,6 +46,7 @@ struct kiln_lapack_plan {
   kiln_lapack_type type;
   int32_t num_in, num_out;
   kiln_lapack_tensor in[KILN_LAPACK_MAX_IN], out[KILN_LAPACK_MAX_OUT];
+  int32_t operand_of[KILN_LAPACK_MAX_IN]; /* in[k] is the op's operand operand_of[k] (shape operands skipped) */
   int64_t batch; /* matrices */
   int m, n, k;   /* the routine's sizes (kernels.c says which is which per kind) */
   char uplo, side, trans, diag, job, job2;

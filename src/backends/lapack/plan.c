@@ -101,14 +101,17 @@ static void put_shape(kiln_strbuf *b, int32_t rank, const int64_t *dims, kiln_el
 static bool want(checker *c, bool result, int32_t idx, const char *what, kiln_elem e, int nd, int64_t d0,
                  int64_t d1) {
   if (c->st) return false;
-  const kiln_lapack_tensor *t = result ? &c->p->out[idx] : &c->p->in[idx];
+  kiln_lapack_tensor *t = result ? &c->p->out[idx] : &c->p->in[idx];
   int64_t dims[KILN_LAPACK_MAX_RANK];
   int32_t rank = c->nb + nd;
   bool ok = t->elem == e && t->rank == rank;
   for (int32_t d = 0; d < c->nb; d++) dims[d] = c->batch_dims[d];
   if (nd > 0) dims[c->nb] = d0;
   if (nd > 1) dims[c->nb + 1] = d1;
-  for (int32_t d = 0; ok && d < rank; d++) ok = dims[d] < 0 || t->dims[d] == dims[d];
+  for (int32_t d = 0; ok && d < rank; d++) {
+    if (result && t->dims[d] < 0) t->dims[d] = dims[d]; /* a `?` dim of a result: the routine's size */
+    ok = dims[d] < 0 || t->dims[d] == dims[d];
+  }
   if (ok) return true;
   kiln_strbuf want = {0}, got = {0};
   put_shape(&want, rank, dims, e);
@@ -205,22 +208,66 @@ static bool set_layout(checker *c, kiln_lapack_tensor *t, const kiln_attr *layou
   return true;
 }
 
-static bool layouts(checker *c, const kiln_op *op, kiln_lapack_tensor *ts, int32_t n, const char *attr, const char *what) {
+/* The layouts of ts[k] from attr, which lists one per operand (or result) of op: of `total`
+ * of them, ts[k] is number index_of[k] (NULL: k). */
+static bool layouts(checker *c, const kiln_op *op, kiln_lapack_tensor *ts, int32_t n, int32_t total,
+                    const int32_t *index_of, const char *attr, const char *what) {
   const kiln_attr *a = kiln_op_attr(op, attr);
-  if (a && (a->kind != KILN_ATTR_ARRAY || a->array.count != n))
-    return fail(c, "%s must list one layout per %s (%d)", attr, what, (int)n);
-  for (int32_t k = 0; k < n; k++)
-    if (!set_layout(c, &ts[k], a ? a->array.items[k] : NULL, false, what, k)) return false;
+  if (a && (a->kind != KILN_ATTR_ARRAY || a->array.count != total))
+    return fail(c, "%s must list one layout per %s (%d)", attr, what, (int)total);
+  for (int32_t k = 0; k < n; k++) {
+    int32_t i = index_of ? index_of[k] : k;
+    if (!set_layout(c, &ts[k], a ? a->array.items[i] : NULL, false, what, i)) return false;
+  }
   return true;
 }
 
-static bool set_tensor(checker *c, kiln_lapack_tensor *t, kiln_elem e, int32_t rank, const int64_t *dims) {
+/* A result's dims once the routine's checks have set its `?` ones: all known, and their
+ * element count. */
+static bool result_known(checker *c, kiln_lapack_tensor *t, int32_t k) {
+  t->count = 1;
+  for (int32_t d = 0; d < t->rank; d++) {
+    if (t->dims[d] < 0) return fail(c, "result #%d has a `?` dim the operands do not determine", (int)k);
+    if (!kiln_mul_i64(t->count, t->dims[d], &t->count)) return fail(c, "a tensor has too many elements");
+  }
+  return true;
+}
+
+/* The operands of a custom call that are not the routine's: the result shapes of a
+ * dynamic custom call (`indices_of_shape_operands`). Sets p->operand_of and p->num_in. */
+static bool routine_operands(checker *c, const kiln_op *op) {
+  kiln_lapack_plan *p = c->p;
+  const kiln_attr *a = kiln_op_attr(op, "indices_of_shape_operands");
+  int64_t n = a ? kiln_attr_count(a) : 0;
+  bool shape[KILN_LAPACK_MAX_IN + 8] = {false};
+  if (op->num_operands > KILN_LAPACK_MAX_IN + 8) return fail(c, "has %d operands", (int)op->num_operands);
+  for (int64_t i = 0; i < n; i++) {
+    int64_t v;
+    if (!kiln_attr_i64_at(a, i, &v) || v < 0 || v >= op->num_operands || shape[v])
+      return fail(c, "indices_of_shape_operands must name distinct operands");
+    shape[v] = true;
+  }
+  p->num_in = 0;
+  for (int32_t k = 0; k < op->num_operands; k++) {
+    if (shape[k]) continue;
+    if (p->num_in == KILN_LAPACK_MAX_IN) return fail(c, "has %d operands", (int)(op->num_operands - n));
+    p->operand_of[p->num_in++] = k;
+  }
+  return true;
+}
+
+/* t from a shape; a result's `?` dims stay -1 (`want` sets them), an operand's may not. */
+static bool set_tensor(checker *c, kiln_lapack_tensor *t, kiln_elem e, int32_t rank, const int64_t *dims, bool result) {
   if (rank > KILN_LAPACK_MAX_RANK) return fail(c, "rank %d is beyond %d", (int)rank, KILN_LAPACK_MAX_RANK);
   t->elem = e;
   t->rank = rank;
   t->count = 1;
   t->elem_bytes = kiln_elem_storage_bytes(e);
   for (int32_t d = 0; d < rank; d++) {
+    if (dims[d] < 0 && result) {
+      t->dims[d] = -1;
+      continue;
+    }
     if (dims[d] < 0) return fail(c, "needs static shapes");
     t->dims[d] = dims[d];
     if (!kiln_mul_i64(t->count, dims[d], &t->count)) return fail(c, "a tensor has too many elements");
@@ -400,7 +447,8 @@ static int type_of(kiln_elem e) {
   return -1;
 }
 
-kiln_status kiln_lapack_prepare(const kiln_op *op, const kiln_lapack_shape *operands, kiln_lapack_plan **out) {
+kiln_status kiln_lapack_prepare(const kiln_op *op, const kiln_lapack_shape *operands, const kiln_lapack_shape *results,
+                                kiln_lapack_plan **out) {
   *out = NULL;
   kiln_lapack_single_threaded();
   const char *s = NULL;
@@ -427,35 +475,42 @@ kiln_status kiln_lapack_prepare(const kiln_op *op, const kiln_lapack_shape *oper
   checker c = {p, name, 0, NULL, NULL};
   p->type = type;
   p->kind = target >= 0 ? k_targets[target].kind : op->kind == KILN_OP_CHOLESKY ? KILN_LAPACK_CHOLESKY : KILN_LAPACK_TRSM;
-  p->num_in = op->num_operands;
   p->num_out = op->num_results;
+  if (target >= 0) routine_operands(&c, op);
+  else p->num_in = op->num_operands;
+  for (int32_t k = 0; target < 0 && k < p->num_in; k++) p->operand_of[k] = k;
   int32_t want_in = target >= 0 ? k_targets[target].num_in : op->kind == KILN_OP_CHOLESKY ? 1 : 2;
   int32_t want_out = target >= 0 ? k_targets[target].num_out : 1;
   if (p->kind == KILN_LAPACK_GEEV && type >= KILN_LAPACK_C) want_out = 4;
   if (p->kind == KILN_LAPACK_GEES && type >= KILN_LAPACK_C) want_out = 5;
-  if (p->num_in != want_in || p->num_out != want_out)
+  if (!c.st && (p->num_in != want_in || p->num_out != want_out))
     fail(&c, "takes %d operands and has %d results, not %d and %d", (int)want_in, (int)want_out, (int)p->num_in,
          (int)p->num_out);
   for (int32_t k = 0; !c.st && k < p->num_in; k++) {
-    const kiln_type *t = op->operands[k]->type;
-    if (operands) set_tensor(&c, &p->in[k], operands[k].elem, operands[k].rank, operands[k].dims);
-    else if (kiln_type_is_tensor(t)) set_tensor(&c, &p->in[k], kiln_type_elem(t), t->tensor.rank, t->tensor.dims);
-    else fail(&c, "operand #%d must be a tensor", (int)k);
+    int32_t i = p->operand_of[k];
+    const kiln_type *t = op->operands[i]->type;
+    if (operands) set_tensor(&c, &p->in[k], operands[i].elem, operands[i].rank, operands[i].dims, false);
+    else if (kiln_type_is_tensor(t)) set_tensor(&c, &p->in[k], kiln_type_elem(t), t->tensor.rank, t->tensor.dims, false);
+    else fail(&c, "operand #%d must be a tensor", (int)i);
   }
   for (int32_t k = 0; !c.st && k < p->num_out; k++) {
     const kiln_type *t = op->results[k].type;
-    if (kiln_type_is_tensor(t) && !kiln_type_is_quant_tensor(t)) set_tensor(&c, &p->out[k], kiln_type_elem(t), t->tensor.rank, t->tensor.dims);
+    if (kiln_type_is_tensor(t) && !kiln_type_is_quant_tensor(t))
+      set_tensor(&c, &p->out[k], kiln_type_elem(t), results ? results[k].rank : t->tensor.rank,
+                 results ? results[k].dims : t->tensor.dims, true);
     else fail(&c, "result #%d must be a tensor", (int)k);
   }
+  /* the routine's checks first: they set the results' `?` dims, which their layouts need */
   if (!c.st && target >= 0) {
-    if (layouts(&c, op, p->in, p->num_in, "operand_layouts", "operand") &&
-        layouts(&c, op, p->out, p->num_out, "result_layouts", "result"))
+    if (layouts(&c, op, p->in, p->num_in, op->num_operands, p->operand_of, "operand_layouts", "operand"))
       check_target(&c, config(op));
   } else if (!c.st) {
     for (int32_t k = 0; k < p->num_in; k++) set_layout(&c, &p->in[k], NULL, true, "operand", k);
-    set_layout(&c, &p->out[0], NULL, true, "result", 0);
     check_stablehlo(&c, op);
   }
+  for (int32_t k = 0; !c.st && k < p->num_out; k++) result_known(&c, &p->out[k], k);
+  if (!c.st && target >= 0) layouts(&c, op, p->out, p->num_out, p->num_out, NULL, "result_layouts", "result");
+  else if (!c.st) set_layout(&c, &p->out[0], NULL, true, "result", 0);
   if (!c.st) c.st = kiln_lapack_query(p);
   if (c.st) {
     free(p);
@@ -463,6 +518,11 @@ kiln_status kiln_lapack_prepare(const kiln_op *op, const kiln_lapack_shape *oper
   }
   *out = p;
   return NULL;
+}
+
+void kiln_lapack_result_shape(const kiln_lapack_plan *plan, int32_t k, int32_t *out_rank, const int64_t **out_dims) {
+  *out_rank = plan->out[k].rank;
+  *out_dims = plan->out[k].dims;
 }
 
 void kiln_lapack_destroy(kiln_lapack_plan *plan) { free(plan); }
