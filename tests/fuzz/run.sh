@@ -6,7 +6,10 @@
 # tests/fuzz/regressions/bytecode/, replayed by
 # bytecode.regressions), or the PJRT plugin's compile options and PJRT_Client_Compile
 # (fuzz_pjrt) with TARGET=pjrt (corpus-pjrt, seeded with the .mlir.bc files behind an empty
-# options prefix; findings go to tests/fuzz/regressions/pjrt/).
+# options prefix; findings go to tests/fuzz/regressions/pjrt/), or shape-polymorphic
+# programs at random sizes on the interpreter and the cpu device (fuzz_sizes) with
+# TARGET=sizes (corpus-sizes, seeded with the files of SEED_DIR/testdata/dynamic behind
+# four size bytes; findings go to tests/fuzz/regressions/sizes/).
 #
 #   tests/fuzz/run.sh SECONDS [SEED_DIR]
 #
@@ -35,7 +38,8 @@ case $target in
   parse) pattern='*.mlir' corpus_name=corpus regressions=$here/regressions dict=(-dict="$here/mlir.dict") ;;
   bytecode) pattern='*.mlir.bc' corpus_name=corpus-bytecode regressions=$here/regressions/bytecode dict=() ;;
   pjrt) pattern='*.mlir.bc' corpus_name=corpus-pjrt regressions=$here/regressions/pjrt dict=() ;;
-  *) echo "run.sh: TARGET must be parse, bytecode or pjrt" >&2; exit 2 ;;
+  sizes) pattern='*.mlir' corpus_name=corpus-sizes regressions=$here/regressions/sizes dict=() seeds=$seeds/testdata/dynamic ;;
+  *) echo "run.sh: TARGET must be parse, bytecode, pjrt or sizes" >&2; exit 2 ;;
 esac
 
 CC=${CC:-clang} cmake -S "$root" -B "$build" -DKILN_FUZZ=ON -DKILN_SANITIZE=ON \
@@ -53,6 +57,8 @@ copy_seeds() { # copies every .mlir (or any file, for regressions) under $1, nam
     [ "$(stat -c %s "$f")" -le 65536 ] || continue
     if [ "$target" = pjrt ] && [ "$dir" != "$regressions" ]; then # fuzz_pjrt's input: n, n option bytes, program
       { printf '\0'; cat "$f"; } >"$corpus/seed-$(sha1sum "$f" | cut -c1-16)"
+    elif [ "$target" = sizes ] && [ "$dir" != "$regressions" ]; then # fuzz_sizes' input: 4 size bytes, program
+      { printf '\003\015\001\000'; cat "$f"; } >"$corpus/seed-$(sha1sum "$f" | cut -c1-16)"
     else
       cp "$f" "$corpus/seed-$(sha1sum "$f" | cut -c1-16)"
     fi
@@ -63,7 +69,7 @@ copy_seeds "$seeds" "$pattern"
 [ "$target" = parse ] && copy_seeds "$root/tests/parse/malformed" '*.mlir'
 [ "$target" = parse ] && copy_seeds "$root/tests/parse/sdy" '*.mlir'
 [ "$target" = parse ] && copy_seeds "$root/tests/spmd" '*.mlir'
-[ "$target" != parse ] && copy_seeds "$root/tests/bytecode" '*.mlir.bc'
+[ "$target" = bytecode ] || [ "$target" = pjrt ] && copy_seeds "$root/tests/bytecode" '*.mlir.bc'
 copy_seeds "$regressions" '*'
 echo "run.sh: corpus $corpus: $(ls "$corpus" | wc -l) files ($n seeds copied)"
 
@@ -71,7 +77,7 @@ log=$build/fuzz.log
 rm -f "$build"/artifacts/*
 rc=0
 t0=$(date +%s)
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:allocator_may_return_null=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 if [ "$jobs" -gt 1 ]; then
   (cd "$build" && "$fuzzer" "$corpus" -max_len=65536 -timeout=10 -rss_limit_mb=2048 "${dict[@]}" \
@@ -94,7 +100,7 @@ for a in "$build"/artifacts/*; do
   echo "run.sh: finding: $dest"
 done
 if [ "$rc" -ne 0 ] || [ "$found" -ne 0 ]; then
-  grep -h -A40 -m1 'ERROR: \|runtime error\|fuzz_parse: \|fuzz_bytecode: ' "$log" | head -60 || true
+  grep -h -A40 -m1 'ERROR: \|runtime error\|fuzz_[a-z]*: ' "$log" | head -60 || true
   echo "run.sh: FAILED (fuzzer exit $rc)"
   exit 1
 fi

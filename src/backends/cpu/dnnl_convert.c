@@ -4,6 +4,7 @@
  * has them (every AVX2 one), else the element helpers of the IR; both give the same bits
  * (NaNs become the helpers' quiet NaN of the same sign). Large tensors are cut into ranges
  * run on the backend's pool (pool.h). */
+#include <cpuid.h>
 #include <immintrin.h>
 #include <stdint.h>
 #include <string.h>
@@ -22,7 +23,8 @@ static bool have_f16c(void) {
   int k = known;
   if (!k) {
     __builtin_cpu_init();
-    k = __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c") ? 2 : 1;
+    unsigned a, b, c, d; /* F16C: CPUID.1:ECX bit 29 (clang 14 has no "f16c" for __builtin_cpu_supports) */
+    k = __builtin_cpu_supports("avx") && __get_cpuid(1, &a, &b, &c, &d) && (c >> 29 & 1) ? 2 : 1;
     known = k;
   }
   return k == 2;

@@ -6,10 +6,29 @@
 #include <string.h>
 
 #include "backends/cpu/window.h"
+#include "ir/scalar.h"
 
 enum { MAX_RANK = KILN_WINDOW_MAX_RANK, LANE_CHUNK = 256 };
 
 /* ---------------------------------------------------------------- element arithmetic */
+
+/* f16 as the compiler's _Float16 where it has one (gcc; clang from 15), else as its bits
+ * through the IR's conversions (clang 14, which builds the fuzzing targets). */
+#ifdef __FLT16_MAX__
+typedef _Float16 f16_storage;
+#define F16_LOAD(v) ((float)(v))
+#define F16_STORE(v) ((_Float16)(v))
+#else
+typedef uint16_t f16_storage;
+static inline float f16_load(uint16_t v) { return (float)kiln_scalar_load(KILN_ELEM_F16, (const uint8_t *)&v).f; }
+static inline uint16_t f16_store(float f) {
+  uint16_t v;
+  kiln_scalar_store(KILN_ELEM_F16, (uint8_t *)&v, (kiln_scalar){.f = f});
+  return v;
+}
+#define F16_LOAD(v) f16_load(v)
+#define F16_STORE(v) f16_store(v)
+#endif
 
 /* LANE_CHUNK values of any compute type (accessed through a pointer to one member). */
 typedef union lane_buf {
@@ -23,7 +42,7 @@ typedef union lane_buf {
   uint16_t u16[LANE_CHUNK];
   uint32_t u32[LANE_CHUNK];
   uint64_t u64[LANE_CHUNK];
-  _Float16 h[LANE_CHUNK];
+  f16_storage h[LANE_CHUNK];
 } lane_buf;
 
 static inline float bf16_load(uint16_t v) {
@@ -41,8 +60,6 @@ static inline uint16_t bf16_store(float f) {
 }
 
 #define ID(v) (v)
-#define F16_LOAD(v) ((float)(v))
-#define F16_STORE(v) ((_Float16)(v))
 /* i1 is a byte 0 or 1; as the interpreter has it, add is or and multiply is and. */
 #define I1_STORE(v) ((uint8_t)((v) != 0))
 
@@ -76,7 +93,7 @@ static inline uint16_t bf16_store(float f) {
   X(F32, float, float, ID, ID, FLOAT_OP)                    \
   X(F64, double, double, ID, ID, FLOAT_OP)                  \
   X(BF16, uint16_t, float, bf16_load, bf16_store, FLOAT_OP) \
-  X(F16, _Float16, float, F16_LOAD, F16_STORE, FLOAT_OP)    \
+  X(F16, f16_storage, float, F16_LOAD, F16_STORE, FLOAT_OP)    \
   X(SI8, int8_t, int8_t, ID, (int8_t), INT_OP)              \
   X(SI16, int16_t, int16_t, ID, (int16_t), INT_OP)          \
   X(SI32, int32_t, int32_t, ID, (int32_t), INT_OP)          \
