@@ -114,20 +114,30 @@ static int64_t *signature(kiln_cpu_specs *s, kiln_cpu_tensor *const *inputs, int
 /* Recursive calls stay after inlining. For the copy to run in an interpreter of its
  * scratch module, the functions they call (and those these call) are copied there too:
  * inlined copies under their own names. */
+static kiln_status copy_callees(const kiln_module *m, kiln_module *scratch, const kiln_block *b, int depth);
+
+/* Copies the function symbol attribute a names (and what it calls) unless there already. */
+static kiln_status copy_callee(const kiln_module *m, kiln_module *scratch, const kiln_attr *a, int depth) {
+  if (!a || a->kind != KILN_ATTR_SYMBOL || kiln_module_lookup_func(scratch, a->symbol)) return NULL;
+  const kiln_op *callee = kiln_module_lookup_func(m, a->symbol);
+  if (!callee || !kiln_op_block(callee, 0)) return NULL; /* the run reports it */
+  if (depth > 64) return KILN_STATUS(KILN_STATUS_UNIMPLEMENTED, "calls nest too deep to copy");
+  kiln_op *copy = NULL;
+  int32_t inlined = 0;
+  KILN_RETURN_IF_ERROR(kiln_inline_calls(m, callee, scratch, &copy, &inlined));
+  return copy_callees(m, scratch, kiln_op_block(copy, 0), depth + 1);
+}
+
+/* The functions a custom call's called_computations name (ApproxTopK's comparator) are
+ * copied as well. */
 static kiln_status copy_callees(const kiln_module *m, kiln_module *scratch, const kiln_block *b, int depth) {
   for (const kiln_op *op = b ? b->first : NULL; op; op = op->next) {
     for (int32_t r = 0; r < op->num_regions; r++) KILN_RETURN_IF_ERROR(copy_callees(m, scratch, kiln_op_block(op, r), depth));
-    const kiln_attr *a = op->kind == KILN_OP_CALL ? kiln_op_attr(op, "callee")
-                         : op->kind == KILN_OP_COMPOSITE ? kiln_op_attr(op, "decomposition")
-                                                         : NULL;
-    if (!a || a->kind != KILN_ATTR_SYMBOL || kiln_module_lookup_func(scratch, a->symbol)) continue;
-    const kiln_op *callee = kiln_module_lookup_func(m, a->symbol);
-    if (!callee || !kiln_op_block(callee, 0)) continue; /* the run reports it */
-    if (depth > 64) return KILN_STATUS(KILN_STATUS_UNIMPLEMENTED, "calls nest too deep to copy");
-    kiln_op *copy = NULL;
-    int32_t inlined = 0;
-    KILN_RETURN_IF_ERROR(kiln_inline_calls(m, callee, scratch, &copy, &inlined));
-    KILN_RETURN_IF_ERROR(copy_callees(m, scratch, kiln_op_block(copy, 0), depth + 1));
+    if (op->kind == KILN_OP_CALL) KILN_RETURN_IF_ERROR(copy_callee(m, scratch, kiln_op_attr(op, "callee"), depth));
+    if (op->kind == KILN_OP_COMPOSITE) KILN_RETURN_IF_ERROR(copy_callee(m, scratch, kiln_op_attr(op, "decomposition"), depth));
+    const kiln_attr *calls = op->kind == KILN_OP_CUSTOM_CALL ? kiln_op_attr(op, "called_computations") : NULL;
+    for (int64_t i = 0; calls && calls->kind == KILN_ATTR_ARRAY && i < calls->array.count; i++)
+      KILN_RETURN_IF_ERROR(copy_callee(m, scratch, calls->array.items[i], depth));
   }
   return NULL;
 }
@@ -198,8 +208,8 @@ static void specialise(kiln_cpu_specs *s, kiln_op *copy, const kiln_shape_record
  * fully; every other op's results are allocated at their shapes and left uncomputed. */
 
 /* Custom calls a shapes-only run may make: JAX's shape assertions and dce_sink (no
- * results), StableHLO's dynamic top_k and rng_bit_generator and jaxlib's LAPACK targets
- * (pure). check.* and the rest are refused. */
+ * results), StableHLO's dynamic top_k and rng_bit_generator, XLA's ApproxTopK and jaxlib's
+ * LAPACK targets (pure). check.* and the rest are refused. */
 static bool shapes_only_target(const kiln_op *op) {
   const kiln_attr *a = kiln_op_attr(op, "call_target_name");
   if (!a || a->kind != KILN_ATTR_STRING) return false;
@@ -207,7 +217,7 @@ static bool shapes_only_target(const kiln_op *op) {
   const char *t = a->str.data;
   if ((n == 15 && !memcmp(t, "shape_assertion", 15)) || (n == 8 && !memcmp(t, "dce_sink", 8)) ||
       (n == 23 && !memcmp(t, "stablehlo.dynamic_top_k", 23)) ||
-      (n == 35 && !memcmp(t, "stablehlo.dynamic_rng_bit_generator", 35)))
+      (n == 35 && !memcmp(t, "stablehlo.dynamic_rng_bit_generator", 35)) || (n == 10 && !memcmp(t, "ApproxTopK", 10)))
     return true;
   return op->num_results > 0 && kiln_lapack_is_target(op);
 }

@@ -137,6 +137,12 @@ kiln_status kiln_interp_lapack(kiln_interp_ctx *ctx, const kiln_kernel_args *a);
  * shape an operand. */
 kiln_status kiln_interp_dynamic_top_k(kiln_interp_ctx *ctx, const kiln_kernel_args *a);
 kiln_status kiln_interp_dynamic_rng_bit_generator(kiln_interp_ctx *ctx, const kiln_kernel_args *a);
+/* custom_call @ApproxTopK (jax.lax.approx_max_k): exact top-k along reduction_dim by the
+ * comparator function it calls, as XLA computes it on CPU (kernels_structured.c). */
+kiln_status kiln_interp_approx_top_k(kiln_interp_ctx *ctx, const kiln_kernel_args *a);
+/* custom_call @stablehlo.dynamic_approx_top_k: ApproxTopK with k an operand after the init
+ * values. */
+kiln_status kiln_interp_dynamic_approx_top_k(kiln_interp_ctx *ctx, const kiln_kernel_args *a);
 /* The kernel of a custom_call's target (check.*, shape_assertion, dce_sink, jaxlib's LAPACK
  * targets), or NULL when the interpreter runs no such target. */
 kiln_interp_kernel kiln_interp_custom_call_kernel(const kiln_op *op);

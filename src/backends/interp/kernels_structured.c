@@ -154,6 +154,7 @@ static kiln_status need_scalar(kiln_interp_ctx *ctx, const kiln_op *op, const ki
 typedef struct region_run {
   kiln_interp_ctx *ctx;
   const kiln_op *op;
+  const kiln_op *func; /* a function op calls (its own frame), or NULL: op's own region */
   const kiln_region *region;
   const kiln_block *block;
   int32_t nargs, nres;
@@ -173,16 +174,16 @@ static void rr_free(region_run *r) {
   memset(r, 0, sizeof *r);
 }
 
-static kiln_status rr_init(region_run *r, kiln_interp_ctx *ctx, const kiln_op *op, int32_t region, int32_t nargs,
-                           int32_t nres) {
+/* A runner of region rg: op's own, or the body of func, a function op calls (run in a
+ * frame of its own: its values are numbered apart from the caller's). */
+static kiln_status rr_init_region(region_run *r, kiln_interp_ctx *ctx, const kiln_op *op, const kiln_op *func,
+                                  const kiln_region *rg, int32_t nargs, int32_t nres) {
   memset(r, 0, sizeof *r);
-  if (region >= op->num_regions || !kiln_op_block(op, region))
-    return kiln_interp_error(ctx, op, "is missing region #%d", (int)region);
-  const kiln_block *b = kiln_op_block(op, region);
+  const kiln_block *b = rg->first;
   if (b->num_args != nargs)
-    return kiln_interp_error(ctx, op, "region #%d takes %d arguments where %d are expected", (int)region,
-                             (int)b->num_args, (int)nargs);
-  *r = (region_run){ctx, op, &op->regions[region], b, nargs, nres, NULL, NULL, NULL, NULL, true};
+    return kiln_interp_error(ctx, op, "its computation takes %d arguments where %d are expected", (int)b->num_args,
+                             (int)nargs);
+  *r = (region_run){ctx, op, func, rg, b, nargs, nres, NULL, NULL, NULL, NULL, true};
   r->args = kiln_fault_calloc((size_t)nargs + 1, sizeof *r->args);
   r->res = kiln_fault_calloc((size_t)nres + 1, sizeof *r->res);
   r->types = kiln_fault_calloc((size_t)nargs + 1, sizeof *r->types);
@@ -192,6 +193,14 @@ static kiln_status rr_init(region_run *r, kiln_interp_ctx *ctx, const kiln_op *o
     return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   }
   return NULL;
+}
+
+static kiln_status rr_init(region_run *r, kiln_interp_ctx *ctx, const kiln_op *op, int32_t region, int32_t nargs,
+                           int32_t nres) {
+  memset(r, 0, sizeof *r);
+  if (region >= op->num_regions || !kiln_op_block(op, region))
+    return kiln_interp_error(ctx, op, "is missing region #%d", (int)region);
+  return rr_init_region(r, ctx, op, NULL, &op->regions[region], nargs, nres);
 }
 
 /* Allocates slot k with the block argument's element type (like's when the block's is
@@ -246,7 +255,8 @@ static kiln_status rr_call(region_run *r) {
     kiln_rtv_release(r->res[i]);
     r->res[i] = NULL;
   }
-  KILN_RETURN_IF_ERROR(kiln_interp_region(r->ctx, r->region, r->args, r->nargs, r->res, r->nres));
+  if (r->func) KILN_RETURN_IF_ERROR(kiln_interp_call(r->ctx, r->func, r->args, r->nargs, r->res));
+  else KILN_RETURN_IF_ERROR(kiln_interp_region(r->ctx, r->region, r->args, r->nargs, r->res, r->nres));
   for (int32_t i = 0; i < r->nres; i++) {
     const kiln_rtv *v = r->res[i];
     if (!v || v->kind != KILN_RTV_TENSOR || (r->scalar_results && v->count != 1))
@@ -667,6 +677,93 @@ kiln_status kiln_interp_dynamic_top_k(kiln_interp_ctx *ctx, const kiln_kernel_ar
   if (!k || k->kind != KILN_RTV_TENSOR || k->rank != 0 || !kiln_elem_is_int(k->elem) || k->elem == KILN_ELEM_I1)
     return kiln_interp_error(ctx, a->op, "k must be an integer scalar");
   return top_k(ctx, a, kiln_scalar_load(k->elem, k->data).i);
+}
+
+/* XLA's ApproxTopK (jax.lax.approx_max_k / approx_min_k): operands n inputs, n init values
+ * (then k for StableHLO's dynamic_approx_top_k, then the result shapes of a dynamic one), n
+ * results of top_k elements along reduction_dim (as many as the result type holds with
+ * aggregate_to_topk = false), ordered by the comparator function (called_computations[0])
+ * over the n inputs. Computed exactly, as XLA does on CPU (a stable sort along the dim,
+ * its first elements): the recall target is a lower bound, met with 1. */
+static kiln_status approx_top_k(kiln_interp_ctx *ctx, const kiln_kernel_args *a, const kiln_rtv *dyn_k, sort_state *s,
+                                const kiln_op **cmp) {
+  const kiln_op *op = a->op;
+  int32_t n = a->num_out;
+  const kiln_attr *cfg = kiln_op_attr(op, "mhlo.backend_config"), *calls = kiln_op_attr(op, "called_computations");
+  const kiln_attr *ka = cfg && cfg->kind == KILN_ATTR_DICT ? kiln_attr_get(cfg, "top_k") : NULL;
+  const kiln_attr *da = cfg && cfg->kind == KILN_ATTR_DICT ? kiln_attr_get(cfg, "reduction_dim") : NULL;
+  if ((!dyn_k && (!ka || ka->kind != KILN_ATTR_INT)) || !da || da->kind != KILN_ATTR_INT)
+    return kiln_interp_error(ctx, op, "needs integer %sreduction_dim in its mhlo.backend_config", dyn_k ? "" : "top_k and ");
+  const kiln_attr *c = calls && calls->kind == KILN_ATTR_ARRAY && calls->array.count == 1 ? calls->array.items[0] : NULL;
+  *cmp = c && c->kind == KILN_ATTR_SYMBOL ? kiln_interp_lookup_func(ctx->interp, c->symbol) : NULL;
+  if (!*cmp || !(*cmp)->num_regions || !(*cmp)->regions[0].first)
+    return kiln_interp_error(ctx, op, "needs its comparator function in called_computations");
+  const kiln_rtv *in = a->in[0];
+  KILN_RETURN_IF_ERROR(need_tensor(ctx, op, in, "operand #0"));
+  for (int32_t i = 1; i < n; i++) KILN_RETURN_IF_ERROR(same_shape(ctx, op, in, a->in[i], "every input"));
+  int64_t k = dyn_k ? kiln_scalar_load(dyn_k->elem, dyn_k->data).i : kiln_attr_int(ka), d = kiln_attr_int(da);
+  if (d < 0 || d >= in->rank) return kiln_interp_error(ctx, op, "reduction_dim = %lld is out of range for rank %d", (long long)d, (int)in->rank);
+  if (k < 0 || k > in->dims[d])
+    return kiln_interp_error(ctx, op, "top_k = %lld is out of range for a dimension of %lld", (long long)k, (long long)in->dims[d]);
+  /* aggregate_to_topk = false: as many as the result type holds (at least k), else k */
+  const kiln_type *rt = op->results[0].type;
+  int64_t m = kiln_type_is_tensor(rt) && rt->tensor.rank == in->rank && rt->tensor.dims[d] >= k ? rt->tensor.dims[d] : k;
+  if (m > in->dims[d]) m = in->dims[d];
+  int64_t dims[MAX_RANK];
+  memcpy(dims, in->dims, sizeof(int64_t) * (size_t)in->rank);
+  dims[d] = k = m;
+  for (int32_t i = 0; i < n; i++) KILN_RETURN_IF_ERROR(kiln_kernel_result(a, i, in->rank, dims));
+  const kiln_type *ct = kiln_func_type(*cmp);
+  if (!ct || ct->func.num_results != 1)
+    return kiln_interp_error(ctx, op, "its comparator @%s must return one value", kiln_func_name(*cmp));
+  KILN_RETURN_IF_ERROR(rr_init_region(&s->r, ctx, op, *cmp, &(*cmp)->regions[0], 2 * n, 1));
+  for (int32_t i = 0; i < n; i++) {
+    KILN_RETURN_IF_ERROR(rr_arg(&s->r, 2 * i, a->in[i], 0, NULL));
+    KILN_RETURN_IF_ERROR(rr_arg(&s->r, 2 * i + 1, a->in[i], 0, NULL));
+  }
+  if (in->count == 0 || k == 0) return NULL;
+  slices sl = slices_of(in->rank, in->dims, (int32_t)d);
+  int64_t *perm = kiln_fault_malloc(sizeof *perm * (size_t)sl.len * 2);
+  if (!perm) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  kiln_status st = NULL;
+  s->inner = sl.inner;
+  for (int64_t o = 0; !st && o < sl.outer; o++)
+    for (int64_t j = 0; !st && j < sl.inner; j++) {
+      s->base = o * sl.len * sl.inner + j;
+      for (int64_t e = 0; e < sl.len; e++) perm[e] = e;
+      st = merge_sort(perm, perm + sl.len, sl.len, sort_less, s);
+      for (int32_t i = 0; !st && i < n; i++)
+        for (int64_t e = 0; e < k; e++)
+          copy_elem(a->out[i], (o * k + e) * sl.inner + j, a->in[i], s->base + perm[e] * sl.inner);
+    }
+  free(perm);
+  return st;
+}
+
+/* ApproxTopK, or with dynamic (StableHLO's dynamic_approx_top_k) k as operand 2n. */
+static kiln_status approx_top_k_call(kiln_interp_ctx *ctx, const kiln_kernel_args *a, bool dynamic) {
+  int32_t n = a->num_out;
+  if (n < 1 || a->num_in < 2 * n + dynamic)
+    return kiln_interp_error(ctx, a->op, "needs n inputs, n init values%s and n results", dynamic ? ", k" : "");
+  const kiln_rtv *k = dynamic ? a->in[2 * n] : NULL;
+  if (k && (k->kind != KILN_RTV_TENSOR || k->rank != 0 || !kiln_elem_is_int(k->elem) || k->elem == KILN_ELEM_I1))
+    return kiln_interp_error(ctx, a->op, "k (operand #%d) must be an integer scalar", (int)(2 * n));
+  sort_state s = {.a = a};
+  const kiln_op *cmp = NULL;
+  kiln_kernel_args inputs = *a; /* the comparator and sort_less see the n inputs only */
+  inputs.num_in = n;
+  s.a = &inputs;
+  kiln_status st = approx_top_k(ctx, &inputs, k, &s, &cmp);
+  rr_free(&s.r);
+  return st;
+}
+
+kiln_status kiln_interp_approx_top_k(kiln_interp_ctx *ctx, const kiln_kernel_args *a) {
+  return approx_top_k_call(ctx, a, false);
+}
+
+kiln_status kiln_interp_dynamic_approx_top_k(kiln_interp_ctx *ctx, const kiln_kernel_args *a) {
+  return approx_top_k_call(ctx, a, true);
 }
 
 /* ------------------------------------------------------------------ map */

@@ -1,7 +1,9 @@
-// Custom calls with results of run-time shape, as JAX's shape-polymorphic exports emit them:
-// jaxlib's LAPACK targets with their result shapes as operands (indices_of_shape_operands),
-// and StableHLO's dynamic top_k and rng_bit_generator. `kiln check` runs each @main at
-// several sizes of its `?` dims on the device and on the interpreter and compares them.
+// Custom calls JAX emits beyond StableHLO's ops. With results of run-time shape, as its
+// shape-polymorphic exports emit them: jaxlib's LAPACK targets with their result shapes as
+// operands (indices_of_shape_operands), StableHLO's dynamic top_k and rng_bit_generator
+// (`kiln check` runs each @main at several sizes of its `?` dims on the device and on the
+// interpreter and compares them); and on constants with expected values, those and XLA's
+// ApproxTopK (jax.lax.approx_max_k), which calls its comparator function.
 
 // A batch of 2x2 Cholesky factors: result 0's shape is operand 1, result 1's (info) operand 2.
 func.func @main(%x: tensor<?x2x2xf32>) -> (tensor<?x2x2xf32>, tensor<?xi32>) {
@@ -51,3 +53,22 @@ func.func @dynamic_top_k_values() {
   func.return
 }
 
+
+// -----
+
+func.func private @gt_comparator(%a: tensor<f32>, %b: tensor<f32>, %ia: tensor<i32>, %ib: tensor<i32>) -> tensor<i1> {
+  %0 = stablehlo.compare GT, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+  return %0 : tensor<i1>
+}
+
+// The 2 largest of each column (reduction_dim 0), with their rows; ties keep row order.
+func.func @approx_top_k_values() {
+  %x = stablehlo.constant dense<[[1.0, 5.0, 2.0], [4.0, 5.0, 0.0], [3.0, 9.0, 2.0], [0.5, -1.0, 2.0]]> : tensor<4x3xf32>
+  %i = stablehlo.iota dim = 0 : tensor<4x3xi32>
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %zero = stablehlo.constant dense<0> : tensor<i32>
+  %r:2 = stablehlo.custom_call @ApproxTopK(%x, %i, %ninf, %zero) {called_computations = [@gt_comparator], mhlo.backend_config = {aggregate_to_topk = true, is_fallback = true, recall_target = 0.95 : f32, reduction_dim = 0 : i64, reduction_input_size_override = -1 : i64, top_k = 2 : i64}} : (tensor<4x3xf32>, tensor<4x3xi32>, tensor<f32>, tensor<i32>) -> (tensor<2x3xf32>, tensor<2x3xi32>)
+  check.expect_eq_const %r#0, dense<[[4.0, 9.0, 2.0], [3.0, 5.0, 2.0]]> : tensor<2x3xf32>
+  check.expect_eq_const %r#1, dense<[[1, 2, 0], [2, 0, 2]]> : tensor<2x3xi32>
+  func.return
+}
