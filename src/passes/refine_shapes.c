@@ -83,8 +83,8 @@ static bool same_shape(shape a, shape b) {
          (!a.rank || !memcmp(a.dims, b.dims, sizeof(int64_t) * (size_t)a.rank));
 }
 
-/* A custom call's shape operands: the k of @stablehlo.dynamic_top_k and the shape of
- * @stablehlo.dynamic_rng_bit_generator, or `indices_of_shape_operands` (the shape of result
+/* A custom call's shape operands: the k of @stablehlo.dynamic_top_k, the shape of
+ * @stablehlo.dynamic_rng_bit_generator and the window of @stablehlo.dynamic_reduce_window, or `indices_of_shape_operands` (the shape of result
  * k is operand k of the list, as StableHLO's dynamic custom calls carry them) when they are
  * one run of operands, one per result. */
 static bool custom_call_shapes(const kiln_op *op, int32_t *first, int32_t *count) {
@@ -93,6 +93,11 @@ static bool custom_call_shapes(const kiln_op *op, int32_t *first, int32_t *count
       ((t->str.len == 23 && !memcmp(t->str.data, "stablehlo.dynamic_top_k", 23)) ||
        (t->str.len == 35 && !memcmp(t->str.data, "stablehlo.dynamic_rng_bit_generator", 35)))) {
     *first = 1, *count = 1; /* k; the output shape */
+    return true;
+  }
+  if (t && t->kind == KILN_ATTR_STRING && t->str.len == 31 && !memcmp(t->str.data, "stablehlo.dynamic_reduce_window", 31) &&
+      op->num_operands >= 7) {
+    *first = op->num_operands - 5, *count = 5; /* the window */
     return true;
   }
   const kiln_attr *a = kiln_op_attr(op, "indices_of_shape_operands");

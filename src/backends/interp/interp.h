@@ -143,6 +143,9 @@ kiln_status kiln_interp_approx_top_k(kiln_interp_ctx *ctx, const kiln_kernel_arg
 /* custom_call @stablehlo.dynamic_approx_top_k: ApproxTopK with k an operand after the init
  * values. */
 kiln_status kiln_interp_dynamic_approx_top_k(kiln_interp_ctx *ctx, const kiln_kernel_args *a);
+/* custom_call @stablehlo.dynamic_reduce_window: reduce_window with its window as operands
+ * and its body a function it calls (kernels_structured.c). */
+kiln_status kiln_interp_dynamic_reduce_window(kiln_interp_ctx *ctx, const kiln_kernel_args *a);
 /* The kernel of a custom_call's target (check.*, shape_assertion, dce_sink, jaxlib's LAPACK
  * targets), or NULL when the interpreter runs no such target. */
 kiln_interp_kernel kiln_interp_custom_call_kernel(const kiln_op *op);

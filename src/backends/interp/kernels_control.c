@@ -677,9 +677,9 @@ static kiln_status target_dce_sink(kiln_interp_ctx *ctx, const kiln_kernel_args 
 }
 
 /* The custom-call targets the interpreter runs: the check.* targets of the JAX-generated
- * test data, JAX's @shape_assertion (shape_assertion.c) and @dce_sink, StableHLO's
- * dynamic top_k and rng_bit_generator and XLA's ApproxTopK (interp.h); and jaxlib's LAPACK
- * targets (lapack_call.c). */
+ * test data, JAX's @shape_assertion (shape_assertion.c) and @dce_sink, StableHLO's dynamic
+ * top_k, rng_bit_generator, approx_top_k and reduce_window and XLA's ApproxTopK (interp.h);
+ * and jaxlib's LAPACK targets (lapack_call.c). */
 static const struct {
   const char *name;
   kiln_interp_kernel kernel;
@@ -694,6 +694,7 @@ static const struct {
     {"stablehlo.dynamic_rng_bit_generator", kiln_interp_dynamic_rng_bit_generator},
     {"ApproxTopK", kiln_interp_approx_top_k},
     {"stablehlo.dynamic_approx_top_k", kiln_interp_dynamic_approx_top_k},
+    {"stablehlo.dynamic_reduce_window", kiln_interp_dynamic_reduce_window},
 };
 
 kiln_interp_kernel kiln_interp_custom_call_kernel(const kiln_op *op) {

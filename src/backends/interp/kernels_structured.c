@@ -274,19 +274,22 @@ static kiln_status fold(region_run *r, int32_t n) {
   return NULL;
 }
 
-/* Common setup of reduce and reduce_window: n inputs, n inits, n results; the body's
- * accumulator slots are like the inits and its element slots like the inputs. */
-static kiln_status reduction_setup(kiln_interp_ctx *ctx, const kiln_kernel_args *a, int32_t *n, region_run *r) {
+/* Common setup of reduce and reduce_window: n inputs, n inits (then `extra` more operands),
+ * n results; the body (op's region, or the function func when given) has accumulator
+ * slots like the inits and element slots like the inputs. */
+static kiln_status reduction_setup_of(kiln_interp_ctx *ctx, const kiln_kernel_args *a, const kiln_op *func, int32_t extra,
+                                      int32_t *n, region_run *r) {
   const kiln_op *op = a->op;
-  *n = a->num_in / 2;
-  if (*n < 1 || a->num_in != 2 * *n || a->num_out != *n)
-    return kiln_interp_error(ctx, op, "needs N inputs, N init values and N results");
+  *n = (a->num_in - extra) / 2;
+  if (*n < 1 || a->num_in != 2 * *n + extra || a->num_out != *n)
+    return kiln_interp_error(ctx, op, "needs N inputs, N init values%s and N results", extra ? ", the window" : "");
   KILN_RETURN_IF_ERROR(need_tensor(ctx, op, a->in[0], "inputs[0]"));
   for (int32_t i = 0; i < *n; i++) {
     KILN_RETURN_IF_ERROR(same_shape(ctx, op, a->in[0], a->in[i], "every input"));
     KILN_RETURN_IF_ERROR(need_scalar(ctx, op, a->in[*n + i], "every init value"));
   }
-  KILN_RETURN_IF_ERROR(rr_init(r, ctx, op, 0, 2 * *n, *n));
+  if (func) KILN_RETURN_IF_ERROR(rr_init_region(r, ctx, op, func, &func->regions[0], 2 * *n, *n));
+  else KILN_RETURN_IF_ERROR(rr_init(r, ctx, op, 0, 2 * *n, *n));
   kiln_status st = NULL;
   for (int32_t i = 0; !st && i < *n; i++) {
     st = rr_arg(r, i, a->in[*n + i], 0, NULL);
@@ -294,6 +297,10 @@ static kiln_status reduction_setup(kiln_interp_ctx *ctx, const kiln_kernel_args 
   }
   if (st) rr_free(r);
   return st;
+}
+
+static kiln_status reduction_setup(kiln_interp_ctx *ctx, const kiln_kernel_args *a, int32_t *n, region_run *r) {
+  return reduction_setup_of(ctx, a, NULL, 0, n, r);
 }
 
 static kiln_status reset_accumulators(region_run *r, const kiln_kernel_args *a, int32_t n) {
@@ -379,18 +386,10 @@ typedef struct window {
   int64_t out[MAX_RANK]; /* number of windows per dimension */
 } window;
 
-/* Reads the window attributes for an input of the given shape and counts the windows
- * (the spec's num_windows). select_and_scatter has no dilations: they stay 1. */
-static kiln_status window_read(kiln_interp_ctx *ctx, const kiln_op *op, int32_t rank, const int64_t *dims, window *w) {
-  w->rank = rank;
-  int64_t pad[2 * MAX_RANK];
-  KILN_RETURN_IF_ERROR(attr_ints(ctx, op, "window_dimensions", rank, 1, w->size));
-  if (!kiln_op_attr(op, "window_dimensions")) return kiln_interp_error(ctx, op, "needs 'window_dimensions'");
-  KILN_RETURN_IF_ERROR(attr_ints(ctx, op, "window_strides", rank, 1, w->stride));
-  KILN_RETURN_IF_ERROR(attr_ints(ctx, op, "base_dilations", rank, 1, w->base_dil));
-  KILN_RETURN_IF_ERROR(attr_ints(ctx, op, "window_dilations", rank, 1, w->win_dil));
-  KILN_RETURN_IF_ERROR(attr_ints(ctx, op, "padding", 2 * (int64_t)rank, 0, pad));
-  for (int32_t d = 0; d < rank; d++) {
+/* Counts the windows (the spec's num_windows) of w (its sizes, strides, dilations and
+ * padding pad, lo and hi per dim, set) over an input of the given dims. */
+static kiln_status window_count(kiln_interp_ctx *ctx, const kiln_op *op, const int64_t *dims, const int64_t *pad, window *w) {
+  for (int32_t d = 0; d < w->rank; d++) {
     w->lo[d] = pad[2 * d];
     w->hi[d] = pad[2 * d + 1];
     if (w->size[d] <= 0 || w->stride[d] <= 0 || w->base_dil[d] <= 0 || w->win_dil[d] <= 0)
@@ -402,6 +401,29 @@ static kiln_status window_read(kiln_interp_ctx *ctx, const kiln_op *op, int32_t 
     if (!ok) return kiln_interp_error(ctx, op, "window arithmetic overflows in dimension %d", (int)d);
     w->out[d] = padded <= 0 || span > padded ? 0 : (padded - span) / w->stride[d] + 1;
   }
+  return NULL;
+}
+
+/* Reads the window attributes for an input of the given shape and counts the windows.
+ * select_and_scatter has no dilations: they stay 1. */
+static kiln_status window_read(kiln_interp_ctx *ctx, const kiln_op *op, int32_t rank, const int64_t *dims, window *w) {
+  w->rank = rank;
+  int64_t pad[2 * MAX_RANK];
+  KILN_RETURN_IF_ERROR(attr_ints(ctx, op, "window_dimensions", rank, 1, w->size));
+  if (!kiln_op_attr(op, "window_dimensions")) return kiln_interp_error(ctx, op, "needs 'window_dimensions'");
+  KILN_RETURN_IF_ERROR(attr_ints(ctx, op, "window_strides", rank, 1, w->stride));
+  KILN_RETURN_IF_ERROR(attr_ints(ctx, op, "base_dilations", rank, 1, w->base_dil));
+  KILN_RETURN_IF_ERROR(attr_ints(ctx, op, "window_dilations", rank, 1, w->win_dil));
+  KILN_RETURN_IF_ERROR(attr_ints(ctx, op, "padding", 2 * (int64_t)rank, 0, pad));
+  return window_count(ctx, op, dims, pad, w);
+}
+
+/* n integers of operand v (a tensor of n elements) into out. */
+static kiln_status operand_ints(kiln_interp_ctx *ctx, const kiln_op *op, const kiln_rtv *v, int64_t n, const char *what,
+                                int64_t *out) {
+  if (!v || v->kind != KILN_RTV_TENSOR || v->count != n || !kiln_elem_is_int(v->elem) || v->elem == KILN_ELEM_I1)
+    return kiln_interp_error(ctx, op, "%s must be %lld integers", what, (long long)n);
+  for (int64_t i = 0; i < n; i++) out[i] = kiln_scalar_load(v->elem, v->data + (size_t)i * v->elem_bytes).i;
   return NULL;
 }
 
@@ -441,6 +463,37 @@ static kiln_status k_reduce_window(kiln_interp_ctx *ctx, const kiln_kernel_args 
   KILN_RETURN_IF_ERROR(reduction_setup(ctx, a, &n, &r));
   window w;
   kiln_status st = window_read(ctx, a->op, a->in[0]->rank, a->in[0]->dims, &w);
+  for (int32_t i = 0; !st && i < n; i++) st = kiln_kernel_result(a, i, w.rank, w.out);
+  if (!st) st = reduce_window_loop(&r, a, n, &w);
+  rr_free(&r);
+  return st;
+}
+
+/* StableHLO's dynamic_reduce_window: reduce_window with its window as the last five operands
+ * (window_dimensions, window_strides, base_dilations, window_dilations: one per dim; padding:
+ * rank x 2) and its body the function called_computations[0] names. */
+kiln_status kiln_interp_dynamic_reduce_window(kiln_interp_ctx *ctx, const kiln_kernel_args *a) {
+  const kiln_op *op = a->op;
+  const kiln_attr *calls = kiln_op_attr(op, "called_computations");
+  const kiln_attr *c = calls && calls->kind == KILN_ATTR_ARRAY && calls->array.count == 1 ? calls->array.items[0] : NULL;
+  const kiln_op *body = c && c->kind == KILN_ATTR_SYMBOL ? kiln_interp_lookup_func(ctx->interp, c->symbol) : NULL;
+  if (!body || !body->num_regions || !body->regions[0].first)
+    return kiln_interp_error(ctx, op, "needs its body function in called_computations");
+  if (a->num_in < 7) return kiln_interp_error(ctx, op, "needs N inputs, N init values, the window and N results");
+  int32_t n;
+  region_run r;
+  KILN_RETURN_IF_ERROR(reduction_setup_of(ctx, a, body, 5, &n, &r));
+  const kiln_rtv *in = a->in[0];
+  window w = {.rank = in->rank};
+  int64_t pad[2 * MAX_RANK];
+  kiln_rtv *const *wv = a->in + 2 * n;
+  kiln_status st = in->rank > MAX_RANK ? kiln_interp_error(ctx, op, "rank %d is beyond %d", (int)in->rank, MAX_RANK) : NULL;
+  if (!st) st = operand_ints(ctx, op, wv[0], in->rank, "window_dimensions", w.size);
+  if (!st) st = operand_ints(ctx, op, wv[1], in->rank, "window_strides", w.stride);
+  if (!st) st = operand_ints(ctx, op, wv[2], in->rank, "base_dilations", w.base_dil);
+  if (!st) st = operand_ints(ctx, op, wv[3], in->rank, "window_dilations", w.win_dil);
+  if (!st) st = operand_ints(ctx, op, wv[4], 2 * (int64_t)in->rank, "padding", pad);
+  if (!st) st = window_count(ctx, op, in->dims, pad, &w);
   for (int32_t i = 0; !st && i < n; i++) st = kiln_kernel_result(a, i, w.rank, w.out);
   if (!st) st = reduce_window_loop(&r, a, n, &w);
   rr_free(&r);

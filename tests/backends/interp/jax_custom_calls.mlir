@@ -2,8 +2,8 @@
 // shape-polymorphic exports emit them: jaxlib's LAPACK targets with their result shapes as
 // operands (indices_of_shape_operands), StableHLO's dynamic top_k and rng_bit_generator
 // (`kiln check` runs each @main at several sizes of its `?` dims on the device and on the
-// interpreter and compares them); and on constants with expected values, those and XLA's
-// ApproxTopK (jax.lax.approx_max_k), which calls its comparator function.
+// interpreter and compares them); and on constants with expected values, those, StableHLO's
+// dynamic reduce_window and XLA's ApproxTopK (jax.lax.approx_max_k), which call functions.
 
 // A batch of 2x2 Cholesky factors: result 0's shape is operand 1, result 1's (info) operand 2.
 func.func @main(%x: tensor<?x2x2xf32>) -> (tensor<?x2x2xf32>, tensor<?xi32>) {
@@ -70,5 +70,24 @@ func.func @approx_top_k_values() {
   %r:2 = stablehlo.custom_call @ApproxTopK(%x, %i, %ninf, %zero) {called_computations = [@gt_comparator], mhlo.backend_config = {aggregate_to_topk = true, is_fallback = true, recall_target = 0.95 : f32, reduction_dim = 0 : i64, reduction_input_size_override = -1 : i64, top_k = 2 : i64}} : (tensor<4x3xf32>, tensor<4x3xi32>, tensor<f32>, tensor<i32>) -> (tensor<2x3xf32>, tensor<2x3xi32>)
   check.expect_eq_const %r#0, dense<[[4.0, 9.0, 2.0], [3.0, 5.0, 2.0]]> : tensor<2x3xf32>
   check.expect_eq_const %r#1, dense<[[1, 2, 0], [2, 0, 2]]> : tensor<2x3xi32>
+  func.return
+}
+
+// -----
+
+func.func private @add_body(%a: tensor<f32>, %b: tensor<f32>) -> tensor<f32> {
+  %0 = stablehlo.add %a, %b : tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// Windows of 2 with stride 2 over [1 .. 5] padded by one at the end: sums 3, 7, 5.
+func.func @dynamic_reduce_window_values() {
+  %x = stablehlo.constant dense<[1.0, 2.0, 3.0, 4.0, 5.0]> : tensor<5xf32>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %size = stablehlo.constant dense<2> : tensor<1xi64>
+  %one = stablehlo.constant dense<1> : tensor<1xi64>
+  %pad = stablehlo.constant dense<[[0, 1]]> : tensor<1x2xi64>
+  %r = stablehlo.custom_call @stablehlo.dynamic_reduce_window(%x, %zero, %size, %size, %one, %one, %pad) {called_computations = [@add_body]} : (tensor<5xf32>, tensor<f32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1x2xi64>) -> tensor<3xf32>
+  check.expect_eq_const %r, dense<[3.0, 7.0, 5.0]> : tensor<3xf32>
   func.return
 }
