@@ -71,8 +71,7 @@ void kiln_cpu_parallel_rows(const kiln_cpu_step *steps, int32_t n, void *const *
   for (int32_t j = 0; j < n; j++) { /* unit_rows: the least count of rows whole in every step's grain */
     work += steps[j].work;
     int64_t g = steps[j].loop->grain > 1 ? steps[j].loop->grain : 1, need = g / gcd(g, steps[j].row_points);
-    unit_rows = unit_rows / gcd(unit_rows, need) * need;
-    if (unit_rows >= rows) break;
+    if (unit_rows < rows) unit_rows = unit_rows / gcd(unit_rows, need) * need;
   }
   if (unit_rows > rows) unit_rows = rows;
   int64_t units = (rows + unit_rows - 1) / unit_rows;
