@@ -371,15 +371,27 @@ static void count_uses(const kiln_block *b, int32_t *uses) {
   }
 }
 
+/* A JAX shape assertion (custom_call @shape_assertion) whose operands the signature
+ * decides: the recorded run checked it (a failing one fails that run, and nothing is
+ * refined), so it holds in every run of the signature. */
+static bool settled_assertion(const refiner *f, const kiln_op *op) {
+  const kiln_attr *t = op->kind == KILN_OP_CUSTOM_CALL && !op->num_results ? kiln_op_attr(op, "call_target_name") : NULL;
+  if (!t || t->kind != KILN_ATTR_STRING || t->str.len != 15 || memcmp(t->str.data, "shape_assertion", 15)) return false;
+  for (int32_t i = 0; i < op->num_operands; i++)
+    if (!f->known[op->operands[i]->id]) return false;
+  return true;
+}
+
 /* Drops the top-level ops without effects whose results nobody reads: the shape
- * computations the static forms no longer need (last first, so chains go at once). */
+ * computations the static forms no longer need (last first, so chains go at once), and
+ * the shape assertions the signature settles. */
 static bool drop_dead(const refiner *f, kiln_block *body) {
   int32_t *uses = calloc((size_t)f->r->num_values + 1, sizeof *uses);
   if (!uses) return false;
   count_uses(body, uses);
   for (kiln_op *op = body->last, *prev; op; op = prev) {
     prev = op->prev;
-    bool dead = is_pure(op) && op->num_results > 0;
+    bool dead = (is_pure(op) && op->num_results > 0) || settled_assertion(f, op);
     for (int32_t i = 0; dead && i < op->num_results; i++) dead = uses[op->results[i].id] == 0;
     if (!dead) continue;
     for (int32_t i = 0; i < op->num_operands; i++) uses[op->operands[i]->id]--;
