@@ -147,9 +147,8 @@ static kept *compiled(const char *text, size_t len) {
   return slot;
 }
 
-/* Prints the counts, then releases everything, so that the plugins unload and their threads
- * end before LeakSanitizer's check at exit (a pool thread still running made its tracer
- * crash). */
+/* Prints the counts, then releases everything, so that the plugins have unloaded by
+ * LeakSanitizer's check at exit and what remains allocated is a leak. */
 static void at_exit(void) {
   fprintf(stderr, "fuzz_sizes: %lu programs compiled on both devices, %lu runs compared, %lu runs refused by both\n",
           g_compiled, g_compared, g_refused);
