@@ -183,6 +183,9 @@ static kiln_status rr_init_region(region_run *r, kiln_interp_ctx *ctx, const kil
   if (b->num_args != nargs)
     return kiln_interp_error(ctx, op, "its computation takes %d arguments where %d are expected", (int)b->num_args,
                              (int)nargs);
+  const kiln_type *ft = func ? kiln_func_type(func) : NULL;
+  if (func && (!ft || ft->func.num_results != nres))
+    return kiln_interp_error(ctx, op, "its computation @%s must return %d values", kiln_func_name(func), (int)nres);
   *r = (region_run){ctx, op, func, rg, b, nargs, nres, NULL, NULL, NULL, NULL, true};
   r->args = kiln_fault_calloc((size_t)nargs + 1, sizeof *r->args);
   r->res = kiln_fault_calloc((size_t)nres + 1, sizeof *r->res);
@@ -766,9 +769,6 @@ static kiln_status approx_top_k(kiln_interp_ctx *ctx, const kiln_kernel_args *a,
   memcpy(dims, in->dims, sizeof(int64_t) * (size_t)in->rank);
   dims[d] = k = m;
   for (int32_t i = 0; i < n; i++) KILN_RETURN_IF_ERROR(kiln_kernel_result(a, i, in->rank, dims));
-  const kiln_type *ct = kiln_func_type(*cmp);
-  if (!ct || ct->func.num_results != 1)
-    return kiln_interp_error(ctx, op, "its comparator @%s must return one value", kiln_func_name(*cmp));
   KILN_RETURN_IF_ERROR(rr_init_region(&s->r, ctx, op, *cmp, &(*cmp)->regions[0], 2 * n, 1));
   for (int32_t i = 0; i < n; i++) {
     KILN_RETURN_IF_ERROR(rr_arg(&s->r, 2 * i, a->in[i], 0, NULL));
