@@ -214,6 +214,7 @@ int32_t kiln_cpu_pool_chunks(const kiln_cpu_pool *p, int64_t work, int64_t max_c
   int64_t n = (int64_t)p->threads * CHUNKS_PER_THREAD;
   if (n > work / MIN_CHUNK_WORK) n = work / MIN_CHUNK_WORK;
   if (n > max_chunks) n = max_chunks;
+  if (n < 2 * p->threads && n > p->threads) n -= n % p->threads; /* few chunks: one each, not 2 on one thread */
   return n < 2 ? 2 : (int32_t)n;
 }
 

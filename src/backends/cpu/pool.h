@@ -85,7 +85,8 @@ int32_t kiln_cpu_pool_threads(const kiln_cpu_pool *p);
 
 /* The cost model: into how many chunks (at most max_chunks, at least 1) to split `work`
  * (elements touched, summed over the call) so that each chunk pays for its hand-off;
- * 1 means the caller should run it alone. */
+ * 1 means the caller should run it alone. Fewer than two chunks a thread are rounded down
+ * to one a thread (3 chunks on 2 threads left one thread two of them). */
 int32_t kiln_cpu_pool_chunks(const kiln_cpu_pool *p, int64_t work, int64_t max_chunks);
 
 /* Runs fn(ctx, c, t) exactly once for every chunk c in [0, chunks) and returns when all
