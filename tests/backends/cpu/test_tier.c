@@ -6,7 +6,8 @@
  *   optimized: optimised from the first run;
  * - auto: a program with little interpreted work starts at once on the fast-start tier and
  *   queues its compile at its second run; one whose fast-start run would cost more than its
- *   compile starts on quick code; one the interpreter runs whole is compiled first;
+ *   compile starts on quick code (much data, or a window op calling its body per element);
+ *   one the interpreter runs whole is compiled first;
  * - an executable released while its compile is queued or running, twenty times over;
  * - a fork while the compile runs: the child runs the executable correctly.
  * Prints "N passed, N failed". */
@@ -70,6 +71,21 @@ static const char *k_large =
     "}\n";
 
 /* A token argument: the planner leaves the function to the interpreter whole. */
+/* A running sum over 1024 elements (a window spanning the axis, as jnp.cumsum lowers):
+ * little data (its per-element estimate says the fast-start tier), but 2^20 calls of the
+ * window's body on that tier, which cost more than a compile: it starts on quick code. */
+static const char *k_window =
+    "func.func @main(%x: tensor<1024xf32>) -> tensor<1024xf32> {\n"
+    "  %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
+    "  %r = \"stablehlo.reduce_window\"(%x, %z) ({\n"
+    "  ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+    "    %s = stablehlo.add %a, %b : tensor<f32>\n"
+    "    stablehlo.return %s : tensor<f32>\n"
+    "  }) {window_dimensions = array<i64: 1024>, padding = dense<[[1023, 0]]> : tensor<1x2xi64>} : "
+    "(tensor<1024xf32>, tensor<f32>) -> tensor<1024xf32>\n"
+    "  return %r : tensor<1024xf32>\n"
+    "}\n";
+
 static const char *k_whole =
     "func.func @main(%t: !stablehlo.token, %x: tensor<4xf32>) -> tensor<4xf32> {\n"
     "  %a = stablehlo.add %x, %x : tensor<4xf32>\n"
@@ -257,6 +273,14 @@ static void test_auto(kiln_client *c) {
     EXPECT(s.tier == KILN_TIER_QUICK && !s.tier_pending, "auto: the large program starts on quick code (tier %u)",
            s.tier);
   }
+  kiln_executable *window = compile(c, k_window);
+  EXPECT(window != NULL, "auto compiles the running sum");
+  if (window) {
+    kiln_executable_stats_info s = stats_of(window);
+    EXPECT(s.tier == KILN_TIER_QUICK && !s.tier_pending,
+           "auto: a window op whose body the fast-start tier would call 2^20 times starts on quick code (tier %u)", s.tier);
+  }
+  kiln_executable_release(window);
   kiln_executable *whole = compile(c, k_whole);
   EXPECT(whole != NULL, "auto compiles a program the interpreter runs whole");
   if (whole) {
