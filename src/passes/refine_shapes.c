@@ -84,9 +84,10 @@ static bool same_shape(shape a, shape b) {
 }
 
 /* A custom call's shape operands: the k of @stablehlo.dynamic_top_k, the shape of
- * @stablehlo.dynamic_rng_bit_generator and the window of @stablehlo.dynamic_reduce_window, or `indices_of_shape_operands` (the shape of result
- * k is operand k of the list, as StableHLO's dynamic custom calls carry them) when they are
- * one run of operands, one per result. */
+ * @stablehlo.dynamic_rng_bit_generator and the window of @stablehlo.dynamic_reduce_window,
+ * or `indices_of_shape_operands` (the shape of result k is operand k of the list, as
+ * StableHLO's dynamic custom calls carry them) when they are one run of operands, one per
+ * result. */
 static bool custom_call_shapes(const kiln_op *op, int32_t *first, int32_t *count) {
   const kiln_attr *t = kiln_op_attr(op, "call_target_name");
   if (t && t->kind == KILN_ATTR_STRING && op->num_operands == 2 &&
