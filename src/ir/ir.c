@@ -151,6 +151,11 @@ const kiln_attr *kiln_op_attr(const kiln_op *op, const char *name) {
   return NULL;
 }
 
+bool kiln_op_calls_target(const kiln_op *op, const char *target) {
+  const kiln_attr *a = op->kind == KILN_OP_CUSTOM_CALL ? kiln_op_attr(op, "call_target_name") : NULL;
+  return a && a->kind == KILN_ATTR_STRING && a->str.len == strlen(target) && !memcmp(a->str.data, target, a->str.len);
+}
+
 kiln_block *kiln_op_block(const kiln_op *op, int32_t region) {
   return region < op->num_regions ? op->regions[region].first : NULL;
 }

@@ -261,6 +261,8 @@ bool kiln_op_lookup(const char *s, size_t n, kiln_op_kind *out);
 
 /* Attribute of an op by name; NULL if absent. */
 const kiln_attr *kiln_op_attr(const kiln_op *op, const char *name);
+/* Whether op is a custom_call whose call_target_name is `target`. */
+bool kiln_op_calls_target(const kiln_op *op, const char *target);
 /* The single block of region i of op (NULL if the region is empty). */
 kiln_block *kiln_op_block(const kiln_op *op, int32_t region);
 /* The terminator (last op) of a block; NULL if empty. */

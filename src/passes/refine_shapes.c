@@ -89,15 +89,12 @@ static bool same_shape(shape a, shape b) {
  * StableHLO's dynamic custom calls carry them) when they are one run of operands, one per
  * result. */
 static bool custom_call_shapes(const kiln_op *op, int32_t *first, int32_t *count) {
-  const kiln_attr *t = kiln_op_attr(op, "call_target_name");
-  if (t && t->kind == KILN_ATTR_STRING && op->num_operands == 2 &&
-      ((t->str.len == 23 && !memcmp(t->str.data, "stablehlo.dynamic_top_k", 23)) ||
-       (t->str.len == 35 && !memcmp(t->str.data, "stablehlo.dynamic_rng_bit_generator", 35)))) {
+  if (op->num_operands == 2 && (kiln_op_calls_target(op, "stablehlo.dynamic_top_k") ||
+                                kiln_op_calls_target(op, "stablehlo.dynamic_rng_bit_generator"))) {
     *first = 1, *count = 1; /* k; the output shape */
     return true;
   }
-  if (t && t->kind == KILN_ATTR_STRING && t->str.len == 31 && !memcmp(t->str.data, "stablehlo.dynamic_reduce_window", 31) &&
-      op->num_operands >= 7) {
+  if (op->num_operands >= 7 && kiln_op_calls_target(op, "stablehlo.dynamic_reduce_window")) {
     *first = op->num_operands - 5, *count = 5; /* the window */
     return true;
   }
@@ -376,8 +373,7 @@ static void count_uses(const kiln_block *b, int32_t *uses) {
  * decides: the recorded run checked it (a failing one fails that run, and nothing is
  * refined), so it holds in every run of the signature. */
 static bool settled_assertion(const refiner *f, const kiln_op *op) {
-  const kiln_attr *t = op->kind == KILN_OP_CUSTOM_CALL && !op->num_results ? kiln_op_attr(op, "call_target_name") : NULL;
-  if (!t || t->kind != KILN_ATTR_STRING || t->str.len != 15 || memcmp(t->str.data, "shape_assertion", 15)) return false;
+  if (op->num_results || !kiln_op_calls_target(op, "shape_assertion")) return false;
   for (int32_t i = 0; i < op->num_operands; i++)
     if (!f->known[op->operands[i]->id]) return false;
   return true;

@@ -162,11 +162,6 @@ static const int64_t k_bad_values[6] = {-1, INT32_MIN, INT64_MIN, INT64_MAX, INT
 static int64_t dim_size(uint8_t b) { return b % 50; }
 static int64_t dim_arg_value(uint8_t b) { return b < 250 ? b % 50 : k_bad_values[b - 250]; }
 
-static bool is_int_scalar(const kiln_type *t) {
-  return kiln_type_is_tensor(t) && t->tensor.rank == 0 && t->tensor.element->kind == KILN_TYPE_SCALAR &&
-         kiln_elem_is_int(t->tensor.element->elem) && t->tensor.element->elem != KILN_ELEM_I1;
-}
-
 /* The interpreter's region calls per element are slow under ASan: a program at inputs of
  * more elements than this (a 45x112x112 max pool: 5 million window steps) would look like
  * a hang. Such sizes are not fuzzed. */
@@ -193,7 +188,7 @@ static kiln_status make_inputs(const kept *k, const uint8_t *hdr, kiln_device *d
   sym = 0;
   for (int32_t i = 0; !st && !*out_skip && i < ft->func.num_inputs; i++) {
     const kiln_type *t = ft->func.inputs[i];
-    if (i < dim_args && is_int_scalar(t)) {
+    if (i < dim_args) { /* integer scalars (kiln_cli_dim_arg_count) */
       st = kiln_cli_dim_arg(t, dim_arg_value(agree ? hdr[0] : hdr[(i + 1) % HEADER]), device, &in[i]);
       continue;
     }

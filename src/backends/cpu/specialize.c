@@ -207,27 +207,11 @@ static void specialise(kiln_cpu_specs *s, kiln_op *copy, const kiln_shape_record
  * operands of the dynamic ops and what computes them, and shape assertions' operands) run
  * fully; every other op's results are allocated at their shapes and left uncomputed. */
 
-/* Custom calls a shapes-only run may make: JAX's shape assertions and dce_sink (no
- * results), StableHLO's dynamic top_k, rng_bit_generator and reduce_window, XLA's ApproxTopK
- * and jaxlib's LAPACK targets (pure). check.* and the rest are refused. */
-static bool shapes_only_target(const kiln_op *op) {
-  const kiln_attr *a = kiln_op_attr(op, "call_target_name");
-  if (!a || a->kind != KILN_ATTR_STRING) return false;
-  size_t n = a->str.len;
-  const char *t = a->str.data;
-  if ((n == 15 && !memcmp(t, "shape_assertion", 15)) || (n == 8 && !memcmp(t, "dce_sink", 8)) ||
-      (n == 23 && !memcmp(t, "stablehlo.dynamic_top_k", 23)) ||
-      (n == 35 && !memcmp(t, "stablehlo.dynamic_rng_bit_generator", 35)) || (n == 10 && !memcmp(t, "ApproxTopK", 10)) ||
-      (n == 31 && !memcmp(t, "stablehlo.dynamic_reduce_window", 31)))
-    return true;
-  return op->num_results > 0 && kiln_lapack_is_target(op);
-}
-
 /* Whether a shapes-only run of b has the effects of a real one: none but assertions. */
 static bool effect_free(const kiln_block *b) {
   for (const kiln_op *op = b ? b->first : NULL; op; op = op->next) {
     bool ok = kiln_refine_kind_is_pure(op->kind) || op->kind == KILN_OP_RNG || op->kind == KILN_OP_RNG_BIT_GENERATOR ||
-              (op->kind == KILN_OP_CUSTOM_CALL && shapes_only_target(op));
+              (op->kind == KILN_OP_CUSTOM_CALL && kiln_interp_custom_call_shapes_only(op));
     for (int32_t r = 0; ok && r < op->num_regions; r++) ok = effect_free(kiln_op_block(op, r));
     if (!ok) return false;
   }

@@ -149,6 +149,10 @@ kiln_status kiln_interp_dynamic_reduce_window(kiln_interp_ctx *ctx, const kiln_k
 /* The kernel of a custom_call's target (check.*, shape_assertion, dce_sink, jaxlib's LAPACK
  * targets), or NULL when the interpreter runs no such target. */
 kiln_interp_kernel kiln_interp_custom_call_kernel(const kiln_op *op);
+/* Whether a shapes-only run (kiln_interp_ctx.shapes_only) may make op, a custom call: its
+ * target has no effect but a shape check (shape_assertion, dce_sink, the dynamic ops,
+ * ApproxTopK, LAPACK with results). check.* and unknown targets may not. */
+bool kiln_interp_custom_call_shapes_only(const kiln_op *op);
 
 /* Compile-time check (runnable.c) that every custom_call of function and of the functions
  * it calls (func.call, composite decompositions), in all their regions, has a target the

@@ -683,27 +683,41 @@ static kiln_status target_dce_sink(kiln_interp_ctx *ctx, const kiln_kernel_args 
 static const struct {
   const char *name;
   kiln_interp_kernel kernel;
+  bool shapes_only; /* may run in a shapes-only run: no effect but a shape check */
 } k_targets[] = {
-    {"check.eq", target_check_eq},
-    {"check.expect_eq", target_expect_eq},
-    {"check.expect_close", target_expect_close},
-    {"check.expect_almost_eq", target_expect_almost_eq},
-    {"shape_assertion", kiln_interp_shape_assertion},
-    {"dce_sink", target_dce_sink},
-    {"stablehlo.dynamic_top_k", kiln_interp_dynamic_top_k},
-    {"stablehlo.dynamic_rng_bit_generator", kiln_interp_dynamic_rng_bit_generator},
-    {"ApproxTopK", kiln_interp_approx_top_k},
-    {"stablehlo.dynamic_approx_top_k", kiln_interp_dynamic_approx_top_k},
-    {"stablehlo.dynamic_reduce_window", kiln_interp_dynamic_reduce_window},
+    {"check.eq", target_check_eq, false},
+    {"check.expect_eq", target_expect_eq, false},
+    {"check.expect_close", target_expect_close, false},
+    {"check.expect_almost_eq", target_expect_almost_eq, false},
+    {"shape_assertion", kiln_interp_shape_assertion, true},
+    {"dce_sink", target_dce_sink, true},
+    {"stablehlo.dynamic_top_k", kiln_interp_dynamic_top_k, true},
+    {"stablehlo.dynamic_rng_bit_generator", kiln_interp_dynamic_rng_bit_generator, true},
+    {"ApproxTopK", kiln_interp_approx_top_k, true},
+    {"stablehlo.dynamic_approx_top_k", kiln_interp_dynamic_approx_top_k, true},
+    {"stablehlo.dynamic_reduce_window", kiln_interp_dynamic_reduce_window, true},
 };
 
-kiln_interp_kernel kiln_interp_custom_call_kernel(const kiln_op *op) {
+/* The row of k_targets op calls, or -1. */
+static int target_row(const kiln_op *op) {
   const char *t = NULL;
   size_t n = 0;
-  if (!attr_string(op, "call_target_name", &t, &n)) return NULL;
+  if (!attr_string(op, "call_target_name", &t, &n)) return -1;
   for (size_t i = 0; i < sizeof k_targets / sizeof k_targets[0]; i++)
-    if (str_is(t, n, k_targets[i].name)) return k_targets[i].kernel;
+    if (str_is(t, n, k_targets[i].name)) return (int)i;
+  return -1;
+}
+
+kiln_interp_kernel kiln_interp_custom_call_kernel(const kiln_op *op) {
+  int i = target_row(op);
+  if (i >= 0) return k_targets[i].kernel;
   return kiln_lapack_is_target(op) ? kiln_interp_lapack : NULL;
+}
+
+bool kiln_interp_custom_call_shapes_only(const kiln_op *op) {
+  int i = target_row(op);
+  if (i >= 0) return k_targets[i].shapes_only;
+  return op->num_results > 0 && kiln_lapack_is_target(op);
 }
 
 /* stablehlo.custom_call: its target's kernel. Programs that call another target are refused

@@ -198,6 +198,16 @@ static kiln_status rr_init_region(region_run *r, kiln_interp_ctx *ctx, const kil
   return NULL;
 }
 
+/* The one function op's called_computations names (with a body): the `what` it calls. */
+static kiln_status called_function(kiln_interp_ctx *ctx, const kiln_op *op, const char *what, const kiln_op **out) {
+  const kiln_attr *calls = kiln_op_attr(op, "called_computations");
+  const kiln_attr *c = calls && calls->kind == KILN_ATTR_ARRAY && calls->array.count == 1 ? calls->array.items[0] : NULL;
+  *out = c && c->kind == KILN_ATTR_SYMBOL ? kiln_interp_lookup_func(ctx->interp, c->symbol) : NULL;
+  if (!*out || !(*out)->num_regions || !(*out)->regions[0].first)
+    return kiln_interp_error(ctx, op, "needs its %s function in called_computations", what);
+  return NULL;
+}
+
 static kiln_status rr_init(region_run *r, kiln_interp_ctx *ctx, const kiln_op *op, int32_t region, int32_t nargs,
                            int32_t nres) {
   memset(r, 0, sizeof *r);
@@ -476,12 +486,8 @@ static kiln_status k_reduce_window(kiln_interp_ctx *ctx, const kiln_kernel_args 
  * (window_dimensions, window_strides, base_dilations, window_dilations: one per dim; padding:
  * rank x 2) and its body the function called_computations[0] names. */
 kiln_status kiln_interp_dynamic_reduce_window(kiln_interp_ctx *ctx, const kiln_kernel_args *a) {
-  const kiln_op *op = a->op;
-  const kiln_attr *calls = kiln_op_attr(op, "called_computations");
-  const kiln_attr *c = calls && calls->kind == KILN_ATTR_ARRAY && calls->array.count == 1 ? calls->array.items[0] : NULL;
-  const kiln_op *body = c && c->kind == KILN_ATTR_SYMBOL ? kiln_interp_lookup_func(ctx->interp, c->symbol) : NULL;
-  if (!body || !body->num_regions || !body->regions[0].first)
-    return kiln_interp_error(ctx, op, "needs its body function in called_computations");
+  const kiln_op *op = a->op, *body;
+  KILN_RETURN_IF_ERROR(called_function(ctx, op, "body", &body));
   if (a->num_in < 7) return kiln_interp_error(ctx, op, "needs N inputs, N init values, the window and N results");
   int32_t n;
   region_run r;
@@ -741,19 +747,15 @@ kiln_status kiln_interp_dynamic_top_k(kiln_interp_ctx *ctx, const kiln_kernel_ar
  * aggregate_to_topk = false), ordered by the comparator function (called_computations[0])
  * over the n inputs. Computed exactly, as XLA does on CPU (a stable sort along the dim,
  * its first elements): the recall target is a lower bound, met with 1. */
-static kiln_status approx_top_k(kiln_interp_ctx *ctx, const kiln_kernel_args *a, const kiln_rtv *dyn_k, sort_state *s,
-                                const kiln_op **cmp) {
-  const kiln_op *op = a->op;
+static kiln_status approx_top_k(kiln_interp_ctx *ctx, const kiln_kernel_args *a, const kiln_rtv *dyn_k, sort_state *s) {
+  const kiln_op *op = a->op, *cmp;
   int32_t n = a->num_out;
-  const kiln_attr *cfg = kiln_op_attr(op, "mhlo.backend_config"), *calls = kiln_op_attr(op, "called_computations");
+  const kiln_attr *cfg = kiln_op_attr(op, "mhlo.backend_config");
   const kiln_attr *ka = cfg && cfg->kind == KILN_ATTR_DICT ? kiln_attr_get(cfg, "top_k") : NULL;
   const kiln_attr *da = cfg && cfg->kind == KILN_ATTR_DICT ? kiln_attr_get(cfg, "reduction_dim") : NULL;
   if ((!dyn_k && (!ka || ka->kind != KILN_ATTR_INT)) || !da || da->kind != KILN_ATTR_INT)
     return kiln_interp_error(ctx, op, "needs integer %sreduction_dim in its mhlo.backend_config", dyn_k ? "" : "top_k and ");
-  const kiln_attr *c = calls && calls->kind == KILN_ATTR_ARRAY && calls->array.count == 1 ? calls->array.items[0] : NULL;
-  *cmp = c && c->kind == KILN_ATTR_SYMBOL ? kiln_interp_lookup_func(ctx->interp, c->symbol) : NULL;
-  if (!*cmp || !(*cmp)->num_regions || !(*cmp)->regions[0].first)
-    return kiln_interp_error(ctx, op, "needs its comparator function in called_computations");
+  KILN_RETURN_IF_ERROR(called_function(ctx, op, "comparator", &cmp));
   const kiln_rtv *in = a->in[0];
   KILN_RETURN_IF_ERROR(need_tensor(ctx, op, in, "operand #0"));
   for (int32_t i = 1; i < n; i++) KILN_RETURN_IF_ERROR(same_shape(ctx, op, in, a->in[i], "every input"));
@@ -769,7 +771,7 @@ static kiln_status approx_top_k(kiln_interp_ctx *ctx, const kiln_kernel_args *a,
   memcpy(dims, in->dims, sizeof(int64_t) * (size_t)in->rank);
   dims[d] = k = m;
   for (int32_t i = 0; i < n; i++) KILN_RETURN_IF_ERROR(kiln_kernel_result(a, i, in->rank, dims));
-  KILN_RETURN_IF_ERROR(rr_init_region(&s->r, ctx, op, *cmp, &(*cmp)->regions[0], 2 * n, 1));
+  KILN_RETURN_IF_ERROR(rr_init_region(&s->r, ctx, op, cmp, &cmp->regions[0], 2 * n, 1));
   for (int32_t i = 0; i < n; i++) {
     KILN_RETURN_IF_ERROR(rr_arg(&s->r, 2 * i, a->in[i], 0, NULL));
     KILN_RETURN_IF_ERROR(rr_arg(&s->r, 2 * i + 1, a->in[i], 0, NULL));
@@ -802,11 +804,10 @@ static kiln_status approx_top_k_call(kiln_interp_ctx *ctx, const kiln_kernel_arg
   if (k && (k->kind != KILN_RTV_TENSOR || k->rank != 0 || !kiln_elem_is_int(k->elem) || k->elem == KILN_ELEM_I1))
     return kiln_interp_error(ctx, a->op, "k (operand #%d) must be an integer scalar", (int)(2 * n));
   sort_state s = {.a = a};
-  const kiln_op *cmp = NULL;
   kiln_kernel_args inputs = *a; /* the comparator and sort_less see the n inputs only */
   inputs.num_in = n;
   s.a = &inputs;
-  kiln_status st = approx_top_k(ctx, &inputs, k, &s, &cmp);
+  kiln_status st = approx_top_k(ctx, &inputs, k, &s);
   rr_free(&s.r);
   return st;
 }
