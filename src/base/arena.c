@@ -31,20 +31,24 @@ void kiln_arena_destroy(kiln_arena *a) {
   free(a);
 }
 
+/* Blocks of this size or more start on a cache line (tensor data read by vector loads). */
+enum { LINE_FROM = 256, LINE = 64 };
+
 void *kiln_arena_alloc(kiln_arena *a, size_t size) {
-  if (size > SIZE_MAX - 32) return NULL;
+  if (size > SIZE_MAX - 2 * LINE) return NULL;
   size_t need = (size + 15) & ~(size_t)15;
   if (need == 0) need = 16;
+  size_t slack = need >= LINE_FROM ? LINE - 16 : 0; /* the most a line start can take */
   if (a->limit && (need > a->limit || a->total > a->limit - need)) return NULL;
   chunk *c = a->head;
-  if (!c || c->size - c->used < need) {
-    size_t sz = need > CHUNK_MIN ? need : CHUNK_MIN;
+  if (!c || c->size - c->used < need + slack) {
+    size_t sz = need + slack > CHUNK_MIN ? need + slack : CHUNK_MIN;
     c = malloc(sizeof *c + sz);
     if (!c) return NULL;
     c->size = sz;
     c->used = 0;
     /* Large one-off blocks go behind the head so the head keeps its free space. */
-    if (a->head && need > CHUNK_MIN) {
+    if (a->head && need + slack > CHUNK_MIN) {
       c->next = a->head->next;
       a->head->next = c;
     } else {
@@ -52,6 +56,7 @@ void *kiln_arena_alloc(kiln_arena *a, size_t size) {
       a->head = c;
     }
   }
+  if (slack) c->used += (size_t)(-(uintptr_t)(c->data + c->used) & (LINE - 1)); /* within slack: both 16-aligned */
   void *p = c->data + c->used;
   c->used += need;
   a->total += need;

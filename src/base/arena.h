@@ -14,7 +14,8 @@ typedef struct kiln_arena kiln_arena;
 /* limit_bytes: the most the arena may hold in all (0 means no limit). NULL on OOM. */
 kiln_arena *kiln_arena_create(size_t limit_bytes);
 void kiln_arena_destroy(kiln_arena *arena);
-/* Zeroed, 16-byte aligned memory, or NULL. */
+/* Zeroed, 16-byte aligned memory (64-byte aligned from 256 bytes up: tensor data starts
+ * on a cache line), or NULL. */
 void *kiln_arena_alloc(kiln_arena *arena, size_t size);
 /* n * elem_size bytes, checked for overflow. */
 void *kiln_arena_alloc_array(kiln_arena *arena, size_t n, size_t elem_size);

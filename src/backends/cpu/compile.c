@@ -1326,6 +1326,7 @@ static kiln_status compile(const kiln_module *m, const kiln_source *src, const k
   x->module = m;
   x->source = src;
   x->function = function;
+  x->num_function_results = kiln_func_type(function)->func.num_results;
   x->family = family;
   x->arena = kiln_arena_create(0);
   x->scratch = kiln_module_create(m->name);
@@ -1373,6 +1374,7 @@ static kiln_status compile(const kiln_module *m, const kiln_source *src, const k
     if (!st) st = plan(x);
     if (!st) st = kiln_cpu_plan_reuse(x);
     if (!st) st = generate(x);
+    if (!st && !kiln_cpu_index_slots(x)) st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   }
   const char *profile = getenv("KILN_CPU_PROFILE"); /* also for a function run whole: the profile says so */
   if (!st && profile && *profile == '1' && !(x->step_ns = calloc((size_t)x->num_steps + 1, sizeof *x->step_ns)))

@@ -7,6 +7,7 @@
 
 #include "backends/cpu/cpu.h"
 #include "base/fault.h"
+#include "ir/scalar.h"
 #include "passes/inline.h"
 
 struct kiln_cpu_control {
@@ -18,6 +19,14 @@ struct kiln_cpu_control {
   bool *invariant;              /* while, per carried value: the body returns it unchanged */
   bool *dead;                   /* while, per result: nothing reads it after the step */
   kiln_cpu_executable *owner;   /* whose copy figures the step's copies add to */
+  /* while: a condition that is one compare of two integer scalars (a counter against its
+   * bound, as JAX lowers fori_loop and scan) is evaluated here instead of by running its
+   * region: each side a region argument (carried, then captured), or a constant. */
+  bool direct_cond;
+  int32_t cond_arg[2];   /* argument index, or -1: cond_const */
+  int64_t cond_const[2];
+  int cond_dir;          /* EQ NE GE GT LE LT */
+  kiln_elem cond_elem;
 };
 
 void kiln_cpu_control_destroy(kiln_cpu_control *c) {
@@ -193,6 +202,64 @@ static bool find_invariants(kiln_cpu_control *c) {
   return find_in_place(body, c->num_carried);
 }
 
+/* The constant or argument operand v of cond's compare (see direct_cond). */
+static bool cond_operand(const kiln_block *b, const kiln_value *v, int32_t *arg, int64_t *constant) {
+  for (int32_t i = 0; i < b->num_args; i++)
+    if (v == &b->args[i]) {
+      *arg = i;
+      return true;
+    }
+  *arg = -1;
+  const kiln_op *d = v->def;
+  return d && d->kind == KILN_OP_CONSTANT && kiln_attr_count(kiln_op_attr(d, "value")) == 1 &&
+         kiln_attr_i64_at(kiln_op_attr(d, "value"), 0, constant);
+}
+
+/* Whether the outlined condition f is a direct_cond one; fills c's fields when it is. */
+static bool find_direct_cond(kiln_cpu_control *c, const kiln_op *f) {
+  static const char *const dirs[] = {"EQ", "NE", "GE", "GT", "LE", "LT"};
+  const kiln_block *b = kiln_op_block(f, 0);
+  const kiln_op *cmp = b ? b->last : NULL;
+  cmp = cmp && cmp->kind == KILN_OP_FUNC_RETURN && cmp->num_operands == 1 ? cmp->operands[0]->def : NULL;
+  if (!cmp || cmp->kind != KILN_OP_COMPARE || cmp->num_operands != 2) return false;
+  for (const kiln_op *op = b->first; op != b->last; op = op->next) /* nothing else but constants */
+    if (op != cmp && op->kind != KILN_OP_CONSTANT) return false;
+  const kiln_type *t = cmp->operands[0]->type;
+  kiln_elem e = kiln_type_elem(t);
+  kiln_elem_class k = kiln_elem_class_of(e);
+  if (!kiln_type_is_tensor(t) || t->tensor.rank != 0 || (k != KILN_ELEM_CLASS_I && k != KILN_ELEM_CLASS_U)) return false;
+  const kiln_attr *da = kiln_op_attr(cmp, "comparison_direction");
+  const char *dir = !da ? NULL : da->kind == KILN_ATTR_ENUM ? da->enumv.value : da->kind == KILN_ATTR_STRING ? da->str.data : NULL;
+  c->cond_dir = -1;
+  for (int i = 0; dir && i < 6; i++)
+    if (!strcmp(dir, dirs[i])) c->cond_dir = i;
+  if (c->cond_dir < 0) return false;
+  for (int i = 0; i < 2; i++)
+    if (!cond_operand(b, cmp->operands[i], &c->cond_arg[i], &c->cond_const[i])) return false;
+  c->cond_elem = e;
+  return true;
+}
+
+/* The direct condition on the loop's arguments (carried, then the condition's captured). */
+static bool direct_cond(const kiln_cpu_control *c, kiln_cpu_tensor *const *carried, kiln_cpu_tensor *const *captured) {
+  kiln_scalar v[2];
+  for (int i = 0; i < 2; i++) {
+    int32_t a = c->cond_arg[i];
+    if (a < 0) v[i].i = c->cond_const[i];
+    else v[i] = kiln_scalar_load(c->cond_elem, (const uint8_t *)(a < c->num_carried ? carried[a] : captured[a - c->num_carried])->data);
+  }
+  bool u = kiln_elem_class_of(c->cond_elem) == KILN_ELEM_CLASS_U;
+  int order = u ? (v[0].u > v[1].u) - (v[0].u < v[1].u) : (v[0].i > v[1].i) - (v[0].i < v[1].i);
+  switch (c->cond_dir) {
+    case 0: return order == 0;
+    case 1: return order != 0;
+    case 2: return order >= 0;
+    case 3: return order > 0;
+    case 4: return order <= 0;
+    default: return order < 0;
+  }
+}
+
 kiln_status kiln_cpu_control_prepare(kiln_cpu_executable *x, const kiln_op *op, kiln_cpu_step *step, bool *out_done) {
   *out_done = false;
   if (x->nesting >= MAX_NESTING || (op->kind != KILN_OP_WHILE && op->kind != KILN_OP_IF && op->kind != KILN_OP_CASE) || !operands_static(op) ||
@@ -216,6 +283,7 @@ kiln_status kiln_cpu_control_prepare(kiln_cpu_executable *x, const kiln_op *op, 
     kiln_op *f;
     st = kiln_outline_region(x->module, &op->regions[r], x->num_values, x->scratch, &f, &c->captured[r], &c->num_captured[r]);
     if (!st) st = kiln_cpu_compile_nested(x, f, &c->region[r]);
+    if (!st && r == 0 && op->kind == KILN_OP_WHILE) c->direct_cond = find_direct_cond(c, f);
     if (!st) total += c->num_captured[r];
   }
   /* the step reads the operands, then each region's captured values */
@@ -295,11 +363,15 @@ static kiln_status run_while(const kiln_cpu_control *c, kiln_cpu_tensor *const *
     owned[i] = !st && carried[i] != in[i];
   }
   while (!st) {
-    kiln_cpu_tensor *pred = NULL;
-    st = run_region(c, 0, carried, nv, cond_captured, args, &pred_spare, &pred, checks);
-    if (st) break;
-    bool go = pred->bytes && *(const uint8_t *)pred->data;
-    keep_spare(pred, &pred_spare);
+    bool go;
+    if (c->direct_cond) go = direct_cond(c, carried, cond_captured);
+    else {
+      kiln_cpu_tensor *pred = NULL;
+      st = run_region(c, 0, carried, nv, cond_captured, args, &pred_spare, &pred, checks);
+      if (st) break;
+      go = pred->bytes && *(const uint8_t *)pred->data;
+      keep_spare(pred, &pred_spare);
+    }
     if (!go) break;
     st = run_region(c, 1, carried, nv, body_captured, args, spare, next, checks);
     for (int32_t i = 0; !st && i < nv; i++) {

@@ -152,6 +152,14 @@ typedef struct kiln_cpu_executable {
   struct kiln_cpu_code *code;
   pthread_mutex_t pool_lock;
   kiln_cpu_run_state *pool; /* idle run states */
+  /* One idle run state taken and given back without the lock (a loop's region runs once
+   * an iteration, one at a time): tried before the pool. */
+  _Atomic(kiln_cpu_run_state *) idle;
+  /* The slots a run sets (INPUT, RESULT) and those it releases at its end (INTERP, HELD);
+   * the others (CONST, TEMP) keep what a run state was made with (kiln_cpu_index_slots). */
+  int32_t num_run_slots, num_kept_slots;
+  int32_t *run_slots, *kept_slots;
+  int32_t num_function_results; /* of `function` */
   /* KILN_CPU_PROFILE=1: time per step, summed over runs (atomically), printed to stderr
    * when the executable is destroyed. NULL otherwise. */
   _Atomic uint64_t *step_ns;
@@ -176,6 +184,9 @@ kiln_status kiln_cpu_compile_family(const kiln_module *m, const kiln_source *src
  * interpreter (probes and calls see one module state) and counts its nesting. */
 kiln_status kiln_cpu_compile_nested(const kiln_cpu_executable *parent, const kiln_op *function, kiln_cpu_executable **out);
 void kiln_cpu_executable_destroy(kiln_cpu_executable *x);
+/* Fills x's run_slots and kept_slots from its slots, once they are final (the end of a
+ * compile). false when out of memory. */
+bool kiln_cpu_index_slots(kiln_cpu_executable *x);
 
 /* A tensor in host memory: what cpu buffers and results are. `hold` (when set) owns the
  * data (an interpreter value); otherwise data was malloc'ed and is freed with it. A token

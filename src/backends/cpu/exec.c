@@ -76,11 +76,15 @@ static void state_free(kiln_cpu_run_state *s) {
 }
 
 /* An idle run state of x, or a new one (*made true). */
+/* An idle run state of x, or a new one (*made true): its CONST and TEMP slots' pointers
+ * set, the others NULL. */
 static kiln_cpu_run_state *state_take(kiln_cpu_executable *x, bool *made) {
   *made = false;
   if (kiln_fault_point()) return NULL;
+  kiln_cpu_run_state *s = atomic_exchange_explicit(&x->idle, NULL, memory_order_acquire);
+  if (s) return s;
   pthread_mutex_lock(&x->pool_lock);
-  kiln_cpu_run_state *s = x->pool;
+  s = x->pool;
   if (s) x->pool = s->next;
   pthread_mutex_unlock(&x->pool_lock);
   if (s) return s;
@@ -99,14 +103,40 @@ static kiln_cpu_run_state *state_take(kiln_cpu_executable *x, bool *made) {
     state_free(s);
     return NULL;
   }
+  for (int32_t v = 0; v < x->num_slots; v++) { /* what no run changes */
+    const kiln_cpu_slot *sl = &x->slots[v];
+    if (sl->store == KILN_CPU_STORE_CONST) s->ptr[v] = (void *)sl->data;
+    else if (sl->store == KILN_CPU_STORE_TEMP) s->ptr[v] = s->arena + sl->offset;
+  }
   return s;
 }
 
 static void state_give(kiln_cpu_executable *x, kiln_cpu_run_state *s) {
+  kiln_cpu_run_state *none = NULL;
+  if (atomic_compare_exchange_strong_explicit(&x->idle, &none, s, memory_order_release, memory_order_relaxed)) return;
   pthread_mutex_lock(&x->pool_lock);
   s->next = x->pool;
   x->pool = s;
   pthread_mutex_unlock(&x->pool_lock);
+}
+
+bool kiln_cpu_index_slots(kiln_cpu_executable *x) {
+  int32_t run = 0, kept = 0;
+  for (int32_t v = 0; v < x->num_slots; v++) {
+    kiln_cpu_store st = x->slots[v].store;
+    run += st == KILN_CPU_STORE_INPUT || st == KILN_CPU_STORE_RESULT;
+    kept += st == KILN_CPU_STORE_INTERP || st == KILN_CPU_STORE_HELD;
+  }
+  x->run_slots = kiln_arena_alloc_array(x->arena, (size_t)run + 1, sizeof *x->run_slots);
+  x->kept_slots = kiln_arena_alloc_array(x->arena, (size_t)kept + 1, sizeof *x->kept_slots);
+  if (!x->run_slots || !x->kept_slots) return false;
+  x->num_run_slots = x->num_kept_slots = 0;
+  for (int32_t v = 0; v < x->num_slots; v++) {
+    kiln_cpu_store st = x->slots[v].store;
+    if (st == KILN_CPU_STORE_INPUT || st == KILN_CPU_STORE_RESULT) x->run_slots[x->num_run_slots++] = v;
+    if (st == KILN_CPU_STORE_INTERP || st == KILN_CPU_STORE_HELD) x->kept_slots[x->num_kept_slots++] = v;
+  }
+  return true;
 }
 
 static uint64_t now_ns(void) {
@@ -186,6 +216,7 @@ void kiln_cpu_executable_destroy(kiln_cpu_executable *x) {
     print_profile(x);
     free(x->step_ns);
   }
+  state_free(atomic_load(&x->idle));
   while (x->pool) {
     kiln_cpu_run_state *s = x->pool;
     x->pool = s->next;
@@ -445,23 +476,18 @@ static kiln_status run_steps(kiln_cpu_executable *x, kiln_cpu_tensor *const *inp
   if (warm)
     for (int32_t k = 0; k < x->num_results; k++) take[k] = -1;
   else plan_takes(x, inputs, take);
-  for (int32_t v = 0; v < x->num_slots; v++) {
+  for (int32_t i = 0; i < x->num_run_slots; i++) {
+    int32_t v = x->run_slots[i];
     const kiln_cpu_slot *sl = &x->slots[v];
-    switch (sl->store) {
-      case KILN_CPU_STORE_INPUT: s->ptr[v] = inputs[sl->index]->data; break;
-      case KILN_CPU_STORE_CONST: s->ptr[v] = (void *)sl->data; break;
-      case KILN_CPU_STORE_TEMP: s->ptr[v] = s->arena + sl->offset; break;
-      case KILN_CPU_STORE_RESULT:
-        if (!st && take[sl->index] >= 0 && x->result_values[sl->index] == v) { /* given up by the caller */
-          kiln_cpu_tensor *t = inputs[take[sl->index]];
-          results[sl->index] = t->donated ? adopt(x, t, v) : t;
-          s->ptr[v] = results[sl->index]->data;
-        } else if (!st) {
-          st = new_result(sl->type, sl->index, spares, &results[sl->index]);
-          if (!st) s->ptr[v] = results[sl->index]->data;
-        }
-        break;
-      default: s->ptr[v] = NULL; break;
+    if (sl->store == KILN_CPU_STORE_INPUT) s->ptr[v] = inputs[sl->index]->data;
+    else if (st) break;
+    else if (take[sl->index] >= 0 && x->result_values[sl->index] == v) { /* given up by the caller */
+      kiln_cpu_tensor *t = inputs[take[sl->index]];
+      results[sl->index] = t->donated ? adopt(x, t, v) : t;
+      s->ptr[v] = results[sl->index]->data;
+    } else {
+      st = new_result(sl->type, sl->index, spares, &results[sl->index]);
+      if (!st) s->ptr[v] = results[sl->index]->data;
     }
   }
   void **bufs = s->bufs;
@@ -578,11 +604,13 @@ static kiln_status run_steps(kiln_cpu_executable *x, kiln_cpu_tensor *const *inp
     if (take[k] >= 0) make_donated_result(x, s, k, inputs[take[k]], &results[k]);
     else st = make_result(x, s, k, spares, &results[k]);
   }
-  for (int32_t v = 0; v < x->num_slots; v++) {
+  for (int32_t i = 0; i < x->num_kept_slots; i++) {
+    int32_t v = x->kept_slots[i];
     kiln_rtv_release(s->frame[v]);
     s->frame[v] = NULL;
     kiln_cpu_tensor_free(s->held[v]);
     s->held[v] = NULL;
+    s->ptr[v] = NULL;
   }
   if (st || warm)
     for (int32_t k = 0; k < x->num_results; k++) {
@@ -603,8 +631,7 @@ kiln_status kiln_cpu_run(kiln_cpu_executable *x, kiln_cpu_tensor *const *inputs,
 kiln_status kiln_cpu_run_into(kiln_cpu_executable *x, kiln_cpu_tensor *const *inputs, kiln_cpu_tensor **results,
                               kiln_cpu_tensor **spares, kiln_check_log *checks) {
   /* every result is NULL until made, so a failing run frees only what it made */
-  const kiln_type *ft = kiln_func_type(x->function);
-  for (int32_t k = 0; k < ft->func.num_results; k++) results[k] = NULL;
+  for (int32_t k = 0; k < x->num_function_results; k++) results[k] = NULL;
   if (x->specs) {
     bool ran = false;
     kiln_status st = kiln_cpu_specs_run(x->specs, inputs, results, checks, &ran);

@@ -153,3 +153,90 @@ func.func @update_and_keep_old() {
   check.expect_eq_const %r#2, dense<9.0> : tensor<4x2xf32>
   func.return
 }
+
+// -----
+
+// Conditions that compare two integer scalars are evaluated by the step itself (control.c:
+// direct_cond): every direction, the bound on either side, inside the condition or
+// outside the loop, signed and unsigned (the unsigned loop runs no iteration if compared
+// as signed), 8 and 64 bits.
+func.func @direct_conditions() {
+  %z = stablehlo.constant dense<0> : tensor<i32>
+  %one = stablehlo.constant dense<1> : tensor<i32>
+  %five = stablehlo.constant dense<5> : tensor<i32>
+  %three = stablehlo.constant dense<3> : tensor<i32>
+  %a:2 = stablehlo.while(%i = %z, %s = %z) : tensor<i32>, tensor<i32>
+    cond {
+      %p = stablehlo.compare NE, %i, %five, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %p : tensor<i1>
+    } do {
+      %i1 = stablehlo.add %i, %one : tensor<i32>
+      %s1 = stablehlo.add %s, %i : tensor<i32>
+      stablehlo.return %i1, %s1 : tensor<i32>, tensor<i32>
+    }
+  check.expect_eq_const %a#0, dense<5> : tensor<i32>
+  check.expect_eq_const %a#1, dense<10> : tensor<i32>
+  %b:2 = stablehlo.while(%i = %five, %s = %z) : tensor<i32>, tensor<i32>
+    cond {
+      %zero = stablehlo.constant dense<0> : tensor<i32>
+      %p = stablehlo.compare GT, %i, %zero, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %p : tensor<i1>
+    } do {
+      %i1 = stablehlo.subtract %i, %one : tensor<i32>
+      %s1 = stablehlo.add %s, %i : tensor<i32>
+      stablehlo.return %i1, %s1 : tensor<i32>, tensor<i32>
+    }
+  check.expect_eq_const %b#0, dense<0> : tensor<i32>
+  check.expect_eq_const %b#1, dense<15> : tensor<i32>
+  %c:2 = stablehlo.while(%i = %z, %s = %z) : tensor<i32>, tensor<i32>
+    cond {
+      %p = stablehlo.compare GE, %three, %i, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %p : tensor<i1>
+    } do {
+      %i1 = stablehlo.add %i, %one : tensor<i32>
+      %s1 = stablehlo.add %s, %i : tensor<i32>
+      stablehlo.return %i1, %s1 : tensor<i32>, tensor<i32>
+    }
+  check.expect_eq_const %c#0, dense<4> : tensor<i32>
+  check.expect_eq_const %c#1, dense<6> : tensor<i32>
+  %u0 = stablehlo.constant dense<2147483645> : tensor<ui32>
+  %un = stablehlo.constant dense<2147483650> : tensor<ui32>
+  %u1 = stablehlo.constant dense<1> : tensor<ui32>
+  %d:2 = stablehlo.while(%i = %u0, %s = %z) : tensor<ui32>, tensor<i32>
+    cond {
+      %p = stablehlo.compare LT, %i, %un, UNSIGNED : (tensor<ui32>, tensor<ui32>) -> tensor<i1>
+      stablehlo.return %p : tensor<i1>
+    } do {
+      %i1 = stablehlo.add %i, %u1 : tensor<ui32>
+      %s1 = stablehlo.add %s, %one : tensor<i32>
+      stablehlo.return %i1, %s1 : tensor<ui32>, tensor<i32>
+    }
+  check.expect_eq_const %d#0, dense<2147483650> : tensor<ui32>
+  check.expect_eq_const %d#1, dense<5> : tensor<i32>
+  %l0 = stablehlo.constant dense<0> : tensor<i64>
+  %l1 = stablehlo.constant dense<1> : tensor<i64>
+  %e = stablehlo.while(%i = %l0) : tensor<i64>
+    cond {
+      %p = stablehlo.compare EQ, %i, %l0, SIGNED : (tensor<i64>, tensor<i64>) -> tensor<i1>
+      stablehlo.return %p : tensor<i1>
+    } do {
+      %i1 = stablehlo.add %i, %l1 : tensor<i64>
+      stablehlo.return %i1 : tensor<i64>
+    }
+  check.expect_eq_const %e, dense<1> : tensor<i64>
+  %b0 = stablehlo.constant dense<-3> : tensor<i8>
+  %b2 = stablehlo.constant dense<2> : tensor<i8>
+  %b1 = stablehlo.constant dense<1> : tensor<i8>
+  %f:2 = stablehlo.while(%i = %b0, %s = %z) : tensor<i8>, tensor<i32>
+    cond {
+      %p = stablehlo.compare LE, %i, %b2, SIGNED : (tensor<i8>, tensor<i8>) -> tensor<i1>
+      stablehlo.return %p : tensor<i1>
+    } do {
+      %i1 = stablehlo.add %i, %b1 : tensor<i8>
+      %s1 = stablehlo.add %s, %one : tensor<i32>
+      stablehlo.return %i1, %s1 : tensor<i8>, tensor<i32>
+    }
+  check.expect_eq_const %f#0, dense<3> : tensor<i8>
+  check.expect_eq_const %f#1, dense<6> : tensor<i32>
+  func.return
+}
