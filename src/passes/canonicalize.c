@@ -1,22 +1,11 @@
 /* Algebraic rewrites of one function (see canonicalize.h). */
 #include "passes/canonicalize.h"
+#include "passes/rewrite.h"
 
 #include <stdio.h>
 #include <string.h>
 
 enum { MAX_RANK = 16 }; /* of a product a rewrite makes (larger ones are left alone) */
-
-/* How many ops of block b read v (an op reading it twice counts twice), nested regions
- * included; the terminator counts. */
-static int32_t uses(const kiln_block *b, const kiln_value *v) {
-  int32_t n = 0;
-  for (const kiln_op *op = b->first; op; op = op->next) {
-    for (int32_t i = 0; i < op->num_operands; i++) n += op->operands[i] == v;
-    for (int32_t r = 0; r < op->num_regions; r++)
-      for (const kiln_block *inner = op->regions[r].first; inner; inner = inner->next) n += uses(inner, v);
-  }
-  return n;
-}
 
 static bool permutation_is_swap(const kiln_op *t) {
   const kiln_attr *p = kiln_op_attr(t, "permutation");
@@ -72,45 +61,6 @@ static kiln_named_attr *swapped_attrs(kiln_module *m, const kiln_op *dot) {
   return attrs;
 }
 
-static void unlink_op(kiln_block *b, kiln_op *op) {
-  if (op->prev) op->prev->next = op->next;
-  else b->first = op->next;
-  if (op->next) op->next->prev = op->prev;
-  else b->last = op->prev;
-}
-
-/* The struct attribute a with the fields named in names[0..n) set to vals (others kept). */
-static const kiln_attr *struct_with(kiln_module *m, const kiln_attr *a, const char *const *names, const kiln_attr *const *vals,
-                                    int32_t n) {
-  kiln_attr *s = kiln_attr_new(m, KILN_ATTR_STRUCT);
-  kiln_named_attr *fields = kiln_arena_alloc_array(m->arena, (size_t)(a->strct.count + n), sizeof *fields);
-  if (!s || !fields) return NULL;
-  *s = *a;
-  int32_t count = a->strct.count;
-  for (int32_t f = 0; f < count; f++) fields[f] = a->strct.fields[f];
-  for (int32_t k = 0; k < n; k++) {
-    int32_t f = 0;
-    while (f < count && !(fields[f].name && !strcmp(fields[f].name, names[k]))) f++;
-    if (f == count) fields[count++] = (kiln_named_attr){.name = names[k]};
-    fields[f].value = vals[k];
-  }
-  s->strct.fields = fields;
-  s->strct.count = count;
-  return s;
-}
-
-/* Whether list `name` of struct a is exactly v[0..n) (absent reads as empty). */
-static bool dims_are(const kiln_attr *a, const char *name, const int64_t *v, int64_t n) {
-  const kiln_attr *l = kiln_attr_get(a, name);
-  if (!l) return n == 0;
-  if (kiln_attr_count(l) != n) return false;
-  for (int64_t i = 0; i < n; i++) {
-    int64_t x;
-    if (!kiln_attr_i64_at(l, i, &x) || x != v[i]) return false;
-  }
-  return true;
-}
-
 /* g gathers whole rows of a static matrix x: each point of the result's leading dims is a
  * row x[clamp(i)] in its last dim. *points: how many rows it gathers. */
 static bool row_gather(const kiln_op *g, int64_t *points) {
@@ -121,9 +71,9 @@ static bool row_gather(const kiln_op *g, int64_t *points) {
     return false;
   const kiln_attr *dn = kiln_op_attr(g, "dimension_numbers"), *ss = kiln_op_attr(g, "slice_sizes");
   int64_t zero = 0, last = r->tensor.rank - 1, size;
-  if (!dn || dn->kind != KILN_ATTR_STRUCT || !dims_are(dn, "offset_dims", &last, 1) ||
-      !dims_are(dn, "collapsed_slice_dims", &zero, 1) || !dims_are(dn, "start_index_map", &zero, 1) ||
-      !dims_are(dn, "operand_batching_dims", NULL, 0) || !dims_are(dn, "start_indices_batching_dims", NULL, 0) ||
+  if (!dn || dn->kind != KILN_ATTR_STRUCT || !kiln_rewrite_dims_are(dn, "offset_dims", &last, 1) ||
+      !kiln_rewrite_dims_are(dn, "collapsed_slice_dims", &zero, 1) || !kiln_rewrite_dims_are(dn, "start_index_map", &zero, 1) ||
+      !kiln_rewrite_dims_are(dn, "operand_batching_dims", NULL, 0) || !kiln_rewrite_dims_are(dn, "start_indices_batching_dims", NULL, 0) ||
       kiln_attr_count(ss) != 2 || !kiln_attr_i64_at(ss, 0, &size) || size != 1 || !kiln_attr_i64_at(ss, 1, &size) ||
       size != x->tensor.dims[1] || r->tensor.dims[last] != size)
     return false;
@@ -140,7 +90,7 @@ static kiln_status gather_dot(kiln_module *m, kiln_block *body, kiln_op *dot, bo
   *done = false;
   const kiln_attr *dn = kiln_op_attr(dot, "dot_dimension_numbers");
   if (dot->kind != KILN_OP_DOT_GENERAL || dot->num_operands != 2 || !dn || dn->kind != KILN_ATTR_STRUCT ||
-      !dims_are(dn, "lhs_batching_dimensions", NULL, 0) || !dims_are(dn, "rhs_batching_dimensions", NULL, 0))
+      !kiln_rewrite_dims_are(dn, "lhs_batching_dimensions", NULL, 0) || !kiln_rewrite_dims_are(dn, "rhs_batching_dimensions", NULL, 0))
     return NULL;
   const kiln_type *rt = dot->results[0].type;
   if (!kiln_type_is_tensor(rt) || !kiln_type_is_static(rt)) return NULL;
@@ -149,11 +99,11 @@ static kiln_status gather_dot(kiln_module *m, kiln_block *body, kiln_op *dot, bo
     const kiln_value *w = dot->operands[1 - side];
     int64_t points, last;
     if (!g || g->parent != body || !row_gather(g, &points) || dot->operands[1 - side] == &g->results[0] ||
-        uses(body, &g->results[0]) != 1 || !kiln_type_is_tensor(w->type))
+        kiln_rewrite_uses(body, &g->results[0]) != 1 || !kiln_type_is_tensor(w->type))
       continue;
     const kiln_type *x = g->operands[0]->type;
     last = g->results[0].type->tensor.rank - 1;
-    if (!dims_are(dn, side ? "rhs_contracting_dimensions" : "lhs_contracting_dimensions", &last, 1) ||
+    if (!kiln_rewrite_dims_are(dn, side ? "rhs_contracting_dimensions" : "lhs_contracting_dimensions", &last, 1) ||
         points <= x->tensor.dims[0])
       continue;
     /* the product of x: its rows, then (or before, for side 1) w's free dims, as in the result */
@@ -172,13 +122,13 @@ static kiln_status gather_dot(kiln_module *m, kiln_block *body, kiln_op *dot, bo
     int64_t one = 1, rowd = row, slice[MAX_RANK];
     const char *contracting = side ? "rhs_contracting_dimensions" : "lhs_contracting_dimensions";
     const kiln_attr *cval = kiln_attr_make_i64_array(m, &one, 1);
-    const kiln_attr *pdn = cval ? struct_with(m, dn, &contracting, &cval, 1) : NULL;
+    const kiln_attr *pdn = cval ? kiln_rewrite_struct_with(m, dn, &contracting, &cval, 1) : NULL;
     for (int32_t k = 0; k <= nf; k++) slice[k] = k == row ? 1 : pdims[k];
     const char *gnames[3] = {"offset_dims", "collapsed_slice_dims", "start_index_map"};
     const kiln_attr *gvals[3] = {kiln_attr_make_i64_array(m, offs, nf), kiln_attr_make_i64_array(m, &rowd, 1),
                                  kiln_attr_make_i64_array(m, &rowd, 1)};
     const kiln_attr *gdn = gvals[0] && gvals[1] && gvals[2]
-                               ? struct_with(m, kiln_op_attr(g, "dimension_numbers"), gnames, gvals, 3) : NULL;
+                               ? kiln_rewrite_struct_with(m, kiln_op_attr(g, "dimension_numbers"), gnames, gvals, 3) : NULL;
     const kiln_attr *sizes = kiln_attr_make_i64_array(m, slice, nf + 1);
     kiln_named_attr *gattrs = kiln_arena_alloc_array(m->arena, (size_t)g->num_attrs, sizeof *gattrs);
     kiln_value **goperands = kiln_arena_alloc_array(m->arena, 2, sizeof *goperands);
@@ -193,11 +143,7 @@ static kiln_status gather_dot(kiln_module *m, kiln_block *body, kiln_op *dot, bo
     prod->operands[1 - side] = dot->operands[1 - side];
     prod->results[0].type = pt;
     prod->loc = dot->loc;
-    prod->parent = body;
-    prod->prev = dot->prev, prod->next = dot;
-    if (dot->prev) dot->prev->next = prod;
-    else body->first = prod;
-    dot->prev = prod;
+    kiln_rewrite_insert_before(dot, prod);
     /* the dot becomes the gather of the product's rows; the old gather goes */
     for (int32_t i = 0; i < g->num_attrs; i++) {
       gattrs[i] = g->attrs[i];
@@ -210,7 +156,7 @@ static kiln_status gather_dot(kiln_module *m, kiln_block *body, kiln_op *dot, bo
     dot->operands = goperands;
     dot->attrs = gattrs;
     dot->num_attrs = g->num_attrs;
-    unlink_op(body, g);
+    kiln_rewrite_unlink(body, g);
     *done = true;
     return NULL;
   }
@@ -230,7 +176,7 @@ kiln_status kiln_canonicalize(kiln_module *m, kiln_op *func, int32_t *out_rewrit
     if (t->kind != KILN_OP_TRANSPOSE || !permutation_is_swap(t)) continue;
     kiln_op *dot = t->operands[0]->def;
     if (!dot || dot->parent != body || dot->kind != KILN_OP_DOT_GENERAL || !plain_matmul(dot) ||
-        uses(body, &dot->results[0]) != 1)
+        kiln_rewrite_uses(body, &dot->results[0]) != 1)
       continue;
     kiln_named_attr *attrs = swapped_attrs(m, dot);
     kiln_value **operands = kiln_arena_alloc_array(m->arena, 2, sizeof *operands);
@@ -244,7 +190,7 @@ kiln_status kiln_canonicalize(kiln_module *m, kiln_op *func, int32_t *out_rewrit
     t->num_attrs = dot->num_attrs;
     t->attrs = attrs;
     t->loc = dot->loc;
-    unlink_op(body, dot);
+    kiln_rewrite_unlink(body, dot);
     (*out_rewrites)++;
   }
   return NULL;

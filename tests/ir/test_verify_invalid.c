@@ -8,6 +8,7 @@
 #include "base/source.h"
 #include "ir/ir.h"
 #include "parse/parse.h"
+#include "support/files.h"
 
 static int g_passed, g_failed;
 
@@ -53,17 +54,7 @@ static kiln_status check_case(const kiln_source *piece, void *user) {
 }
 
 int main(int argc, char **argv) {
-  for (int i = 1; i < argc; i++) {
-    kiln_source src;
-    kiln_status st = kiln_source_read(argv[i], &src);
-    if (!st) st = kiln_source_split(&src, check_case, NULL);
-    if (st) {
-      printf("FAIL %s: %s\n", argv[i], kiln_status_message(st));
-      g_failed++;
-      kiln_status_free(st);
-    }
-    kiln_source_free(&src);
-  }
+  g_failed += test_split_files(argv + 1, argc - 1, check_case, NULL);
   printf("%d passed, %d failed\n", g_passed, g_failed);
   return g_failed || !g_passed ? 1 : 0;
 }

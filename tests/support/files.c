@@ -54,3 +54,21 @@ void test_files_free(char **paths, size_t count) {
   for (size_t i = 0; paths && i < count; i++) free(paths[i]);
   free(paths);
 }
+
+int test_split_files(char *const *paths, int count, kiln_source_piece_fn fn, void *user) {
+  int failed = 0;
+  for (int i = 0; i < count; i++) {
+    kiln_source src;
+    kiln_status st = kiln_source_read(paths[i], &src);
+    if (!st) {
+      st = kiln_source_split(&src, fn, user);
+      kiln_source_free(&src);
+    }
+    if (st) {
+      printf("FAIL %s: %s\n", paths[i], kiln_status_message(st));
+      failed++;
+      kiln_status_free(st);
+    }
+  }
+  return failed;
+}

@@ -10,6 +10,7 @@
 #include "backends/lapack/lapack.h"
 #include "passes/buffer_plan.h"
 #include "passes/canonicalize.h"
+#include "passes/loop_products.h"
 #include "passes/fusion.h"
 #include "passes/inline.h"
 
@@ -1341,9 +1342,11 @@ static kiln_status compile(const kiln_module *m, const kiln_source *src, const k
   const kiln_block *entry = kiln_op_block(function, 0);
   x->whole_interp = !plannable(function, entry);
   if (!st && !parent && kiln_cpu_is_polymorphic(function)) st = kiln_cpu_specs_create(m, src, function, &x->specs);
-  if (!st && !x->whole_interp) st = kiln_inline_calls(m, function, x->scratch, &planned, &inlined);
-  int32_t rewrites = 0;
+  if (!st && !x->whole_interp) st = kiln_inline_calls_everywhere(m, function, x->scratch, &planned, &inlined);
+  int32_t rewrites = 0, hoisted = 0;
   if (!st && planned) st = kiln_canonicalize(x->scratch, planned, &rewrites);
+  if (!st && planned) st = kiln_hoist_loop_products(x->scratch, planned, &hoisted);
+  rewrites += hoisted;
   if (!st && rewrites) kiln_func_number_values(planned); /* ops went: dense ids again */
   const kiln_block *body = planned ? kiln_op_block(planned, 0) : NULL;
   if (!st && !x->whole_interp) x->whole_interp = !plannable(planned, body);

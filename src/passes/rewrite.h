@@ -1,0 +1,24 @@
+/* Helpers of the passes that rewrite a function in place (canonicalize.c,
+ * loop_products.c): counting uses, unlinking and inserting ops, editing structured
+ * attributes. New IR is allocated in the module the caller names, the one that owns the
+ * function. Not thread-safe for one function. */
+#ifndef KILN_PASSES_REWRITE_H
+#define KILN_PASSES_REWRITE_H
+
+#include "ir/ir.h"
+
+/* How many ops of block b read v (an op reading it twice counts twice), nested regions
+ * included; the terminator counts. */
+int32_t kiln_rewrite_uses(const kiln_block *b, const kiln_value *v);
+/* Takes op out of block b (its memory stays in the arena). */
+void kiln_rewrite_unlink(kiln_block *b, kiln_op *op);
+/* Puts op, not in any block, into `before`'s block just before it. */
+void kiln_rewrite_insert_before(kiln_op *before, kiln_op *op);
+/* The struct attribute a with the fields named in names[0..n) set to vals (others kept);
+ * NULL when out of memory. */
+const kiln_attr *kiln_rewrite_struct_with(kiln_module *m, const kiln_attr *a, const char *const *names,
+                                          const kiln_attr *const *vals, int32_t n);
+/* Whether integer list `name` of struct a is exactly v[0..n) (absent reads as empty). */
+bool kiln_rewrite_dims_are(const kiln_attr *a, const char *name, const int64_t *v, int64_t n);
+
+#endif
