@@ -75,7 +75,6 @@ static void state_free(kiln_cpu_run_state *s) {
   free(s);
 }
 
-/* An idle run state of x, or a new one (*made true). */
 /* An idle run state of x, or a new one (*made true): its CONST and TEMP slots' pointers
  * set, the others NULL. */
 static kiln_cpu_run_state *state_take(kiln_cpu_executable *x, bool *made) {
