@@ -105,7 +105,7 @@ static kiln_status hoist(kiln_module *m, kiln_op *w, kiln_block *body, kiln_op *
   const kiln_attr *lc = kiln_attr_get(dn, "lhs_contracting_dimensions");
   int64_t nc = lc ? kiln_attr_count(lc) : 0, cdims[MAX_RANK];
   int32_t pr = rt->tensor.rank + (reshaped ? 1 : 0);
-  if (rows < 2 || trips < rows / ROWS_PER_TRIP || nc < 0 || nc > MAX_RANK || pr > MAX_RANK) return NULL;
+  if (trips < rows / ROWS_PER_TRIP || nc < 0 || nc > MAX_RANK || pr > MAX_RANK) return NULL;
   for (int64_t i = 0; i < nc; i++) {
     if (!kiln_attr_i64_at(lc, i, &cdims[i])) return NULL;
     if (!reshaped && cdims[i] == 0) return NULL; /* the row dim itself is contracted */

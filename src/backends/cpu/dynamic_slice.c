@@ -15,6 +15,10 @@ struct kiln_cpu_dynslice {
   kiln_elem index_elem;
   size_t elem_bytes;
   uint64_t operand_bytes;
+  /* The box is one run of memory (one index of each leading dim, then a range of one
+   * dim, then whole dims): one copy of box_bytes at the start's offset. */
+  bool contiguous;
+  uint64_t box_bytes;
 };
 
 static bool static_dense(const kiln_type *t) {
@@ -46,6 +50,11 @@ kiln_status kiln_cpu_dynslice_prepare(const kiln_op *op, kiln_cpu_dynslice **out
   }
   s.elem_bytes = kiln_elem_storage_bytes(kiln_type_elem(t));
   s.operand_bytes = (uint64_t)t->tensor.num_elements * s.elem_bytes;
+  int32_t cut = 0; /* the first dim the box takes more than one index of */
+  while (cut < s.rank && s.sizes[cut] == 1) cut++;
+  s.contiguous = true;
+  for (int32_t d = cut + 1; d < s.rank; d++) s.contiguous = s.contiguous && s.sizes[d] == s.dims[d];
+  s.box_bytes = (uint64_t)box->tensor.num_elements * s.elem_bytes;
   kiln_cpu_dynslice *p = malloc(sizeof *p);
   if (!p) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   *p = s;
@@ -76,17 +85,32 @@ static void copy_box(const kiln_cpu_dynslice *s, const int64_t *start, uint8_t *
   }
 }
 
+/* Start index p (of element type e) as an int64_t: the common widths read directly. */
+static int64_t load_index(kiln_elem e, const void *p) {
+  switch (e) {
+    case KILN_ELEM_SI32: return *(const int32_t *)p;
+    case KILN_ELEM_SI64: return *(const int64_t *)p;
+    default: {
+      kiln_scalar v = kiln_scalar_load(e, p);
+      return kiln_elem_class_of(e) == KILN_ELEM_CLASS_U && v.u > INT64_MAX ? INT64_MAX : v.i;
+    }
+  }
+}
+
 void kiln_cpu_dynslice_run(const kiln_cpu_dynslice *s, const void *const *in, void *out) {
   int32_t first_index = s->update ? 2 : 1;
-  int64_t start[KILN_CPU_MAX_RANK];
+  int64_t start[KILN_CPU_MAX_RANK], off = 0;
   for (int32_t d = 0; d < s->rank; d++) {
-    kiln_scalar v = kiln_scalar_load(s->index_elem, in[first_index + d]);
-    int64_t i = kiln_elem_class_of(s->index_elem) == KILN_ELEM_CLASS_U && v.u > INT64_MAX ? INT64_MAX : v.i;
-    int64_t hi = s->dims[d] - s->sizes[d];
+    int64_t i = load_index(s->index_elem, in[first_index + d]), hi = s->dims[d] - s->sizes[d];
     start[d] = i < 0 ? 0 : i > hi ? hi : i;
+    off = off * s->dims[d] + start[d];
   }
-  if (s->update) {
-    if (s->operand_bytes && out != in[0]) memcpy(out, in[0], s->operand_bytes);
+  if (s->update && s->operand_bytes && out != in[0]) memcpy(out, in[0], s->operand_bytes);
+  if (s->contiguous) { /* one run at the start's offset */
+    uint8_t *big = (uint8_t *)(s->update ? out : in[0]) + (size_t)off * s->elem_bytes;
+    if (s->update) memcpy(big, in[1], s->box_bytes);
+    else memcpy(out, big, s->box_bytes);
+  } else if (s->update) {
     copy_box(s, start, out, (uint8_t *)in[1], true);
   } else {
     copy_box(s, start, (uint8_t *)in[0], out, false);
