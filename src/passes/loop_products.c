@@ -9,6 +9,9 @@ enum {
   MAX_RANK = 16,        /* of a product the pass makes (larger ones are left alone) */
   ROWS_PER_TRIP = 4,    /* hoisted when the loop runs at least rows / ROWS_PER_TRIP times */
 };
+/* The hoisted product's bytes, at most: this, or SEQUENCE_TIMES times the sequence's (a
+ * product much wider than its sequence would hold far more memory than the loop needs). */
+static const int64_t MAX_PRODUCT_BYTES = (int64_t)64 << 20, SEQUENCE_TIMES = 4;
 
 /* The integer value of v when it is a one-element constant. */
 static bool constant_int(const kiln_value *v, int64_t *out) {
@@ -117,6 +120,11 @@ static kiln_status hoist(kiln_module *m, kiln_op *w, kiln_block *body, kiln_op *
   for (int32_t d = 1; d < pr; d++) pdims[d] = rt->tensor.dims[d - (reshaped ? 1 : 0)];
   for (int32_t d = 0; d < pr; d++) sizes[d] = d ? pdims[d] : 1;
   const kiln_type *pt = kiln_type_tensor(m, kiln_type_element(rt), pr, pdims, NULL);
+  int64_t pbytes, xbytes, unit = (int64_t)kiln_elem_storage_bytes(kiln_type_elem(rt));
+  if (pt && (!kiln_mul_i64(pt->tensor.num_elements, unit, &pbytes) ||
+             !kiln_mul_i64(xt->tensor.num_elements, (int64_t)kiln_elem_storage_bytes(kiln_type_elem(xt)), &xbytes) ||
+             (pbytes > MAX_PRODUCT_BYTES && pbytes / SEQUENCE_TIMES > xbytes)))
+    return NULL;
   const kiln_type *dst = reshaped ? kiln_type_tensor(m, kiln_type_element(rt), pr, sizes, NULL) : rt;
   const char *contracting = "lhs_contracting_dimensions";
   const kiln_attr *cval = kiln_attr_make_i64_array(m, cdims, nc);

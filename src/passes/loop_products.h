@@ -10,7 +10,8 @@
  * index the same way along X's rows as along P's (the other dims are whole: their start
  * clamps to 0). Done only when the loop is counted (a counter from a constant, +1 an
  * iteration, against a constant bound) and runs at least a quarter as many iterations as
- * X has rows, so that the product's extra rows cost less than what the loop saves;
+ * X has rows, so that the product's extra rows cost less than what the loop saves, and
+ * when P is at most 64 MiB or 4 times X's bytes (memory the loop would not need);
  * without batching dims; the sliced operand on the lhs.
  *
  * Writes the function in place and allocates in `m`, the module that owns it. Not

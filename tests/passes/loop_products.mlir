@@ -182,3 +182,31 @@ func.func @nested_loops() {
   check.expect_eq_const %r#1, dense<[30.0, 18.0]> : tensor<2xf32>
   func.return
 }
+
+// -----
+
+// Not hoisted: the product (1024 x 32768 f32, 128 MiB) would be over 64 MiB and over 4
+// times the sequence's bytes (4 KiB).
+// hoisted: 0
+func.func @product_too_large() {
+  %xs = stablehlo.constant dense<1.0> : tensor<1024x1xf32>
+  %w = stablehlo.constant dense<1.0> : tensor<1x32768xf32>
+  %a0 = stablehlo.constant dense<0.0> : tensor<32768xf32>
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %c1 = stablehlo.constant dense<1> : tensor<i32>
+  %n = stablehlo.constant dense<256> : tensor<i32>
+  %r:3 = stablehlo.while(%x = %xs, %a = %a0, %i = %c0) : tensor<1024x1xf32>, tensor<32768xf32>, tensor<i32>
+    cond {
+      %p = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %p : tensor<i1>
+    } do {
+      %s = stablehlo.dynamic_slice %x, %i, %c0, sizes = [1, 1] : (tensor<1024x1xf32>, tensor<i32>, tensor<i32>) -> tensor<1x1xf32>
+      %v = stablehlo.reshape %s : (tensor<1x1xf32>) -> tensor<1xf32>
+      %d = stablehlo.dot_general %v, %w, contracting_dims = [0] x [0] : (tensor<1xf32>, tensor<1x32768xf32>) -> tensor<32768xf32>
+      %a1 = stablehlo.add %a, %d : tensor<32768xf32>
+      %i1 = stablehlo.add %i, %c1 : tensor<i32>
+      stablehlo.return %x, %a1, %i1 : tensor<1024x1xf32>, tensor<32768xf32>, tensor<i32>
+    }
+  check.expect_eq_const %r#1, dense<256.0> : tensor<32768xf32>
+  func.return
+}
