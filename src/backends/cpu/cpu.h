@@ -155,8 +155,10 @@ typedef struct kiln_cpu_executable {
   /* One idle run state taken and given back without the lock (a loop's region runs once
    * an iteration, one at a time): tried before the pool. */
   _Atomic(kiln_cpu_run_state *) idle;
-  /* The slots a run sets (INPUT, RESULT) and those it releases at its end (INTERP, HELD);
-   * the others (CONST, TEMP) keep what a run state was made with (kiln_cpu_index_slots). */
+  /* The slots a run sets (INPUT, RESULT) and those it releases at its end (INTERP, HELD,
+   * and the values inside the regions of ops an interpreter step runs, which it leaves in
+   * the frame); the others (CONST, TEMP) keep what a run state was made with
+   * (kiln_cpu_index_slots). */
   int32_t num_run_slots, num_kept_slots;
   int32_t *run_slots, *kept_slots;
   int32_t num_function_results; /* of `function` */

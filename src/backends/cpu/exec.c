@@ -119,23 +119,44 @@ static void state_give(kiln_cpu_executable *x, kiln_cpu_run_state *s) {
   pthread_mutex_unlock(&x->pool_lock);
 }
 
+/* Marks the values of op's regions (block arguments, results): an interpreter step that
+ * runs op writes them into the run's frame. */
+static void mark_region_values(const kiln_op *op, int32_t num_slots, bool *kept) {
+  for (int32_t r = 0; r < op->num_regions; r++)
+    for (const kiln_block *b = op->regions[r].first; b; b = b->next) {
+      for (int32_t i = 0; i < b->num_args; i++)
+        if (b->args[i].id >= 0 && b->args[i].id < num_slots) kept[b->args[i].id] = true;
+      for (const kiln_op *inner = b->first; inner; inner = inner->next) {
+        for (int32_t i = 0; i < inner->num_results; i++)
+          if (inner->results[i].id >= 0 && inner->results[i].id < num_slots) kept[inner->results[i].id] = true;
+        mark_region_values(inner, num_slots, kept);
+      }
+    }
+}
+
 bool kiln_cpu_index_slots(kiln_cpu_executable *x) {
-  int32_t run = 0, kept = 0;
+  bool *kept = calloc((size_t)x->num_slots + 1, sizeof *kept);
+  if (!kept) return false;
+  int32_t run = 0, nkept = 0;
+  for (int32_t s = 0; s < x->num_steps; s++)
+    if (x->steps[s].kind == KILN_CPU_STEP_INTERP) mark_region_values(x->steps[s].op, x->num_slots, kept);
   for (int32_t v = 0; v < x->num_slots; v++) {
     kiln_cpu_store st = x->slots[v].store;
     run += st == KILN_CPU_STORE_INPUT || st == KILN_CPU_STORE_RESULT;
-    kept += st == KILN_CPU_STORE_INTERP || st == KILN_CPU_STORE_HELD;
+    kept[v] = kept[v] || st == KILN_CPU_STORE_INTERP || st == KILN_CPU_STORE_HELD;
+    nkept += kept[v];
   }
   x->run_slots = kiln_arena_alloc_array(x->arena, (size_t)run + 1, sizeof *x->run_slots);
-  x->kept_slots = kiln_arena_alloc_array(x->arena, (size_t)kept + 1, sizeof *x->kept_slots);
-  if (!x->run_slots || !x->kept_slots) return false;
+  x->kept_slots = kiln_arena_alloc_array(x->arena, (size_t)nkept + 1, sizeof *x->kept_slots);
+  bool ok = x->run_slots && x->kept_slots;
   x->num_run_slots = x->num_kept_slots = 0;
-  for (int32_t v = 0; v < x->num_slots; v++) {
+  for (int32_t v = 0; ok && v < x->num_slots; v++) {
     kiln_cpu_store st = x->slots[v].store;
     if (st == KILN_CPU_STORE_INPUT || st == KILN_CPU_STORE_RESULT) x->run_slots[x->num_run_slots++] = v;
-    if (st == KILN_CPU_STORE_INTERP || st == KILN_CPU_STORE_HELD) x->kept_slots[x->num_kept_slots++] = v;
+    if (kept[v]) x->kept_slots[x->num_kept_slots++] = v;
   }
-  return true;
+  free(kept);
+  return ok;
 }
 
 static uint64_t now_ns(void) {
