@@ -138,6 +138,23 @@ void kiln_block_append(kiln_block *b, kiln_op *op) {
   b->last = op;
 }
 
+void kiln_block_insert_before(kiln_op *before, kiln_op *op) {
+  kiln_block *b = before->parent;
+  op->parent = b;
+  op->prev = before->prev;
+  op->next = before;
+  if (before->prev) before->prev->next = op;
+  else b->first = op;
+  before->prev = op;
+}
+
+void kiln_block_remove(kiln_block *b, kiln_op *op) {
+  if (op->prev) op->prev->next = op->next;
+  else b->first = op->next;
+  if (op->next) op->next->prev = op->prev;
+  else b->last = op->prev;
+}
+
 void kiln_region_append(kiln_region *r, kiln_block *b) {
   b->parent = r;
   if (r->last) r->last->next = b;
@@ -149,6 +166,25 @@ const kiln_attr *kiln_op_attr(const kiln_op *op, const char *name) {
   for (int32_t i = 0; i < op->num_attrs; i++)
     if (strcmp(op->attrs[i].name, name) == 0) return op->attrs[i].value;
   return NULL;
+}
+
+const char *kiln_attr_enum_text(const kiln_attr *a) {
+  if (!a) return NULL;
+  return a->kind == KILN_ATTR_ENUM ? a->enumv.value : a->kind == KILN_ATTR_STRING ? a->str.data : NULL;
+}
+
+int kiln_op_compare_direction(const kiln_op *op) {
+  static const char *const names[] = {"EQ", "NE", "GE", "GT", "LE", "LT"};
+  const char *d = kiln_attr_enum_text(kiln_op_attr(op, "comparison_direction"));
+  for (int i = 0; d && i < 6; i++)
+    if (!strcmp(d, names[i])) return i;
+  return -1;
+}
+
+bool kiln_value_constant_int(const kiln_value *v, int64_t *out) {
+  const kiln_op *d = v->def;
+  const kiln_attr *a = d && d->kind == KILN_OP_CONSTANT ? kiln_op_attr(d, "value") : NULL;
+  return a && kiln_elem_is_int(kiln_type_elem(v->type)) && kiln_attr_count(a) == 1 && kiln_attr_i64_at(a, 0, out);
 }
 
 bool kiln_op_calls_target(const kiln_op *op, const char *target) {

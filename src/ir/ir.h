@@ -261,6 +261,20 @@ bool kiln_op_lookup(const char *s, size_t n, kiln_op_kind *out);
 
 /* Attribute of an op by name; NULL if absent. */
 const kiln_attr *kiln_op_attr(const kiln_op *op, const char *name);
+/* The keyword of an ENUM attribute, or a STRING's text; NULL for anything else (or NULL). */
+const char *kiln_attr_enum_text(const kiln_attr *a);
+/* A compare's comparison_direction, in the spec's order; -1 when absent or not one of them. */
+typedef enum kiln_compare_dir {
+  KILN_COMPARE_EQ,
+  KILN_COMPARE_NE,
+  KILN_COMPARE_GE,
+  KILN_COMPARE_GT,
+  KILN_COMPARE_LE,
+  KILN_COMPARE_LT,
+} kiln_compare_dir;
+int kiln_op_compare_direction(const kiln_op *op);
+/* The integer value of v when a stablehlo.constant of one integer element defines it. */
+bool kiln_value_constant_int(const kiln_value *v, int64_t *out);
 /* Whether op is a custom_call whose call_target_name is `target`. */
 bool kiln_op_calls_target(const kiln_op *op, const char *target);
 /* The single block of region i of op (NULL if the region is empty). */
@@ -315,6 +329,10 @@ kiln_op *kiln_op_new(kiln_module *m, kiln_op_kind kind, int32_t num_operands,
                      int32_t num_results, int32_t num_attrs, int32_t num_regions);
 kiln_block *kiln_block_new(kiln_module *m, int32_t num_args);
 void kiln_block_append(kiln_block *b, kiln_op *op);
+/* Puts op, in no block, into `before`'s block just before it. */
+void kiln_block_insert_before(kiln_op *before, kiln_op *op);
+/* Takes op out of its block b (its memory stays in the arena). */
+void kiln_block_remove(kiln_block *b, kiln_op *op);
 void kiln_region_append(kiln_region *r, kiln_block *b);
 
 /* ---------------------------------------------------------------- verify and print */

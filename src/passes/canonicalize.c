@@ -143,7 +143,7 @@ static kiln_status gather_dot(kiln_module *m, kiln_block *body, kiln_op *dot, bo
     prod->operands[1 - side] = dot->operands[1 - side];
     prod->results[0].type = pt;
     prod->loc = dot->loc;
-    kiln_rewrite_insert_before(dot, prod);
+    kiln_block_insert_before(dot, prod);
     /* the dot becomes the gather of the product's rows; the old gather goes */
     for (int32_t i = 0; i < g->num_attrs; i++) {
       gattrs[i] = g->attrs[i];
@@ -156,7 +156,7 @@ static kiln_status gather_dot(kiln_module *m, kiln_block *body, kiln_op *dot, bo
     dot->operands = goperands;
     dot->attrs = gattrs;
     dot->num_attrs = g->num_attrs;
-    kiln_rewrite_unlink(body, g);
+    kiln_block_remove(body, g);
     *done = true;
     return NULL;
   }
@@ -190,7 +190,7 @@ kiln_status kiln_canonicalize(kiln_module *m, kiln_op *func, int32_t *out_rewrit
     t->num_attrs = dot->num_attrs;
     t->attrs = attrs;
     t->loc = dot->loc;
-    kiln_rewrite_unlink(body, dot);
+    kiln_block_remove(body, dot);
     (*out_rewrites)++;
   }
   return NULL;

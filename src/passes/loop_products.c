@@ -13,14 +13,6 @@ enum {
  * product much wider than its sequence would hold far more memory than the loop needs). */
 static const int64_t MAX_PRODUCT_BYTES = (int64_t)64 << 20, SEQUENCE_TIMES = 4;
 
-/* The integer value of v when it is a one-element constant. */
-static bool constant_int(const kiln_value *v, int64_t *out) {
-  const kiln_op *d = v->def;
-  if (!d || d->kind != KILN_OP_CONSTANT) return false;
-  const kiln_attr *a = kiln_op_attr(d, "value");
-  return kiln_elem_is_int(kiln_type_elem(v->type)) && kiln_attr_count(a) == 1 && kiln_attr_i64_at(a, 0, out);
-}
-
 /* The index of v among b's arguments, or -1. */
 static int32_t arg_index(const kiln_block *b, const kiln_value *v) {
   return v->def == NULL && v->block == b ? v->index : -1;
@@ -34,26 +26,25 @@ static bool trip_count(const kiln_op *w, int64_t *out) {
   const kiln_op *ret = cond ? cond->last : NULL, *bret = body ? body->last : NULL;
   const kiln_op *cmp = ret && ret->kind == KILN_OP_RETURN && ret->num_operands == 1 ? ret->operands[0]->def : NULL;
   if (!cmp || cmp->kind != KILN_OP_COMPARE || !bret || bret->kind != KILN_OP_RETURN) return false;
-  const kiln_attr *da = kiln_op_attr(cmp, "comparison_direction");
-  const char *dir = !da ? NULL : da->kind == KILN_ATTR_ENUM ? da->enumv.value : da->kind == KILN_ATTR_STRING ? da->str.data : NULL;
-  if (!dir) return false;
   int side = arg_index(cond, cmp->operands[0]) >= 0 ? 0 : 1; /* the counter's */
   int32_t k = arg_index(cond, cmp->operands[side]);
   int64_t bound, init, one;
-  if (k < 0 || k >= w->num_operands || k >= bret->num_operands || !constant_int(cmp->operands[1 - side], &bound) ||
-      !constant_int(w->operands[k], &init))
+  if (k < 0 || k >= w->num_operands || k >= bret->num_operands || !kiln_value_constant_int(cmp->operands[1 - side], &bound) ||
+      !kiln_value_constant_int(w->operands[k], &init))
     return false;
-  /* the direction with the counter on the left */
-  static const char *const flip[][2] = {{"LT", "GT"}, {"LE", "GE"}, {"NE", "NE"}};
-  int d = -1;
-  for (int i = 0; i < 3; i++)
-    if (!strcmp(dir, flip[i][side])) d = i;
+  /* the direction read with the counter on the left; LT, LE and NE count up to the bound */
+  static const int mirrored[] = {KILN_COMPARE_EQ, KILN_COMPARE_NE, KILN_COMPARE_LE,
+                                 KILN_COMPARE_LT, KILN_COMPARE_GE, KILN_COMPARE_GT};
+  int d = kiln_op_compare_direction(cmp);
+  if (d >= 0 && side) d = mirrored[d];
   const kiln_op *inc = bret->operands[k]->def;
-  if (d < 0 || !inc || inc->kind != KILN_OP_ADD || inc->parent != body) return false;
+  if ((d != KILN_COMPARE_LT && d != KILN_COMPARE_LE && d != KILN_COMPARE_NE) || !inc || inc->kind != KILN_OP_ADD || inc->parent != body) return false;
   int s = arg_index(body, inc->operands[0]) == k ? 0 : 1;
-  if (arg_index(body, inc->operands[s]) != k || !constant_int(inc->operands[1 - s], &one) || one != 1) return false;
+  if (arg_index(body, inc->operands[s]) != k || !kiln_value_constant_int(inc->operands[1 - s], &one) || one != 1) return false;
   int64_t t;
-  if (!kiln_add_i64(bound, -init, &t) || (d == 1 && !kiln_add_i64(t, 1, &t)) || (d == 2 && t < 0)) return false;
+  if (__builtin_sub_overflow(bound, init, &t) || (d == KILN_COMPARE_LE && !kiln_add_i64(t, 1, &t)) ||
+      (d == KILN_COMPARE_NE && t < 0))
+    return false;
   *out = t < 0 ? 0 : t;
   return true;
 }
@@ -146,7 +137,7 @@ static kiln_status hoist(kiln_module *m, kiln_op *w, kiln_block *body, kiln_op *
   prod->operands[1] = wt;
   prod->results[0].type = pt;
   prod->loc = dot->loc;
-  kiln_rewrite_insert_before(w, prod);
+  kiln_block_insert_before(w, prod);
   /* its row i: every start index is the row's (the other dims are whole: they clamp to 0) */
   slice_attrs[0] = (kiln_named_attr){"slice_sizes", sizes_attr};
   kiln_value *row = slice->operands[1];
@@ -158,7 +149,7 @@ static kiln_status hoist(kiln_module *m, kiln_op *w, kiln_block *body, kiln_op *
     ds->results[0].type = dst;
     ds->loc = dot->loc;
     ds->attrs[0] = slice_attrs[0];
-    kiln_rewrite_insert_before(dot, ds);
+    kiln_block_insert_before(dot, ds);
     operands[0] = &ds->results[0];
     dot->kind = KILN_OP_RESHAPE;
     dot->operands = operands;
@@ -172,8 +163,8 @@ static kiln_status hoist(kiln_module *m, kiln_op *w, kiln_block *body, kiln_op *
     sl->num_attrs = 1;
     sl->attrs = slice_attrs;
   }
-  if (reshaped && !kiln_rewrite_uses(body, &view->results[0])) kiln_rewrite_unlink(body, view);
-  if (!kiln_rewrite_uses(body, &slice->results[0])) kiln_rewrite_unlink(body, slice);
+  if (reshaped && !kiln_rewrite_uses(body, &view->results[0])) kiln_block_remove(body, view);
+  if (!kiln_rewrite_uses(body, &slice->results[0])) kiln_block_remove(body, slice);
   *done = true;
   return NULL;
 }

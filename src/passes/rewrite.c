@@ -13,23 +13,6 @@ int32_t kiln_rewrite_uses(const kiln_block *b, const kiln_value *v) {
   return n;
 }
 
-void kiln_rewrite_unlink(kiln_block *b, kiln_op *op) {
-  if (op->prev) op->prev->next = op->next;
-  else b->first = op->next;
-  if (op->next) op->next->prev = op->prev;
-  else b->last = op->prev;
-}
-
-void kiln_rewrite_insert_before(kiln_op *before, kiln_op *op) {
-  kiln_block *b = before->parent;
-  op->parent = b;
-  op->prev = before->prev;
-  op->next = before;
-  if (before->prev) before->prev->next = op;
-  else b->first = op;
-  before->prev = op;
-}
-
 const kiln_attr *kiln_rewrite_struct_with(kiln_module *m, const kiln_attr *a, const char *const *names,
                                           const kiln_attr *const *vals, int32_t n) {
   kiln_attr *s = kiln_attr_new(m, KILN_ATTR_STRUCT);

@@ -1,6 +1,6 @@
 /* Helpers of the passes that rewrite a function in place (canonicalize.c,
- * loop_products.c): counting uses, unlinking and inserting ops, editing structured
- * attributes. New IR is allocated in the module the caller names, the one that owns the
+ * loop_products.c): counting uses, reading and editing structured attributes (ops are
+ * inserted and removed with ir.h's kiln_block_insert_before and kiln_block_remove). New IR is allocated in the module the caller names, the one that owns the
  * function. Not thread-safe for one function. */
 #ifndef KILN_PASSES_REWRITE_H
 #define KILN_PASSES_REWRITE_H
@@ -10,10 +10,6 @@
 /* How many ops of block b read v (an op reading it twice counts twice), nested regions
  * included; the terminator counts. */
 int32_t kiln_rewrite_uses(const kiln_block *b, const kiln_value *v);
-/* Takes op out of block b (its memory stays in the arena). */
-void kiln_rewrite_unlink(kiln_block *b, kiln_op *op);
-/* Puts op, not in any block, into `before`'s block just before it. */
-void kiln_rewrite_insert_before(kiln_op *before, kiln_op *op);
 /* The struct attribute a with the fields named in names[0..n) set to vals (others kept);
  * NULL when out of memory. */
 const kiln_attr *kiln_rewrite_struct_with(kiln_module *m, const kiln_attr *a, const char *const *names,

@@ -25,8 +25,9 @@ struct kiln_cpu_control {
   bool direct_cond;
   int32_t cond_arg[2];   /* argument index, or -1: cond_const */
   int64_t cond_const[2];
-  int cond_dir;          /* EQ NE GE GT LE LT */
+  int cond_dir;          /* kiln_compare_dir */
   kiln_elem cond_elem;
+  bool cond_unsigned;
 };
 
 void kiln_cpu_control_destroy(kiln_cpu_control *c) {
@@ -202,22 +203,8 @@ static bool find_invariants(kiln_cpu_control *c) {
   return find_in_place(body, c->num_carried);
 }
 
-/* The constant or argument operand v of cond's compare (see direct_cond). */
-static bool cond_operand(const kiln_block *b, const kiln_value *v, int32_t *arg, int64_t *constant) {
-  for (int32_t i = 0; i < b->num_args; i++)
-    if (v == &b->args[i]) {
-      *arg = i;
-      return true;
-    }
-  *arg = -1;
-  const kiln_op *d = v->def;
-  return d && d->kind == KILN_OP_CONSTANT && kiln_attr_count(kiln_op_attr(d, "value")) == 1 &&
-         kiln_attr_i64_at(kiln_op_attr(d, "value"), 0, constant);
-}
-
 /* Whether the outlined condition f is a direct_cond one; fills c's fields when it is. */
 static bool find_direct_cond(kiln_cpu_control *c, const kiln_op *f) {
-  static const char *const dirs[] = {"EQ", "NE", "GE", "GT", "LE", "LT"};
   const kiln_block *b = kiln_op_block(f, 0);
   const kiln_op *cmp = b ? b->last : NULL;
   cmp = cmp && cmp->kind == KILN_OP_FUNC_RETURN && cmp->num_operands == 1 ? cmp->operands[0]->def : NULL;
@@ -228,15 +215,14 @@ static bool find_direct_cond(kiln_cpu_control *c, const kiln_op *f) {
   kiln_elem e = kiln_type_elem(t);
   kiln_elem_class k = kiln_elem_class_of(e);
   if (!kiln_type_is_tensor(t) || t->tensor.rank != 0 || (k != KILN_ELEM_CLASS_I && k != KILN_ELEM_CLASS_U)) return false;
-  const kiln_attr *da = kiln_op_attr(cmp, "comparison_direction");
-  const char *dir = !da ? NULL : da->kind == KILN_ATTR_ENUM ? da->enumv.value : da->kind == KILN_ATTR_STRING ? da->str.data : NULL;
-  c->cond_dir = -1;
-  for (int i = 0; dir && i < 6; i++)
-    if (!strcmp(dir, dirs[i])) c->cond_dir = i;
-  if (c->cond_dir < 0) return false;
-  for (int i = 0; i < 2; i++)
-    if (!cond_operand(b, cmp->operands[i], &c->cond_arg[i], &c->cond_const[i])) return false;
+  if ((c->cond_dir = kiln_op_compare_direction(cmp)) < 0) return false;
+  for (int i = 0; i < 2; i++) { /* an argument of the region, or a constant */
+    const kiln_value *v = cmp->operands[i];
+    c->cond_arg[i] = v->def == NULL && v->block == b ? v->index : -1;
+    if (c->cond_arg[i] < 0 && !kiln_value_constant_int(v, &c->cond_const[i])) return false;
+  }
   c->cond_elem = e;
+  c->cond_unsigned = k == KILN_ELEM_CLASS_U;
   return true;
 }
 
@@ -248,14 +234,13 @@ static bool direct_cond(const kiln_cpu_control *c, kiln_cpu_tensor *const *carri
     if (a < 0) v[i].i = c->cond_const[i];
     else v[i] = kiln_scalar_load(c->cond_elem, (const uint8_t *)(a < c->num_carried ? carried[a] : captured[a - c->num_carried])->data);
   }
-  bool u = kiln_elem_class_of(c->cond_elem) == KILN_ELEM_CLASS_U;
-  int order = u ? (v[0].u > v[1].u) - (v[0].u < v[1].u) : (v[0].i > v[1].i) - (v[0].i < v[1].i);
+  int order = c->cond_unsigned ? (v[0].u > v[1].u) - (v[0].u < v[1].u) : (v[0].i > v[1].i) - (v[0].i < v[1].i);
   switch (c->cond_dir) {
-    case 0: return order == 0;
-    case 1: return order != 0;
-    case 2: return order >= 0;
-    case 3: return order > 0;
-    case 4: return order <= 0;
+    case KILN_COMPARE_EQ: return order == 0;
+    case KILN_COMPARE_NE: return order != 0;
+    case KILN_COMPARE_GE: return order >= 0;
+    case KILN_COMPARE_GT: return order > 0;
+    case KILN_COMPARE_LE: return order <= 0;
     default: return order < 0;
   }
 }

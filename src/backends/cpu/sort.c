@@ -29,11 +29,6 @@ struct kiln_cpu_sort {
   size_t *elem_bytes;            /* per operand */
 };
 
-static const char *enum_text(const kiln_attr *a) {
-  if (!a) return NULL;
-  return a->kind == KILN_ATTR_ENUM ? a->enumv.value : a->kind == KILN_ATTR_STRING ? a->str.data : NULL;
-}
-
 /* The splat float constant v is defined by, or false. */
 static bool splat_value(const kiln_value *v, double *out) {
   const kiln_op *def = v->def;
@@ -46,7 +41,7 @@ static bool splat_value(const kiln_value *v, double *out) {
 static bool is_compare(const kiln_value *v, const char *dir, const kiln_value **x, const kiln_value **y) {
   const kiln_op *c = v->def;
   if (!c || c->kind != KILN_OP_COMPARE) return false;
-  const char *d = enum_text(kiln_op_attr(c, "comparison_direction"));
+  const char *d = kiln_attr_enum_text(kiln_op_attr(c, "comparison_direction"));
   *x = c->operands[0];
   *y = c->operands[1];
   return d && !strcmp(d, dir);
@@ -88,14 +83,14 @@ static bool read_comparator(const kiln_op *op, kiln_cpu_sort *s) {
   s->key = x->index / 2;
   s->swapped = x->index % 2 == 1;
   s->canonical = cx;
-  const char *d = enum_text(kiln_op_attr(c, "comparison_direction"));
+  const char *d = kiln_attr_enum_text(kiln_op_attr(c, "comparison_direction"));
   static const char *const names[] = {"LT", "LE", "GT", "GE"};
   int k = -1;
   for (int i = 0; d && i < 4; i++)
     if (!strcmp(d, names[i])) k = i;
   if (k < 0) return false;
   s->dir = (direction)k;
-  const char *t = enum_text(kiln_op_attr(c, "compare_type"));
+  const char *t = kiln_attr_enum_text(kiln_op_attr(c, "compare_type"));
   s->key_elem = kiln_type_elem(x->type);
   bool fl = kiln_elem_is_float(s->key_elem);
   if (kiln_elem_is_complex(s->key_elem) || s->key_elem == KILN_ELEM_F8E8M0FNU || (s->canonical && !fl)) return false;

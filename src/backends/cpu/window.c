@@ -24,12 +24,6 @@
 
 enum { MAX_RANK = KILN_WINDOW_MAX_RANK, MAX_OPERANDS = 8 };
 
-static const char *enum_text(const kiln_attr *a) {
-  if (a && a->kind == KILN_ATTR_ENUM) return a->enumv.value;
-  if (a && a->kind == KILN_ATTR_STRING) return a->str.data;
-  return NULL;
-}
-
 static bool static_dense(const kiln_type *t) {
   return kiln_type_is_tensor(t) && !kiln_type_is_quant_tensor(t) && kiln_type_is_static(t) &&
          t->tensor.rank <= MAX_RANK;
@@ -361,13 +355,10 @@ static bool read_select(const kiln_op *op, kiln_elem e, kiln_window_dir *out) {
     swapped = true;
   else
     return false;
-  const char *d = enum_text(kiln_op_attr(c, "comparison_direction")), *ct = enum_text(kiln_op_attr(c, "compare_type"));
-  static const char *const names[] = {"EQ", "NE", "GE", "GT", "LE", "LT"};
+  const char *ct = kiln_attr_enum_text(kiln_op_attr(c, "compare_type"));
   static const kiln_window_dir flipped[] = {KILN_WINDOW_EQ, KILN_WINDOW_NE, KILN_WINDOW_LE,
                                             KILN_WINDOW_LT, KILN_WINDOW_GE, KILN_WINDOW_GT};
-  int k = -1;
-  for (int i = 0; d && i < 6; i++)
-    if (!strcmp(d, names[i])) k = i;
+  int k = kiln_op_compare_direction(c); /* kiln_compare_dir and kiln_window_dir share an order */
   if (k < 0) return false;
   /* the compare of the element type: FLOAT for floats, SIGNED / UNSIGNED for integers */
   kiln_elem_class cls = kiln_elem_class_of(e);

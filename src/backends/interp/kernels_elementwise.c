@@ -502,13 +502,6 @@ static kiln_scalar f_compare(const kiln_ew *e, const kiln_scalar *x) {
   return sc_u(r);
 }
 
-static const char *enum_value(const kiln_attr *a) {
-  if (!a) return NULL;
-  if (a->kind == KILN_ATTR_ENUM) return a->enumv.value;
-  if (a->kind == KILN_ATTR_STRING) return a->str.data;
-  return NULL;
-}
-
 static int index_of(const char *v, const char *const *names) {
   for (int i = 0; v && names[i]; i++)
     if (!strcmp(v, names[i])) return i;
@@ -519,13 +512,11 @@ static int index_of(const char *v, const char *const *names) {
  * semantics: SIGNED/UNSIGNED/FLOAT follow the element type, as the reference
  * interpreter does). TOTALORDER compares raw bits. */
 static kiln_status setup_compare(kiln_interp_ctx *ctx, const kiln_kernel_args *a, kiln_ew *e) {
-  static const char *const dirs[] = {"EQ", "NE", "GE", "GT", "LE", "LT", NULL};
   static const char *const types[] = {"NOTYPE", "FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED", NULL};
-  const char *dir = enum_value(kiln_op_attr(a->op, "comparison_direction"));
-  int d = index_of(dir, dirs);
+  int d = kiln_op_compare_direction(a->op); /* DIR_* are in kiln_compare_dir's order */
   if (d < 0) return kiln_interp_error(ctx, a->op, "has no valid comparison_direction");
   const kiln_attr *ta = kiln_op_attr(a->op, "compare_type");
-  int t = ta ? index_of(enum_value(ta), types) : 0;
+  int t = ta ? index_of(kiln_attr_enum_text(ta), types) : 0;
   if (t < 0) return kiln_interp_error(ctx, a->op, "has an unknown compare_type");
   e->p[0] = d;
   e->p[1] = t == 2 ? CMP_TOTALORDER : CMP_BY_TYPE;
