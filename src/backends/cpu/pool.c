@@ -1,17 +1,18 @@
 /* The thread pool (see pool.h).
  *
  * One call at a time owns the pool (a trylock: others run inline). The call is published
- * in `word`: a generation (high 32 bits) and the next unclaimed chunk (low 32 bits). A
- * thread claims chunk i by moving the word from (gen, i) to (gen, i + 1) with a CAS; so a
- * claim succeeds only while that generation's call is running, and the call cannot end
- * before the claimed chunk is done (`done` counts finished worker chunks): a worker may
- * read the call's function and context once it holds a chunk. A new call first closes the
- * last generation (its index set to CLOSED), then changes the call's fields, then publishes
- * its own generation. */
+ * in one word: a generation (high 32 bits), its chunk count and the next unclaimed chunk
+ * (16 bits each). A thread claims chunk i by moving the word from (gen, n, i) to
+ * (gen, n, i + 1) with a CAS, for i < n; so a claim succeeds only while that generation's
+ * call is running, and the call cannot end before the claimed chunk is done (`done` counts
+ * finished worker chunks): a worker may read the call's function and context once it holds
+ * a chunk. A call sets its fields, then publishes its word with chunk 0 claimed: the
+ * caller's, which it runs at once. */
 #define _GNU_SOURCE
 #include "backends/cpu/pool.h"
 
 #include <errno.h>
+#include <stdalign.h>
 #include <immintrin.h>
 #include <limits.h>
 #include <linux/futex.h>
@@ -26,15 +27,19 @@
 #include <time.h>
 #include <unistd.h>
 
-/* The cost model, measured on the 2-core Zen 4 host (bench: kiln bench of the zoo, and
- * a loop of hand-offs): giving chunks to a spinning worker costs about 0.5 us, about what
- * 16K elements of a simple loop take; waking a sleeping one costs the caller a futex
- * syscall (2-4 us) and the worker 10-50 us before it claims anything, so only work of
- * well above that (128K elements, ~30 us) wakes sleepers. A chunk is at least 8K
- * elements, and a call is cut into up to 4 chunks per thread so that a worker the kernel
- * preempts holds back little. */
+/* The cost model. Work is counted in elements of a simple loop (an add's; loops weigh their
+ * ops: compile.c, weighted_work). Giving chunks to a spinning worker costs the caller about
+ * 0.3 us (a call of two empty chunks, 2-core Intel host with AVX-512, 2026-12-04; 0.7 us
+ * before the call's word, fields and answers were put on lines of their own), about what
+ * 16K elements take, so work splits from 32K on: a counted loop's 128x128 vector-matrix
+ * product (16K) ran 0.6 us an iteration inline and 1.1 us split (bench/dynamic.sh's scan)
+ * while a GELU over 4K elements (37K) gained from the split (moe_small). Waking a sleeping
+ * worker costs the caller a futex syscall (2-4 us) and the worker 10-50 us before it claims
+ * anything, so only work of well above that (128K elements, ~30 us) wakes sleepers. A
+ * chunk is at least 8K elements, and a call is cut into up to 4 chunks per thread so that
+ * a worker the kernel preempts holds back little. */
 enum {
-  MIN_WORK = 1 << 14,
+  MIN_WORK = 1 << 15,
   WAKE_WORK = 1 << 17,
   MIN_CHUNK_WORK = 1 << 13,
   CHUNKS_PER_THREAD = 4,
@@ -50,21 +55,28 @@ typedef struct worker {
   pthread_t thread;
 } worker;
 
+/* The fields are grouped by who writes them, one cache line each, so that a worker spinning
+ * on `word` is not disturbed by the caller's other writes, nor the caller waiting on `done`
+ * by the call's fields: a hand-off then moves each line between the cores once. */
 struct kiln_cpu_pool {
+  /* the call: generation (high 32 bits), chunk count (next 16), next unclaimed chunk (low 16) */
+  alignas(64) _Atomic uint64_t word;
+  /* the call's fields, written by its caller just before it publishes the word: a worker
+   * reads them with the word's line */
+  _Atomic(kiln_cpu_pool_fn) fn;
+  _Atomic(void *) ctx;
+  _Atomic int32_t caller_cpu; /* the CPU the call's caller published it on (-1: unknown) */
+  _Atomic bool stop;          /* read with the word by spinning workers */
+  /* the workers' answers */
+  alignas(64) _Atomic uint32_t done; /* worker chunks finished (a futex word) */
+  _Atomic uint32_t waiting;          /* the caller sleeps on done */
+  /* making, sleeping and stopping */
+  alignas(64) pthread_mutex_t busy;
+  _Atomic uint32_t wake_seq; /* sleeping workers' futex word */
+  _Atomic int32_t sleepers;
   int32_t threads;
   int32_t started; /* workers running */
   worker *workers;
-  pthread_mutex_t busy;
-  _Atomic uint64_t word;
-  _Atomic int32_t chunks;
-  _Atomic(kiln_cpu_pool_fn) fn;
-  _Atomic(void *) ctx;
-  _Atomic uint32_t done;     /* worker chunks finished (a futex word) */
-  _Atomic uint32_t waiting;  /* the caller sleeps on done */
-  _Atomic uint32_t wake_seq; /* sleeping workers' futex word */
-  _Atomic int32_t sleepers;
-  _Atomic int32_t caller_cpu; /* the CPU the call's caller published it on (-1: unknown) */
-  _Atomic bool stop;
 };
 
 static _Thread_local bool t_in_chunk;
@@ -84,26 +96,27 @@ static void futex_wake(_Atomic uint32_t *addr, int n) {
 }
 
 static uint32_t gen_of(uint64_t w) { return (uint32_t)(w >> 32); }
-/* The chunk index of a closed generation: above any count, so nothing more is claimed. */
-static const uint64_t CLOSED = UINT32_MAX;
+static uint32_t count_of(uint64_t w) { return (uint32_t)(w >> 16) & 0xffff; }
+static uint32_t next_of(uint64_t w) { return (uint32_t)w & 0xffff; }
+/* The most chunks one call can publish; a call of more runs on its caller. */
+enum { MAX_CALL_CHUNKS = 0xffff };
 
 /* Claims and runs chunks of generation gen until none is left (or another call began);
  * returns how many this thread ran. */
 static int32_t work_on(kiln_cpu_pool *p, uint32_t gen, int32_t thread) {
   int32_t ran = 0;
-  for (;;) {
-    uint64_t w = atomic_load(&p->word);
-    /* a count read after w is this generation's unless it was closed since, and then the
-     * claim below fails */
-    if (gen_of(w) != gen || (int64_t)(uint32_t)w >= atomic_load_explicit(&p->chunks, memory_order_acquire)) return ran;
+  for (uint64_t w = atomic_load(&p->word);;) {
+    /* the count is in the word: a claim of a finished call's word fails, as its word changed */
+    if (gen_of(w) != gen || next_of(w) >= count_of(w)) return ran;
     if (!atomic_compare_exchange_weak(&p->word, &w, w + 1)) continue;
     kiln_cpu_pool_fn fn = atomic_load_explicit(&p->fn, memory_order_relaxed);
-    fn(atomic_load_explicit(&p->ctx, memory_order_relaxed), (int32_t)(uint32_t)w, thread);
+    fn(atomic_load_explicit(&p->ctx, memory_order_relaxed), (int32_t)next_of(w), thread);
     ran++;
     if (thread) {
       atomic_fetch_add(&p->done, 1);
       if (atomic_load(&p->waiting)) futex_wake(&p->done, 1);
     }
+    w = atomic_load(&p->word);
   }
 }
 
@@ -167,29 +180,32 @@ static void run_inline(int32_t chunks, kiln_cpu_pool_fn fn, void *ctx) {
 
 void kiln_cpu_pool_run(kiln_cpu_pool *p, int32_t chunks, int64_t work, kiln_cpu_pool_fn fn, void *ctx) {
   if (chunks <= 0) return;
-  if (chunks == 1 || p->started == 0 || t_in_chunk || pthread_mutex_trylock(&p->busy) != 0) {
+  if (chunks == 1 || chunks > MAX_CALL_CHUNKS || p->started == 0 || t_in_chunk || pthread_mutex_trylock(&p->busy) != 0) {
     run_inline(chunks, fn, ctx);
     return;
   }
-  /* The last call's generation is closed before its fields change: a worker that read its
-   * final word (every chunk claimed) and then this call's larger count would otherwise claim
-   * a chunk past the end of it and run this call's function with it, counted in `done` once
-   * too often (its caller then waited for ever: the pool's hang under JAX). */
-  uint64_t last = atomic_load(&p->word);
-  atomic_store(&p->word, last | CLOSED);
+  /* The last call has ended (its caller waited for every claimed chunk): no worker reads these
+   * fields until it claims a chunk of the word below, which publishes them. */
   atomic_store_explicit(&p->fn, fn, memory_order_relaxed);
   atomic_store_explicit(&p->ctx, ctx, memory_order_relaxed);
-  atomic_store_explicit(&p->chunks, chunks, memory_order_release); /* after the closing */
-  atomic_store_explicit(&p->done, 0, memory_order_relaxed);
   atomic_store_explicit(&p->caller_cpu, sched_getcpu(), memory_order_relaxed);
-  uint32_t gen = gen_of(last) + 1;
-  atomic_store(&p->word, (uint64_t)gen << 32); /* publishes the fields above */
-  if (work >= WAKE_WORK && atomic_load(&p->sleepers) > 0) {
-    atomic_fetch_add(&p->wake_seq, 1);
-    futex_wake(&p->wake_seq, chunks - 1 < p->started ? chunks - 1 : p->started);
+  atomic_store_explicit(&p->done, 0, memory_order_relaxed);
+  uint32_t gen = gen_of(atomic_load_explicit(&p->word, memory_order_relaxed)) + 1;
+  /* Published with chunk 0 claimed (the caller's), by a release store: the caller starts its
+   * chunk while the word's cache line travels. Work that wakes sleepers orders the store
+   * before reading their count (a worker going to sleep counts itself, then rereads the
+   * word); other work may miss a worker that just fell asleep, and runs without it. */
+  atomic_store_explicit(&p->word, (uint64_t)gen << 32 | (uint64_t)chunks << 16 | 1, memory_order_release);
+  if (work >= WAKE_WORK) {
+    atomic_thread_fence(memory_order_seq_cst);
+    if (atomic_load(&p->sleepers) > 0) {
+      atomic_fetch_add(&p->wake_seq, 1);
+      futex_wake(&p->wake_seq, chunks - 1 < p->started ? chunks - 1 : p->started);
+    }
   }
   t_in_chunk = true;
-  uint32_t target = (uint32_t)(chunks - work_on(p, gen, 0));
+  fn(ctx, 0, 0);
+  uint32_t target = (uint32_t)(chunks - 1 - work_on(p, gen, 0));
   t_in_chunk = false;
   /* Only chunks that running workers claimed are left: wait for them. */
   int64_t start = 0;
@@ -235,7 +251,8 @@ kiln_status kiln_cpu_pool_create(int32_t threads, kiln_cpu_pool **out) {
   if (threads < 1 || threads > KILN_CPU_POOL_MAX_THREADS)
     return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "cpu pool: %d threads (expected 1 to %d)", (int)threads,
                        KILN_CPU_POOL_MAX_THREADS);
-  kiln_cpu_pool *p = calloc(1, sizeof *p);
+  kiln_cpu_pool *p = aligned_alloc(alignof(kiln_cpu_pool), (sizeof(kiln_cpu_pool) + 63) / 64 * 64);
+  if (p) memset(p, 0, sizeof *p);
   worker *ws = threads > 1 ? calloc((size_t)threads - 1, sizeof *ws) : NULL;
   if (!p || (threads > 1 && !ws)) {
     free(p);

@@ -91,7 +91,8 @@ int32_t kiln_cpu_pool_chunks(const kiln_cpu_pool *p, int64_t work, int64_t max_c
 
 /* Runs fn(ctx, c, t) exactly once for every chunk c in [0, chunks) and returns when all
  * have finished. `work` (as for kiln_cpu_pool_chunks) decides whether sleeping workers are
- * woken. Chunks run in no particular order, possibly all on the calling thread. */
+ * woken. Chunks run in no particular order, possibly all on the calling thread: chunk 0
+ * always runs there, first; a call of more than 65535 chunks runs wholly there. */
 void kiln_cpu_pool_run(kiln_cpu_pool *p, int32_t chunks, int64_t work, kiln_cpu_pool_fn fn, void *ctx);
 
 #endif

@@ -5,7 +5,8 @@
  * follows the affinity mask, the cgroup quota text and KILN_CPU_THREADS, whose bad values
  * are errors; the cost model keeps small work on the caller; a forked child has a pool of
  * its own; the parts several devices run on (sizes, binding, two at once, after a fork);
- * kiln_cpu_parallel_for (parallel.c) splits points at multiples of a loop's grain. */
+ * a call of more chunks than the pool's word counts runs on its caller; chunk 0 runs on the
+ * caller; kiln_cpu_parallel_for (parallel.c) splits points at multiples of a loop's grain. */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <sched.h>
@@ -416,8 +417,55 @@ static void test_fork(void) {
 }
 #endif
 
+/* The call's word holds its chunk count in 16 bits: a call of more runs on its caller, every
+ * chunk once; chunk 0 of a shared call runs on the caller. */
+enum { MANY_CHUNKS = 70000 };
+typedef struct many_job {
+  _Atomic int32_t runs[MANY_CHUNKS];
+  pthread_t caller;
+  _Atomic int32_t first_elsewhere, foreign;
+} many_job;
+
+static void many_chunk(void *ctx, int32_t c, int32_t thread) {
+  many_job *j = ctx;
+  atomic_fetch_add(&j->runs[c], 1);
+  bool here = pthread_equal(pthread_self(), j->caller);
+  if (!here) atomic_fetch_add(&j->foreign, 1);
+  if (c == 0 && !here) atomic_store(&j->first_elsewhere, 1);
+  for (volatile int spin = 0; spin < 2000; spin++) {
+  }
+}
+
+static void test_many_chunks(void) {
+  kiln_cpu_pool *p = NULL;
+  kiln_status_free(kiln_cpu_pool_create(2, &p));
+  many_job *j = calloc(1, sizeof *j);
+  EXPECT(p && j, "a pool of 2 threads");
+  if (!p || !j) {
+    kiln_cpu_pool_destroy(p);
+    free(j);
+    return;
+  }
+  j->caller = pthread_self();
+  kiln_cpu_pool_run(p, MANY_CHUNKS, 1 << 30, many_chunk, j);
+  int32_t wrong = 0;
+  for (int32_t c = 0; c < MANY_CHUNKS; c++) wrong += j->runs[c] != 1;
+  EXPECT(wrong == 0, "%d of %d chunks ran other than once", (int)wrong, MANY_CHUNKS);
+  EXPECT(j->foreign == 0, "a call of %d chunks runs on its caller (%d ran elsewhere)", MANY_CHUNKS, (int)j->foreign);
+  for (int i = 0; i < 200; i++) {
+    memset(j, 0, sizeof *j);
+    j->caller = pthread_self();
+    kiln_cpu_pool_run(p, 4, 1 << 20, many_chunk, j);
+    if (j->first_elsewhere) break;
+  }
+  EXPECT(!j->first_elsewhere, "chunk 0 runs on the caller");
+  kiln_cpu_pool_destroy(p);
+  free(j);
+}
+
 int main(void) {
   test_exactly_once();
+  test_many_chunks();
   test_single_thread();
   test_concurrent_callers();
   test_back_to_back();
