@@ -582,9 +582,11 @@ def host_line(kiln):
     rc, _, _, out, _ = run_child([kiln, "devices"], 30)
     m = re.search(r"ISA \S+", out) if rc == 0 else None
     cap = os.environ.get("KILN_CPU_ISA")
+    xla_flags = os.environ.get("XLA_FLAGS")  # e.g. --xla_cpu_max_isa=AVX2, XLA:CPU's own cap
     return (f"{cpu_name()}, {os.cpu_count()} cores; lscpu flags: {isa}"
             + (f"; Kiln's cpu device: {m.group(0)}" if m else "")
-            + (f"; KILN_CPU_ISA={cap}" if cap else ""))
+            + (f"; KILN_CPU_ISA={cap}" if cap else "")
+            + (f"; XLA_FLAGS={xla_flags}" if xla_flags else ""))
 
 
 def kiln_version(kiln):
