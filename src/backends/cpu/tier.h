@@ -14,8 +14,8 @@
  *
  * A tiered compile builds the fast-start tier, decides (the policy below) whether to run
  * on it, and if so returns at once; the program's second run queues the optimising compile
- * on the plugin's one background compile thread (at a lower scheduling priority: nice
- * +10), so a program run once never pays for it; runs use the fast-start tier until the
+ * on the plugin's one background compile thread (at the caller's priority: tier.c), so a
+ * program run once never pays for it; runs use the fast-start tier until the
  * optimised executable is published, then use that. The switch is one atomic pointer store
  * (release) read by each run (acquire): a run uses one tier from its start to its end,
  * never a mix.
