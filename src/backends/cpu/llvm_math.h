@@ -45,6 +45,11 @@ LLVMValueRef kiln_cpu_emit_binary_math(LLVMModuleRef m, LLVMBuilderRef b, kiln_o
  * the type asked for). */
 bool kiln_cpu_math_has(kiln_op_kind kind, bool f64);
 
+/* The time of one element of kind's f32 kernel, in units of an f32 add's (measured: the
+ * table in llvm_math.c); 0 when kind is not one of the ops above. The thread pool's cost
+ * model weighs loops with it. */
+int32_t kiln_cpu_math_cost(kiln_op_kind kind);
+
 #ifdef __cplusplus
 }
 #endif

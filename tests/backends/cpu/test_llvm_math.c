@@ -4,7 +4,8 @@
  * that maps the kernel over an array, JIT-compiles them with ORC LLJIT for the host CPU,
  * runs each over about two million inputs (special values, a sweep over every exponent,
  * random bit patterns, a dense interval) and compares with long double libm. Prints the
- * largest error in ULP per function and fails when one exceeds its bound. Single-threaded. */
+ * largest error in ULP per function and fails when one exceeds its bound; and checks that
+ * every kernel has its measured cost (kiln_cpu_math_cost). Single-threaded. */
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -272,6 +273,14 @@ int main(int argc, char **argv) {
   long double *ref = malloc(n_in * sizeof *ref);
   void *bx = malloc(n_in * 8), *by = malloc(n_in * 8), *bo = malloc(n_in * 8);
   int passed = 0, failed = 0;
+  /* every kernel has its measured cost for the pool's cost model; other ops have none */
+  for (int o = 0; o < kNumOps; o++) {
+    int32_t c = kiln_cpu_math_cost(kOps[o].kind);
+    if (c >= 2) passed++;
+    else failed++, printf("%s: cost %d adds (a kernel costs at least 2)\n", kOps[o].name, (int)c);
+  }
+  if (kiln_cpu_math_cost(KILN_OP_ADD) == 0) passed++;
+  else failed++, printf("add: a cost, but it has no kernel\n");
   for (int o = 0; o < kNumOps; o++) {
     const test_op *op = &kOps[o];
     for (int t = 0; t < 2; t++) {
