@@ -7,6 +7,13 @@ with the fewest terms whose error is under 3e-18 relative (a thirtieth of a doub
   mid1   erfc(x) exp(x^2) on [0.75, 2]
   mid2   erfc(x) exp(x^2) on [2, 4]
   tail   x erfc(x) exp(x^2) as a function of s = 1/x on [1/27.5, 1/4]
+
+and the f32 erf's, computed in f32 (error in its ULP, not a double's): power-basis
+coefficients in v = x - c with c such that x - c is exact over the piece (Sterbenz), the
+fewest terms under the given error:
+  small  erf(x)/x as a function of u = x^2 on [0, 0.875^2]   relative 1.5e-8
+  mid    erf(x) in v = x - 1.5 on [0.875, 2]                  absolute 4e-9
+  high   erf(x) in v = x - 3 on [2, 4]                         absolute 4e-9
 """
 import mpmath as mp
 
@@ -38,3 +45,35 @@ for name, f, a, b in PIECES:
     print(f"static const double {name}[{len(coef)}] = {{")
     print("    " + ",\n    ".join(f"{float(c)!r}" for c in coef) + "};")
     print(f"static const double {name}Mid = {float(mid)!r}, {name}Half = {float(half)!r};")
+
+
+PIECES32 = [
+    ("kErf32Small", "u = x^2", PIECES[0][1], mp.mpf(0), mp.mpf("0.875") ** 2, 0, mp.mpf("1.5e-8"), True),
+    ("kErf32Mid", "v = x - 1.5", mp.erf, mp.mpf("0.875"), mp.mpf(2), mp.mpf("1.5"), mp.mpf("4e-9"), False),
+    ("kErf32High", "v = x - 3", mp.erf, mp.mpf(2), mp.mpf(4), mp.mpf(3), mp.mpf("4e-9"), False),
+]
+
+
+def fit_shifted(f, a, b, c, tol, relative):
+    """Coefficients (lowest first) of a polynomial in v = x - c fitting f on [a, b]."""
+    mid, half = (a + b) / 2 - c, (b - a) / 2
+    scale = min(abs(f(a)), abs(f(b))) if relative else 1
+    for n in range(3, 30):
+        poly, err = mp.chebyfit(lambda t: f(c + mid + half * t), [-1, 1], n, error=True)
+        if err / scale < tol:
+            break
+    else:
+        raise ValueError("no fit")
+    coef = [mp.mpf(0)] * n
+    for k, ck in enumerate(reversed(poly)):  # ck ((v - mid) / half)^k, expanded in v
+        for j in range(k + 1):
+            coef[j] += ck * mp.binomial(k, j) * (-mid) ** (k - j) / half**k
+    return coef, err / scale
+
+
+for name, var, f, a, b, c, tol, relative in PIECES32:
+    coef, err = fit_shifted(f, a, b, c, tol, relative)
+    kind = "relative" if relative else "absolute"
+    print(f"/* {name}: {var} on [{mp.nstr(a, 6)}, {mp.nstr(b, 6)}]; {kind} error {mp.nstr(err, 2)} */")
+    print(f"static const double {name}[{len(coef)}] = {{")
+    print("    " + ",\n    ".join(f"{float(x)!r}" for x in coef) + "};")
