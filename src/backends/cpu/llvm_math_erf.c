@@ -1,5 +1,5 @@
 /* Error functions: erf and erfc (chlo.erf, chlo.erfc), in f64 (the f32 erfc computes in f64
- * and rounds once; the f32 erf has its own pieces, below).
+ * with pieces fitted for an f32 result and rounds once; the f32 erf has f32 pieces, below).
  *
  *   |x| <= 0.75   erf(x) = x P(x^2); erfc(x) = 1 - erf(x)
  *   |x| >  0.75   erfc(|x|) = exp(-x^2) G(|x|), exp(-x^2) from x^2 split exactly in two
@@ -8,6 +8,9 @@
  *                 G(a) = erfc(a) exp(a^2) by pieces: [0.75, 2], [2, 4], and a G(a) in 1/a
  *                 beyond (divided by a, not multiplied by the rounded 1/a);
  *                 erf(x) = sign(x) (1 - erfc(|x|)), erfc(-a) = 2 - erfc(a).
+ *
+ * The f32 erfc computes in f64 with f32-grade pieces (kiln_mb.narrow: 2e-9 relative; erf's
+ * below 0.75, erfc(x) exp(x^2) on [0.75, 4] in one, the tail in 1/x to 10.1).
  *
  * The f32 erf, in f32 (1.1 ULP; about a third of the vector operations of the f64 pieces
  * at twice the lanes):
@@ -100,6 +103,35 @@ static const double kErfcTail[17] = {
     1.8194960276453958e-13};
 static const double kErfcTailMid = 0.1431818181818182, kErfcTailHalf = 0.10681818181818181;
 
+/* kErfcNarrowMid: t = (v - 2.375) / 1.625; relative error 4.6e-10 */
+static const double kErfcNarrowMid[16] = {
+    0.22050569216412147,
+    -0.13158783480876698,
+    0.07442604867151559,
+    -0.040157411806013725,
+    0.020774274609729006,
+    -0.010345770002270657,
+    0.00497719545232661,
+    -0.0023185622150680993,
+    0.0010450760693401966,
+    -0.00045999217186464247,
+    0.00020461566238966813,
+    -8.522187170574917e-05,
+    2.6025182199430035e-05,
+    -1.0685592036345867e-05,
+    9.626100668007881e-06,
+    -3.6178493842489048e-06};
+static const double kErfcNarrowMidMid = 2.375, kErfcNarrowMidHalf = 1.625;
+/* kErfcNarrowTail: t = (v - 0.1745049504950495) / 0.075495049504950495; relative error 3.1e-10 */
+static const double kErfcNarrowTail[7] = {
+    0.5559645649246965,
+    -0.006821850828952542,
+    -0.0012372967913941622,
+    8.988725883043875e-05,
+    3.555380315840502e-06,
+    -1.0807205908760483e-06,
+    5.116015118431956e-08};
+static const double kErfcNarrowTailMid = 0.1745049504950495, kErfcNarrowTailHalf = 0.07549504950495049;
 /* kErf32Small: u = x^2 on [0.0, 0.765625]; relative error 9.9e-9 */
 static const double kErf32Small[6] = {
     1.1283791581332128,
@@ -143,16 +175,25 @@ enum { SCALE_EXP = 64 }; /* exp(-x^2) is formed times 2^64, the product scaled b
 
 /* erf(a) for 0 <= a <= 0.75 (also fine beyond: callers select). */
 static kiln_mv erf_small(const kiln_mb *e, kiln_mv a) {
-  return kiln_mb_mul(e, a, POLY(e, kiln_mb_mul(e, a, a), kErfSmall));
+  kiln_mv u = kiln_mb_mul(e, a, a);
+  if (e->narrow) return kiln_mb_mul(e, a, kiln_mb_poly(e, u, kErf32Small, (int)(sizeof kErf32Small / sizeof kErf32Small[0])));
+  return kiln_mb_mul(e, a, POLY(e, u, kErfSmall));
 }
 
-/* erfc(a) for a >= 0.75 (a not NaN; a beyond 27.5, where erfc underflows to 0, is capped). */
+/* erfc(a) for a >= 0.75 (a not NaN; a beyond 27.5, where erfc underflows to 0, is capped;
+ * narrow, for an f32 result: the f32-grade pieces, capped at 10.1, the tail times the
+ * rounded 1/a, whose error is far below an f32 ULP). */
 static kiln_mv erfc_large(const kiln_mb *e, kiln_mv a) {
-  a = kiln_mb_sel(e, kiln_mb_gtc(e, a, 27.5), kiln_mb_c(e, 27.5), a);
+  double cap = e->narrow ? 10.1 : 27.5;
+  a = kiln_mb_sel(e, kiln_mb_gtc(e, a, cap), kiln_mb_c(e, cap), a);
   kiln_mv s = kiln_mb_div(e, kiln_mb_c(e, 1.0), a);
-  kiln_mv g = kiln_mb_sel(e, kiln_mb_ltc(e, a, 2.0), POLY(e, a, kErfcMid1),
-                          kiln_mb_sel(e, kiln_mb_ltc(e, a, 4.0), POLY(e, a, kErfcMid2),
-                                      kiln_mb_div(e, POLY(e, s, kErfcTail), a)));
+  kiln_mv g;
+  if (e->narrow)
+    g = kiln_mb_sel(e, kiln_mb_ltc(e, a, 4.0), POLY(e, a, kErfcNarrowMid), kiln_mb_mul(e, POLY(e, s, kErfcNarrowTail), s));
+  else
+    g = kiln_mb_sel(e, kiln_mb_ltc(e, a, 2.0), POLY(e, a, kErfcMid1),
+                    kiln_mb_sel(e, kiln_mb_ltc(e, a, 4.0), POLY(e, a, kErfcMid2),
+                                kiln_mb_div(e, POLY(e, s, kErfcTail), a)));
   kiln_mv hi = kiln_mb_mul(e, a, a);
   kiln_mv lo = kiln_mb_fma(e, a, a, kiln_mb_neg(e, hi)); /* a^2 = hi + lo exactly */
   kiln_mv x2 = kiln_mb_neg(e, hi);
