@@ -1,8 +1,12 @@
 /* chlo.top_k as a native step (native.h): for each row of the last dim, the k largest
  * elements in the order of kiln_order_key (interp/float_bits.h: floats in their total
  * order, NaN above +inf), largest first, ties to the lower index (what the interpreter's
- * stable sort gives), with their indices. A min-heap of the k best so far per row, so a row
- * costs n log k; rows are split over the pool. */
+ * stable sort gives), with their indices. A min-heap of the k best so far per row; once it
+ * is full, an element whose key is not above its root's is passed over after one
+ * comparison (a later element never wins a tie), so a row costs about n plus log k per
+ * element that enters. The keys of f32, f64, f16, bf16 and the integers are made inline
+ * (the generic kiln_order_key call per element made jax.lax.top_k of f32[512,2048], k = 16,
+ * 2.6x slower than XLA:CPU); rows are split over the pool. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,12 +48,33 @@ static void sift_down(entry *h, int64_t size, int64_t i) {
   }
 }
 
-static void top_k_row(const top_k_kernel *k, const uint8_t *in, uint8_t *values, uint8_t *indices, entry *h) {
+/* The first word of kiln_order_key's key for the element at p, inline for the common types. */
+static inline uint64_t key_word(kiln_elem elem, const uint8_t *p) {
+  switch (elem) {
+  case KILN_ELEM_F32: { uint32_t v; memcpy(&v, p, 4); return kiln_float_order_bits(v, 32); }
+  case KILN_ELEM_F64: { uint64_t v; memcpy(&v, p, 8); return kiln_float_order_bits(v, 64); }
+  case KILN_ELEM_F16: case KILN_ELEM_BF16: { uint16_t v; memcpy(&v, p, 2); return kiln_float_order_bits(v, 16); }
+  case KILN_ELEM_SI32: { int32_t v; memcpy(&v, p, 4); return (uint64_t)(int64_t)v ^ (1ull << 63); }
+  case KILN_ELEM_SI64: { uint64_t v; memcpy(&v, p, 8); return v ^ (1ull << 63); }
+  default: {
+    uint64_t k[2];
+    kiln_order_key(elem, p, k);
+    return k[0];
+  }
+  }
+}
+
+/* A row; elem is a constant in each caller below, so each gets its own loop. */
+static inline __attribute__((always_inline)) void top_k_row_of(kiln_elem elem, const top_k_kernel *k, const uint8_t *in,
+                                                               uint8_t *values, uint8_t *indices, entry *h) {
+  bool two_words = kiln_elem_is_complex(elem);
   int64_t size = 0;
   for (int64_t i = 0; i < k->n; i++) {
-    entry e;
-    kiln_order_key(k->elem, in + (size_t)i * k->elem_bytes, e.key);
-    e.index = i;
+    const uint8_t *p = in + (size_t)i * k->elem_bytes;
+    uint64_t w = key_word(elem, p);
+    if (size == k->k && (w < h[0].key[0] || (w == h[0].key[0] && !two_words))) continue; /* not better */
+    entry e = {{w, 0}, i};
+    if (two_words) kiln_order_key(elem, p, e.key);
     if (size < k->k) { /* sift up */
       int64_t at = size++;
       while (at > 0 && better(&h[(at - 1) / 2], &e)) {
@@ -68,6 +93,18 @@ static void top_k_row(const top_k_kernel *k, const uint8_t *in, uint8_t *values,
     kiln_scalar_store(k->index_elem, indices + (size_t)j * k->index_bytes, (kiln_scalar){.i = i});
     h[0] = h[j];
     sift_down(h, j, 0);
+  }
+}
+
+static void top_k_row(const top_k_kernel *k, const uint8_t *in, uint8_t *values, uint8_t *indices, entry *h) {
+  switch (k->elem) {
+  case KILN_ELEM_F32: top_k_row_of(KILN_ELEM_F32, k, in, values, indices, h); break;
+  case KILN_ELEM_F64: top_k_row_of(KILN_ELEM_F64, k, in, values, indices, h); break;
+  case KILN_ELEM_F16: top_k_row_of(KILN_ELEM_F16, k, in, values, indices, h); break;
+  case KILN_ELEM_BF16: top_k_row_of(KILN_ELEM_BF16, k, in, values, indices, h); break;
+  case KILN_ELEM_SI32: top_k_row_of(KILN_ELEM_SI32, k, in, values, indices, h); break;
+  case KILN_ELEM_SI64: top_k_row_of(KILN_ELEM_SI64, k, in, values, indices, h); break;
+  default: top_k_row_of(k->elem, k, in, values, indices, h); break;
   }
 }
 

@@ -54,8 +54,7 @@ static uint64_t float_order_key(kiln_elem e, const uint8_t *p) {
   memcpy(&bits, p, (size_t)(width + 7) / 8);
   if (width < 64) bits &= (1ull << width) - 1;
   if (e == KILN_ELEM_F8E8M0FNU) return bits; /* no sign bit */
-  uint64_t sign = 1ull << (width - 1);
-  return bits & sign ? ~bits & (sign | (sign - 1)) : bits | sign;
+  return kiln_float_order_bits(bits, width);
 }
 
 void kiln_order_key(kiln_elem elem, const uint8_t *p, uint64_t out[2]) {

@@ -26,6 +26,13 @@ bool kiln_reduce_precision_init(kiln_reduce_precision *rp, kiln_elem elem, int64
  * or flushed to (signed) zero. NaN stays NaN (infinity with no mantissa bits). */
 uint64_t kiln_reduce_precision_bits(const kiln_reduce_precision *rp, uint64_t v);
 
+/* The unsigned integer whose order is the total order of the float of `width` bits (with a
+ * sign bit) whose bits are `bits`: the first word of kiln_order_key's key. */
+static inline uint64_t kiln_float_order_bits(uint64_t bits, int width) {
+  uint64_t sign = 1ull << (width - 1);
+  return bits & sign ? ~bits & (sign | (sign - 1)) : bits | sign;
+}
+
 /* Two words (most significant first) whose lexicographic unsigned order is the order
  * chlo.top_k sorts by: integers by value, floats in their total order (-NaN < -inf < ... <
  * -0 < +0 < ... < +inf < +NaN), complex numbers lexicographically by (real, imaginary),

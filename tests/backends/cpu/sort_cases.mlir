@@ -56,3 +56,28 @@ func.func @argsort_swapped_unsigned() {
   check.expect_eq_const %r#1, dense<[[1, 2], [0, 0], [2, 1]]> : tensor<3x2xi32>
   func.return
 }
+
+// -----
+
+// chlo.top_k natively (native_top_k.c), rows longer than k: once the heap is full an equal
+// key never enters (the lower index wins the tie), +NaN is above +inf and -NaN below -inf,
+// +0 above -0; f32, f64, si32 and si64 take the inline keys, complex the two-word path.
+func.func @top_k_full_heap_ties() {
+  %x = stablehlo.constant dense<[[5.0, 1.0, 5.0, 0x7FC00000, 3.0, 5.0, -0.0, 0.0, 5.0, 2.0, 0xFFC00000, 5.0],
+                                 [-0.0, 0xFF800000, -1.0, 0.0, 0xFFC00000, -0.0, 0.0, -2.0, 0.0, -1.0, 0x7F800000, -3.0]]> : tensor<2x12xf32>
+  %v, %i = chlo.top_k(%x, k = 3) : tensor<2x12xf32> -> (tensor<2x3xf32>, tensor<2x3xi32>)
+  check.expect_eq_const %i, dense<[[3, 0, 2], [10, 3, 6]]> : tensor<2x3xi32>
+  %d = stablehlo.convert %x : (tensor<2x12xf32>) -> tensor<2x12xf64>
+  %dv, %di = chlo.top_k(%d, k = 4) : tensor<2x12xf64> -> (tensor<2x4xf64>, tensor<2x4xi32>)
+  check.expect_eq_const %di, dense<[[3, 0, 2, 5], [10, 3, 6, 8]]> : tensor<2x4xi32>
+  %n = stablehlo.constant dense<[7, -8, 7, 2147483647, -2147483648, 7, 0, 2147483647]> : tensor<8xi32>
+  %nv, %ni = chlo.top_k(%n, k = 3) : tensor<8xi32> -> (tensor<3xi32>, tensor<3xi32>)
+  check.expect_eq_const %ni, dense<[3, 7, 0]> : tensor<3xi32>
+  %l = stablehlo.convert %n : (tensor<8xi32>) -> tensor<8xi64>
+  %lv, %li = chlo.top_k(%l, k = 2) : tensor<8xi64> -> (tensor<2xi64>, tensor<2xi32>)
+  check.expect_eq_const %li, dense<[3, 7]> : tensor<2xi32>
+  %c = stablehlo.constant dense<[(1.0, 2.0), (1.0, 3.0), (0.0, 9.0), (1.0, 2.0), (1.0, 3.0)]> : tensor<5xcomplex<f32>>
+  %cv, %ci = chlo.top_k(%c, k = 3) : tensor<5xcomplex<f32>> -> (tensor<3xcomplex<f32>>, tensor<3xi32>)
+  check.expect_eq_const %ci, dense<[1, 4, 0]> : tensor<3xi32>
+  func.return
+}
