@@ -48,6 +48,8 @@ struct kiln_cpu_scatter {
   int32_t part_dim;     /* the first operand dim of more than one element, or -1 */
   int32_t nchk;         /* the operand dims but the inner run's whose coordinate can be */
   int32_t chk[R];       /* other than 0 (an index or an outer dim adds to it) or the part dim */
+  bool rows;            /* a segment sum's form: each point's index picks a whole row of a
+                           2-D operand (scatter_rows) */
 };
 
 static void strides(const kiln_type *t, int64_t *out) {
@@ -143,6 +145,8 @@ kiln_status kiln_cpu_scatter_prepare(const kiln_op *op, kiln_cpu_scatter **out) 
     for (int32_t k = 0; k < s.no; k++) moves |= s.ocoord[k] == d;
     if (moves && d != s.inner_dim) s.chk[s.nchk++] = d;
   }
+  s.rows = xr == 2 && s.no == 1 && s.ocoord[0] < 0 && s.nmap == 1 && s.map[0] == 0 && s.inner_dim == 1 &&
+           s.inner == s.xdims[1] && s.nchk == 1 && s.chk[0] == 0 && s.part_dim == 0;
   kiln_cpu_scatter *p = malloc(sizeof *p);
   if (!p) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   *p = s;
@@ -154,6 +158,26 @@ void kiln_cpu_scatter_destroy(kiln_cpu_scatter *s) { free(s); }
 
 enum { BLOCK = 64, PREFETCH_BYTES = 1024 };
 
+/* scatter_points for the rows form: point p's index picks the operand row its update row
+ * combines into, when the row is inside [own_lo, own_hi); the same blocks and prefetches
+ * with none of the general form's coordinate walk (which took twice the combining's time in
+ * jax.ops.segment_sum of f32[65536,32] into 512 rows). */
+static void scatter_rows(const kiln_cpu_scatter *s, const uint8_t *ix, const uint8_t *up, uint8_t *res, int64_t first,
+                         int64_t last, int64_t own_lo, int64_t own_hi) {
+  size_t row = (size_t)s->inner * s->eb, ahead = row < PREFETCH_BYTES ? row : PREFETCH_BYTES;
+  int64_t dst[BLOCK], src[BLOCK];
+  for (int64_t p = first; p < last;) {
+    int64_t n = last - p < BLOCK ? last - p : BLOCK, m = 0;
+    for (int64_t j = 0; j < n; j++, p++) {
+      int64_t v = kiln_cpu_load_index(s->index_elem, ix + (size_t)(p * s->oistr[0]) * s->index_bytes);
+      if (v < own_lo || v >= own_hi) continue;
+      dst[m] = v, src[m++] = p;
+      for (size_t b = 0; b < ahead; b += 64) __builtin_prefetch(res + (size_t)v * row + b, 1);
+    }
+    for (int64_t j = 0; j < m; j++) s->comb.fn(&s->comb, res + (size_t)dst[j] * row, 1, up + (size_t)src[j] * row, s->inner);
+  }
+}
+
 /* Outer points [first, last): each one's inner run, where it lands inside the operand and,
  * along the part dim, inside [own_lo, own_hi) (the whole dim, or a chunk's part). Points go
  * in blocks: a block's runs are placed (and their first bytes in the result prefetched)
@@ -161,6 +185,10 @@ enum { BLOCK = 64, PREFETCH_BYTES = 1024 };
  * outer dims' share of each point's coordinates and index offset is kept as they step. */
 static void scatter_points(const kiln_cpu_scatter *s, const uint8_t *ix, const uint8_t *up, uint8_t *res, int64_t first,
                            int64_t last, int64_t own_lo, int64_t own_hi) {
+  if (s->rows) {
+    scatter_rows(s, ix, up, res, first, last, own_lo, own_hi);
+    return;
+  }
   int64_t o[R], rest = first, dlo[R], dhi[R], ob[R], ibase = 0, dst[BLOCK], src[BLOCK], len[BLOCK];
   for (int32_t d = 0; d < s->xr; d++) {
     ob[d] = 0;
