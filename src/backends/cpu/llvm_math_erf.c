@@ -1,5 +1,4 @@
-/* Error functions: erf and erfc (chlo.erf, chlo.erfc), in f64 (the f32 erfc computes in f64
- * with pieces fitted for an f32 result and rounds once; the f32 erf has f32 pieces, below).
+/* Error functions: erf and erfc (chlo.erf, chlo.erfc), in f64:
  *
  *   |x| <= 0.75   erf(x) = x P(x^2); erfc(x) = 1 - erf(x)
  *   |x| >  0.75   erfc(|x|) = exp(-x^2) G(|x|), exp(-x^2) from x^2 split exactly in two
@@ -9,8 +8,9 @@
  *                 beyond (divided by a, not multiplied by the rounded 1/a);
  *                 erf(x) = sign(x) (1 - erfc(|x|)), erfc(-a) = 2 - erfc(a).
  *
- * The f32 erfc computes in f64 with f32-grade pieces (kiln_mb.narrow: 2e-9 relative; erf's
- * below 0.75, erfc(x) exp(x^2) on [0.75, 4] in one, the tail in 1/x to 10.1).
+ * The f32 erfc computes the same in f64 with f32-grade pieces and rounds once
+ * (kiln_mb.narrow: 2e-9 relative; kErf32Small below 0.75, erfc(x) exp(x^2) on [0.75, 4] in
+ * one piece, the tail in 1/x up to 10.1, where erfc underflows f32).
  *
  * The f32 erf, in f32 (1.1 ULP; about a third of the vector operations of the f64 pieces
  * at twice the lanes):
@@ -169,6 +169,8 @@ static const double kErf32High[12] = {
 
 enum { SCALE_EXP = 64 }; /* exp(-x^2) is formed times 2^64, the product scaled back once */
 
+#define LEN(t) ((int)(sizeof t / sizeof t[0]))
+
 #define POLY(e, v, name) \
   kiln_mb_poly((e), kiln_mb_mulc((e), kiln_mb_addc((e), (v), -name##Mid), 1.0 / name##Half), name, \
                (int)(sizeof name / sizeof name[0]))
@@ -176,7 +178,7 @@ enum { SCALE_EXP = 64 }; /* exp(-x^2) is formed times 2^64, the product scaled b
 /* erf(a) for 0 <= a <= 0.75 (also fine beyond: callers select). */
 static kiln_mv erf_small(const kiln_mb *e, kiln_mv a) {
   kiln_mv u = kiln_mb_mul(e, a, a);
-  if (e->narrow) return kiln_mb_mul(e, a, kiln_mb_poly(e, u, kErf32Small, (int)(sizeof kErf32Small / sizeof kErf32Small[0])));
+  if (e->narrow) return kiln_mb_mul(e, a, kiln_mb_poly(e, u, kErf32Small, LEN(kErf32Small)));
   return kiln_mb_mul(e, a, POLY(e, u, kErfSmall));
 }
 
@@ -200,8 +202,6 @@ static kiln_mv erfc_large(const kiln_mb *e, kiln_mv a) {
   kiln_mv ex = kiln_math_exp_dd(e, x2, kiln_mb_neg(e, lo), SCALE_EXP);
   return kiln_mb_scale(e, kiln_mb_mul(e, ex, g), kiln_mb_ci(e, -SCALE_EXP));
 }
-
-#define LEN(t) ((int)(sizeof t / sizeof t[0]))
 
 static kiln_mv erf_f32(const kiln_mb *e, kiln_mv x) {
   kiln_mv a = kiln_mb_fabs(e, x);
