@@ -32,7 +32,8 @@ case "${1:-}" in
     ;;
   test)
     # Elixir and Erlang's NIF headers: the Elixir package's tests (tests/elixir).
-    install_missing llvm-14-dev libdnnl-dev libopenblas-pthread-dev elixir erlang-nox erlang-dev
+    # Open MPI's mpirun: the tests of sharded programs run as several processes (spmd.processes*).
+    install_missing llvm-14-dev libdnnl-dev libopenblas-pthread-dev elixir erlang-nox erlang-dev openmpi-bin
     cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DKILN_WERROR=ON >/dev/null
     cmake --build build -j"$(nproc)"
     # The Python tests' environment (jax and pytest, pinned, from PyPI): without it the

@@ -149,7 +149,7 @@ static kiln_status emit(const run_opts *o, int32_t i, const kiln_buffer *b, cons
 
 /* A sharded program (sharded.h): compiled for its partitions, inputs and results global. */
 static kiln_status run_sharded(const run_opts *o, kiln_client *c, kiln_program *p, const kiln_source *src,
-                               int32_t partitions) {
+                               int32_t partitions, const kiln_process_info *launch) {
   kiln_executable *x = NULL;
   kiln_compile_options co = {.struct_size = sizeof co, .function = o->function, .num_partitions = partitions};
   kiln_status st = kiln_program_compile(p, kiln_client_device(c, 0), &co, &x);
@@ -158,8 +158,9 @@ static kiln_status run_sharded(const run_opts *o, kiln_client *c, kiln_program *
   kiln_npy_array *arrays = st ? NULL : calloc((size_t)info.num_results + 1, sizeof *arrays);
   if (!st && !arrays) st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   if (!st) st = kiln_cli_run_sharded(x, c, src, o->function, o->inputs, o->num_inputs, arrays, info.num_results);
-  if (!st && o->output_dir) mkdir(o->output_dir, 0777);
-  for (int32_t i = 0; !st && i < info.num_results; i++) st = emit(o, i, NULL, &(host_result){arrays[i], true});
+  bool speaks = launch->index == 0; /* in a launch of several processes, the first one */
+  if (!st && speaks && o->output_dir) mkdir(o->output_dir, 0777);
+  for (int32_t i = 0; !st && speaks && i < info.num_results; i++) st = emit(o, i, NULL, &(host_result){arrays[i], true});
   for (int32_t i = 0; arrays && i < info.num_results; i++) kiln_npy_free(&arrays[i]);
   free(arrays);
   kiln_executable_release(x);
@@ -176,29 +177,36 @@ static int run(const run_opts *o) {
   kiln_module *typed = NULL;
   const kiln_type *ft = NULL;
   kiln_client *c = NULL;
-  kiln_status st = kiln_source_read(o->file, &src);
+  kiln_process_info launch = {.struct_size = sizeof launch};
+  kiln_status st = kiln_processes_join(&launch);
+  if (!st) st = kiln_source_read(o->file, &src);
   if (st) goto done;
   kiln_program_options po = {sizeof po, o->file, 1};
   st = kiln_program_create(src.text, src.len, &po, &p);
   if (!st) st = kiln_program_find_function(p, o->function, &info);
   int32_t partitions = st ? 1 : kiln_program_num_partitions(p);
-  kiln_cli_devices devices = o->devices; /* a sharded program: a device per partition */
-  if (!st && partitions > 1 && devices.num_devices < partitions) {
+  kiln_cli_devices devices = o->devices; /* a sharded program: a device per partition (of this process) */
+  int32_t here = partitions / launch.count;
+  if (!st && partitions > 1 && partitions % launch.count)
+    st = KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "%s runs on %d devices (mhlo.num_partitions): not a multiple of the %d processes",
+                     o->file, (int)partitions, (int)launch.count);
+  if (!st && partitions > 1 && devices.num_devices < here) {
     if (devices.num_devices) {
       st = KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "%s runs on %d devices (mhlo.num_partitions); --num-devices %d given",
-                       o->file, (int)partitions, (int)devices.num_devices);
+                       o->file, (int)here, (int)devices.num_devices);
       goto done;
     }
-    devices.num_devices = partitions;
+    devices.num_devices = here;
   }
   if (st) goto done;
   if (!(c = kiln_cli_client("run", &devices))) {
     kiln_program_release(p);
     kiln_source_free(&src);
+    kiln_processes_leave();
     return 1;
   }
   if (partitions > 1) {
-    st = run_sharded(o, c, p, &src, partitions);
+    st = run_sharded(o, c, p, &src, partitions, &launch);
     goto done;
   }
   int32_t dim_args = 0; /* made here rather than read */
@@ -222,6 +230,7 @@ static int run(const run_opts *o) {
   if (!st) st = kiln_executable_execute(x, &ea, &done);
   if (!st) st = kiln_event_wait(done);
   if (st) goto done;
+  if (launch.index != 0) goto done; /* every process ran the whole program; the first one speaks */
   if (o->output_dir) mkdir(o->output_dir, 0777);
   for (int32_t i = 0; !st && i < info.num_results; i++) {
     host_result r;
@@ -243,6 +252,9 @@ done:
   kiln_program_release(p);
   kiln_client_release(c);
   kiln_source_free(&src);
+  /* A failed process of a launch of several leaves without MPI_Finalize (which waits for
+   * the others): mpirun then ends the others at once, naming this one. */
+  if (!rc || launch.count == 1) kiln_processes_leave();
   return rc;
 }
 

@@ -49,11 +49,14 @@ static kiln_status block_of(kiln_executable *x, bool result, int32_t index, int3
   return NULL;
 }
 
-/* Deals global input i out to every partition's row of args. */
+/* Deals global input i out to the rows of args of the partitions this process runs (on
+ * the client's devices from 0). */
 static kiln_status deal(kiln_executable *x, kiln_client *c, int32_t i, int32_t ni, const kiln_npy_array *a,
                         kiln_buffer **args) {
   kiln_status st = NULL;
-  for (int32_t p = 0; !st && p < kiln_executable_num_partitions(x); p++) {
+  int32_t first, count;
+  kiln_executable_local_partitions(x, &first, &count);
+  for (int32_t p = first; !st && p < first + count; p++) {
     int64_t local[KILN_MAX_RANK], offset[KILN_MAX_RANK];
     size_t bytes;
     st = block_of(x, false, i, p, a, local, offset, &bytes);
@@ -62,46 +65,55 @@ static kiln_status deal(kiln_executable *x, kiln_client *c, int32_t i, int32_t n
     if (!st) {
       copy_block(kiln_elem_storage_bytes(a->elem), a->rank, a->dims, local, offset, a->data, data, true);
       kiln_buffer_args ba = {sizeof ba, kiln_element_type_from_elem(a->elem), a->rank, local, data, bytes};
-      st = kiln_buffer_create(kiln_client_device(c, p), &ba, &args[(size_t)p * ni + i]);
+      st = kiln_buffer_create(kiln_client_device(c, p - first), &ba, &args[(size_t)p * ni + i]);
     }
     free(data);
   }
   return st;
 }
 
-/* Puts result j together from every partition's block. */
+/* Puts result j together from every partition's block: this process's partitions' blocks
+ * and, in a launch of several processes, the others' (kiln_processes_allgather). */
 static kiln_status gather(kiln_executable *x, int32_t j, int32_t nr, kiln_buffer **results, kiln_npy_array *out) {
-  kiln_buffer *first = results[j];
-  kiln_elem e = kiln_element_type_to_elem(kiln_buffer_element_type(first));
+  int32_t first, count, n = kiln_executable_num_partitions(x);
+  kiln_executable_local_partitions(x, &first, &count);
+  kiln_buffer *mine = results[(size_t)first * nr + j];
+  kiln_elem e = kiln_element_type_to_elem(kiln_buffer_element_type(mine));
   if (e == KILN_ELEM_COUNT) return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "result #%d is not a tensor", (int)j);
   kiln_sharding_info s = {.struct_size = sizeof s};
-  KILN_RETURN_IF_ERROR(kiln_executable_sharding(x, true, j, 0, &s));
+  KILN_RETURN_IF_ERROR(kiln_executable_sharding(x, true, j, first, &s));
   memset(out, 0, sizeof *out);
   out->elem = e;
   out->rank = s.rank;
-  size_t eb = kiln_elem_storage_bytes(e);
+  size_t eb = kiln_elem_storage_bytes(e), block = kiln_buffer_byte_size(mine);
   out->byte_size = eb;
   for (int32_t d = 0; d < s.rank; d++) {
-    out->dims[d] = kiln_buffer_dims(first)[d] * s.parts[d];
+    out->dims[d] = kiln_buffer_dims(mine)[d] * s.parts[d];
     out->byte_size *= (size_t)out->dims[d];
   }
-  if (!(out->data = malloc(out->byte_size ? out->byte_size : 1)))
+  uint8_t *blocks = malloc(block * (size_t)n + 1);
+  if (!(out->data = malloc(out->byte_size ? out->byte_size : 1)) || !blocks) {
+    free(blocks);
     return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  }
   kiln_status st = NULL;
-  for (int32_t p = 0; !st && p < kiln_executable_num_partitions(x); p++) {
+  for (int32_t p = first; !st && p < first + count; p++) {
+    kiln_buffer *b = results[(size_t)p * nr + j];
+    if (kiln_buffer_byte_size(b) != block)
+      st = KILN_STATUS(KILN_STATUS_INTERNAL, "result #%d of partition %d has %zu bytes, not %zu", (int)j, (int)p,
+                       kiln_buffer_byte_size(b), block);
+    if (!st) st = kiln_buffer_copy_to_host(b, blocks + (size_t)p * block, block);
+  }
+  if (!st) st = kiln_processes_allgather(blocks + (size_t)first * block, block * (size_t)count, blocks);
+  for (int32_t p = 0; !st && p < n; p++) {
     int64_t local[KILN_MAX_RANK], offset[KILN_MAX_RANK];
     size_t bytes;
-    kiln_buffer *b = results[(size_t)p * nr + j];
     st = block_of(x, true, j, p, out, local, offset, &bytes);
-    uint8_t *data = st ? NULL : malloc(bytes ? bytes : 1);
-    if (!st && !data) st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-    if (!st && kiln_buffer_byte_size(b) != bytes)
-      st = KILN_STATUS(KILN_STATUS_INTERNAL, "result #%d of partition %d has %zu bytes, not %zu", (int)j, (int)p,
-                       kiln_buffer_byte_size(b), bytes);
-    if (!st) st = kiln_buffer_copy_to_host(b, data, bytes);
-    if (!st) copy_block(eb, out->rank, out->dims, local, offset, out->data, data, false);
-    free(data);
+    if (!st && bytes != block)
+      st = KILN_STATUS(KILN_STATUS_INTERNAL, "result #%d of partition %d has %zu bytes, not %zu", (int)j, (int)p, block, bytes);
+    if (!st) copy_block(eb, out->rank, out->dims, local, offset, out->data, blocks + (size_t)p * block, false);
   }
+  free(blocks);
   return st;
 }
 
@@ -139,7 +151,14 @@ kiln_status kiln_cli_run_sharded(kiln_executable *x, kiln_client *c, const kiln_
   if (!st) st = kiln_executable_execute(x, &ea, &done);
   if (!st) st = kiln_event_wait(done);
   int32_t made = 0;
-  for (; !st && made < num_results && made < info.num_results; made++) st = gather(x, made, info.num_results, results, &out[made]);
+  for (; !st && made < num_results && made < info.num_results; made++) {
+    st = gather(x, made, info.num_results, results, &out[made]);
+    if (st) {
+      kiln_status wrapped = KILN_STATUS(kiln_status_code_of(st), "result #%d: %s", (int)made, kiln_status_message(st));
+      kiln_status_free(st);
+      st = wrapped;
+    }
+  }
   for (size_t k = 0; args && k < (size_t)np * ni; k++) kiln_buffer_release(args[k]);
   for (size_t k = 0; results && k < (size_t)np * nr; k++) kiln_buffer_release(results[k]);
   free(args);

@@ -54,6 +54,29 @@ typedef struct kiln_backend_executable kiln_backend_executable;
 typedef struct kiln_backend_event kiln_backend_event;
 typedef struct kiln_backend_group kiln_backend_group;
 
+/* The wire between the processes of one launch (`mpirun -np P`: the runtime's, over MPI;
+ * see kiln_processes_join): a table of functions the runtime owns and hands a plugin with a
+ * launch group that spans processes (group_create_spanning). Processes are numbered
+ * 0 .. size - 1; rank is this one. A message is a tagged blob: between two processes,
+ * blobs of one tag arrive in the order they were sent. Every call is thread-safe and
+ * bounded: it fails with DEADLINE_EXCEEDED, naming the processes not heard from, after
+ * timeout_s seconds. */
+typedef struct kiln_backend_wire {
+  size_t struct_size;
+  void *ctx; /* the first argument of every function below */
+  int32_t rank, size;
+  /* Sends the same bytes to each of the n processes peers[] and receives one blob from
+   * each: recv[k] (malloc'ed, the caller frees it; NULL when empty) of recv_bytes[k]
+   * bytes from peers[k]. */
+  kiln_status (*exchange)(void *ctx, int32_t tag, const int32_t *peers, int32_t n, const void *send, size_t send_bytes,
+                          void **recv, size_t *recv_bytes, int timeout_s);
+  /* One blob to process `to`: returns at once (the wire keeps a copy until it is
+   * delivered; timeout_s is unused). */
+  kiln_status (*send)(void *ctx, int32_t tag, int32_t to, const void *data, size_t bytes, int timeout_s);
+  /* The next blob of `tag` from process `from` (malloc'ed, the caller frees it). */
+  kiln_status (*recv)(void *ctx, int32_t tag, int32_t from, void **data, size_t *bytes, int timeout_s);
+} kiln_backend_wire;
+
 /* A tensor's element type and shape. dims is borrowed (from the caller, or from the
  * buffer it describes, valid while the buffer lives). */
 typedef struct kiln_backend_shape {
@@ -217,6 +240,15 @@ typedef struct kiln_backend {
    * start, destroyed after every run has returned. */
   kiln_status (*group_create)(int32_t num_partitions, kiln_backend_group **out_group);
   void (*group_destroy)(kiln_backend_group *group);
+
+  /* Appended within ABI version 1; optional (NULL: the plugin runs sharded programs in one
+   * process only). A launch group whose partitions are spread over the processes of a
+   * launch: this process runs partitions first .. first + count - 1 (execute is called for
+   * those only) and meets the others' partitions through wire (borrowed; it outlives the
+   * group). Partition p runs in process p / count. timeout_s bounds each wait. Destroyed
+   * with group_destroy. */
+  kiln_status (*group_create_spanning)(int32_t num_partitions, int32_t first, int32_t count,
+                                       const kiln_backend_wire *wire, int timeout_s, kiln_backend_group **out_group);
 } kiln_backend;
 
 /* The entry symbol's type. It must not fail, allocate or have side effects: the runtime

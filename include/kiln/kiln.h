@@ -181,6 +181,27 @@ typedef struct kiln_client_options {
 
 #define KILN_DEFAULT_DEVICES "cpu,interp"
 
+/* Processes of one launch. `mpirun -np P PROGRAM` (Open MPI) starts P processes of a
+ * program that joins the launch here; then each sharded executable
+ * (kiln_compile_options.num_partitions N, N a multiple of P) runs partitions
+ * index * N / P .. (index + 1) * N / P - 1 in this process, on the client's devices 0 ..
+ * N / P - 1, and meets the other processes' partitions in its collectives over MPI (loaded
+ * at run time: Kiln needs no MPI to build or to run alone). A process not started by a
+ * launcher is the only process of its launch (index 0, count 1) and loads nothing.
+ * Collective waits across processes end after KILN_COLLECTIVE_TIMEOUT_S seconds (default
+ * 300) with DEADLINE_EXCEEDED naming the processes not heard from.
+ * Join once, from the main thread, before compiling; leave once, after every executable
+ * has been released and before the process exits (MPI_Finalize). */
+typedef struct kiln_process_info {
+  size_t struct_size;
+  int32_t index, count;
+} kiln_process_info;
+kiln_status kiln_processes_join(kiln_process_info *out_info);
+void kiln_processes_leave(void);
+/* Every process gives `bytes` bytes; all receives count * bytes, in process order.
+ * Thread-safe; bounded like the collectives. */
+kiln_status kiln_processes_allgather(const void *mine, size_t bytes, void *all);
+
 /* Ignore KILN_DEVICE (for callers whose device list must not be overridden). */
 #define KILN_CLIENT_IGNORE_ENV 1u
 
@@ -398,6 +419,11 @@ kiln_executable *kiln_executable_retain(kiln_executable *executable);
  * sum (Shardy's unreduced axes; `partial_index` is this partition's place in its group),
  * and the block is the sum of a group's. Thread-safe. */
 int32_t kiln_executable_num_partitions(const kiln_executable *executable);
+/* The partitions this process runs: all of them (first 0), or in a launch of several
+ * processes (kiln_processes_join) its share. In such a launch kiln_execute_args reads the
+ * input rows of those partitions only (the others' entries are not read and may be NULL)
+ * and fills their result rows; the other rows of out_results are set to NULL. */
+void kiln_executable_local_partitions(const kiln_executable *executable, int32_t *out_first, int32_t *out_count);
 typedef struct kiln_sharding_info {
   size_t struct_size;
   int32_t rank;

@@ -9,35 +9,79 @@
 #include "runtime/cache.h"
 #include "runtime/element.h"
 #include "runtime/runtime.h"
+#include "wire/wire.h"
 
-/* The devices of a compile of num_partitions partitions (kiln_compile_options.devices). */
-static kiln_status partition_devices(kiln_device *device, const kiln_compile_options *o, kiln_device **out) {
+/* The devices of this process's partitions of a compile of num_partitions
+ * (x->first_local ..; kiln_compile_options.devices), the local ones indexed from 0 when
+ * the options name no devices. */
+static kiln_status partition_devices(kiln_executable *x, kiln_device *device, const kiln_compile_options *o) {
+  kiln_device **out = x->devices;
   if (o->num_partitions == 1) { /* a plain run on the compile device */
     out[0] = device;
     return NULL;
   }
   kiln_client *c = device->client;
-  for (int32_t p = 0; p < o->num_partitions; p++) {
-    kiln_device *d = o->devices ? o->devices[p] : p < c->num_devices ? &c->devices[p] : NULL;
+  for (int32_t p = x->first_local; p < x->first_local + x->num_local; p++) {
+    int32_t local = p - x->first_local;
+    kiln_device *d = o->devices ? o->devices[p] : local < c->num_devices ? &c->devices[local] : NULL;
     if (!d)
       return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT,
-                         "a program of %d partitions needs %d devices; the client has %d (ask for more: num_devices)",
-                         (int)o->num_partitions, (int)o->num_partitions, (int)c->num_devices);
+                         "a program of %d partitions needs %d devices%s; the client has %d (ask for more: num_devices)",
+                         (int)o->num_partitions, (int)x->num_local, x->wire ? " in each process" : "",
+                         (int)c->num_devices);
     if (d->client != c)
       return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "the device of partition %d is not of the compile device's client",
                          (int)p);
-    for (int32_t q = 0; q < p; q++)
+    for (int32_t q = x->first_local; q < p; q++)
       if (out[q] == d) return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "partitions %d and %d are both on %s", (int)q, (int)p, d->name);
     out[p] = d;
   }
-  if (out[0] != device)
-    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "partition 0 runs on %s, not on the compile device %s", out[0]->name,
-                       device->name);
+  if (out[x->first_local] != device)
+    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "partition %d runs on %s, not on the compile device %s",
+                       (int)x->first_local, out[x->first_local]->name, device->name);
   const kiln_backend *b = kiln_device_backend(device);
   if (!b->group_create || !b->group_destroy)
     return KILN_STATUS(KILN_STATUS_UNIMPLEMENTED, "%s runs programs of one partition only, not %d", device->name,
                        (int)o->num_partitions);
+  if (x->wire && !b->group_create_spanning)
+    return KILN_STATUS(KILN_STATUS_UNIMPLEMENTED, "%s runs sharded programs within one process only, not over %d processes",
+                       device->name, (int)x->wire->size);
   return NULL;
+}
+
+/* This process's share of the partitions: all of them, or in a launch of P processes
+ * (kiln_processes_join) the P-th part of them that is its own. */
+static kiln_status local_partitions(kiln_executable *x, int32_t n) {
+  x->wire = n > 1 ? kiln_wire_joined() : NULL;
+  x->first_local = 0;
+  x->num_local = n;
+  if (!x->wire) return NULL;
+  if (n % x->wire->size)
+    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT,
+                       "a program of %d partitions cannot be shared out evenly over the launch's %d processes", (int)n,
+                       (int)x->wire->size);
+  x->num_local = n / x->wire->size;
+  x->first_local = x->wire->rank * x->num_local;
+  return NULL;
+}
+
+/* In a launch of several processes every process must compile the same program (text,
+ * function and partition count): the per-device programs' digests are compared. */
+static kiln_status same_program_everywhere(const kiln_executable *x) {
+  if (!x->wire) return NULL;
+  uint8_t mine[KILN_PROGRAM_DIGEST_SIZE];
+  kiln_program_digest(x->program, mine);
+  uint8_t *all = malloc(sizeof mine * (size_t)x->wire->size);
+  kiln_status st = all ? kiln_wire_allgather(mine, sizeof mine, all, kiln_wire_timeout_s())
+                       : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  for (int32_t p = 0; !st && p < x->wire->size; p++)
+    if (memcmp(all + (size_t)p * sizeof mine, mine, sizeof mine))
+      st = KILN_STATUS(KILN_STATUS_FAILED_PRECONDITION,
+                       "process %d of the launch compiles another program than this one (process %d): every process "
+                       "must compile the same program, function and number of partitions",
+                       (int)p, (int)x->wire->rank);
+  free(all);
+  return st;
 }
 
 /* A sharded compile: the per-device program (x->program) and its devices and plan. */
@@ -47,8 +91,10 @@ static kiln_status partition(kiln_executable *x, kiln_program *p, const char *na
   x->devices = calloc((size_t)o->num_partitions, sizeof *x->devices);
   x->plan_arena = kiln_arena_create(0);
   if (!x->devices || !x->plan_arena) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-  KILN_RETURN_IF_ERROR(partition_devices(device, o, x->devices));
-  return kiln_program_partition(p, name, o->num_partitions, x->plan_arena, &x->program, &x->plan);
+  KILN_RETURN_IF_ERROR(local_partitions(x, o->num_partitions));
+  KILN_RETURN_IF_ERROR(partition_devices(x, device, o));
+  KILN_RETURN_IF_ERROR(kiln_program_partition(p, name, o->num_partitions, x->plan_arena, &x->program, &x->plan));
+  return same_program_everywhere(x);
 }
 
 static void executable_free(kiln_executable *x) {
@@ -124,6 +170,12 @@ void kiln_executable_release(kiln_executable *x) {
 }
 
 int32_t kiln_executable_num_partitions(const kiln_executable *x) { return x ? x->num_partitions : 0; }
+
+void kiln_executable_local_partitions(const kiln_executable *x, int32_t *out_first, int32_t *out_count) {
+  bool sharded = x && x->num_partitions > 1;
+  *out_first = sharded ? x->first_local : 0;
+  *out_count = sharded ? x->num_local : x ? 1 : 0;
+}
 
 kiln_status kiln_executable_sharding(const kiln_executable *x, bool result, int32_t index, int32_t partition,
                                      kiln_sharding_info *out) {
@@ -382,24 +434,26 @@ static void *worker_main(void *arg) {
   return NULL;
 }
 
-/* Checks, holds and row views of every partition's inputs. */
+/* Checks, holds and row views of this process's partitions' inputs (rows[k]: partition
+ * x->first_local + k). */
 static kiln_status partition_rows(const kiln_executable *x, const kiln_execute_args *a, kiln_execute_args *rows) {
-  for (int32_t p = 0; p < x->num_partitions; p++) {
-    rows[p] = *a;
-    rows[p].inputs = a->inputs + (size_t)p * (size_t)a->num_inputs;
-    rows[p].out_results = a->out_results + (size_t)p * (size_t)a->num_results;
-    rows[p].donate = a->donate ? a->donate + (size_t)p * (size_t)a->num_inputs : NULL;
-    kiln_status st = check_inputs(x, x->devices[p], &rows[p]);
-    if (!st) st = check_donation(&rows[p]);
+  for (int32_t k = 0; k < x->num_local; k++) {
+    int32_t p = x->first_local + k;
+    rows[k] = *a;
+    rows[k].inputs = a->inputs + (size_t)p * (size_t)a->num_inputs;
+    rows[k].out_results = a->out_results + (size_t)p * (size_t)a->num_results;
+    rows[k].donate = a->donate ? a->donate + (size_t)p * (size_t)a->num_inputs : NULL;
+    kiln_status st = check_inputs(x, x->devices[p], &rows[k]);
+    if (!st) st = check_donation(&rows[k]);
     if (st) {
       kiln_status located = KILN_STATUS(kiln_status_code_of(st), "partition %d: %s", (int)p, kiln_status_message(st));
       kiln_status_free(st);
       return located;
     }
   }
-  for (int32_t p = 0; p < x->num_partitions; p++)
-    for (int32_t i = 0; i < rows[p].num_inputs; i++)
-      if (rows[p].inputs[i]->ready) KILN_RETURN_IF_ERROR(kiln_event_wait(rows[p].inputs[i]->ready));
+  for (int32_t k = 0; k < x->num_local; k++)
+    for (int32_t i = 0; i < rows[k].num_inputs; i++)
+      if (rows[k].inputs[i]->ready) KILN_RETURN_IF_ERROR(kiln_event_wait(rows[k].inputs[i]->ready));
   return NULL;
 }
 
@@ -431,7 +485,7 @@ static kiln_status launch_runs(part_run *runs, int32_t n) {
 }
 
 static kiln_status execute_partitioned(kiln_executable *x, const kiln_execute_args *a, kiln_event **out_event) {
-  int32_t n = x->num_partitions, ni = a->num_inputs, nr = a->num_results;
+  int32_t n = x->num_local, ni = a->num_inputs, nr = a->num_results, first = x->first_local;
   const kiln_backend *b = kiln_device_backend(x->device);
   kiln_execute_args *rows = calloc((size_t)n, sizeof *rows);
   part_run *runs = calloc((size_t)n, sizeof *runs);
@@ -446,52 +500,63 @@ static kiln_status execute_partitioned(kiln_executable *x, const kiln_execute_ar
   while (!st && held < n && !(st = hold_inputs(&rows[held]))) held++;
   kiln_backend_group *group = NULL;
   bool called = false; /* the device was called: donated inputs are consumed */
-  if (!st) st = b->group_create(n, &group);
+  if (!st)
+    st = x->wire ? b->group_create_spanning(x->num_partitions, first, n, x->wire, kiln_wire_timeout_s(), &group)
+                 : b->group_create(x->num_partitions, &group);
   if (!st) {
-    for (int32_t p = 0; p < n; p++) {
-      for (int32_t i = 0; i < ni; i++) ins[(size_t)p * ni + i] = rows[p].inputs[i]->impl;
-      runs[p].x = x;
-      runs[p].ba = (kiln_backend_execute_args){sizeof runs[p].ba, ins + (size_t)p * ni, ni, outs + (size_t)p * nr, nr,
-                                               p == 0 ? a->flags : a->flags & ~KILN_EXECUTE_COLLECT_CHECKS, NULL, e,
-                                               &runs[p].event, rows[p].donate, p, n, group, x->devices[p]->impl};
-      if (p == 0 && (a->flags & KILN_EXECUTE_COLLECT_CHECKS)) runs[p].ba.report_checks = kiln_event_report_checks;
+    for (int32_t k = 0; k < n; k++) {
+      int32_t p = first + k;
+      for (int32_t i = 0; i < ni; i++) ins[(size_t)k * ni + i] = rows[k].inputs[i]->impl;
+      runs[k].x = x;
+      runs[k].ba = (kiln_backend_execute_args){sizeof runs[k].ba, ins + (size_t)k * ni, ni, outs + (size_t)k * nr, nr,
+                                               k == 0 ? a->flags : a->flags & ~KILN_EXECUTE_COLLECT_CHECKS, NULL, e,
+                                               &runs[k].event, rows[k].donate, p, x->num_partitions, group,
+                                               x->devices[p]->impl};
+      if (k == 0 && (a->flags & KILN_EXECUTE_COLLECT_CHECKS)) runs[k].ba.report_checks = kiln_event_report_checks;
     }
     st = launch_runs(runs, n);
     called = !st;
-    for (int32_t p = 0; !st && p < n; p++) { /* the first partition's error is the cause */
-      st = runs[p].st;
-      runs[p].st = NULL;
+    for (int32_t k = 0; !st && k < n; k++) { /* the first partition's error is the cause */
+      st = runs[k].st;
+      runs[k].st = NULL;
     }
-    for (int32_t p = 0; p < n; p++) kiln_status_free(runs[p].st);
+    for (int32_t k = 0; k < n; k++) kiln_status_free(runs[k].st);
     b->group_destroy(group);
   }
-  for (int32_t p = 0; p < held; p++) {
+  for (int32_t k = 0; k < held; k++) {
     if (!called) { /* the device was never called: nothing is consumed */
       for (int32_t i = 0; i < ni; i++) {
-        if (rows[p].donate && rows[p].donate[i]) kiln_buffer_unclaim(rows[p].inputs[i]);
-        else kiln_buffer_unuse(rows[p].inputs[i]);
+        if (rows[k].donate && rows[k].donate[i]) kiln_buffer_unclaim(rows[k].inputs[i]);
+        else kiln_buffer_unuse(rows[k].inputs[i]);
       }
     } else {
-      drop_inputs(&rows[p]);
+      drop_inputs(&rows[k]);
     }
   }
+  kiln_buffer **results = a->out_results ? a->out_results + (size_t)first * (size_t)nr : NULL;
   size_t total = (size_t)n * (size_t)nr, made = 0;
   for (; !st && made < total; made++) {
     kiln_backend_buffer *impl = outs[made];
     outs[made] = NULL;
-    if (!impl) st = KILN_STATUS(KILN_STATUS_INTERNAL, "the plugin gave no result #%d of partition %d", (int)(made % nr), (int)(made / nr));
-    else st = kiln_buffer_wrap(x->devices[made / nr], impl, NULL, &a->out_results[made]);
+    if (!impl)
+      st = KILN_STATUS(KILN_STATUS_INTERNAL, "the plugin gave no result #%d of partition %d", (int)(made % nr),
+                       (int)(first + made / nr));
+    else st = kiln_buffer_wrap(x->devices[first + made / nr], impl, NULL, &results[made]);
     if (st) break;
   }
   if (st) {
-    for (size_t i = 0; a->out_results && i < made; i++) {
-      kiln_buffer_release(a->out_results[i]);
-      a->out_results[i] = NULL;
+    for (size_t i = 0; results && i < made; i++) {
+      kiln_buffer_release(results[i]);
+      results[i] = NULL;
     }
     for (size_t i = made; outs && i < total; i++)
       if (outs[i]) b->buffer_destroy(outs[i]);
     kiln_event_release(e);
     e = NULL;
+  } else if (x->wire) { /* the other processes' partitions' results are theirs */
+    for (int32_t p = 0; p < x->num_partitions; p++)
+      if (p < first || p >= first + n)
+        for (int32_t j = 0; j < nr; j++) a->out_results[(size_t)p * (size_t)nr + (size_t)j] = NULL;
   }
   free(rows);
   free(runs);

@@ -55,6 +55,11 @@ struct kiln_executable_s {
    * device); plan (in plan_arena) says how each input and result is split. */
   int32_t num_partitions;
   kiln_device **devices;
+  /* In a launch of several processes (kiln_processes_join; wire not NULL) this process
+   * runs partitions first_local .. first_local + num_local - 1 only; devices[] holds
+   * theirs (the others' entries are NULL). Otherwise 0 and num_partitions. */
+  int32_t first_local, num_local;
+  const kiln_backend_wire *wire;
   kiln_arena *plan_arena;
   kiln_spmd_plan plan;
   kiln_client *client; /* retained */

@@ -227,6 +227,7 @@ static const kiln_backend k_cpu = {
     .buffer_host_data = cpu_buffer_host_data,
     .device_create_of = kiln_cpu_device_create,
     .group_create = kiln_interp_launch_group_create,
+    .group_create_spanning = kiln_interp_launch_group_create_spanning,
     .group_destroy = kiln_interp_launch_group_destroy,
 };
 

@@ -2,6 +2,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "backends/interp/collectives.h"
 
+#include "backends/interp/collectives_wire.h"
+
 #include <errno.h>
 #include <stddef.h>
 #include <pthread.h>
@@ -24,6 +26,8 @@ typedef struct round_ {
   kiln_rtv ***vals; /* per member, NULL until it arrives */
   int32_t *nvals;
   int32_t arrived, taken;
+  int32_t local_arrived; /* of the members this process runs (a group spanning processes) */
+  bool wire_failed;      /* the exchange with the other processes failed (its leader has the error) */
 } round_;
 
 typedef struct message {
@@ -52,6 +56,16 @@ struct kiln_interp_group {
   kiln_rtv **outfeed;
   int32_t num_outfeed, cap_outfeed;
   int timeout_s; /* bound of each wait */
+  /* A group spanning processes (kiln_interp_launch_group_create_spanning): this process
+   * runs processes lo .. hi - 1, process p runs in wire process p / per_wire, and each
+   * sequence of rounds (a collective's, or messages from one process to another) is
+   * counted in `ordinals` so that both ends name a round alike. NULL wire: all here. */
+  const kiln_backend_wire *wire;
+  int32_t lo, hi, per_wire;
+  struct ordinal {
+    uint64_t what, next;
+  } *ordinals;
+  int32_t num_ordinals, cap_ordinals;
 };
 
 static kiln_status oom(void) { return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory"); }
@@ -197,13 +211,124 @@ static kiln_status wait_once(const kiln_interp_ctx *ctx, const kiln_op *op, cons
   kiln_interp_group *g = ctx->group;
   g->blocked_at[ctx->process_id] = (int64_t)g->epoch;
   bool all = true;
-  for (int32_t i = 0; all && i < g->count; i++) all = g->done[i] || g->blocked_at[i] == (int64_t)g->epoch;
+  int32_t lo = g->wire ? g->lo : 0, hi = g->wire ? g->hi : g->count; /* the others never wait here */
+  for (int32_t i = lo; all && i < hi; i++) all = g->done[i] || g->blocked_at[i] == (int64_t)g->epoch;
   int rc = all ? 0 : pthread_cond_timedwait(&g->cv, &g->mu, deadline);
   g->blocked_at[ctx->process_id] = -1;
   if (all) return kiln_interp_error(ctx, op, "deadlock: every process of the run is waiting for another");
   if (rc == ETIMEDOUT)
     return kiln_interp_error(ctx, op, "timed out after %d s waiting for other processes", g->timeout_s);
   return NULL;
+}
+
+/* ------------------------------------------------------------------ across processes */
+
+static bool is_here(const kiln_interp_group *g, int32_t pid) { return !g->wire || (pid >= g->lo && pid < g->hi); }
+
+static int32_t wire_process(const kiln_interp_group *g, int32_t pid) { return pid / g->per_wire; }
+
+/* The next round among processes ids[] (called with g->mu held): its key (what the round
+ * is: kind, channel, processes, ordinal) and its tag (the processes and the ordinal only, so
+ * that processes in different collectives still meet and find the keys differ); false when
+ * out of memory. */
+static bool next_key(kiln_interp_group *g, kiln_op_kind kind, int64_t channel, const int32_t *ids, int32_t n,
+                     uint64_t *key, int32_t *tag) {
+  uint64_t what = kiln_wire_key(0, 0, ids, n, UINT64_MAX);
+  struct ordinal *o = NULL;
+  for (int32_t i = 0; !o && i < g->num_ordinals; i++)
+    if (g->ordinals[i].what == what) o = &g->ordinals[i];
+  if (!o) {
+    if (g->num_ordinals == g->cap_ordinals) {
+      int32_t cap = g->cap_ordinals ? g->cap_ordinals * 2 : 16;
+      struct ordinal *grown = realloc(g->ordinals, sizeof *grown * (size_t)cap);
+      if (!grown) return false;
+      g->ordinals = grown;
+      g->cap_ordinals = cap;
+    }
+    o = &g->ordinals[g->num_ordinals++];
+    *o = (struct ordinal){what, 0};
+  }
+  *key = kiln_wire_key((int32_t)kind, channel, ids, n, o->next);
+  *tag = kiln_wire_tag(kiln_wire_key(0, 0, ids, n, o->next++));
+  return true;
+}
+
+/* A wire error, located at op, saying which partitions the wire's processes run. */
+static kiln_status wire_error(const kiln_interp_ctx *ctx, const kiln_op *op, kiln_status st) {
+  const kiln_interp_group *g = ctx->group;
+  kiln_status located =
+      kiln_interp_error(ctx, op, "%s (process k of the launch runs partitions %d * k to %d * k + %d)",
+                        kiln_status_message(st), (int)g->per_wire, (int)g->per_wire, (int)g->per_wire - 1);
+  kiln_status_free(st);
+  return located;
+}
+
+/* Round r's members here have all arrived: trade their rows for the other members' with
+ * the processes that run them. Called by the last of them to arrive, with g->mu held (let
+ * go while on the wire); on failure the round is marked so that its other members stop
+ * waiting. like: this member's values (the rows' types). */
+static kiln_status trade_rows(kiln_interp_ctx *ctx, const kiln_op *op, round_ *r, kiln_rtv *const *like, int32_t nvals) {
+  kiln_interp_group *g = ctx->group;
+  int32_t count = r->count, nhere = 0, npeers = 0;
+  int32_t *ids = malloc(sizeof *ids * (size_t)count), *peers = malloc(sizeof *peers * (size_t)count);
+  int32_t *theirs = malloc(sizeof *theirs * (size_t)count);
+  kiln_rtv ***here = malloc(sizeof *here * (size_t)count), ***got = calloc((size_t)count, sizeof *got);
+  void **blobs = calloc((size_t)count, sizeof *blobs);
+  size_t *blob_bytes = calloc((size_t)count, sizeof *blob_bytes);
+  uint64_t key = 0;
+  int32_t tag = 0;
+  kiln_status st = ids && peers && theirs && here && got && blobs && blob_bytes &&
+                           next_key(g, r->kind, r->channel, r->members, count, &key, &tag)
+                       ? NULL
+                       : oom();
+  for (int32_t i = 0; !st && i < count; i++) {
+    int32_t pid = r->members[i];
+    if (is_here(g, pid)) {
+      ids[nhere] = pid;
+      here[nhere++] = r->vals[i];
+      continue;
+    }
+    bool listed = false;
+    for (int32_t k = 0; k < npeers; k++) listed |= peers[k] == wire_process(g, pid);
+    if (!listed) peers[npeers++] = wire_process(g, pid);
+  }
+  pthread_mutex_unlock(&g->mu);
+  uint8_t *blob = NULL;
+  size_t bytes = 0;
+  if (!st) st = kiln_wire_pack(key, ids, here, nhere, nvals, &blob, &bytes);
+  if (!st) st = g->wire->exchange(g->wire->ctx, tag, peers, npeers, blob, bytes, blobs, blob_bytes, g->timeout_s);
+  free(blob);
+  for (int32_t k = 0; !st && k < npeers; k++) {
+    int32_t n = 0, filled = 0;
+    for (int32_t i = 0; i < count; i++)
+      if (!is_here(g, r->members[i]) && wire_process(g, r->members[i]) == peers[k]) theirs[n++] = r->members[i];
+    kiln_rtv ***rows = calloc((size_t)n + 1, sizeof *rows);
+    st = rows ? kiln_wire_unpack(blobs[k], blob_bytes[k], peers[k], key, nvals, like, theirs, n, rows, &filled) : oom();
+    if (!st && filled != n)
+      st = KILN_STATUS(KILN_STATUS_FAILED_PRECONDITION, "process %d brought %d of the %d rows it owes", (int)peers[k],
+                       (int)filled, (int)n);
+    for (int32_t j = 0; rows && j < n; j++)
+      for (int32_t i = 0; i < count; i++)
+        if (r->members[i] == theirs[j]) got[i] = rows[j];
+    free(rows);
+  }
+  for (int32_t k = 0; blobs && k < count; k++) free(blobs[k]);
+  pthread_mutex_lock(&g->mu);
+  for (int32_t i = 0; got && i < count; i++) {
+    if (!got[i]) continue;
+    if (st) {
+      for (int32_t j = 0; j < nvals; j++) kiln_rtv_release(got[i][j]);
+      free(got[i]);
+      continue;
+    }
+    r->vals[i] = got[i];
+    r->nvals[i] = nvals;
+    r->arrived++;
+  }
+  if (st) r->wire_failed = true;
+  progress(g);
+  free(ids), free(peers), free(theirs), free(here), free(got), free(blobs), free(blob_bytes);
+  return st ? wire_error(ctx, op, st) : NULL;
 }
 
 /* ------------------------------------------------------------------ rendezvous */
@@ -290,8 +415,18 @@ kiln_status kiln_group_exchange(kiln_interp_ctx *ctx, const kiln_op *op, int64_t
   r->vals[index] = mine;
   r->nvals[index] = nvals;
   r->arrived++;
+  r->local_arrived++;
   progress(g);
+  if (g->wire && r->arrived < count) { /* a group spanning processes: the last here trades */
+    int32_t nhere = 0;
+    for (int32_t i = 0; i < count; i++) nhere += is_here(g, members[i]);
+    if (r->local_arrived == nhere) st = trade_rows(ctx, op, r, vals, nvals);
+  }
   while (!st && r->arrived < count) {
+    if (r->wire_failed) {
+      st = kiln_interp_error(ctx, op, "the exchange with the other processes failed (its error is another partition's)");
+      break;
+    }
     int32_t missing[64], n_missing = 0;
     bool all_listed = true;
     for (int32_t i = 0; i < count; i++)
@@ -326,10 +461,65 @@ kiln_status kiln_group_exchange(kiln_interp_ctx *ctx, const kiln_op *op, int64_t
 
 /* ------------------------------------------------------------------ mailboxes */
 
+/* The key and tag of the next message from process src to process dst. */
+static bool message_key(kiln_interp_group *g, kiln_op_kind kind, int64_t channel, int32_t src, int32_t dst,
+                        uint64_t *key, int32_t *tag) {
+  int32_t pair[2] = {src, dst};
+  pthread_mutex_lock(&g->mu);
+  bool ok = next_key(g, kind, channel, pair, 2, key, tag);
+  pthread_mutex_unlock(&g->mu);
+  return ok;
+}
+
+/* A message to a process another wire process runs: sent at once (the wire keeps it
+ * until it is taken). */
+static kiln_status post_far(kiln_interp_ctx *ctx, const kiln_op *op, kiln_op_kind kind, int64_t channel, int32_t dst,
+                            kiln_rtv *const *vals, int32_t n) {
+  kiln_interp_group *g = ctx->group;
+  uint64_t key = 0;
+  int32_t tag = 0;
+  if (!message_key(g, kind, channel, ctx->process_id, dst, &key, &tag)) return oom();
+  kiln_rtv *const *rows[1] = {vals};
+  uint8_t *blob = NULL;
+  size_t bytes = 0;
+  kiln_status st = kiln_wire_pack(key, &ctx->process_id, (kiln_rtv **const *)rows, 1, n, &blob, &bytes);
+  if (!st) st = g->wire->send(g->wire->ctx, tag, wire_process(g, dst), blob, bytes, g->timeout_s);
+  free(blob);
+  return st ? wire_error(ctx, op, st) : NULL;
+}
+
+/* The next message from a process another wire process runs; its values are typed like
+ * like[0 .. nlike-1]. */
+static kiln_status take_far(kiln_interp_ctx *ctx, const kiln_op *op, kiln_op_kind kind, int64_t channel, int32_t src,
+                            kiln_rtv *const *like, int32_t nlike, kiln_rtv ***out, int32_t *n) {
+  kiln_interp_group *g = ctx->group;
+  uint64_t key = 0;
+  int32_t tag = 0;
+  if (!message_key(g, kind, channel, src, ctx->process_id, &key, &tag)) return oom();
+  if (!like) return kiln_interp_error(ctx, op, "cannot receive from another process here");
+  void *blob = NULL;
+  size_t bytes = 0;
+  kiln_rtv **row = NULL;
+  int32_t filled = 0;
+  kiln_status st = g->wire->recv(g->wire->ctx, tag, wire_process(g, src), &blob, &bytes, g->timeout_s);
+  if (!st) st = kiln_wire_unpack(blob, bytes, wire_process(g, src), key, nlike, like, &src, 1, &row, &filled);
+  if (!st && !filled) st = KILN_STATUS(KILN_STATUS_FAILED_PRECONDITION, "an empty message from process %d", (int)wire_process(g, src));
+  free(blob);
+  if (st) {
+    for (int32_t j = 0; row && j < nlike; j++) kiln_rtv_release(row[j]);
+    free(row);
+    return wire_error(ctx, op, st);
+  }
+  *out = row;
+  *n = nlike;
+  return NULL;
+}
+
 kiln_status kiln_group_post(kiln_interp_ctx *ctx, const kiln_op *op, kiln_op_kind kind, int64_t channel,
                             int32_t dst, kiln_rtv *const *vals, int32_t n) {
   kiln_interp_group *g = ctx->group;
   if (!g) return kiln_interp_error(ctx, op, "has no other process to talk to: run it inside interpreter.run_parallel");
+  if (dst >= 0 && !is_here(g, dst)) return post_far(ctx, op, kind, channel, dst, vals, n);
   message *m = calloc(1, sizeof *m);
   if (!m || !(m->vals = copy_refs(vals, n))) {
     free(m);
@@ -350,11 +540,12 @@ kiln_status kiln_group_post(kiln_interp_ctx *ctx, const kiln_op *op, kiln_op_kin
 }
 
 kiln_status kiln_group_take(kiln_interp_ctx *ctx, const kiln_op *op, kiln_op_kind kind, int64_t channel,
-                            int32_t src, kiln_rtv ***out, int32_t *n) {
+                            int32_t src, kiln_rtv *const *like, int32_t nlike, kiln_rtv ***out, int32_t *n) {
   *out = NULL;
   *n = 0;
   kiln_interp_group *g = ctx->group;
   if (!g) return kiln_interp_error(ctx, op, "has no other process to talk to: run it inside interpreter.run_parallel");
+  if (src >= 0 && !is_here(g, src)) return take_far(ctx, op, kind, channel, src, like, nlike, out, n);
   kiln_status st = NULL;
   struct timespec deadline = deadline_in(g->timeout_s);
   pthread_mutex_lock(&g->mu);
@@ -475,6 +666,24 @@ kiln_status kiln_interp_launch_group_create(int32_t num_partitions, kiln_backend
                                   (int)num_partitions, MAX_PROCESSES);
 }
 
+kiln_status kiln_interp_launch_group_create_spanning(int32_t num_partitions, int32_t first, int32_t count,
+                                                     const kiln_backend_wire *wire, int timeout_s,
+                                                     kiln_backend_group **out_group) {
+  *out_group = NULL;
+  if (!wire || wire->struct_size < sizeof *wire || count < 1 || first < 0 || first > num_partitions - count ||
+      first % count || (int64_t)count * wire->size != num_partitions)
+    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "partitions %d .. %d of %d over %d processes: not this process's share",
+                       (int)first, (int)(first + count - 1), (int)num_partitions, wire ? (int)wire->size : 0);
+  KILN_RETURN_IF_ERROR(kiln_interp_launch_group_create(num_partitions, out_group));
+  kiln_interp_group *g = (kiln_interp_group *)*out_group;
+  g->wire = wire;
+  g->lo = first;
+  g->hi = first + count;
+  g->per_wire = count;
+  g->timeout_s = timeout_s;
+  return NULL;
+}
+
 void kiln_interp_launch_group_destroy(kiln_backend_group *group) {
   kiln_interp_group_destroy((kiln_interp_group *)group);
 }
@@ -513,6 +722,7 @@ void kiln_interp_group_destroy(kiln_interp_group *g) {
   free(g->outfeed);
   free(g->done);
   free(g->blocked_at);
+  free(g->ordinals);
   pthread_cond_destroy(&g->cv);
   pthread_mutex_destroy(&g->mu);
   free(g);

@@ -55,11 +55,14 @@ kiln_status kiln_group_exchange(kiln_interp_ctx *ctx, const kiln_op *op, int64_t
 /* Mailboxes, FIFO per (kind, channel): post queues values for process dst (-1: any
  * taker) and returns at once; take waits for the oldest message of that kind and channel
  * from src (-1: any sender) to ctx's process. *out (malloc'ed) receives *n new
- * references. kind names the pairing (send and recv both use KILN_OP_SEND). */
+ * references. kind names the pairing (send and recv both use KILN_OP_SEND). In a group
+ * spanning processes a message to or from a process of another wire process travels over
+ * the wire: take then needs its sender (src >= 0) and the values' types, like[0 ..
+ * nlike-1] (NULL: such messages are refused). */
 kiln_status kiln_group_post(kiln_interp_ctx *ctx, const kiln_op *op, kiln_op_kind kind, int64_t channel,
                             int32_t dst, kiln_rtv *const *vals, int32_t n);
 kiln_status kiln_group_take(kiln_interp_ctx *ctx, const kiln_op *op, kiln_op_kind kind, int64_t channel,
-                            int32_t src, kiln_rtv ***out, int32_t *n);
+                            int32_t src, kiln_rtv *const *like, int32_t nlike, kiln_rtv ***out, int32_t *n);
 
 /* Infeed: the next function name of the run's infeed queue (run_parallel's `infeed`
  * attribute); a located error when there is none left. Outfeed: keeps the values (new
@@ -99,6 +102,11 @@ kiln_grid_pos kiln_interp_bound_position(void);
  * KILN_LAUNCH_TIMEOUT_S. */
 #define KILN_LAUNCH_TIMEOUT_S 300
 kiln_status kiln_interp_launch_group_create(int32_t num_partitions, kiln_backend_group **out_group);
+/* kiln_backend.group_create_spanning: this process runs partitions first .. first + count
+ * - 1, the others are met over wire; each wait is bounded by timeout_s. */
+kiln_status kiln_interp_launch_group_create_spanning(int32_t num_partitions, int32_t first, int32_t count,
+                                                     const kiln_backend_wire *wire, int timeout_s,
+                                                     kiln_backend_group **out_group);
 void kiln_interp_launch_group_destroy(kiln_backend_group *group);
 /* Around a plugin's execute: begin binds the calling thread to the run's partition of its
  * launch (a plain run binds nothing) and returns the binding it replaced; end reports the

@@ -928,7 +928,7 @@ static kiln_status k_recv(kiln_interp_ctx *ctx, const kiln_kernel_args *a) {
   if (a->num_out < 1) return kiln_interp_error(ctx, a->op, "needs a token result");
   kiln_rtv **vals;
   int32_t n;
-  KILN_RETURN_IF_ERROR(kiln_group_take(ctx, a->op, KILN_OP_SEND, channel_id(a->op), -1, &vals, &n));
+  KILN_RETURN_IF_ERROR(kiln_group_take(ctx, a->op, KILN_OP_SEND, channel_id(a->op), -1, NULL, 0, &vals, &n));
   return deliver(ctx, a, vals, n, "the channel");
 }
 
@@ -1274,7 +1274,7 @@ static kiln_status k_collective_permute(kiln_interp_ctx *ctx, const kiln_kernel_
                                           : source * me.num_partitions + me.partition_id);
   kiln_rtv **vals;
   int32_t n;
-  KILN_RETURN_IF_ERROR(kiln_group_take(ctx, a->op, KILN_OP_COLLECTIVE_PERMUTE, ch, src, &vals, &n));
+  KILN_RETURN_IF_ERROR(kiln_group_take(ctx, a->op, KILN_OP_COLLECTIVE_PERMUTE, ch, src, &x, 1, &vals, &n));
   kiln_status st = NULL;
   if (n != 1 || vals[0]->kind != KILN_RTV_TENSOR || !same_shape(vals[0], x))
     st = kiln_interp_error(ctx, a->op, "received a value of another shape");

@@ -223,6 +223,7 @@ static const kiln_backend k_interp = {
     .buffer_host_data = interp_buffer_host_data,
     .device_create_of = interp_device_create_of,
     .group_create = kiln_interp_launch_group_create,
+    .group_create_spanning = kiln_interp_launch_group_create_spanning,
     .group_destroy = kiln_interp_launch_group_destroy,
 };
 
