@@ -57,24 +57,38 @@ typedef struct kiln_backend_group kiln_backend_group;
 /* The wire between the processes of one launch (`mpirun -np P`: the runtime's, over MPI;
  * see kiln_processes_join): a table of functions the runtime owns and hands a plugin with a
  * launch group that spans processes (group_create_spanning). Processes are numbered
- * 0 .. size - 1; rank is this one. A message is a tagged blob: between two processes,
- * blobs of one tag arrive in the order they were sent. Every call is thread-safe and
- * bounded: it fails with DEADLINE_EXCEEDED, naming the processes not heard from, after
- * timeout_s seconds. */
+ * 0 .. size - 1; rank is this one. What travels is messages of tagged parts: between two
+ * processes, the parts of one tag arrive in the order they were sent. Every call is
+ * thread-safe and bounded: it fails with DEADLINE_EXCEEDED, naming the processes not
+ * heard from, after timeout_s seconds. */
+typedef struct kiln_backend_wire_part {
+  const void *data;
+  size_t bytes;
+} kiln_backend_wire_part;
+
+/* Where arriving parts go (the receiver's side of kiln_backend_wire.exchange). */
+typedef struct kiln_backend_wire_sink {
+  void *ctx;
+  /* Part `index` from peers[k] has arrived (bytes long, not yet copied): *dst receives it
+   * (a buffer of the caller's, bytes long). An error ends the exchange with it. */
+  kiln_status (*place)(void *ctx, int32_t k, int32_t index, size_t bytes, void **dst);
+  /* How many parts peers[k] sends in all, now that `received` of them have arrived (the
+   * first part may say; at least received, or the exchange ends with an error). */
+  int32_t (*count)(void *ctx, int32_t k, int32_t received);
+} kiln_backend_wire_sink;
+
 typedef struct kiln_backend_wire {
   size_t struct_size;
   void *ctx; /* the first argument of every function below */
   int32_t rank, size;
-  /* Sends the same bytes to each of the n processes peers[] and receives one blob from
-   * each: recv[k] (malloc'ed, the caller frees it; NULL when empty) of recv_bytes[k]
-   * bytes from peers[k]. */
-  kiln_status (*exchange)(void *ctx, int32_t tag, const int32_t *peers, int32_t n, const void *send, size_t send_bytes,
-                          void **recv, size_t *recv_bytes, int timeout_s);
-  /* One blob to process `to`: returns at once (the wire keeps a copy until it is
-   * delivered; timeout_s is unused). */
-  kiln_status (*send)(void *ctx, int32_t tag, int32_t to, const void *data, size_t bytes, int timeout_s);
-  /* The next blob of `tag` from process `from` (malloc'ed, the caller frees it). */
-  kiln_status (*recv)(void *ctx, int32_t tag, int32_t from, void **data, size_t *bytes, int timeout_s);
+  /* Sends parts[0 .. num_parts-1] to each of the n processes peers[] (read in place:
+   * they must stay unchanged until the call returns) and receives each one's parts into
+   * the places `sink` gives. num_parts 0: receives only. */
+  kiln_status (*exchange)(void *ctx, int32_t tag, const int32_t *peers, int32_t n, const kiln_backend_wire_part *parts,
+                          int32_t num_parts, const kiln_backend_wire_sink *sink, int timeout_s);
+  /* Sends parts to process `to` and returns at once: the wire keeps copies until they are
+   * delivered. */
+  kiln_status (*send)(void *ctx, int32_t tag, int32_t to, const kiln_backend_wire_part *parts, int32_t num_parts);
 } kiln_backend_wire;
 
 /* A tensor's element type and shape. dims is borrowed (from the caller, or from the

@@ -143,21 +143,11 @@ static kiln_status check_size(size_t bytes) {
              : NULL;
 }
 
-/* One transfer in flight: a send, or a receive (probed, then posted). */
-typedef struct transfer {
-  int peer;
-  bool is_send, posted, done;
-  mpi_handle request;
-  void *data;
-  size_t bytes;
-} transfer;
-
 /* A send wire_send has posted: its request and the copy of its bytes MPI reads. */
 typedef struct pending {
   struct pending *next;
   mpi_handle request;
   void *data;
-  int peer;
 } pending;
 
 /* Frees the pending sends that have been delivered (all: wait is true, bounded by
@@ -183,76 +173,83 @@ static void sweep_pending(bool wait, int timeout_s) {
   }
 }
 
-/* Advances t; called with g_mpi.mu held. */
-static kiln_status advance(transfer *t, int tag) {
+/* An exchange in flight: sends from the caller's parts, and per peer the parts arriving. */
+typedef struct send_req {
+  mpi_handle request;
+  int32_t k; /* the peer's index */
+  bool done;
+} send_req;
+
+typedef struct recv_state {
+  int peer;
+  int32_t received, expected;
+  bool posted, done;
+  mpi_handle request;
+} recv_state;
+
+/* Advances the receive from one peer: matches its next part, gives it its place, and
+ * counts it when it has arrived. Called with g_mpi.mu held. */
+static kiln_status advance_recv(recv_state *r, int32_t k, int tag, const kiln_backend_wire_sink *sink) {
   mpi_api *m = &g_mpi.api;
   mpi_status s;
   int flag = 0, rc;
-  if (!t->posted) { /* a receive whose message has not been matched yet */
+  if (!r->posted) {
     mpi_handle msg = NULL;
-    if ((rc = m->Improbe(t->peer, tag, m->comm_world, &flag, &msg, &s)) != MPI_OK) return mpi_error("MPI_Improbe", rc);
+    if ((rc = m->Improbe(r->peer, tag, m->comm_world, &flag, &msg, &s)) != MPI_OK) return mpi_error("MPI_Improbe", rc);
     if (!flag) return NULL;
     int count = 0;
+    void *dst = NULL;
     if ((rc = m->Get_count(&s, m->byte, &count)) != MPI_OK) return mpi_error("MPI_Get_count", rc);
-    t->bytes = (size_t)count;
-    if (!(t->data = malloc(t->bytes ? t->bytes : 1)))
-      return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory (a message of %zu bytes)", t->bytes);
-    if ((rc = m->Imrecv(t->data, count, m->byte, &msg, &t->request)) != MPI_OK) return mpi_error("MPI_Imrecv", rc);
-    t->posted = true;
+    KILN_RETURN_IF_ERROR(sink->place(sink->ctx, k, r->received, (size_t)count, &dst)); /* the exchange fails */
+    if ((rc = m->Imrecv(dst, count, m->byte, &msg, &r->request)) != MPI_OK) return mpi_error("MPI_Imrecv", rc);
+    r->posted = true;
   }
-  if ((rc = m->Test(&t->request, &flag, &s)) != MPI_OK) return mpi_error(t->is_send ? "MPI_Isend" : "MPI_Imrecv", rc);
-  t->done = flag != 0;
+  if ((rc = m->Test(&r->request, &flag, &s)) != MPI_OK) return mpi_error("MPI_Imrecv", rc);
+  if (!flag) return NULL;
+  r->posted = false;
+  r->received++;
+  r->expected = sink->count(sink->ctx, k, r->received);
+  if (r->expected < r->received)
+    return KILN_STATUS(KILN_STATUS_DATA_LOSS, "process %d sent more parts than it announced", r->peer);
+  r->done = r->received == r->expected;
   return NULL;
 }
 
-/* Drives transfers ts[0..n-1] to completion or the deadline; on timeout names the peers
- * not heard from and cancels what is still posted. */
-static kiln_status drive(transfer *ts, int32_t n, int tag, int timeout_s, const char *what) {
-  deadline d = deadline_in(timeout_s);
-  kiln_status st = NULL;
-  for (;;) {
-    int32_t open = 0;
-    pthread_mutex_lock(&g_mpi.mu);
-    if (g_mpi.pending) sweep_pending(false, 0);
-    for (int32_t k = 0; !st && k < n; k++)
-      if (!ts[k].done) {
-        st = advance(&ts[k], tag);
-        open += !ts[k].done;
-      }
-    pthread_mutex_unlock(&g_mpi.mu);
-    if (st || !open) break;
-    if (!pause_before_poll(&d)) {
-      char who[128] = "";
-      size_t len = 0;
-      int32_t named = 0;
-      for (int32_t k = 0; k < n && len < sizeof who - 16; k++)
-        if (!ts[k].done && named++ < MAX_PEERS_NAMED)
-          len += (size_t)snprintf(who + len, sizeof who - len, "%s%d", len ? ", " : "", ts[k].peer);
-      st = KILN_STATUS(KILN_STATUS_DEADLINE_EXCEEDED, "%s: no answer within %d s from process%s %s (of %d)", what, timeout_s,
-                       open > 1 ? "es" : "", who, (int)g_mpi.wire.size);
-      break;
-    }
-  }
-  if (st) {
-    pthread_mutex_lock(&g_mpi.mu);
-    for (int32_t k = 0; k < n; k++)
-      if (ts[k].posted && !ts[k].done) {
-        g_mpi.api.Cancel(&ts[k].request);
-        g_mpi.api.Request_free(&ts[k].request);
-      }
-    pthread_mutex_unlock(&g_mpi.mu);
-  }
-  return st;
-}
-
-static kiln_status post_send(transfer *t, int tag, const void *data, size_t bytes) {
-  KILN_RETURN_IF_ERROR(check_size(bytes));
+/* After a failure: withdraws what is still posted (MPI must not touch the caller's
+ * buffers once the exchange returns), waiting for each withdrawal up to a second. */
+static void withdraw(send_req *sends, int32_t ns, recv_state *recvs, int32_t nr) {
+  mpi_api *m = &g_mpi.api;
+  deadline d = deadline_in(1);
   pthread_mutex_lock(&g_mpi.mu);
-  int rc = g_mpi.api.Isend(data, (int)bytes, g_mpi.api.byte, t->peer, tag, g_mpi.api.comm_world, &t->request);
+  for (int32_t i = 0; i < ns; i++)
+    if (!sends[i].done) m->Cancel(&sends[i].request);
+  for (int32_t i = 0; i < nr; i++)
+    if (recvs[i].posted) m->Cancel(&recvs[i].request);
+  for (bool open = true; open && pause_before_poll(&d);) {
+    open = false;
+    mpi_status s;
+    int flag;
+    for (int32_t i = 0; i < ns; i++)
+      if (!sends[i].done) open |= !(sends[i].done = m->Test(&sends[i].request, &flag, &s) != MPI_OK || flag);
+    for (int32_t i = 0; i < nr; i++)
+      if (recvs[i].posted) open |= (recvs[i].posted = !(m->Test(&recvs[i].request, &flag, &s) != MPI_OK || flag));
+  }
   pthread_mutex_unlock(&g_mpi.mu);
-  if (rc != MPI_OK) return mpi_error("MPI_Isend", rc);
-  t->is_send = t->posted = true;
-  return NULL;
+}
+
+static kiln_status timed_out(const send_req *sends, int32_t ns, const recv_state *recvs, const int32_t *peers,
+                             int32_t n, int timeout_s) {
+  char who[160] = "";
+  size_t len = 0;
+  int32_t named = 0;
+  for (int32_t k = 0; k < n && len < sizeof who - 16; k++) {
+    bool silent = !recvs[k].done;
+    for (int32_t i = 0; i < ns; i++) silent |= sends[i].k == k && !sends[i].done;
+    if (silent && named++ < MAX_PEERS_NAMED)
+      len += (size_t)snprintf(who + len, sizeof who - len, "%s%d", len ? ", " : "", (int)peers[k]);
+  }
+  return KILN_STATUS(KILN_STATUS_DEADLINE_EXCEEDED, "an exchange between processes: no answer within %d s from process%s %s (of %d)",
+                     timeout_s, named > 1 ? "es" : "", who, (int)g_mpi.wire.size);
 }
 
 static kiln_status bad_peer(int32_t peer) {
@@ -262,72 +259,93 @@ static kiln_status bad_peer(int32_t peer) {
 
 /* ------------------------------------------------------------------ the wire's functions */
 
-static kiln_status wire_exchange(void *ctx, int32_t tag32, const int32_t *peers, int32_t n, const void *send,
-                                 size_t send_bytes, void **recv, size_t *recv_bytes, int timeout_s) {
+static kiln_status wire_exchange(void *ctx, int32_t tag32, const int32_t *peers, int32_t n,
+                                 const kiln_backend_wire_part *parts, int32_t num_parts, const kiln_backend_wire_sink *sink,
+                                 int timeout_s) {
   (void)ctx;
   int tag = fold_tag(tag32);
-  transfer *ts = calloc((size_t)n * 2 + 1, sizeof *ts);
-  if (!ts) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-  kiln_status st = NULL;
+  int32_t ns = n * num_parts;
+  send_req *sends = calloc((size_t)ns + 1, sizeof *sends);
+  recv_state *recvs = calloc((size_t)n + 1, sizeof *recvs);
+  kiln_status st = sends && recvs ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  for (int32_t i = 0; !st && i < num_parts; i++) st = check_size(parts[i].bytes);
   for (int32_t k = 0; !st && k < n; k++) {
     if (peers[k] < 0 || peers[k] >= g_mpi.wire.size || peers[k] == g_mpi.wire.rank) st = bad_peer(peers[k]);
-    ts[k].peer = ts[n + k].peer = peers[k];
-    if (!st) st = post_send(&ts[k], tag, send, send_bytes);
+    recvs[k] = (recv_state){.peer = peers[k], .expected = st ? 0 : sink->count(sink->ctx, k, 0)};
+    recvs[k].done = recvs[k].expected == 0;
   }
-  if (!st) st = drive(ts, n * 2, tag, timeout_s, "an exchange between processes");
-  for (int32_t k = 0; k < n; k++) {
-    recv[k] = st ? NULL : ts[n + k].data;
-    recv_bytes[k] = st ? 0 : ts[n + k].bytes;
-    if (st) free(ts[n + k].data);
+  int32_t posted = 0;
+  pthread_mutex_lock(&g_mpi.mu);
+  for (int32_t k = 0; !st && k < n; k++)
+    for (int32_t i = 0; !st && i < num_parts; i++) {
+      sends[posted].k = k;
+      int rc = g_mpi.api.Isend(parts[i].data, (int)parts[i].bytes, g_mpi.api.byte, peers[k], tag, g_mpi.api.comm_world,
+                               &sends[posted].request);
+      if (rc != MPI_OK) st = mpi_error("MPI_Isend", rc);
+      else posted++;
+    }
+  pthread_mutex_unlock(&g_mpi.mu);
+  ns = posted;
+  deadline d = deadline_in(timeout_s);
+  while (!st) {
+    bool open = false;
+    pthread_mutex_lock(&g_mpi.mu);
+    if (g_mpi.pending) sweep_pending(false, 0);
+    for (int32_t i = 0; !st && i < ns; i++)
+      if (!sends[i].done) {
+        int flag = 0;
+        mpi_status s;
+        int rc = g_mpi.api.Test(&sends[i].request, &flag, &s);
+        if (rc != MPI_OK) st = mpi_error("MPI_Isend", rc);
+        sends[i].done = flag != 0;
+        open |= !sends[i].done;
+      }
+    for (int32_t k = 0; !st && k < n; k++)
+      if (!recvs[k].done) {
+        st = advance_recv(&recvs[k], k, tag, sink);
+        open |= !recvs[k].done;
+      }
+    pthread_mutex_unlock(&g_mpi.mu);
+    if (!open) break;
+    if (!st && !pause_before_poll(&d)) st = timed_out(sends, ns, recvs, peers, n, timeout_s);
   }
-  free(ts);
+  if (st && sends && recvs) withdraw(sends, ns, recvs, n);
+  free(sends);
+  free(recvs);
   return st;
 }
 
-static kiln_status wire_send(void *ctx, int32_t tag32, int32_t to, const void *data, size_t bytes, int timeout_s) {
-  (void)ctx, (void)timeout_s;
-  if (to < 0 || to >= g_mpi.wire.size || to == g_mpi.wire.rank) return bad_peer(to);
-  KILN_RETURN_IF_ERROR(check_size(bytes));
-  pending *p = calloc(1, sizeof *p);
-  void *copy = malloc(bytes ? bytes : 1);
-  if (!p || !copy) {
-    free(p);
-    free(copy);
-    return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory (a message of %zu bytes)", bytes);
-  }
-  memcpy(copy, data, bytes);
-  p->data = copy;
-  p->peer = to;
-  pthread_mutex_lock(&g_mpi.mu);
-  int rc = g_mpi.api.Isend(copy, (int)bytes, g_mpi.api.byte, to, fold_tag(tag32), g_mpi.api.comm_world, &p->request);
-  if (rc == MPI_OK) {
-    p->next = g_mpi.pending;
-    g_mpi.pending = p;
-    sweep_pending(false, 0);
-  }
-  pthread_mutex_unlock(&g_mpi.mu);
-  if (rc != MPI_OK) {
-    free(copy);
-    free(p);
-    return mpi_error("MPI_Isend", rc);
-  }
-  return NULL;
-}
-
-static kiln_status wire_recv(void *ctx, int32_t tag32, int32_t from, void **data, size_t *bytes, int timeout_s) {
+static kiln_status wire_send(void *ctx, int32_t tag32, int32_t to, const kiln_backend_wire_part *parts, int32_t num_parts) {
   (void)ctx;
-  *data = NULL;
-  *bytes = 0;
-  if (from < 0 || from >= g_mpi.wire.size || from == g_mpi.wire.rank) return bad_peer(from);
-  transfer t = {.peer = from};
-  kiln_status st = drive(&t, 1, fold_tag(tag32), timeout_s, "a receive from another process");
-  if (st) {
-    free(t.data);
-    return st;
+  if (to < 0 || to >= g_mpi.wire.size || to == g_mpi.wire.rank) return bad_peer(to);
+  kiln_status st = NULL;
+  for (int32_t i = 0; !st && i < num_parts; i++) {
+    KILN_RETURN_IF_ERROR(check_size(parts[i].bytes));
+    pending *p = calloc(1, sizeof *p);
+    void *copy = malloc(parts[i].bytes ? parts[i].bytes : 1);
+    if (!p || !copy) {
+      free(p);
+      free(copy);
+      return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory (a message of %zu bytes)", parts[i].bytes);
+    }
+    memcpy(copy, parts[i].data, parts[i].bytes);
+    p->data = copy;
+    pthread_mutex_lock(&g_mpi.mu);
+    int rc = g_mpi.api.Isend(copy, (int)parts[i].bytes, g_mpi.api.byte, to, fold_tag(tag32), g_mpi.api.comm_world,
+                             &p->request);
+    if (rc == MPI_OK) {
+      p->next = g_mpi.pending;
+      g_mpi.pending = p;
+      sweep_pending(false, 0);
+    }
+    pthread_mutex_unlock(&g_mpi.mu);
+    if (rc != MPI_OK) {
+      free(copy);
+      free(p);
+      st = mpi_error("MPI_Isend", rc);
+    }
   }
-  *data = t.data;
-  *bytes = t.bytes;
-  return NULL;
+  return st;
 }
 
 /* ------------------------------------------------------------------ joining */
@@ -351,7 +369,7 @@ static kiln_status start(void) {
   int ub = flag && tag_ub ? *tag_ub : 32767;
   g_mpi.tag_mask = 32767;
   while (g_mpi.tag_mask < INT_MAX / 2 && g_mpi.tag_mask * 2 + 1 <= ub) g_mpi.tag_mask = g_mpi.tag_mask * 2 + 1;
-  g_mpi.wire = (kiln_backend_wire){sizeof g_mpi.wire, NULL, rank, size, wire_exchange, wire_send, wire_recv};
+  g_mpi.wire = (kiln_backend_wire){sizeof g_mpi.wire, NULL, rank, size, wire_exchange, wire_send};
   return NULL;
 }
 
@@ -387,29 +405,43 @@ void kiln_wire_leave(void) {
   g_mpi.joined = false;
 }
 
+/* allgather's sink: peer k's one part goes to its place in all[]. */
+typedef struct gather_sink {
+  uint8_t *all;
+  size_t bytes;
+  const int32_t *peers;
+} gather_sink;
+
+static kiln_status gather_place(void *ctx, int32_t k, int32_t index, size_t bytes, void **dst) {
+  const gather_sink *g = ctx;
+  (void)index;
+  if (bytes != g->bytes)
+    return KILN_STATUS(KILN_STATUS_FAILED_PRECONDITION, "process %d brings %zu bytes where this one (%d) brings %zu",
+                       (int)g->peers[k], bytes, (int)g_mpi.wire.rank, g->bytes);
+  *dst = g->all + (size_t)g->peers[k] * g->bytes;
+  return NULL;
+}
+
+static int32_t gather_count(void *ctx, int32_t k, int32_t received) {
+  (void)ctx, (void)k, (void)received;
+  return 1;
+}
+
 kiln_status kiln_wire_allgather(const void *mine, size_t bytes, void *all, int timeout_s) {
   const kiln_backend_wire *w = kiln_wire_joined();
   int32_t size = w ? w->size : 1, rank = w ? w->rank : 0;
   memcpy((uint8_t *)all + (size_t)rank * bytes, mine, bytes);
   if (size == 1) return NULL;
   int32_t *peers = malloc(sizeof *peers * (size_t)size);
-  void **recv = calloc((size_t)size, sizeof *recv);
-  size_t *got = calloc((size_t)size, sizeof *got);
-  kiln_status st = peers && recv && got ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  if (!peers) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   int32_t n = 0;
   for (int32_t p = 0; p < size; p++)
-    if (p != rank && peers) peers[n++] = p;
-  if (!st) st = w->exchange(w->ctx, INT32_MAX, peers, n, mine, bytes, recv, got, timeout_s);
-  for (int32_t k = 0; !st && k < n; k++) {
-    if (got[k] != bytes)
-      st = KILN_STATUS(KILN_STATUS_FAILED_PRECONDITION, "process %d brings %zu bytes where this one (%d) brings %zu",
-                       (int)peers[k], got[k], (int)rank, bytes);
-    else memcpy((uint8_t *)all + (size_t)peers[k] * bytes, recv[k], bytes);
-  }
-  for (int32_t k = 0; recv && k < n; k++) free(recv[k]);
+    if (p != rank) peers[n++] = p;
+  gather_sink g = {all, bytes, peers};
+  kiln_backend_wire_sink sink = {&g, gather_place, gather_count};
+  kiln_backend_wire_part part = {mine, bytes};
+  kiln_status st = w->exchange(w->ctx, INT32_MAX, peers, n, &part, 1, &sink, timeout_s);
   free(peers);
-  free(recv);
-  free(got);
   return st;
 }
 

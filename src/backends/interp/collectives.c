@@ -26,7 +26,7 @@ typedef struct round_ {
   kiln_rtv ***vals; /* per member, NULL until it arrives */
   int32_t *nvals;
   int32_t arrived, taken;
-  int32_t local_arrived; /* of the members this process runs (a group spanning processes) */
+  int32_t here, local_arrived; /* the members this process runs, and those of them arrived */
   bool wire_failed;      /* the exchange with the other processes failed (its leader has the error) */
 } round_;
 
@@ -264,20 +264,20 @@ static kiln_status wire_error(const kiln_interp_ctx *ctx, const kiln_op *op, kil
 }
 
 /* Round r's members here have all arrived: trade their rows for the other members' with
- * the processes that run them. Called by the last of them to arrive, with g->mu held (let
- * go while on the wire); on failure the round is marked so that its other members stop
+ * the processes that run them (the values' bytes sent from where they are and received
+ * into the new tensors). Called by the last of them to arrive, with g->mu held (let go
+ * while on the wire); on failure the round is marked so that its other members stop
  * waiting. like: this member's values (the rows' types). */
 static kiln_status trade_rows(kiln_interp_ctx *ctx, const kiln_op *op, round_ *r, kiln_rtv *const *like, int32_t nvals) {
   kiln_interp_group *g = ctx->group;
   int32_t count = r->count, nhere = 0, npeers = 0;
   int32_t *ids = malloc(sizeof *ids * (size_t)count), *peers = malloc(sizeof *peers * (size_t)count);
-  int32_t *theirs = malloc(sizeof *theirs * (size_t)count);
+  int32_t *theirs = malloc(sizeof *theirs * (size_t)count); /* the other members, grouped by process */
   kiln_rtv ***here = malloc(sizeof *here * (size_t)count), ***got = calloc((size_t)count, sizeof *got);
-  void **blobs = calloc((size_t)count, sizeof *blobs);
-  size_t *blob_bytes = calloc((size_t)count, sizeof *blob_bytes);
+  kiln_wire_reader *readers = calloc((size_t)count, sizeof *readers);
   uint64_t key = 0;
   int32_t tag = 0;
-  kiln_status st = ids && peers && theirs && here && got && blobs && blob_bytes &&
+  kiln_status st = ids && peers && theirs && here && got && readers &&
                            next_key(g, r->kind, r->channel, r->members, count, &key, &tag)
                        ? NULL
                        : oom();
@@ -292,42 +292,44 @@ static kiln_status trade_rows(kiln_interp_ctx *ctx, const kiln_op *op, round_ *r
     for (int32_t k = 0; k < npeers; k++) listed |= peers[k] == wire_process(g, pid);
     if (!listed) peers[npeers++] = wire_process(g, pid);
   }
-  pthread_mutex_unlock(&g->mu);
-  uint8_t *blob = NULL;
-  size_t bytes = 0;
-  if (!st) st = kiln_wire_pack(key, ids, here, nhere, nvals, &blob, &bytes);
-  if (!st) st = g->wire->exchange(g->wire->ctx, tag, peers, npeers, blob, bytes, blobs, blob_bytes, g->timeout_s);
-  free(blob);
+  int32_t at = 0; /* each peer's reader reads the rows of the members it runs */
   for (int32_t k = 0; !st && k < npeers; k++) {
-    int32_t n = 0, filled = 0;
+    kiln_wire_reader *rd = &readers[k];
+    *rd = (kiln_wire_reader){.from = peers[k], .key = key, .nvals = nvals, .like = like, .ids = theirs + at, .rows = got + at};
     for (int32_t i = 0; i < count; i++)
-      if (!is_here(g, r->members[i]) && wire_process(g, r->members[i]) == peers[k]) theirs[n++] = r->members[i];
-    kiln_rtv ***rows = calloc((size_t)n + 1, sizeof *rows);
-    st = rows ? kiln_wire_unpack(blobs[k], blob_bytes[k], peers[k], key, nvals, like, theirs, n, rows, &filled) : oom();
-    if (!st && filled != n)
-      st = KILN_STATUS(KILN_STATUS_FAILED_PRECONDITION, "process %d brought %d of the %d rows it owes", (int)peers[k],
-                       (int)filled, (int)n);
-    for (int32_t j = 0; rows && j < n; j++)
-      for (int32_t i = 0; i < count; i++)
-        if (r->members[i] == theirs[j]) got[i] = rows[j];
-    free(rows);
+      if (!is_here(g, r->members[i]) && wire_process(g, r->members[i]) == peers[k]) theirs[at + rd->nids++] = r->members[i];
+    at += rd->nids;
   }
-  for (int32_t k = 0; blobs && k < count; k++) free(blobs[k]);
+  pthread_mutex_unlock(&g->mu);
+  uint8_t *header = NULL;
+  kiln_backend_wire_part *parts = NULL;
+  int32_t num_parts = 0;
+  if (!st) st = kiln_wire_message(key, ids, here, nhere, nvals, &header, &parts, &num_parts);
+  kiln_backend_wire_sink sink = kiln_wire_sink(readers);
+  if (!st) st = g->wire->exchange(g->wire->ctx, tag, peers, npeers, parts, num_parts, &sink, g->timeout_s);
+  for (int32_t k = 0; !st && k < npeers; k++)
+    if (readers[k].st) st = readers[k].st, readers[k].st = NULL;
+  for (int32_t k = 0; readers && k < npeers; k++) kiln_wire_reader_free(&readers[k]);
+  free(header);
+  free(parts);
   pthread_mutex_lock(&g->mu);
-  for (int32_t i = 0; got && i < count; i++) {
+  for (int32_t i = 0; got && i < at; i++) { /* got[i] is member theirs[i]'s row */
     if (!got[i]) continue;
     if (st) {
       for (int32_t j = 0; j < nvals; j++) kiln_rtv_release(got[i][j]);
       free(got[i]);
       continue;
     }
-    r->vals[i] = got[i];
-    r->nvals[i] = nvals;
-    r->arrived++;
+    for (int32_t m = 0; m < count; m++)
+      if (r->members[m] == theirs[i]) {
+        r->vals[m] = got[i];
+        r->nvals[m] = nvals;
+        r->arrived++;
+      }
   }
   if (st) r->wire_failed = true;
   progress(g);
-  free(ids), free(peers), free(theirs), free(here), free(got), free(blobs), free(blob_bytes);
+  free(ids), free(peers), free(theirs), free(here), free(got), free(readers);
   return st ? wire_error(ctx, op, st) : NULL;
 }
 
@@ -417,11 +419,10 @@ kiln_status kiln_group_exchange(kiln_interp_ctx *ctx, const kiln_op *op, int64_t
   r->arrived++;
   r->local_arrived++;
   progress(g);
-  if (g->wire && r->arrived < count) { /* a group spanning processes: the last here trades */
-    int32_t nhere = 0;
-    for (int32_t i = 0; i < count; i++) nhere += is_here(g, members[i]);
-    if (r->local_arrived == nhere) st = trade_rows(ctx, op, r, vals, nvals);
-  }
+  if (!r->here)
+    for (int32_t i = 0; i < count; i++) r->here += is_here(g, members[i]);
+  if (g->wire && r->arrived < count && r->local_arrived == r->here) /* spanning processes: the last here trades */
+    st = trade_rows(ctx, op, r, vals, nvals);
   while (!st && r->arrived < count) {
     if (r->wire_failed) {
       st = kiln_interp_error(ctx, op, "the exchange with the other processes failed (its error is another partition's)");
@@ -450,7 +451,7 @@ kiln_status kiln_group_exchange(kiln_interp_ctx *ctx, const kiln_op *op, int64_t
     for (int32_t i = 0; !st && i < count; i++)
       for (int32_t j = 0; j < nvals; j++) all[(size_t)i * (size_t)nvals + (size_t)j] = kiln_rtv_retain(r->vals[i][j]);
     *out = all;
-    if (++r->taken == count) {
+    if (++r->taken == r->here) { /* every member here has its rows */
       round_unlink(g, r);
       round_free(r);
     }
@@ -471,8 +472,8 @@ static bool message_key(kiln_interp_group *g, kiln_op_kind kind, int64_t channel
   return ok;
 }
 
-/* A message to a process another wire process runs: sent at once (the wire keeps it
- * until it is taken). */
+/* A message to a process another wire process runs: sent at once (the wire keeps a copy
+ * until it is delivered). */
 static kiln_status post_far(kiln_interp_ctx *ctx, const kiln_op *op, kiln_op_kind kind, int64_t channel, int32_t dst,
                             kiln_rtv *const *vals, int32_t n) {
   kiln_interp_group *g = ctx->group;
@@ -480,11 +481,13 @@ static kiln_status post_far(kiln_interp_ctx *ctx, const kiln_op *op, kiln_op_kin
   int32_t tag = 0;
   if (!message_key(g, kind, channel, ctx->process_id, dst, &key, &tag)) return oom();
   kiln_rtv *const *rows[1] = {vals};
-  uint8_t *blob = NULL;
-  size_t bytes = 0;
-  kiln_status st = kiln_wire_pack(key, &ctx->process_id, (kiln_rtv **const *)rows, 1, n, &blob, &bytes);
-  if (!st) st = g->wire->send(g->wire->ctx, tag, wire_process(g, dst), blob, bytes, g->timeout_s);
-  free(blob);
+  uint8_t *header = NULL;
+  kiln_backend_wire_part *parts = NULL;
+  int32_t num_parts = 0;
+  kiln_status st = kiln_wire_message(key, &ctx->process_id, (kiln_rtv **const *)rows, 1, n, &header, &parts, &num_parts);
+  if (!st) st = g->wire->send(g->wire->ctx, tag, wire_process(g, dst), parts, num_parts);
+  free(header);
+  free(parts);
   return st ? wire_error(ctx, op, st) : NULL;
 }
 
@@ -497,14 +500,13 @@ static kiln_status take_far(kiln_interp_ctx *ctx, const kiln_op *op, kiln_op_kin
   int32_t tag = 0;
   if (!message_key(g, kind, channel, src, ctx->process_id, &key, &tag)) return oom();
   if (!like) return kiln_interp_error(ctx, op, "cannot receive from another process here");
-  void *blob = NULL;
-  size_t bytes = 0;
   kiln_rtv **row = NULL;
-  int32_t filled = 0;
-  kiln_status st = g->wire->recv(g->wire->ctx, tag, wire_process(g, src), &blob, &bytes, g->timeout_s);
-  if (!st) st = kiln_wire_unpack(blob, bytes, wire_process(g, src), key, nlike, like, &src, 1, &row, &filled);
-  if (!st && !filled) st = KILN_STATUS(KILN_STATUS_FAILED_PRECONDITION, "an empty message from process %d", (int)wire_process(g, src));
-  free(blob);
+  int32_t from = wire_process(g, src);
+  kiln_wire_reader reader = {.from = from, .key = key, .nvals = nlike, .like = like, .ids = &src, .nids = 1, .rows = &row};
+  kiln_backend_wire_sink sink = kiln_wire_sink(&reader);
+  kiln_status st = g->wire->exchange(g->wire->ctx, tag, &from, 1, NULL, 0, &sink, g->timeout_s);
+  if (!st && reader.st) st = reader.st, reader.st = NULL;
+  kiln_wire_reader_free(&reader);
   if (st) {
     for (int32_t j = 0; row && j < nlike; j++) kiln_rtv_release(row[j]);
     free(row);
