@@ -30,12 +30,12 @@
   X(Buffer_Dimensions) X(Buffer_UnpaddedDimensions) X(Buffer_DynamicDimensionIndices)                             \
   X(Buffer_OnDeviceSizeInBytes) X(Buffer_Device) X(Buffer_Memory) X(Buffer_Delete) X(Buffer_IsDeleted)            \
   X(Buffer_IsOnCpu) X(Buffer_ReadyEvent) X(Buffer_ToHostBuffer) X(Buffer_CopyToDevice) X(Buffer_CopyToMemory)    \
-  X(Buffer_UnsafePointer) X(Executable_Fingerprint)
+  X(Buffer_UnsafePointer) X(Executable_Fingerprint) X(Client_UpdateGlobalProcessInfo)
 
 #define STUBS(X)                                                                                                   \
   X(Client_TopologyDescription) X(Client_CreateViewOfDeviceBuffer) X(Client_CreateErrorBuffer)                     \
   X(Client_CreateAliasBuffer) X(Client_FulfillAliasBuffer) X(Client_DmaMap) X(Client_DmaUnmap)                     \
-  X(Client_CreateBuffersForAsyncHostToDevice) X(Client_UpdateGlobalProcessInfo) X(Device_MemoryStats)              \
+  X(Client_CreateBuffersForAsyncHostToDevice) X(Device_MemoryStats)                                               \
   X(Device_PoisonExecution) X(Executable_GetCostAnalysis) X(Executable_OutputMemoryKinds)                          \
   X(Executable_OptimizedProgram) X(Executable_Serialize) X(Executable_DeserializeAndLoad)                          \
   X(Executable_OutputElementTypes) X(Executable_OutputDimensions)                                                   \

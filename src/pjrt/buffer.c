@@ -44,6 +44,7 @@ static kiln_status buffer_from_dense(PJRT_Device *device, kiln_element_type type
                                      const void *data, size_t size, PJRT_Buffer **out) {
   kiln_buffer_args a = {sizeof a, type, rank, dims, data, size};
   kiln_buffer *kb;
+  KILN_RETURN_IF_ERROR(kiln_pjrt_device_here(device, "a buffer"));
   KILN_RETURN_IF_ERROR(kiln_buffer_create(device->kiln, &a, &kb));
   return kiln_pjrt_buffer_wrap(device, kb, NULL, out);
 }

@@ -3,12 +3,17 @@
  *   "config_file"  string  a Kiln config file
  *   "num_devices"  int64   devices to open (kiln_client_options.num_devices; cpu: the cores
  *                          shared out, like XLA's cpu_device_count); default: the plugin's own
- *   "num_nodes"    int64   accepted when 1; "node_id" int64 accepted when 0
- * The key-value store callbacks are never read: single-process JAX leaves them
- * uninitialised. KILN_DEVICE still overrides the device list (kiln_client_create). */
+ *   "num_nodes"    int64   jax.distributed's processes (default 1); "node_id" int64 this one's
+ *                          index. With num_nodes > 1 the processes must be those of one
+ *                          Open MPI launch (`mpirun -np num_nodes python ...`), node_id its
+ *                          rank: Kiln meets the others over MPI (kiln_processes_join), and
+ *                          the client lists every process's devices, this one's addressable.
+ * The key-value store callbacks are never read (MPI is the rendezvous; single-process JAX
+ * leaves them uninitialised). KILN_DEVICE still overrides the device list. */
 #define _GNU_SOURCE /* strndup */
 #include <stdio.h>
 #include <stdlib.h>
+#include <pthread.h>
 #include <string.h>
 
 #include "pjrt/pjrt.h"
@@ -16,6 +21,7 @@
 typedef struct client_options {
   char *devices, *config_file;
   int32_t num_devices;
+  int64_t num_nodes, node_id;
 } client_options;
 
 static bool name_is(const PJRT_NamedValue *v, const char *name) {
@@ -42,15 +48,46 @@ static kiln_status read_option(const PJRT_NamedValue *v, client_options *o) {
     o->num_devices = (int32_t)v->int64_value;
     return NULL;
   }
-  int64_t want = name_is(v, "num_nodes") ? 1 : name_is(v, "node_id") ? 0 : -1;
-  if (want < 0)
+  int64_t *node = name_is(v, "num_nodes") ? &o->num_nodes : name_is(v, "node_id") ? &o->node_id : NULL;
+  if (!node)
     return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT,
                        "PJRT_Client_Create: unknown option '%.*s' (Kiln knows devices, config_file, num_devices, "
                        "num_nodes, node_id)",
                        name_len, v->name ? v->name : "");
-  if (v->type != PJRT_NamedValue_kInt64 || v->int64_value != want)
-    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "PJRT_Client_Create: option '%.*s' must be the integer %d (Kiln "
-                       "runs in one process)", name_len, v->name, (int)want);
+  if (v->type != PJRT_NamedValue_kInt64 || v->int64_value < 0 || v->int64_value > INT32_MAX)
+    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "PJRT_Client_Create: option '%.*s' must be an integer of 0 or more",
+                       name_len, v->name);
+  *node = v->int64_value;
+  return NULL;
+}
+
+static void leave_launch(void) { kiln_processes_leave(); }
+static void register_leave(void) { atexit(leave_launch); }
+
+/* jax.distributed's processes: those of the Open MPI launch this process is in, node_id
+ * its rank. */
+static kiln_status join_nodes(const client_options *o, PJRT_Client *c) {
+  c->process_index = 0;
+  c->num_processes = 1;
+  if (o->num_nodes <= 1) {
+    if (o->node_id != 0)
+      return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "PJRT_Client_Create: node_id %lld of %lld nodes",
+                         (long long)o->node_id, (long long)(o->num_nodes ? o->num_nodes : 1));
+    return NULL;
+  }
+  kiln_process_info launch = {.struct_size = sizeof launch};
+  KILN_RETURN_IF_ERROR(kiln_processes_join(&launch));
+  if (launch.count != o->num_nodes || launch.index != o->node_id)
+    return KILN_STATUS(KILN_STATUS_FAILED_PRECONDITION,
+                       "PJRT_Client_Create: node %lld of %lld, but this is process %d of a launch of %d: Kiln's processes "
+                       "meet over MPI, so start them with Open MPI's mpirun (`mpirun -np %lld python ...`; "
+                       "jax.distributed.initialize() then finds the same ranks)",
+                       (long long)o->node_id, (long long)o->num_nodes, (int)launch.index, (int)launch.count,
+                       (long long)o->num_nodes);
+  c->process_index = launch.index;
+  c->num_processes = launch.count;
+  static pthread_once_t once = PTHREAD_ONCE_INIT; /* frameworks rarely destroy clients: leave at exit */
+  pthread_once(&once, register_leave);
   return NULL;
 }
 
@@ -99,6 +136,7 @@ PJRT_Error *kiln_pjrt_Client_Create(PJRT_Client_Create_Args *args) {
         .struct_size = sizeof ko, .devices = o.devices, .config_file = o.config_file, .num_devices = o.num_devices};
     st = kiln_client_create(&ko, &c->kiln);
   }
+  if (!st) st = join_nodes(&o, c);
   if (!st) st = kiln_pjrt_devices_init(c);
   if (!st && !(c->platform_version = platform_version(c->kiln)))
     st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "PJRT_Client_Create: out of memory");
@@ -131,8 +169,8 @@ PJRT_Error *kiln_pjrt_Client_PlatformName(PJRT_Client_PlatformName_Args *args) {
 }
 
 PJRT_Error *kiln_pjrt_Client_ProcessIndex(PJRT_Client_ProcessIndex_Args *args) {
-  KILN_PJRT_CHECK_ARGS(args, process_index);
-  args->process_index = 0;
+  CHECK_CLIENT(args, process_index);
+  args->process_index = args->client->process_index;
   return NULL;
 }
 
@@ -151,8 +189,8 @@ PJRT_Error *kiln_pjrt_Client_Devices(PJRT_Client_Devices_Args *args) {
 
 PJRT_Error *kiln_pjrt_Client_AddressableDevices(PJRT_Client_AddressableDevices_Args *args) {
   CHECK_CLIENT(args, num_addressable_devices);
-  args->addressable_devices = args->client->device_list;
-  args->num_addressable_devices = (size_t)args->client->num_devices;
+  args->addressable_devices = args->client->device_list + args->client->first_local;
+  args->num_addressable_devices = (size_t)args->client->num_local;
   return NULL;
 }
 
@@ -166,7 +204,9 @@ PJRT_Error *kiln_pjrt_Client_LookupDevice(PJRT_Client_LookupDevice_Args *args) {
 
 PJRT_Error *kiln_pjrt_Client_LookupAddressableDevice(PJRT_Client_LookupAddressableDevice_Args *args) {
   CHECK_CLIENT(args, addressable_device);
-  args->addressable_device = kiln_pjrt_client_device(args->client, args->local_hardware_id);
+  PJRT_Client *c = args->client;
+  int64_t id = args->local_hardware_id;
+  args->addressable_device = id >= 0 && id < c->num_local ? kiln_pjrt_client_device(c, c->first_local + id) : NULL;
   if (args->addressable_device) return NULL;
   return kiln_pjrt_error(KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT,
                                      "No matching addressable device found for local_hardware_id %d",
@@ -175,8 +215,17 @@ PJRT_Error *kiln_pjrt_Client_LookupAddressableDevice(PJRT_Client_LookupAddressab
 
 PJRT_Error *kiln_pjrt_Client_AddressableMemories(PJRT_Client_AddressableMemories_Args *args) {
   CHECK_CLIENT(args, num_addressable_memories);
-  args->addressable_memories = args->client->memory_list;
-  args->num_addressable_memories = (size_t)args->client->num_devices;
+  args->addressable_memories = args->client->memory_list + args->client->first_local;
+  args->num_addressable_memories = (size_t)args->client->num_local;
+  return NULL;
+}
+
+/* jax.distributed's view of the processes (its coordination service, polled by a thread
+ * of JAX's): Kiln's processes meet over MPI, whose launcher ends them all when one dies, so
+ * the states are checked and otherwise not needed. */
+PJRT_Error *kiln_pjrt_Client_UpdateGlobalProcessInfo(PJRT_Client_UpdateGlobalProcessInfo_Args *args) {
+  CHECK_CLIENT(args, num_process_infos);
+  KILN_PJRT_REQUIRE(args->process_infos || !args->num_process_infos, "process_infos is NULL");
   return NULL;
 }
 

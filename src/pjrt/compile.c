@@ -74,6 +74,20 @@ static kiln_status choose_partitions(PJRT_Client *c, const kiln_pjrt_compile_opt
       return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "device %lld of the assignment is not a device of this client",
                          (long long)id);
   }
+  if (c->num_processes == 1) return NULL;
+  /* several processes: each runs an equal, contiguous share of the partitions, on its own devices */
+  if (n % c->num_processes)
+    return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "%lld partitions cannot be shared out evenly over %d processes",
+                       (long long)n, (int)c->num_processes);
+  for (int64_t p = 0; p < n; p++)
+    if ((*out)[p]->process_index != p / (n / c->num_processes))
+      return KILN_STATUS(KILN_STATUS_UNIMPLEMENTED,
+                         "the device assignment puts partition %lld on device %d of process %d; Kiln runs partitions "
+                         "%lld to %lld in process %d (each process's devices in turn, as jax.devices() lists them)",
+                         (long long)p, (int)(*out)[p]->id, (int)(*out)[p]->process_index,
+                         (long long)((*out)[p]->process_index * (n / c->num_processes)),
+                         (long long)(((*out)[p]->process_index + 1) * (n / c->num_processes) - 1),
+                         (int)(*out)[p]->process_index);
   return NULL;
 }
 
@@ -81,10 +95,12 @@ static kiln_status choose_partitions(PJRT_Client *c, const kiln_pjrt_compile_opt
 static kiln_status compile_sharded(PJRT_Executable *x, kiln_executable **out) {
   kiln_device **devices = calloc((size_t)x->num_partitions, sizeof *devices);
   if (!devices) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-  for (int32_t p = 0; p < x->num_partitions; p++) devices[p] = x->partitions[p]->kiln;
+  for (int32_t p = 0; p < x->num_partitions; p++) devices[p] = x->partitions[p]->kiln; /* NULL: another process's */
   kiln_compile_options o = {.struct_size = sizeof o, .function = ENTRY, .num_partitions = x->num_partitions,
                             .devices = devices};
-  kiln_status st = kiln_program_compile(x->program, devices[0], &o, &x->sharded);
+  int32_t first;
+  kiln_pjrt_local_partitions(x->client, x->num_partitions, &first);
+  kiln_status st = kiln_program_compile(x->program, devices[first], &o, &x->sharded);
   free(devices);
   if (!st) st = kiln_pjrt_shardings_make(x, x->sharded);
   if (!st) *out = kiln_executable_retain(x->sharded);
@@ -111,7 +127,7 @@ static kiln_status choose_device(PJRT_Client *c, const kiln_pjrt_compile_options
   if (!*out)
     return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "device %lld is not a device of this client (it has %d)",
                        (long long)id, (int)c->num_devices);
-  return NULL;
+  return kiln_pjrt_device_here(*out, "a program of one device");
 }
 
 /* KILN_PJRT_DUMP_DIR=DIR writes every program the framework compiles to
@@ -170,7 +186,11 @@ static kiln_status compile(PJRT_Client_Compile_Args *args, PJRT_LoadedExecutable
     free(partitions);
     return chosen;
   }
-  if (partitions) device = partitions[0];
+  if (partitions) {
+    int32_t first;
+    kiln_pjrt_local_partitions(args->client, (int32_t)o.num_partitions, &first);
+    device = partitions[first]; /* this process's first */
+  }
 
   PJRT_Executable *x = calloc(1, sizeof *x);
   PJRT_LoadedExecutable *lx = calloc(1, sizeof *lx);
@@ -306,8 +326,9 @@ PJRT_Error *kiln_pjrt_LoadedExecutable_AddressableDevices(PJRT_LoadedExecutable_
   CHECK_EXECUTABLE(args, num_addressable_devices);
   PJRT_Executable *x = args->executable->exec;
   PJRT_Device *d = args->executable->device;
-  args->addressable_devices = x->partitions ? x->partitions : &d->client->device_list[d->id];
-  args->num_addressable_devices = (size_t)x->num_partitions;
+  int32_t first = 0, count = x->partitions ? kiln_pjrt_local_partitions(x->client, x->num_partitions, &first) : 1;
+  args->addressable_devices = x->partitions ? x->partitions + first : &d->client->device_list[d->id];
+  args->num_addressable_devices = (size_t)count;
   return NULL;
 }
 

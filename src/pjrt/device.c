@@ -1,6 +1,8 @@
 /* Devices, their descriptions and memories: one PJRT device per device of the kiln
- * client (id = the kiln device's index), each with one memory of kind "device". All of it
- * is built with the client and immutable afterwards. */
+ * client, each with one memory of kind "device"; in a launch of several processes
+ * (jax.distributed) every process's devices, process-major (id = process_index * the
+ * devices per process + the kiln device's index), of which this process's are
+ * addressable. All of it is built with the client and immutable afterwards. */
 #define _GNU_SOURCE /* asprintf */
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +10,9 @@
 #include "pjrt/pjrt.h"
 
 kiln_status kiln_pjrt_devices_init(PJRT_Client *c) {
-  int32_t n = kiln_client_device_count(c->kiln);
+  int32_t local = kiln_client_device_count(c->kiln), n = local * c->num_processes;
+  c->num_local = local;
+  c->first_local = local * c->process_index;
   c->devices = calloc((size_t)n, sizeof *c->devices);
   c->device_list = calloc((size_t)n, sizeof *c->device_list);
   c->memory_list = calloc((size_t)n, sizeof *c->memory_list);
@@ -19,12 +23,16 @@ kiln_status kiln_pjrt_devices_init(PJRT_Client *c) {
     PJRT_Device *d = &c->devices[i];
     d->client = c;
     d->id = i;
-    d->kiln = kiln_client_device(c->kiln, i);
+    d->process_index = i / local;
+    bool here = d->process_index == c->process_index;
+    d->kiln = here ? kiln_client_device(c->kiln, i - c->first_local) : NULL;
     d->description.device = d;
     d->memory.device = d;
-    const char *name = kiln_device_name(d->kiln);
+    kiln_device *kd = kiln_client_device(c->kiln, i % local); /* its name: every process runs the same plugin */
+    const char *name = kiln_device_name(kd);
     if (asprintf(&d->debug_string, "%s", name) < 0) d->debug_string = NULL;
-    if (asprintf(&d->to_string, "KilnDevice(id=%d, %s: %s)", (int)i, name, kiln_device_description(d->kiln)) < 0)
+    if (asprintf(&d->to_string, "KilnDevice(id=%d, process %d, %s: %s)", (int)i, (int)d->process_index, name,
+                 kiln_device_description(kd)) < 0)
       d->to_string = NULL;
     if (asprintf(&d->memory.debug_string, "%s device memory", name) < 0) d->memory.debug_string = NULL;
     if (asprintf(&d->memory.to_string, "MEMORY_SPACE_%d(device)", (int)i) < 0) d->memory.to_string = NULL;
@@ -53,6 +61,12 @@ PJRT_Device *kiln_pjrt_client_device(const PJRT_Client *c, int64_t id) {
   return id >= 0 && id < c->num_devices ? &c->devices[id] : NULL;
 }
 
+kiln_status kiln_pjrt_device_here(const PJRT_Device *device, const char *what) {
+  if (device->kiln) return NULL;
+  return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "%s: device %d runs in process %d, not in this one (%d)", what,
+                     (int)device->id, (int)device->process_index, (int)device->client->process_index);
+}
+
 bool kiln_pjrt_client_owns_device(const PJRT_Client *c, const PJRT_Device *device) {
   for (int32_t i = 0; i < c->num_devices; i++)
     if (device == &c->devices[i]) return true;
@@ -76,7 +90,8 @@ PJRT_Error *kiln_pjrt_DeviceDescription_Id(PJRT_DeviceDescription_Id_Args *args)
 
 PJRT_Error *kiln_pjrt_DeviceDescription_ProcessIndex(PJRT_DeviceDescription_ProcessIndex_Args *args) {
   KILN_PJRT_CHECK_ARGS(args, process_index);
-  args->process_index = 0;
+  KILN_PJRT_REQUIRE(args->device_description, "device_description is NULL");
+  args->process_index = args->device_description->device->process_index;
   return NULL;
 }
 
@@ -121,14 +136,16 @@ PJRT_Error *kiln_pjrt_Device_GetDescription(PJRT_Device_GetDescription_Args *arg
 
 PJRT_Error *kiln_pjrt_Device_IsAddressable(PJRT_Device_IsAddressable_Args *args) {
   KILN_PJRT_CHECK_ARGS(args, is_addressable);
-  args->is_addressable = true;
+  KILN_PJRT_REQUIRE(args->device, "device is NULL");
+  args->is_addressable = args->device->kiln != NULL;
   return NULL;
 }
 
+/* The kiln device's index in its process (-1: not addressable from here). */
 PJRT_Error *kiln_pjrt_Device_LocalHardwareId(PJRT_Device_LocalHardwareId_Args *args) {
   KILN_PJRT_CHECK_ARGS(args, local_hardware_id);
   KILN_PJRT_REQUIRE(args->device, "device is NULL");
-  args->local_hardware_id = args->device->id;
+  args->local_hardware_id = args->device->kiln ? args->device->id - args->device->client->first_local : -1;
   return NULL;
 }
 
@@ -136,7 +153,7 @@ PJRT_Error *kiln_pjrt_Device_AddressableMemories(PJRT_Device_AddressableMemories
   KILN_PJRT_CHECK_ARGS(args, num_memories);
   KILN_PJRT_REQUIRE(args->device, "device is NULL");
   args->memories = &args->device->client->memory_list[args->device->id];
-  args->num_memories = 1;
+  args->num_memories = args->device->kiln ? 1 : 0; /* another process's device: none from here */
   return NULL;
 }
 

@@ -25,7 +25,7 @@ static kiln_status run_device(PJRT_LoadedExecutable_Execute_Args *args, PJRT_Dev
                        "executable to choose the device at run time)",
                        (int)given->id, (int)lx->device->id);
   *out = given;
-  return NULL;
+  return kiln_pjrt_device_here(given, "execute_device");
 }
 
 /* Retains the kiln buffers of the arguments (on device, not deleted). */
@@ -106,11 +106,15 @@ static void destroy_outputs(PJRT_Buffer **outputs, int32_t n) {
   }
 }
 
-/* A sharded executable: argument_lists[p] and output_lists[p] are partition p's, on its
- * device; one run of every partition at once (kiln_executable_execute). */
+/* A sharded executable: argument_lists[k] and output_lists[k] are those of this process's
+ * k-th partition (all of them in one process), on its device; one run of every partition
+ * at once (kiln_executable_execute; in a launch of several processes the others run theirs
+ * at the same time and meet these in the collectives). */
 static kiln_status execute_sharded(PJRT_LoadedExecutable_Execute_Args *args, PJRT_Event **done) {
   PJRT_Executable *x = args->executable->exec;
-  size_t n = (size_t)x->num_partitions, n_in = args->num_args, n_out = (size_t)x->num_outputs;
+  int32_t first;
+  size_t n = (size_t)kiln_pjrt_local_partitions(x->client, x->num_partitions, &first), n_in = args->num_args,
+         n_out = (size_t)x->num_outputs, all = (size_t)x->num_partitions;
   if (args->num_devices != n)
     return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "num_devices is %zu; the executable runs on %zu devices",
                        args->num_devices, n);
@@ -121,23 +125,27 @@ static kiln_status execute_sharded(PJRT_LoadedExecutable_Execute_Args *args, PJR
         (n_out && (!args->output_lists || !args->output_lists[p])))
       return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "the argument or output list of device %zu is NULL", p);
   }
-  kiln_buffer **inputs = calloc(n * n_in + 1, sizeof *inputs);
-  kiln_buffer **results = calloc(n * n_out + 1, sizeof *results);
-  bool *donate = calloc(n * n_in + 1, sizeof *donate);
-  kiln_status st = inputs && results && donate ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  /* kiln's rows are every partition's; only this process's are filled (the others' are not read) */
+  kiln_buffer **all_inputs = calloc(all * n_in + 1, sizeof *all_inputs);
+  kiln_buffer **all_results = calloc(all * n_out + 1, sizeof *all_results);
+  bool *all_donate = calloc(all * n_in + 1, sizeof *all_donate);
+  kiln_status st = all_inputs && all_results && all_donate ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  kiln_buffer **inputs = all_inputs ? all_inputs + (size_t)first * n_in : NULL;
+  kiln_buffer **results = all_results ? all_results + (size_t)first * n_out : NULL;
+  bool *donate = all_donate ? all_donate + (size_t)first * n_in : NULL;
   for (size_t p = 0; !st && p < n; p++) {
-    st = take_inputs(args->argument_lists[p], n_in, x->partitions[p], inputs + p * n_in);
+    st = take_inputs(args->argument_lists[p], n_in, x->partitions[first + p], inputs + p * n_in);
     if (!st) st = donations(args, x->program, (int32_t)n_in, donate + p * n_in);
   }
   kiln_event *ke = NULL;
   if (!st) {
-    kiln_execute_args ea = {sizeof ea, inputs, (int32_t)n_in, results, (int32_t)n_out, 0, donate};
+    kiln_execute_args ea = {sizeof ea, all_inputs, (int32_t)n_in, all_results, (int32_t)n_out, 0, all_donate};
     st = kiln_executable_execute(x->sharded, &ea, &ke);
     for (size_t p = 0; p < n; p++) delete_donated(args->argument_lists[p], inputs + p * n_in, donate + p * n_in, (int32_t)n_in);
   }
   for (size_t i = 0; inputs && i < n * n_in; i++) kiln_buffer_release(inputs[i]);
-  free(inputs);
-  free(donate);
+  free(all_inputs);
+  free(all_donate);
   if (!st) st = kiln_event_wait(ke); /* the partitions' runs have ended when execute returns */
   kiln_event_release(ke);
   for (size_t p = 0; !st && p < n; p++) {
@@ -147,7 +155,7 @@ static kiln_status execute_sharded(PJRT_LoadedExecutable_Execute_Args *args, PJR
   }
   size_t wrapped = 0;
   for (; !st && wrapped < n; wrapped++) {
-    st = wrap_outputs(x->partitions[wrapped], results + wrapped * n_out, (int32_t)n_out, done[wrapped],
+    st = wrap_outputs(x->partitions[first + wrapped], results + wrapped * n_out, (int32_t)n_out, done[wrapped],
                       args->output_lists[wrapped]);
     for (size_t k = 0; k < n_out; k++) results[wrapped * n_out + k] = NULL; /* taken (or released) */
     if (st) destroy_outputs(args->output_lists[wrapped], (int32_t)n_out);
@@ -160,7 +168,7 @@ static kiln_status execute_sharded(PJRT_LoadedExecutable_Execute_Args *args, PJR
       done[p] = NULL;
     }
   }
-  free(results);
+  free(all_results);
   return st;
 }
 
@@ -229,7 +237,9 @@ static kiln_status execute(PJRT_LoadedExecutable_Execute_Args *args, PJRT_Event 
 PJRT_Error *kiln_pjrt_LoadedExecutable_Execute(PJRT_LoadedExecutable_Execute_Args *args) {
   KILN_PJRT_CHECK_ARGS(args, device_complete_events);
   KILN_PJRT_REQUIRE(args->executable, "executable is NULL");
-  size_t n = (size_t)args->executable->exec->num_partitions;
+  PJRT_Executable *x = args->executable->exec;
+  int32_t first;
+  size_t n = x->num_partitions > 1 ? (size_t)kiln_pjrt_local_partitions(x->client, x->num_partitions, &first) : 1;
   PJRT_Event **done = calloc(n, sizeof *done);
   if (!done) return KILN_PJRT_FAIL(KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory"));
   kiln_status st = execute(args, done);

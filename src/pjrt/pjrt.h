@@ -129,8 +129,9 @@ struct PJRT_DeviceDescription {
 
 struct PJRT_Device {
   PJRT_Client *client;
-  int32_t id; /* the kiln device's index; also its local hardware id */
-  kiln_device *kiln;
+  int32_t id;            /* global: process_index * the devices per process + local index */
+  int32_t process_index; /* the process that runs it (jax.distributed's node) */
+  kiln_device *kiln;     /* NULL on a device of another process (not addressable) */
   PJRT_DeviceDescription description;
   kiln_pjrt_memory memory;
   char *debug_string, *to_string;
@@ -139,10 +140,14 @@ struct PJRT_Device {
 struct PJRT_Client {
   atomic_int refs;
   kiln_client *kiln;
-  int32_t num_devices;
+  /* Every process's devices (num_nodes > 1: the processes of one mpirun launch, each with
+   * the same number of devices, num_local); this process's are first_local .. */
+  int32_t num_devices, num_local, first_local;
+  int32_t process_index, num_processes;
   PJRT_Device *devices;       /* num_devices */
   PJRT_Device **device_list;  /* pointers into devices, as PJRT returns them */
-  PJRT_Memory **memory_list;  /* each device's memory, in device order */
+  PJRT_Memory **memory_list;  /* each device's memory, in device order (this process's
+                                 devices' only are addressable) */
   char *platform_version;     /* "kiln 0.1.0; device cpu; passed over: ..." */
 };
 
@@ -150,6 +155,16 @@ PJRT_Client *kiln_pjrt_client_retain(PJRT_Client *client);
 void kiln_pjrt_client_release(PJRT_Client *client);
 /* The device of this client with that id, or NULL. */
 PJRT_Device *kiln_pjrt_client_device(const PJRT_Client *client, int64_t id);
+/* The partitions of a program of n that this process runs, first .. first + count - 1
+ * (*first; returns count): all of them, or in a launch of several processes its share,
+ * the partitions on its devices (compile.c checks the assignment places them so). */
+static inline int32_t kiln_pjrt_local_partitions(const PJRT_Client *c, int32_t n, int32_t *first) {
+  int32_t count = c->num_processes > 1 ? n / c->num_processes : n;
+  *first = c->num_processes > 1 ? c->process_index * count : 0;
+  return count;
+}
+/* NULL when device runs in this process, else an error naming it and `what` needs it. */
+kiln_status kiln_pjrt_device_here(const PJRT_Device *device, const char *what);
 /* Whether device is one of client's devices (the handle is checked, not dereferenced). */
 bool kiln_pjrt_client_owns_device(const PJRT_Client *client, const PJRT_Device *device);
 /* The device of one of client's memories, or NULL when memory is not one of them. */
@@ -162,6 +177,7 @@ PJRT_Client_Create kiln_pjrt_Client_Create;
 PJRT_Client_Destroy kiln_pjrt_Client_Destroy;
 PJRT_Client_PlatformName kiln_pjrt_Client_PlatformName;
 PJRT_Client_ProcessIndex kiln_pjrt_Client_ProcessIndex;
+PJRT_Client_UpdateGlobalProcessInfo kiln_pjrt_Client_UpdateGlobalProcessInfo;
 PJRT_Client_PlatformVersion kiln_pjrt_Client_PlatformVersion;
 PJRT_Client_Devices kiln_pjrt_Client_Devices;
 PJRT_Client_AddressableDevices kiln_pjrt_Client_AddressableDevices;
