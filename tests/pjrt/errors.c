@@ -218,6 +218,21 @@ static void client_errors(void) {
   PJRT_Error *err = api->PJRT_Client_Create(&a);
   CHECK(err && !a.client, "a client with no usable device list was created");
   FAILS(err, PJRT_Error_Code_NOT_FOUND, "nosuchdevice");
+  /* jax.distributed's nodes outside an mpirun launch (this test is one process) */
+  PJRT_NamedValue nodes[2] = {{.struct_size = PJRT_NamedValue_STRUCT_SIZE, .name = "num_nodes", .name_size = 9,
+                               .type = PJRT_NamedValue_kInt64, .int64_value = 2, .value_size = 1},
+                              {.struct_size = PJRT_NamedValue_STRUCT_SIZE, .name = "node_id", .name_size = 7,
+                               .type = PJRT_NamedValue_kInt64, .int64_value = 1, .value_size = 1}};
+  a.create_options = nodes;
+  a.num_options = 2;
+  FAILS(api->PJRT_Client_Create(&a), PJRT_Error_Code_FAILED_PRECONDITION,
+        "node 1 of 2, but this is process 0 of a launch of 1: Kiln's processes meet over MPI");
+  a.create_options = &nodes[1]; /* node 1 of the default 1 */
+  a.num_options = 1;
+  FAILS(api->PJRT_Client_Create(&a), PJRT_Error_Code_INVALID_ARGUMENT, "node_id 1 of 1 nodes");
+  nodes[0].int64_value = -1;
+  a.create_options = nodes;
+  FAILS(api->PJRT_Client_Create(&a), PJRT_Error_Code_INVALID_ARGUMENT, "option 'num_nodes' must be an integer of 0 or more");
 }
 
 void t_errors(void) {
