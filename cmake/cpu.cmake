@@ -39,7 +39,6 @@ set(KILN_CPU_SOURCES
   src/backends/cpu/loopgen.c
   src/backends/cpu/loopgen_complex.c
   src/backends/cpu/loopnest.c
-  src/backends/cpu/memory.c
   src/backends/cpu/native.c
   src/backends/cpu/native_ids.c
   src/backends/cpu/native_reduce_precision.c

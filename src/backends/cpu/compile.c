@@ -1247,8 +1247,8 @@ static kiln_status plan(kiln_cpu_executable *x) {
       req[v].bytes = (uint64_t)t->tensor.num_elements * kiln_elem_storage_bytes(kiln_type_elem(t));
     /* a page or more: a colour more, varied by value, so that temporaries whose sizes are
      * multiples of 4096 do not all start at one offset modulo 4096 (4K aliasing between a
-     * loop's loads and stores: memory.c) */
-    if (req[v].bytes >= 4096) req[v].bytes += kiln_cpu_colour_bytes((uint64_t)v);
+     * loop's loads and stores: base/host_memory.c) */
+    if (req[v].bytes >= 4096) req[v].bytes += kiln_host_colour_bytes((uint64_t)v);
   }
   /* a run of steps that goes row block by row block (tiling.c) interleaves its steps:
    * what any of them touches is live for the whole run */

@@ -11,6 +11,7 @@
 
 #include <pthread.h>
 
+#include "base/host_memory.h"
 #include "backends/cpu/loop.h"
 #include "backends/interp/interp.h"
 
@@ -259,16 +260,7 @@ int32_t kiln_cpu_alias_base(const kiln_cpu_executable *x, int32_t v);
 kiln_status kiln_cpu_tensor_new(kiln_elem elem, int32_t rank, const int64_t *dims, kiln_cpu_tensor **out);
 void kiln_cpu_tensor_free(kiln_cpu_tensor *t);
 
-/* Tensor memory (memory.c): 64-byte aligned; blocks of 64 KiB and more are cached when
- * freed (up to 1 GiB) and reused for the same size. kiln_cpu_free takes the size given to
- * kiln_cpu_alloc. kiln_cpu_memory_release returns the cache to the system. Thread-safe. */
-void *kiln_cpu_alloc(uint64_t bytes);
-void kiln_cpu_free(void *p, uint64_t bytes);
-/* Colour i's offset in bytes, a multiple of 64 from 64 to 4032: what large blocks start at
- * into their first page, and what the arena pads its large temporaries by, so that
- * neighbours do not start at equal addresses modulo 4096 (memory.c). Thread-safe. */
-uint64_t kiln_cpu_colour_bytes(uint64_t i);
-void kiln_cpu_memory_release(void);
+/* Tensor memory: src/base/host_memory.h (kiln_host_alloc, shared with the interpreter). */
 
 /* Control flow (control.c). kiln_cpu_control_prepare compiles the regions of a while, if
  * or case op of x's planned function when its values are static tensors (*out_done false

@@ -34,7 +34,7 @@ kiln_status kiln_cpu_tensor_new(kiln_elem elem, int32_t rank, const int64_t *dim
   if (!kiln_mul_size((size_t)count, kiln_elem_storage_bytes(elem), &bytes) || bytes > ((size_t)1 << 40))
     return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "cpu: tensor of %lld elements is too large", (long long)count);
   kiln_cpu_tensor *t = calloc(1, sizeof *t);
-  if (!t || !(t->data = kiln_cpu_alloc(bytes))) {
+  if (!t || !(t->data = kiln_host_alloc(bytes))) {
     free(t);
     return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "cpu: out of memory allocating %zu bytes", bytes);
   }
@@ -49,7 +49,7 @@ kiln_status kiln_cpu_tensor_new(kiln_elem elem, int32_t rank, const int64_t *dim
 void kiln_cpu_tensor_free(kiln_cpu_tensor *t) {
   if (!t) return;
   if (t->hold) kiln_rtv_release(t->hold);
-  else kiln_cpu_free(t->data, t->bytes);
+  else kiln_host_free(t->data, t->bytes);
   free(t);
 }
 
@@ -71,7 +71,7 @@ static void state_free(kiln_cpu_run_state *s) {
   free(s->frame);
   free(s->held);
   free(s->bufs);
-  kiln_cpu_free(s->arena, s->arena_bytes);
+  kiln_host_free(s->arena, s->arena_bytes);
   free(s);
 }
 
@@ -97,7 +97,7 @@ static kiln_cpu_run_state *state_take(kiln_cpu_executable *x, bool *made) {
   s->held = calloc(n, sizeof *s->held);
   s->bufs = calloc((size_t)loop_args(x) + 1, sizeof *s->bufs);
   s->arena_bytes = x->arena_bytes;
-  s->arena = kiln_cpu_alloc(x->arena_bytes);
+  s->arena = kiln_host_alloc(x->arena_bytes);
   if (!s->take || !s->ptr || !s->frame || !s->held || !s->bufs || !s->arena) {
     state_free(s);
     return NULL;
@@ -282,7 +282,7 @@ static kiln_status rtv_of(const kiln_cpu_executable *x, kiln_cpu_run_state *s, i
 
 static kiln_status own_view(kiln_rtv *view) {
   size_t bytes = (size_t)view->count * view->elem_bytes;
-  void *copy = kiln_fault_malloc(bytes ? bytes : 1);
+  void *copy = kiln_host_alloc(bytes); /* freed with the value (kiln_rtv_release) */
   if (!copy) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   if (bytes) memcpy(copy, view->data, bytes);
   view->data = copy;

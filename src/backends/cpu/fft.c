@@ -369,7 +369,7 @@ kiln_status kiln_fft_run(const kiln_fft_plan *p, const void *in, void *out) {
     if (need > scratch_bytes) scratch_bytes = need;
   }
   uint64_t total = (uint64_t)p->tmp_bytes + scratch_bytes;
-  uint8_t *block = kiln_cpu_alloc(total);
+  uint8_t *block = kiln_host_alloc(total);
   if (!block) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "fft: out of memory for %llu bytes of scratch",
                                  (unsigned long long)total);
   void *tmp = block + scratch_bytes;
@@ -380,7 +380,7 @@ kiln_status kiln_fft_run(const kiln_fft_plan *p, const void *in, void *out) {
     j->scratch = block;
     kiln_cpu_pool_run(pool, j->chunks, j->work, run_chunk, j);
   }
-  kiln_cpu_free(block, total);
+  kiln_host_free(block, total);
   return NULL;
 }
 

@@ -203,7 +203,7 @@ static kiln_status cpu_executable_stats(const kiln_backend_executable *e, kiln_b
 __attribute__((destructor)) static void cpu_unload(void) {
   kiln_cpu_tier_shutdown();
   kiln_cpu_pool_shutdown();
-  kiln_cpu_memory_release();
+  kiln_host_cache_release();
 }
 
 static const kiln_backend k_cpu = {

@@ -127,7 +127,7 @@ static kiln_status read_value(reader *in, const kiln_wire_reader *r, int32_t j, 
     size *= (uint64_t)dims[d];
   }
   if (size != bytes || size > (uint64_t)INT32_MAX) return garbled(r->from, "a value's size");
-  return kiln_rtv_tensor(like->elem_type, meta[1], dims, out);
+  return kiln_rtv_tensor_uninit(like->elem_type, meta[1], dims, out); /* the bytes arrive into it */
 }
 
 /* Reads the header: makes every row's tensors and the places of the parts to come. */

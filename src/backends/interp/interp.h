@@ -100,6 +100,8 @@ typedef kiln_status (*kiln_interp_kernel)(kiln_interp_ctx *ctx, const kiln_kerne
 /* Allocates result i with the given shape and a->out_elem[i]. In a shapes-only run the
  * last result's allocation returns an error that ends the kernel (kiln_kernel_args). */
 kiln_status kiln_kernel_result(const kiln_kernel_args *a, int32_t i, int32_t rank, const int64_t *dims);
+/* The same, its bytes not set: for a kernel that writes every element of the result. */
+kiln_status kiln_kernel_result_uninit(const kiln_kernel_args *a, int32_t i, int32_t rank, const int64_t *dims);
 /* Allocates result i with the shape of the op's static result type. */
 kiln_status kiln_kernel_result_static(const kiln_interp_ctx *ctx, const kiln_kernel_args *a, int32_t i);
 /* The SCALAR kiln_type of an element type (static storage; never NULL). */

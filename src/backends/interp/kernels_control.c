@@ -1143,7 +1143,7 @@ static bool combine(kiln_op_kind k, kiln_elem e, void *acc, const void *x, int64
 
 static kiln_status reduce_all(kiln_interp_ctx *ctx, const kiln_kernel_args *a, const coll *c, int32_t j) {
   const kiln_rtv *x = a->in[j];
-  KILN_RETURN_IF_ERROR(kiln_kernel_result(a, j, x->rank, x->dims));
+  KILN_RETURN_IF_ERROR(kiln_kernel_result_uninit(a, j, x->rank, x->dims)); /* every element is written below */
   kiln_rtv *out = a->out[j];
   const kiln_op *f = kiln_region_combiner(a->op);
   kiln_op_kind k = f ? f->kind : KILN_OP_COUNT;

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/host_memory.h"
 #include "base/fault.h"
 
 static kiln_rtv *rtv_alloc(kiln_rtv_kind kind) {
@@ -14,7 +15,7 @@ static kiln_rtv *rtv_alloc(kiln_rtv_kind kind) {
   return v;
 }
 
-kiln_status kiln_rtv_tensor(const kiln_type *elem_type, int32_t rank, const int64_t *dims, kiln_rtv **out) {
+static kiln_status new_tensor(const kiln_type *elem_type, int32_t rank, const int64_t *dims, bool zero, kiln_rtv **out) {
   *out = NULL;
   if (rank < 0 || rank > KILN_RTV_MAX_RANK)
     return KILN_STATUS(KILN_STATUS_UNIMPLEMENTED, "tensors of rank %d are not supported (at most %d)", (int)rank,
@@ -28,10 +29,11 @@ kiln_status kiln_rtv_tensor(const kiln_type *elem_type, int32_t rank, const int6
   if (!kiln_mul_size((size_t)count, kiln_elem_storage_bytes(e), &bytes) || bytes > ((size_t)1 << 40))
     return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "tensor of %lld elements is too large", (long long)count);
   kiln_rtv *v = rtv_alloc(KILN_RTV_TENSOR);
-  if (!v || !(v->data = calloc(bytes ? bytes : 1, 1))) {
+  if (!v || !(v->data = kiln_host_alloc(bytes))) { /* large ones reused: no page faults per run */
     free(v);
     return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory allocating %zu bytes", bytes);
   }
+  if (zero) memset(v->data, 0, bytes);
   v->elem_type = elem_type;
   v->elem = e;
   v->elem_bytes = kiln_elem_storage_bytes(e);
@@ -40,6 +42,14 @@ kiln_status kiln_rtv_tensor(const kiln_type *elem_type, int32_t rank, const int6
   v->count = count;
   *out = v;
   return NULL;
+}
+
+kiln_status kiln_rtv_tensor(const kiln_type *elem_type, int32_t rank, const int64_t *dims, kiln_rtv **out) {
+  return new_tensor(elem_type, rank, dims, true, out);
+}
+
+kiln_status kiln_rtv_tensor_uninit(const kiln_type *elem_type, int32_t rank, const int64_t *dims, kiln_rtv **out) {
+  return new_tensor(elem_type, rank, dims, false, out);
 }
 
 kiln_status kiln_rtv_view(const kiln_type *elem_type, int32_t rank, const int64_t *dims, void *data, kiln_rtv **out) {
@@ -112,7 +122,7 @@ void kiln_rtv_release(kiln_rtv *v) {
   if (!v || atomic_fetch_sub_explicit(&v->refs, 1, memory_order_acq_rel) != 1) return;
   for (int32_t i = 0; i < v->num_items; i++) kiln_rtv_release(v->items[i]);
   free(v->items);
-  if (!v->borrowed) free(v->data);
+  if (!v->borrowed) kiln_host_free(v->data, (uint64_t)v->count * v->elem_bytes);
   free(v);
 }
 

@@ -31,7 +31,7 @@ typedef struct kiln_rtv {
   int32_t rank;
   int64_t dims[KILN_RTV_MAX_RANK];
   int64_t count;
-  uint8_t *data; /* count * elem_bytes bytes */
+  uint8_t *data; /* count * elem_bytes bytes (kiln_host_alloc's, unless borrowed) */
   bool borrowed;  /* data belongs to someone else (kiln_rtv_view) */
   /* TUPLE */
   int32_t num_items;
@@ -40,6 +40,8 @@ typedef struct kiln_rtv {
 
 /* A zero-filled tensor. */
 kiln_status kiln_rtv_tensor(const kiln_type *elem_type, int32_t rank, const int64_t *dims, kiln_rtv **out);
+/* The same, its bytes not set: for a caller that writes every one. */
+kiln_status kiln_rtv_tensor_uninit(const kiln_type *elem_type, int32_t rank, const int64_t *dims, kiln_rtv **out);
 /* A zero-filled tensor of a static tensor type (the shape is taken from the type). */
 kiln_status kiln_rtv_of_type(const kiln_type *tensor_type, kiln_rtv **out);
 /* A tuple taking one new reference to each item. */

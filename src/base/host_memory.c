@@ -1,4 +1,4 @@
-/* Host memory for tensors: 64-byte aligned; large blocks are kept when freed and handed
+/* Host memory for tensors (host_memory.h): 64-byte aligned; large blocks are kept when freed and handed
  * out again for the same size (as XLA's and PyTorch's caching allocators do), so a
  * program run in a loop does not pay the kernel's page faults for its results on every
  * run. Large blocks start at a rotating offset into their first page ("colour"), as
@@ -14,7 +14,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "backends/cpu/cpu.h"
+#include "base/host_memory.h"
+
 #include "base/fault.h"
 
 enum {
@@ -41,7 +42,7 @@ static uint64_t rounded(uint64_t bytes) {
   return bytes ? (bytes + step - 1) / step * step : ALIGN;
 }
 
-uint64_t kiln_cpu_colour_bytes(uint64_t i) {
+uint64_t kiln_host_colour_bytes(uint64_t i) {
   return (1 + i * 23 % COLOURS) * ALIGN; /* 23: coprime with COLOURS, neighbours spread apart */
 }
 
@@ -51,12 +52,12 @@ static void *coloured(uint64_t n) {
   if (n > SIZE_MAX - 4096) return NULL;
   uint8_t *base = aligned_alloc(ALIGN, (size_t)n + 4096);
   if (!base) return NULL;
-  uint8_t *p = base + kiln_cpu_colour_bytes(atomic_fetch_add_explicit(&g_large_blocks, 1, memory_order_relaxed));
+  uint8_t *p = base + kiln_host_colour_bytes(atomic_fetch_add_explicit(&g_large_blocks, 1, memory_order_relaxed));
   ((void **)p)[-1] = base;
   return p;
 }
 
-void *kiln_cpu_alloc(uint64_t bytes) {
+void *kiln_host_alloc(uint64_t bytes) {
   if (kiln_fault_point()) return NULL;
   uint64_t n = rounded(bytes);
   if (n < CACHE_MIN_BYTES) return aligned_alloc(ALIGN, (size_t)n);
@@ -78,7 +79,7 @@ static void release(void *p, uint64_t n) {
   else free(((void **)p)[-1]);
 }
 
-void kiln_cpu_free(void *p, uint64_t bytes) {
+void kiln_host_free(void *p, uint64_t bytes) {
   if (!p) return;
   uint64_t n = rounded(bytes);
   if (n >= CACHE_MIN_BYTES && n <= CACHE_MAX_BYTES) {
@@ -97,7 +98,7 @@ void kiln_cpu_free(void *p, uint64_t bytes) {
   release(p, n);
 }
 
-void kiln_cpu_memory_release(void) {
+void kiln_host_cache_release(void) {
   pthread_mutex_lock(&g_lock);
   for (int i = 0; i < g_count; i++) release(g_cache[i].p, g_cache[i].bytes);
   g_count = 0;
