@@ -15,6 +15,8 @@ Configurations (float32):
   dp_step        a data-parallel training step (MLP 784-1024-1024-10, global batch 512, SGD;
                  the batch split over the devices, the weights replicated): forward, gradients,
                  update, as research/spmd.md measured XLA:CPU.
+  dp_transformer the same for a transformer block (4-head attention, layer norms, a 4x GELU
+                 MLP; batch 16 x 64 tokens x 256 wide).
   tp_mlp         a tensor-parallel MLP (x @ W1 column-split, tanh, @ W2 row-split; batch 512,
                  1024 wide): a jit with NamedShardings.
   shmap_mlp      the same MLP written with shard_map and one psum.
@@ -113,6 +115,31 @@ def configs(devs):
         return [p - 0.01 * d for p, d in zip(ps, g)]
 
     out["dp_step"] = (dp_step, (params, x, y))
+
+    # a transformer block (attention with 4 heads, layer norms, a 4x MLP), batch 16 x 64
+    # tokens x 256 wide split over the devices, SGD on every weight
+    d, heads = 256, 4
+    tparams = [place(a, rep) for a in (init(d, 3 * d), init(d, d), init(d, 4 * d), init(4 * d, d))]
+    tx = place(rng.standard_normal((16, 64, d)).astype(np.float32), bat)
+    ty = place(rng.standard_normal((16, 64, d)).astype(np.float32), bat)
+
+    def norm(h):
+        m = h.mean(-1, keepdims=True)
+        return (h - m) * jax.lax.rsqrt(((h - m) ** 2).mean(-1, keepdims=True) + 1e-5)
+
+    def block(ps, h):
+        qkv = norm(h) @ ps[0]
+        q, k, v = (a.reshape(*h.shape[:2], heads, d // heads) for a in jnp.split(qkv, 3, axis=-1))
+        att = jax.nn.softmax(jnp.einsum("bqhd,bkhd->bhqk", q, k) / np.sqrt(d // heads), axis=-1)
+        h = h + jnp.einsum("bhqk,bkhd->bqhd", att, v).reshape(h.shape) @ ps[1]
+        return h + jax.nn.gelu(norm(h) @ ps[2]) @ ps[3]
+
+    @jax.jit
+    def dp_transformer(ps, x, y):
+        g = jax.grad(lambda ps: jnp.mean((block(ps, x) - y) ** 2))(ps)
+        return [p - 0.01 * d for p, d in zip(ps, g)]
+
+    out["dp_transformer"] = (dp_transformer, (tparams, tx, ty))
 
     xs = place(rng.standard_normal((512, 1024)).astype(np.float32), rep)
     w1 = place(init(1024, 1024), NamedSharding(mesh, P(None, "d")))
