@@ -13,6 +13,12 @@
  *   reduce             kept dimensions keep their axes; reduced axes make partial sums
  *                      (an add with a zero init only; otherwise the reduced dimensions must
  *                      be whole)
+ *   reshape            a dimension kept as it is keeps its axes; one split into several
+ *                      gives them to the first (when its size divides into the blocks); of
+ *                      several merged into one, the first may be sharded (the others whole)
+ *   slice              sharded dimensions must be taken whole; the others may be cut
+ *   concatenate        along a dimension every operand holds whole; the operands' other
+ *                      dimensions sharded alike
  * A rule refuses (the op is computed whole; partial sums it summed stay summed) when an axis
  * would be used twice, operands disagree on a dimension's axes, shapes are dynamic or types
  * quantized. Only in a function's top block:
@@ -242,6 +248,79 @@ static bool reduce(part *p, const kiln_op *op) {
   return ins[0] && ins[1] && emit_on_blocks(p, op, ins, s);
 }
 
+/* The groups of a reshape: runs of operand and result dimensions of equal products
+ * (size-1 dimensions joining the group before them). */
+static bool reshape(part *p, const kiln_op *op) {
+  const kiln_type *ot = op->operands[0]->type, *rt = op->results[0].type;
+  const kiln_sharding *so = static_tensor(ot) && static_tensor(rt) ? settled(p, op, op->operands[0]->id) : NULL;
+  if (!so) return false;
+  kiln_sharding *s = kiln_part_new_sharding(p, so->mesh, rt->tensor.rank);
+  if (!s) return false;
+  int32_t i = 0, o = 0, in_rank = ot->tensor.rank, out_rank = rt->tensor.rank;
+  const int64_t *in = ot->tensor.dims, *out = rt->tensor.dims;
+  while (i < in_rank || o < out_rank) {
+    int32_t i0 = i, o0 = o;
+    int64_t a = i < in_rank ? in[i++] : 1, b = o < out_rank ? out[o++] : 1;
+    while (a != b) {
+      if (a < b && i < in_rank) a *= in[i++];
+      else if (b < a && o < out_rank) b *= out[o++];
+      else return false;
+    }
+    while (i < in_rank && in[i] == 1 && (o >= out_rank || out[o] != 1)) i++; /* trailing 1s join */
+    while (o < out_rank && out[o] == 1 && (i >= in_rank || in[i] != 1)) o++;
+    for (int32_t d = i0 + 1; d < i; d++) /* only a group's first operand dimension may be sharded */
+      if (so->dims[d].count) return false;
+    if (i0 >= in_rank || !so->dims[i0].count) continue;
+    if (o0 >= out_rank || out[o0] % kiln_sharding_parts(so, i0)) return false;
+    s->dims[o0] = so->dims[i0]; /* blocks of the group's major dimension: contiguous in both */
+  }
+  kiln_value *v = kiln_part_blocks(p, op, op->operands[0]->id, so);
+  return v && emit_on_blocks(p, op, &v, s);
+}
+
+static bool slice(part *p, const kiln_op *op) {
+  const kiln_type *ot = op->operands[0]->type;
+  const kiln_attr *start = kiln_op_attr(op, "start_indices"), *limit = kiln_op_attr(op, "limit_indices"),
+                  *step = kiln_op_attr(op, "strides");
+  const kiln_sharding *so = static_tensor(ot) && static_tensor(op->results[0].type) ? settled(p, op, op->operands[0]->id) : NULL;
+  if (!so || kiln_attr_count(start) != ot->tensor.rank || kiln_attr_count(limit) != ot->tensor.rank) return false;
+  for (int32_t d = 0; d < ot->tensor.rank; d++) {
+    int64_t a = 0, b = 0, k = 1;
+    if (!kiln_attr_i64_at(start, d, &a) || !kiln_attr_i64_at(limit, d, &b) || (step && !kiln_attr_i64_at(step, d, &k)))
+      return false;
+    if (so->dims[d].count && (a != 0 || b != ot->tensor.dims[d] || k != 1)) return false;
+  }
+  kiln_value *v = kiln_part_blocks(p, op, op->operands[0]->id, so); /* the cut dimensions are whole */
+  if (!v || !emit_on_blocks(p, op, &v, so)) return false;
+  /* the sharded dimensions' limits are the blocks' sizes */
+  kiln_op *n = p->st[op->results[0].id].local->def;
+  int64_t limits[MAX_RANK];
+  for (int32_t d = 0; d < ot->tensor.rank; d++) kiln_attr_i64_at(limit, d, &limits[d]);
+  for (int32_t d = 0; d < ot->tensor.rank; d++)
+    if (so->dims[d].count) limits[d] /= kiln_sharding_parts(so, d);
+  kiln_named_attr *attrs = kiln_arena_alloc_array(p->m->arena, (size_t)op->num_attrs, sizeof *attrs);
+  const kiln_attr *local = kiln_attr_make_i64_array(p->m, limits, ot->tensor.rank);
+  if (!attrs || !local) return kiln_part_oom(p);
+  for (int32_t k = 0; k < op->num_attrs; k++)
+    attrs[k] = op->attrs[k].value == limit ? (kiln_named_attr){op->attrs[k].name, local} : op->attrs[k];
+  n->attrs = attrs;
+  return true;
+}
+
+static bool concatenate(part *p, const kiln_op *op) {
+  int64_t dim = -1;
+  const kiln_attr *da = kiln_op_attr(op, "dimension");
+  if (!da || !kiln_attr_i64_at(da, 0, &dim) || op->num_operands > 16 || !static_tensor(op->results[0].type)) return false;
+  const kiln_sharding *s = NULL;
+  for (int32_t k = 0; k < op->num_operands && !s; k++)
+    if (static_tensor(op->operands[k]->type)) s = settled(p, op, op->operands[k]->id);
+  if (!s || dim < 0 || dim >= s->rank || s->dims[dim].count) return false;
+  kiln_value *ins[16];
+  for (int32_t k = 0; k < op->num_operands; k++) /* every operand to the same blocks */
+    if (!static_tensor(op->operands[k]->type) || !(ins[k] = kiln_part_blocks(p, op, op->operands[k]->id, s))) return false;
+  return emit_on_blocks(p, op, ins, s);
+}
+
 bool kiln_part_rule(part *p, const kiln_op *op) {
   if (p->out != p->top || op->num_results != 1 || p->err) return false;
   bool held = false;
@@ -253,6 +332,9 @@ bool kiln_part_rule(part *p, const kiln_op *op) {
     case KILN_OP_TRANSPOSE: return transpose(p, op);
     case KILN_OP_DOT_GENERAL: return dot(p, op);
     case KILN_OP_REDUCE: return reduce(p, op);
+    case KILN_OP_RESHAPE: return reshape(p, op);
+    case KILN_OP_SLICE: return slice(p, op);
+    case KILN_OP_CONCATENATE: return concatenate(p, op);
     default: return false;
   }
 }

@@ -4,8 +4,8 @@ devices (the text JAX sends a plugin, with Shardy's sdy.mesh, sdy.sharding,
 sdy.sharding_constraint and sdy.manual_computation), its global inputs and XLA:CPU's global
 results on 4 devices.
 
-    tests/python/.venv/bin/python tests/spmd/programs/make.py   (writes NAME.mlir, NAME_in_I.npy,
-                                                                 NAME_out_I.npy beside this file)
+    tests/python/.venv/bin/python tests/spmd/programs/make.py [NAME...]   (writes NAME.mlir,
+                                         NAME_in_I.npy, NAME_out_I.npy beside this file)
 """
 import os
 
@@ -44,6 +44,12 @@ def collectives(v):
     return a + b + c + lax.axis_index("i") + lax.pmax(v, "i")
 
 
+def attention(w, x):
+    q, k, v = (a.reshape(*x.shape[:2], 2, 8) for a in jnp.split(x @ w, 3, axis=-1))
+    att = jax.nn.softmax(jnp.einsum("bqhd,bkhd->bhqk", q, k), axis=-1)
+    return jnp.einsum("bhqk,bkhd->bqhd", att, v).reshape(x.shape)
+
+
 PROGRAMS = {
     # Megatron-style MLP: columns then rows of the weights split over "model", the batch over "data"
     "mlp_tensor_parallel": (jax.jit(lambda x, w1, w2: jnp.tanh(x @ w1) @ w2,
@@ -76,11 +82,19 @@ PROGRAMS = {
                                    in_shardings=(ns(line), ns(line, "i", None), ns(line, "i", None)),
                                    out_shardings=ns(line)),
                            [f32(6, 5), f32(16, 6), f32(16, 5)]),
+    # a data-parallel attention step: the batch split; the heads made by reshapes, q/k/v by
+    # slices and put back by a concatenate in the gradient (per-op rules: all on blocks)
+    "attention_step": (jax.jit(lambda w, x: w - 0.1 * jax.grad(lambda w: jnp.mean(attention(w, x) ** 2))(w),
+                               in_shardings=(ns(line), ns(line, "i", None, None)), out_shardings=ns(line)),
+                       [f32(16, 48) / 4, f32(8, 4, 16)]),
 }
 
 
 def main():
+    import sys
     for name, (f, args) in PROGRAMS.items():
+        if len(sys.argv) > 1 and name not in sys.argv[1:]:  # make.py NAME...: only those
+            continue
         text = f.lower(*args).as_text()
         with open(os.path.join(HERE, name + ".mlir"), "w") as out:
             out.write(text)
