@@ -46,7 +46,6 @@ typedef struct mpi_api {
   int (*Get_count)(const mpi_status *, mpi_handle, int *);
   int (*Test)(mpi_handle *, int *, mpi_status *);
   int (*Cancel)(mpi_handle *);
-  int (*Request_free)(mpi_handle *);
   int (*Error_string)(int, char *, int *);
   mpi_handle comm_world, byte, errors_return;
 } mpi_api;
@@ -90,8 +89,8 @@ static kiln_status load(void) {
       {&g_mpi.api.Comm_get_attr, "MPI_Comm_get_attr"}, {&g_mpi.api.Isend, "MPI_Isend"},
       {&g_mpi.api.Improbe, "MPI_Improbe"},             {&g_mpi.api.Imrecv, "MPI_Imrecv"},
       {&g_mpi.api.Get_count, "MPI_Get_count"},         {&g_mpi.api.Test, "MPI_Test"},
-      {&g_mpi.api.Cancel, "MPI_Cancel"},               {&g_mpi.api.Request_free, "MPI_Request_free"},
-      {&g_mpi.api.Error_string, "MPI_Error_string"},   {&g_mpi.api.comm_world, "ompi_mpi_comm_world"},
+      {&g_mpi.api.Cancel, "MPI_Cancel"},               {&g_mpi.api.Error_string, "MPI_Error_string"},
+      {&g_mpi.api.comm_world, "ompi_mpi_comm_world"},
       {&g_mpi.api.byte, "ompi_mpi_byte"},              {&g_mpi.api.errors_return, "ompi_mpi_errors_return"},
   };
   for (size_t i = 0; i < sizeof syms / sizeof *syms; i++) {
