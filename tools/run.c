@@ -202,7 +202,7 @@ static int run(const run_opts *o) {
   if (!(c = kiln_cli_client("run", &devices))) {
     kiln_program_release(p);
     kiln_source_free(&src);
-    kiln_processes_leave();
+    if (launch.count == 1) kiln_processes_leave(); /* a failed process of several: see below */
     return 1;
   }
   if (partitions > 1) {
