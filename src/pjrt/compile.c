@@ -91,6 +91,13 @@ static kiln_status choose_partitions(PJRT_Client *c, const kiln_pjrt_compile_opt
   return NULL;
 }
 
+/* The first partition on this process's devices (choose_partitions placed its share there). */
+static int32_t first_here(PJRT_Device *const *partitions, int32_t n) {
+  int32_t p = 0;
+  while (p < n - 1 && !partitions[p]->kiln) p++;
+  return p;
+}
+
 /* Compiles the sharded program for its partitions' devices. */
 static kiln_status compile_sharded(PJRT_Executable *x, kiln_executable **out) {
   kiln_device **devices = calloc((size_t)x->num_partitions, sizeof *devices);
@@ -98,9 +105,7 @@ static kiln_status compile_sharded(PJRT_Executable *x, kiln_executable **out) {
   for (int32_t p = 0; p < x->num_partitions; p++) devices[p] = x->partitions[p]->kiln; /* NULL: another process's */
   kiln_compile_options o = {.struct_size = sizeof o, .function = ENTRY, .num_partitions = x->num_partitions,
                             .devices = devices};
-  int32_t first;
-  kiln_pjrt_local_partitions(x->client, x->num_partitions, &first);
-  kiln_status st = kiln_program_compile(x->program, devices[first], &o, &x->sharded);
+  kiln_status st = kiln_program_compile(x->program, devices[first_here(x->partitions, x->num_partitions)], &o, &x->sharded);
   free(devices);
   if (!st) st = kiln_pjrt_shardings_make(x, x->sharded);
   if (!st) *out = kiln_executable_retain(x->sharded);
@@ -186,11 +191,7 @@ static kiln_status compile(PJRT_Client_Compile_Args *args, PJRT_LoadedExecutable
     free(partitions);
     return chosen;
   }
-  if (partitions) {
-    int32_t first;
-    kiln_pjrt_local_partitions(args->client, (int32_t)o.num_partitions, &first);
-    device = partitions[first]; /* this process's first */
-  }
+  if (partitions) device = partitions[first_here(partitions, (int32_t)o.num_partitions)];
 
   PJRT_Executable *x = calloc(1, sizeof *x);
   PJRT_LoadedExecutable *lx = calloc(1, sizeof *lx);
@@ -326,7 +327,8 @@ PJRT_Error *kiln_pjrt_LoadedExecutable_AddressableDevices(PJRT_LoadedExecutable_
   CHECK_EXECUTABLE(args, num_addressable_devices);
   PJRT_Executable *x = args->executable->exec;
   PJRT_Device *d = args->executable->device;
-  int32_t first = 0, count = x->partitions ? kiln_pjrt_local_partitions(x->client, x->num_partitions, &first) : 1;
+  int32_t first = 0, count = 1;
+  if (x->partitions) kiln_executable_local_partitions(x->sharded, &first, &count);
   args->addressable_devices = x->partitions ? x->partitions + first : &d->client->device_list[d->id];
   args->num_addressable_devices = (size_t)count;
   return NULL;

@@ -112,9 +112,9 @@ static void destroy_outputs(PJRT_Buffer **outputs, int32_t n) {
  * at the same time and meet these in the collectives). */
 static kiln_status execute_sharded(PJRT_LoadedExecutable_Execute_Args *args, PJRT_Event **done) {
   PJRT_Executable *x = args->executable->exec;
-  int32_t first;
-  size_t n = (size_t)kiln_pjrt_local_partitions(x->client, x->num_partitions, &first), n_in = args->num_args,
-         n_out = (size_t)x->num_outputs, all = (size_t)x->num_partitions;
+  int32_t first, count;
+  kiln_executable_local_partitions(x->sharded, &first, &count);
+  size_t n = (size_t)count, n_in = args->num_args, n_out = (size_t)x->num_outputs, all = (size_t)x->num_partitions;
   if (args->num_devices != n)
     return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "num_devices is %zu; the executable runs on %zu devices",
                        args->num_devices, n);
@@ -238,8 +238,9 @@ PJRT_Error *kiln_pjrt_LoadedExecutable_Execute(PJRT_LoadedExecutable_Execute_Arg
   KILN_PJRT_CHECK_ARGS(args, device_complete_events);
   KILN_PJRT_REQUIRE(args->executable, "executable is NULL");
   PJRT_Executable *x = args->executable->exec;
-  int32_t first;
-  size_t n = x->num_partitions > 1 ? (size_t)kiln_pjrt_local_partitions(x->client, x->num_partitions, &first) : 1;
+  int32_t first = 0, count = 1;
+  if (x->num_partitions > 1) kiln_executable_local_partitions(x->sharded, &first, &count);
+  size_t n = (size_t)count;
   PJRT_Event **done = calloc(n, sizeof *done);
   if (!done) return KILN_PJRT_FAIL(KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory"));
   kiln_status st = execute(args, done);

@@ -155,14 +155,6 @@ PJRT_Client *kiln_pjrt_client_retain(PJRT_Client *client);
 void kiln_pjrt_client_release(PJRT_Client *client);
 /* The device of this client with that id, or NULL. */
 PJRT_Device *kiln_pjrt_client_device(const PJRT_Client *client, int64_t id);
-/* The partitions of a program of n that this process runs, first .. first + count - 1
- * (*first; returns count): all of them, or in a launch of several processes its share,
- * the partitions on its devices (compile.c checks the assignment places them so). */
-static inline int32_t kiln_pjrt_local_partitions(const PJRT_Client *c, int32_t n, int32_t *first) {
-  int32_t count = c->num_processes > 1 ? n / c->num_processes : n;
-  *first = c->num_processes > 1 ? c->process_index * count : 0;
-  return count;
-}
 /* NULL when device runs in this process, else an error naming it and `what` needs it. */
 kiln_status kiln_pjrt_device_here(const PJRT_Device *device, const char *what);
 /* Whether device is one of client's devices (the handle is checked, not dereferenced). */

@@ -58,6 +58,7 @@ static struct {
   int tag_mask; /* tags are folded into 0 .. tag_mask (MPI_TAG_UB, a power of two less one) */
   kiln_backend_wire wire;
   struct pending *pending; /* sends not yet delivered (wire_send), with their copies */
+  int timeout_s;           /* KILN_COLLECTIVE_TIMEOUT_S, read at join */
 } g_mpi = {.mu = PTHREAD_MUTEX_INITIALIZER};
 
 static kiln_status mpi_error(const char *what, int rc) {
@@ -372,6 +373,14 @@ static kiln_status start(void) {
   return NULL;
 }
 
+/* KILN_COLLECTIVE_TIMEOUT_S (1 to 86400), else the default. */
+static int read_timeout(void) {
+  const char *v = getenv("KILN_COLLECTIVE_TIMEOUT_S");
+  char *end = NULL;
+  long s = v ? strtol(v, &end, 10) : 0;
+  return v && *v && end && !*end && s >= 1 && s <= 86400 ? (int)s : DEFAULT_TIMEOUT_S;
+}
+
 kiln_status kiln_wire_join(const kiln_backend_wire **out) {
   *out = NULL;
   if (g_mpi.joined) {
@@ -388,6 +397,7 @@ kiln_status kiln_wire_join(const kiln_backend_wire **out) {
     return located;
   }
   g_mpi.joined = true;
+  g_mpi.timeout_s = read_timeout();
   *out = g_mpi.wire.size > 1 ? &g_mpi.wire : NULL;
   return NULL;
 }
@@ -444,9 +454,5 @@ kiln_status kiln_wire_allgather(const void *mine, size_t bytes, void *all, int t
   return st;
 }
 
-int kiln_wire_timeout_s(void) {
-  const char *v = getenv("KILN_COLLECTIVE_TIMEOUT_S");
-  char *end = NULL;
-  long s = v ? strtol(v, &end, 10) : 0;
-  return v && *v && end && !*end && s >= 1 && s <= 86400 ? (int)s : DEFAULT_TIMEOUT_S;
-}
+int kiln_wire_timeout_s(void) { return g_mpi.joined ? g_mpi.timeout_s : read_timeout(); }
+

@@ -370,6 +370,7 @@ static round_ *round_new(kiln_interp_group *g, kiln_op_kind kind, int64_t channe
     return NULL;
   }
   memcpy(r->members, members, sizeof *members * (size_t)count);
+  for (int32_t i = 0; i < count; i++) r->here += is_here(g, members[i]);
   r->next = g->rounds;
   g->rounds = r;
   return r;
@@ -419,8 +420,6 @@ kiln_status kiln_group_exchange(kiln_interp_ctx *ctx, const kiln_op *op, int64_t
   r->arrived++;
   r->local_arrived++;
   progress(g);
-  if (!r->here)
-    for (int32_t i = 0; i < count; i++) r->here += is_here(g, members[i]);
   if (g->wire && r->arrived < count && r->local_arrived == r->here) /* spanning processes: the last here trades */
     st = trade_rows(ctx, op, r, vals, nvals);
   while (!st && r->arrived < count) {
@@ -498,8 +497,8 @@ static kiln_status take_far(kiln_interp_ctx *ctx, const kiln_op *op, kiln_op_kin
   kiln_interp_group *g = ctx->group;
   uint64_t key = 0;
   int32_t tag = 0;
-  if (!message_key(g, kind, channel, src, ctx->process_id, &key, &tag)) return oom();
   if (!like) return kiln_interp_error(ctx, op, "cannot receive from another process here");
+  if (!message_key(g, kind, channel, src, ctx->process_id, &key, &tag)) return oom();
   kiln_rtv **row = NULL;
   int32_t from = wire_process(g, src);
   kiln_wire_reader reader = {.from = from, .key = key, .nvals = nlike, .like = like, .ids = &src, .nids = 1, .rows = &row};
