@@ -3,8 +3,10 @@
 #include "backends/interp/collectives.h"
 
 #include "backends/interp/collectives_wire.h"
+#include "backends/interp/combine.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -16,19 +18,30 @@ enum {
   THREAD_STACK_BYTES = 16 << 20, /* interpreter recursion: calls and regions nest */
 };
 
-/* One round of a rendezvous: the members' values until every member has taken them. */
-typedef struct round_ {
-  struct round_ *next;
+/* One round of a rendezvous: the members' values until every member here is done with
+ * them. */
+struct kiln_group_round {
+  struct kiln_group_round *next;
   kiln_op_kind kind;
   int64_t channel;
   int32_t count;
   int32_t *members;
   kiln_rtv ***vals; /* per member, NULL until it arrives */
   int32_t *nvals;
-  int32_t arrived, taken;
+  int32_t arrived;
   int32_t here, local_arrived; /* the members this process runs, and those of them arrived */
-  bool wire_failed;      /* the exchange with the other processes failed (its leader has the error) */
-} round_;
+  int32_t failed;  /* members here whose arrival failed (they never read the rows) */
+  int32_t left;    /* members here done with the rows */
+  int32_t gone;    /* members here that have left */
+  bool *lent;      /* per member: its values include memory its caller reuses (views) */
+  bool wire_failed; /* the exchange with the other processes failed (its leader has the error) */
+  int32_t mismatch; /* once every member has arrived: a value whose type or shape differs between members, or -1 */
+  bool checked;     /* mismatch is known */
+  /* kiln_group_all_reduce: per member here, its results; the pieces claimed and folded */
+  kiln_rtv *const **outs;
+  _Atomic int64_t next_piece, pieces_done;
+};
+typedef struct kiln_group_round round_;
 
 typedef struct message {
   struct message *next;
@@ -343,6 +356,8 @@ static void round_free(round_ *r) {
   free(r->vals);
   free(r->nvals);
   free(r->members);
+  free((void *)r->outs);
+  free(r->lent);
   free(r);
 }
 
@@ -365,7 +380,11 @@ static round_ *round_new(kiln_interp_group *g, kiln_op_kind kind, int64_t channe
   r->members = malloc(sizeof *members * (size_t)count);
   r->vals = calloc((size_t)count, sizeof *r->vals);
   r->nvals = calloc((size_t)count, sizeof *r->nvals);
-  if (!r->members || !r->vals || !r->nvals) {
+  r->outs = calloc((size_t)count, sizeof *r->outs);
+  r->lent = calloc((size_t)count, sizeof *r->lent);
+  atomic_init(&r->next_piece, 0);
+  atomic_init(&r->pieces_done, 0);
+  if (!r->members || !r->vals || !r->nvals || !r->outs || !r->lent) {
     round_free(r);
     return NULL;
   }
@@ -390,38 +409,73 @@ static kiln_rtv **copy_refs(kiln_rtv *const *vals, int32_t n) {
   return c;
 }
 
-kiln_status kiln_group_exchange(kiln_interp_ctx *ctx, const kiln_op *op, int64_t channel, const int32_t *members,
-                                int32_t count, int32_t index, kiln_rtv *const *vals, int32_t nvals,
-                                kiln_rtv ***out) {
-  *out = NULL;
-  if (count == 1) {
-    *out = copy_refs(vals, nvals);
-    return *out ? NULL : oom();
+enum { KEEP_BYTES = 64 << 10 }; /* a member's borrowed values up to this size are copied into the round */
+
+/* This member's values as the round keeps them: new references, borrowed ones of at most
+ * KEEP_BYTES copied (so that their member need not wait for the others to read them);
+ * *lent: one is still borrowed. NULL when out of memory. */
+static kiln_rtv **keep_values(kiln_rtv *const *vals, int32_t n, bool *lent) {
+  kiln_rtv **c = malloc(sizeof *c * ((size_t)n + 1));
+  *lent = false;
+  for (int32_t i = 0; c && i < n; i++) {
+    kiln_rtv *v = vals[i];
+    size_t bytes = v->kind == KILN_RTV_TENSOR ? (size_t)v->count * v->elem_bytes : 0;
+    if (v->kind != KILN_RTV_TENSOR || !v->borrowed || bytes > KEEP_BYTES) {
+      c[i] = kiln_rtv_retain(v);
+      *lent |= v->kind == KILN_RTV_TENSOR && v->borrowed;
+      continue;
+    }
+    if (kiln_rtv_tensor_uninit(v->elem_type, v->rank, v->dims, &c[i])) {
+      for (int32_t j = 0; j < i; j++) kiln_rtv_release(c[j]);
+      free(c);
+      return NULL;
+    }
+    if (bytes) memcpy(c[i]->data, v->data, bytes);
   }
+  return c;
+}
+
+/* The first value of rows r whose type or shape differs between its members, or -1. */
+static int32_t first_mismatch(const round_ *r) {
+  for (int32_t j = 0; j < r->nvals[0]; j++)
+    for (int32_t m = 1; m < r->count; m++) {
+      const kiln_rtv *v = r->vals[m][j], *w = r->vals[0][j];
+      if (v->kind != w->kind || (v->kind == KILN_RTV_TENSOR && (v->elem != w->elem || v->rank != w->rank ||
+                                                                 memcmp(v->dims, w->dims, sizeof *v->dims * (size_t)v->rank))))
+        return j;
+    }
+  return -1;
+}
+
+/* Brings this member's values (and, for kiln_group_all_reduce, its results) to the round
+ * of op and waits until every member's have come (over the wire from other processes when
+ * the group spans them). Called with g->mu held; *out is the round, also on failure (NULL
+ * when none could be made). On success r->mismatch tells whether the rows agree. */
+static kiln_status arrive(kiln_interp_ctx *ctx, const kiln_op *op, int64_t channel, const int32_t *members, int32_t count,
+                          int32_t index, kiln_rtv *const *vals, kiln_rtv *const *outs, int32_t nvals, round_ **out) {
   kiln_interp_group *g = ctx->group;
-  if (!g)
-    return kiln_interp_error(ctx, op, "needs a group of %d processes: run it inside interpreter.run_parallel",
-                             (int)count);
-  kiln_rtv **mine = copy_refs(vals, nvals);
-  if (!mine) return oom();
-  kiln_status st = NULL;
-  struct timespec deadline = deadline_in(g->timeout_s);
-  pthread_mutex_lock(&g->mu);
-  round_ *r = round_find(g, op->kind, channel, members, count, index);
-  if (!r) r = round_new(g, op->kind, channel, members, count);
+  *out = NULL;
+  bool lent = false;
+  kiln_rtv **mine = keep_values(vals, nvals, &lent);
+  round_ *r = mine ? round_find(g, op->kind, channel, members, count, index) : NULL;
+  if (mine && !r) r = round_new(g, op->kind, channel, members, count);
   if (!r) {
-    pthread_mutex_unlock(&g->mu);
-    for (int32_t j = 0; j < nvals; j++) kiln_rtv_release(mine[j]);
+    for (int32_t j = 0; mine && j < nvals; j++) kiln_rtv_release(mine[j]);
     free(mine);
     return oom();
   }
+  *out = r;
   r->vals[index] = mine;
   r->nvals[index] = nvals;
+  r->outs[index] = outs;
+  r->lent[index] = lent;
   r->arrived++;
   r->local_arrived++;
-  progress(g);
+  if (r->arrived == count) progress(g); /* the others wait for the round to be complete */
+  kiln_status st = NULL;
   if (g->wire && r->arrived < count && r->local_arrived == r->here) /* spanning processes: the last here trades */
     st = trade_rows(ctx, op, r, vals, nvals);
+  struct timespec deadline = deadline_in(g->timeout_s);
   while (!st && r->arrived < count) {
     if (r->wire_failed) {
       st = kiln_interp_error(ctx, op, "the exchange with the other processes failed (its error is another partition's)");
@@ -436,25 +490,164 @@ kiln_status kiln_group_exchange(kiln_interp_ctx *ctx, const kiln_op *op, int64_t
       }
     if (all_listed) st = hopeless(ctx, op, missing, n_missing);
     if (!st) st = wait_once(ctx, op, &deadline);
-  }
-  if (!st) {
-    for (int32_t i = 0; !st && i < count; i++)
-      if (r->nvals[i] != nvals) {
-        char who[64];
-        describe(g, r->members[i], who, sizeof who);
-        st = kiln_interp_error(ctx, op, "process %s brings %d values where this one brings %d", who,
-                               (int)r->nvals[i], (int)nvals);
-      }
-    kiln_rtv **all = st ? NULL : malloc(sizeof *all * ((size_t)count * (size_t)nvals + 1));
-    if (!st && !all) st = oom();
-    for (int32_t i = 0; !st && i < count; i++)
-      for (int32_t j = 0; j < nvals; j++) all[(size_t)i * (size_t)nvals + (size_t)j] = kiln_rtv_retain(r->vals[i][j]);
-    *out = all;
-    if (++r->taken == r->here) { /* every member here has its rows */
-      round_unlink(g, r);
-      round_free(r);
+    if (st && r->arrived == count && !r->wire_failed) { /* completed as the wait ended: the rows are here */
+      kiln_status_free(st);
+      st = NULL;
     }
   }
+  for (int32_t i = 0; !st && i < count; i++)
+    if (r->nvals[i] != nvals) {
+      char who[64];
+      describe(g, r->members[i], who, sizeof who);
+      st = kiln_interp_error(ctx, op, "process %s brings %d values where this one brings %d", who, (int)r->nvals[i],
+                             (int)nvals);
+    }
+  if (!st && !r->checked) {
+    r->mismatch = first_mismatch(r);
+    r->checked = true;
+  }
+  if (st && r->arrived < count) { /* never reads the rows; the others do not wait for it */
+    r->failed++;
+    progress(g);
+  }
+  return st;
+}
+
+/* This member is done with round r's rows (all_read: so is every member here). A member
+ * whose values are lent first waits until every member here is done with them (they may be
+ * views of memory its caller reuses at once) and then drops them; the last to leave frees
+ * the round. Called with g->mu held. */
+static void depart(kiln_interp_group *g, round_ *r, int32_t index, bool all_read) {
+  if (++r->left + r->failed == r->here) progress(g); /* lent members wait for this */
+  if (r->lent[index] || all_read) {
+    while (!all_read && r->left + r->failed < r->here) pthread_cond_wait(&g->cv, &g->mu);
+    for (int32_t j = 0; r->vals[index] && j < r->nvals[index]; j++) kiln_rtv_release(r->vals[index][j]);
+    free(r->vals[index]);
+    r->vals[index] = NULL;
+  }
+  r->outs[index] = NULL;
+  if (++r->gone + r->failed == r->here) {
+    round_unlink(g, r);
+    round_free(r);
+  }
+}
+
+static kiln_status need_group(const kiln_interp_ctx *ctx, const kiln_op *op, int32_t count) {
+  return ctx->group ? NULL
+                    : kiln_interp_error(ctx, op, "needs a group of %d processes: run it inside interpreter.run_parallel",
+                                        (int)count);
+}
+
+kiln_status kiln_group_exchange(kiln_interp_ctx *ctx, const kiln_op *op, int64_t channel, const int32_t *members,
+                                int32_t count, int32_t index, kiln_rtv *const *vals, int32_t nvals, kiln_rtv ***out,
+                                kiln_group_round **round) {
+  *out = NULL;
+  *round = NULL;
+  if (count == 1) {
+    *out = copy_refs(vals, nvals);
+    return *out ? NULL : oom();
+  }
+  KILN_RETURN_IF_ERROR(need_group(ctx, op, count));
+  kiln_interp_group *g = ctx->group;
+  pthread_mutex_lock(&g->mu);
+  round_ *r = NULL;
+  kiln_status st = arrive(ctx, op, channel, members, count, index, vals, NULL, nvals, &r);
+  if (!st || (r && r->arrived == count)) *round = r; /* it must depart */
+  kiln_rtv **all = st ? NULL : malloc(sizeof *all * ((size_t)count * (size_t)nvals + 1));
+  if (!st && !all) st = oom();
+  for (int32_t i = 0; !st && i < count; i++)
+    for (int32_t j = 0; j < nvals; j++) all[(size_t)i * (size_t)nvals + (size_t)j] = kiln_rtv_retain(r->vals[i][j]);
+  *out = all;
+  pthread_mutex_unlock(&g->mu);
+  return st;
+}
+
+void kiln_group_exchange_end(kiln_interp_ctx *ctx, kiln_group_round *round, int32_t index) {
+  if (!round) return;
+  pthread_mutex_lock(&ctx->group->mu);
+  depart(ctx->group, round, index, false);
+  pthread_mutex_unlock(&ctx->group->mu);
+}
+
+/* ------------------------------------------------------------------ all_reduce */
+
+enum { PIECE_BYTES = 32 << 10 }; /* a piece of every member's row and its result stays in L2 */
+
+/* The pieces of values like vals[0 .. nvals-1]: value j's elements cut into runs of
+ * PIECE_BYTES, numbered across the values in order. */
+static int64_t pieces_of(kiln_rtv *const *vals, int32_t nvals) {
+  int64_t total = 0;
+  for (int32_t j = 0; j < nvals; j++) {
+    int64_t per = PIECE_BYTES / vals[j]->elem_bytes;
+    total += (vals[j]->count + per - 1) / per;
+  }
+  return total;
+}
+
+/* Folds piece p of round r's rows, in group order, into member `into`'s results; shared:
+ * copies it into the other members' results here too. */
+static void fold_piece(round_ *r, kiln_op_kind k, int64_t p, int32_t into, bool shared) {
+  int32_t j = 0;
+  int64_t first = p, per; /* piece p is value j's piece `first` */
+  for (;; j++) {
+    per = PIECE_BYTES / r->vals[into][j]->elem_bytes;
+    int64_t n = (r->vals[into][j]->count + per - 1) / per;
+    if (first < n) break;
+    first -= n;
+  }
+  const kiln_rtv *x = r->vals[into][j];
+  int64_t at = first * per, n = x->count - at < per ? x->count - at : per;
+  size_t off = (size_t)at * x->elem_bytes, bytes = (size_t)n * x->elem_bytes;
+  uint8_t *acc = r->outs[into][j]->data + off;
+  memcpy(acc, r->vals[0][j]->data + off, bytes);
+  for (int32_t m = 1; m < r->count; m++) kiln_combine(k, x->elem, acc, r->vals[m][j]->data + off, n);
+  for (int32_t m = 0; shared && m < r->count; m++)
+    if (m != into && r->outs[m]) memcpy(r->outs[m][j]->data + off, acc, bytes);
+}
+
+kiln_status kiln_group_all_reduce(kiln_interp_ctx *ctx, const kiln_op *op, int64_t channel, const int32_t *members,
+                                  int32_t count, int32_t index, kiln_op_kind combiner, kiln_rtv *const *vals,
+                                  kiln_rtv *const *outs, int32_t nvals) {
+  for (int32_t j = 0; j < nvals; j++)
+    if (vals[j]->kind != KILN_RTV_TENSOR || outs[j]->elem != vals[j]->elem || outs[j]->count != vals[j]->count ||
+        !kiln_combine(combiner, vals[j]->elem, NULL, NULL, 0))
+      return kiln_interp_error(ctx, op, "value #%d cannot be folded natively", (int)j);
+  if (count == 1) {
+    for (int32_t j = 0; j < nvals; j++)
+      if (vals[j]->count) memcpy(outs[j]->data, vals[j]->data, (size_t)vals[j]->count * vals[j]->elem_bytes);
+    return NULL;
+  }
+  KILN_RETURN_IF_ERROR(need_group(ctx, op, count));
+  kiln_interp_group *g = ctx->group;
+  pthread_mutex_lock(&g->mu);
+  round_ *r = NULL;
+  kiln_status st = arrive(ctx, op, channel, members, count, index, vals, outs, nvals, &r);
+  bool complete = r && r->arrived == count;
+  if (!st && r->mismatch >= 0)
+    st = kiln_interp_error(ctx, op, "operand #%d differs in type or shape between the processes of a group",
+                           (int)r->mismatch);
+  /* Every member sees the same verdict: all fold, or none. Values of more than KEEP_BYTES
+   * (lent, mostly) are folded once, each piece by whichever member here claims it; smaller
+   * ones by each member for itself, without waiting for the others. */
+  int64_t total = pieces_of(vals, nvals), bytes = 0;
+  for (int32_t j = 0; j < nvals; j++) bytes += vals[j]->count * (int64_t)vals[j]->elem_bytes;
+  bool shared = bytes > KEEP_BYTES;
+  if (!st) {
+    int32_t into = index;
+    for (int32_t m = 0; shared && m < count; m++) /* shared: into the first results here, then copied */
+      if (r->outs[m]) into = m < into ? m : into;
+    pthread_mutex_unlock(&g->mu);
+    for (int64_t p = 0; p < total; p++) {
+      int64_t q = shared ? atomic_fetch_add(&r->next_piece, 1) : p;
+      if (q >= total) break;
+      fold_piece(r, combiner, q, into, shared);
+      if (shared) atomic_fetch_add(&r->pieces_done, 1);
+    }
+    pthread_mutex_lock(&g->mu);
+    if (shared && atomic_load(&r->pieces_done) == total) progress(g);
+    while (shared && atomic_load(&r->pieces_done) < total) pthread_cond_wait(&g->cv, &g->mu);
+  }
+  if (complete) depart(g, r, index, !st && shared); /* folded: nobody reads the rows any more */
   pthread_mutex_unlock(&g->mu);
   return st;
 }

@@ -47,10 +47,27 @@ kiln_status kiln_group_members(const kiln_interp_ctx *ctx, const kiln_op *op, co
 /* Rendezvous: every member of a process group calls this with the same members (in the
  * same order), the same op kind and channel, and its own values. On success *out
  * (malloc'ed) holds count * nvals new references, row r being member r's values. A group
- * of one returns at once. */
+ * of one returns at once. When *round is set (also after some failures), the member calls
+ * kiln_group_exchange_end once it has read and released the rows. */
+typedef struct kiln_group_round kiln_group_round;
 kiln_status kiln_group_exchange(kiln_interp_ctx *ctx, const kiln_op *op, int64_t channel, const int32_t *members,
                                 int32_t count, int32_t index, kiln_rtv *const *vals, int32_t nvals,
-                                kiln_rtv ***out);
+                                kiln_rtv ***out, kiln_group_round **round);
+
+/* Waits until every member of the round that this process runs is done with the rows, so
+ * that none reads a member's values after that member has returned (they may be views of
+ * memory its caller reuses at once). round NULL: nothing to wait for. */
+void kiln_group_exchange_end(kiln_interp_ctx *ctx, kiln_group_round *round, int32_t index);
+
+/* all_reduce whose computation is the one op `combiner` over elements kiln_combine folds:
+ * every member brings vals[0 .. nvals-1] and its results outs[] (tensors of the same
+ * types and shapes, to be written). The members this process runs share the folding: each
+ * piece of the values is folded once, in group order (the same bits as a left fold of the
+ * rows in every member), and copied into every member's results. Members in other
+ * processes' rows arrive over the wire. */
+kiln_status kiln_group_all_reduce(kiln_interp_ctx *ctx, const kiln_op *op, int64_t channel, const int32_t *members,
+                                  int32_t count, int32_t index, kiln_op_kind combiner, kiln_rtv *const *vals,
+                                  kiln_rtv *const *outs, int32_t nvals);
 
 /* Mailboxes, FIFO per (kind, channel): post queues values for process dst (-1: any
  * taker) and returns at once; take waits for the oldest message of that kind and channel

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "backends/interp/collectives.h"
+#include "backends/interp/combine.h"
 #include "backends/interp/interp.h"
 #include "backends/lapack/lapack.h"
 #include "base/fault.h"
@@ -940,11 +941,13 @@ typedef struct coll {
   int32_t count, index;
   kiln_rtv **all; /* count x n values, row per member */
   int32_t n;
+  kiln_group_round *round; /* ended once `all` is released */
 } coll;
 
-static void coll_free(coll *c) {
+static void coll_free(kiln_interp_ctx *ctx, coll *c) {
   if (c->all) release_all(c->all, c->count * c->n);
   free(c->all);
+  kiln_group_exchange_end(ctx, c->round, c->index);
   free(c->members);
 }
 
@@ -983,7 +986,7 @@ static kiln_status coll_exchange(kiln_interp_ctx *ctx, const kiln_op *op, kiln_r
   for (int32_t i = 0; i < n; i++) KILN_RETURN_IF_ERROR(need_tensor(ctx, op, vals[i], i));
   c->n = n;
   KILN_RETURN_IF_ERROR(
-      kiln_group_exchange(ctx, op, channel_id(op), c->members, c->count, c->index, vals, n, &c->all));
+      kiln_group_exchange(ctx, op, channel_id(op), c->members, c->count, c->index, vals, n, &c->all, &c->round));
   for (int32_t k = 0; k < c->count; k++)
     for (int32_t i = 0; i < n; i++) {
       const kiln_rtv *v = c->all[k * n + i];
@@ -1017,7 +1020,7 @@ static kiln_status k_all_gather(kiln_interp_ctx *ctx, const kiln_kernel_args *a)
       st = copy_box(a->out[i], off, c.all[k * c.n + i], zero, x->dims);
     }
   }
-  coll_free(&c);
+  coll_free(ctx, &c);
   return st;
 }
 
@@ -1051,7 +1054,7 @@ static kiln_status k_all_to_all(kiln_interp_ctx *ctx, const kiln_kernel_args *a)
       st = copy_box(a->out[i], dst_off, c.all[k * c.n + i], src_off, part);
     }
   }
-  coll_free(&c);
+  coll_free(ctx, &c);
   return st;
 }
 
@@ -1094,53 +1097,6 @@ static kiln_status reduce_elem(kiln_interp_ctx *ctx, const kiln_op *op, const co
   return st;
 }
 
-#define COMBINE_LOOP(T, EXPR)                            \
-  do {                                                   \
-    T *p_ = acc;                                         \
-    const T *q_ = x;                                     \
-    for (int64_t i = 0; i < n; i++) {                    \
-      T a_ = p_[i], b_ = q_[i];                          \
-      p_[i] = (EXPR);                                    \
-    }                                                    \
-  } while (0)
-
-/* integers: add and multiply in the unsigned type (they wrap, with no undefined overflow) */
-#define COMBINE_INT(T, U)                                                       \
-  switch (k) {                                                                  \
-    case KILN_OP_ADD: COMBINE_LOOP(T, (T)((U)a_ + (U)b_)); return true;        \
-    case KILN_OP_MULTIPLY: COMBINE_LOOP(T, (T)((U)a_ * (U)b_)); return true;   \
-    case KILN_OP_MAXIMUM: COMBINE_LOOP(T, a_ > b_ ? a_ : b_); return true;     \
-    case KILN_OP_MINIMUM: COMBINE_LOOP(T, a_ < b_ ? a_ : b_); return true;     \
-    case KILN_OP_AND: COMBINE_LOOP(T, (T)(a_ & b_)); return true;              \
-    case KILN_OP_OR: COMBINE_LOOP(T, (T)(a_ | b_)); return true;               \
-    case KILN_OP_XOR: COMBINE_LOOP(T, (T)(a_ ^ b_)); return true;              \
-    default: return false;                                                      \
-  }
-
-/* acc[i] = k(acc[i], x[i]) for n elements of type e, natively: the same values, in the same
- * order, as running the computation per element (floats: only add and multiply, whose
- * IEEE results C gives exactly; integers wrap as StableHLO's do). False when k or e has no
- * native loop here. */
-static bool combine(kiln_op_kind k, kiln_elem e, void *acc, const void *x, int64_t n) {
-  switch (e) {
-    case KILN_ELEM_F32:
-      if (k == KILN_OP_ADD) COMBINE_LOOP(float, a_ + b_);
-      else if (k == KILN_OP_MULTIPLY) COMBINE_LOOP(float, a_ * b_);
-      else return false;
-      return true;
-    case KILN_ELEM_F64:
-      if (k == KILN_OP_ADD) COMBINE_LOOP(double, a_ + b_);
-      else if (k == KILN_OP_MULTIPLY) COMBINE_LOOP(double, a_ * b_);
-      else return false;
-      return true;
-    case KILN_ELEM_SI32: COMBINE_INT(int32_t, uint32_t)
-    case KILN_ELEM_UI32: COMBINE_INT(uint32_t, uint32_t)
-    case KILN_ELEM_SI64: COMBINE_INT(int64_t, uint64_t)
-    case KILN_ELEM_UI64: COMBINE_INT(uint64_t, uint64_t)
-    default: return false;
-  }
-}
-
 static kiln_status reduce_all(kiln_interp_ctx *ctx, const kiln_kernel_args *a, const coll *c, int32_t j) {
   const kiln_rtv *x = a->in[j];
   KILN_RETURN_IF_ERROR(kiln_kernel_result_uninit(a, j, x->rank, x->dims)); /* every element is written below */
@@ -1150,7 +1106,7 @@ static kiln_status reduce_all(kiln_interp_ctx *ctx, const kiln_kernel_args *a, c
   if (k != KILN_OP_COUNT && out->elem == x->elem && x->count) { /* the members' values, folded in group order */
     memcpy(out->data, c->all[j]->data, (size_t)x->count * x->elem_bytes);
     bool native = true;
-    for (int32_t m = 1; native && m < c->count; m++) native = combine(k, x->elem, out->data, c->all[m * c->n + j]->data, x->count);
+    for (int32_t m = 1; native && m < c->count; m++) native = kiln_combine(k, x->elem, out->data, c->all[m * c->n + j]->data, x->count);
     if (native) return NULL;
   }
   for (int64_t i = 0; i < x->count; i++) KILN_RETURN_IF_ERROR(reduce_elem(ctx, a->op, c, j, i, out, i));
@@ -1162,9 +1118,25 @@ static kiln_status k_all_reduce(kiln_interp_ctx *ctx, const kiln_kernel_args *a)
   coll c = {0};
   kiln_status st = grouping_global(ctx, a->op, &g);
   if (!st) st = coll_group(ctx, a->op, g, true, &c);
-  if (!st) st = coll_exchange(ctx, a->op, a->in, a->num_in, true, &c);
-  for (int32_t j = 0; !st && j < a->num_in && j < a->num_out; j++) st = reduce_all(ctx, a, &c, j);
-  coll_free(&c);
+  /* one op of two arguments over elements it folds natively: the members share the work */
+  const kiln_op *f = kiln_region_combiner(a->op);
+  bool native = f && a->num_in == a->num_out;
+  for (int32_t j = 0; !st && native && j < a->num_in; j++) {
+    st = need_tensor(ctx, a->op, a->in[j], j);
+    const kiln_type *oe = a->out_elem[j], *ie = a->in[j]->elem_type;
+    native = oe->kind == KILN_TYPE_SCALAR && ie->kind == KILN_TYPE_SCALAR && oe->elem == ie->elem &&
+             kiln_combine(f->kind, ie->elem, NULL, NULL, 0);
+  }
+  for (int32_t j = 0; !st && native && j < a->num_in; j++)
+    st = kiln_kernel_result_uninit(a, j, a->in[j]->rank, a->in[j]->dims); /* every element is written */
+  if (!st && native)
+    st = kiln_group_all_reduce(ctx, a->op, channel_id(a->op), c.members, c.count, c.index, f->kind, a->in, a->out,
+                               a->num_in);
+  else if (!st) {
+    st = coll_exchange(ctx, a->op, a->in, a->num_in, true, &c);
+    for (int32_t j = 0; !st && j < a->num_in && j < a->num_out; j++) st = reduce_all(ctx, a, &c, j);
+  }
+  coll_free(ctx, &c);
   return st;
 }
 
@@ -1193,7 +1165,7 @@ static kiln_status k_reduce_scatter(kiln_interp_ctx *ctx, const kiln_kernel_args
       kiln_index_next(x->rank, dims, idx);
     }
   }
-  coll_free(&c);
+  coll_free(ctx, &c);
   return st;
 }
 
@@ -1237,7 +1209,7 @@ static kiln_status k_collective_root(kiln_interp_ctx *ctx, const kiln_kernel_arg
       if (!st) fill_zero(a->out[j]);
     }
   }
-  coll_free(&c);
+  coll_free(ctx, &c);
   return st;
 }
 
@@ -1312,7 +1284,7 @@ static kiln_status k_cross_replica_sum(kiln_interp_ctx *ctx, const kiln_kernel_a
       }
     }
   }
-  coll_free(&c);
+  coll_free(ctx, &c);
   return st;
 }
 

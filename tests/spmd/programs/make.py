@@ -87,6 +87,11 @@ PROGRAMS = {
     "attention_step": (jax.jit(lambda w, x: w - 0.1 * jax.grad(lambda w: jnp.mean(attention(w, x) ** 2))(w),
                                in_shardings=(ns(line), ns(line, "i", None, None)), out_shardings=ns(line)),
                        [f32(16, 48) / 4, f32(8, 4, 16)]),
+    # all_reduces of blocks over 64 KB (folded once by the devices together, piece by piece,
+    # and copied to each; an f32 sum and an i32 max) and of a small one (each device folds)
+    "all_reduce_rows": (jax.jit(jax.shard_map(lambda a, b, c: (lax.psum(a, "i"), lax.psum(b, "i"), lax.pmax(c, "i")),
+                                              mesh=line, in_specs=P("i"), out_specs=P())),
+                        [f32(4, 17000), f32(4, 5), rng.integers(-2**31, 2**31 - 1, (4, 16500), dtype=np.int32)]),
 }
 
 
