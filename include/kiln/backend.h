@@ -89,6 +89,11 @@ typedef struct kiln_backend_wire {
   /* Sends parts to process `to` and returns at once: the wire keeps copies until they are
    * delivered. */
   kiln_status (*send)(void *ctx, int32_t tag, int32_t to, const kiln_backend_wire_part *parts, int32_t num_parts);
+  /* Appended (absent when struct_size ends before it): exchange, but each peer is sent
+   * parts of its own, peers[k] parts[k * num_parts .. (k + 1) * num_parts - 1]. */
+  kiln_status (*exchange_each)(void *ctx, int32_t tag, const int32_t *peers, int32_t n,
+                               const kiln_backend_wire_part *parts, int32_t num_parts,
+                               const kiln_backend_wire_sink *sink, int timeout_s);
 } kiln_backend_wire;
 
 /* A tensor's element type and shape. dims is borrowed (from the caller, or from the

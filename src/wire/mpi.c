@@ -259,16 +259,15 @@ static kiln_status bad_peer(int32_t peer) {
 
 /* ------------------------------------------------------------------ the wire's functions */
 
-static kiln_status wire_exchange(void *ctx, int32_t tag32, const int32_t *peers, int32_t n,
-                                 const kiln_backend_wire_part *parts, int32_t num_parts, const kiln_backend_wire_sink *sink,
-                                 int timeout_s) {
-  (void)ctx;
+/* exchange and exchange_each: peers[k] is sent parts[k * stride .. k * stride + num_parts - 1]. */
+static kiln_status exchange_parts(int32_t tag32, const int32_t *peers, int32_t n, const kiln_backend_wire_part *parts,
+                                  int32_t num_parts, int32_t stride, const kiln_backend_wire_sink *sink, int timeout_s) {
   int tag = fold_tag(tag32);
   int32_t ns = n * num_parts;
   send_req *sends = calloc((size_t)ns + 1, sizeof *sends);
   recv_state *recvs = calloc((size_t)n + 1, sizeof *recvs);
   kiln_status st = sends && recvs ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-  for (int32_t i = 0; !st && i < num_parts; i++) st = check_size(parts[i].bytes);
+  for (int32_t i = 0; !st && i < (stride ? n * stride : num_parts); i++) st = check_size(parts[i].bytes);
   for (int32_t k = 0; !st && k < n; k++) {
     if (peers[k] < 0 || peers[k] >= g_mpi.wire.size || peers[k] == g_mpi.wire.rank) st = bad_peer(peers[k]);
     recvs[k] = (recv_state){.peer = peers[k], .expected = st ? 0 : sink->count(sink->ctx, k, 0)};
@@ -279,7 +278,8 @@ static kiln_status wire_exchange(void *ctx, int32_t tag32, const int32_t *peers,
   for (int32_t k = 0; !st && k < n; k++)
     for (int32_t i = 0; !st && i < num_parts; i++) {
       sends[posted].k = k;
-      int rc = g_mpi.api.Isend(parts[i].data, (int)parts[i].bytes, g_mpi.api.byte, peers[k], tag, g_mpi.api.comm_world,
+      const kiln_backend_wire_part *part = &parts[(int64_t)k * stride + i];
+      int rc = g_mpi.api.Isend(part->data, (int)part->bytes, g_mpi.api.byte, peers[k], tag, g_mpi.api.comm_world,
                                &sends[posted].request);
       if (rc != MPI_OK) st = mpi_error("MPI_Isend", rc);
       else posted++;
@@ -313,6 +313,20 @@ static kiln_status wire_exchange(void *ctx, int32_t tag32, const int32_t *peers,
   free(sends);
   free(recvs);
   return st;
+}
+
+static kiln_status wire_exchange(void *ctx, int32_t tag, const int32_t *peers, int32_t n,
+                                 const kiln_backend_wire_part *parts, int32_t num_parts, const kiln_backend_wire_sink *sink,
+                                 int timeout_s) {
+  (void)ctx;
+  return exchange_parts(tag, peers, n, parts, num_parts, 0, sink, timeout_s);
+}
+
+static kiln_status wire_exchange_each(void *ctx, int32_t tag, const int32_t *peers, int32_t n,
+                                      const kiln_backend_wire_part *parts, int32_t num_parts,
+                                      const kiln_backend_wire_sink *sink, int timeout_s) {
+  (void)ctx;
+  return exchange_parts(tag, peers, n, parts, num_parts, num_parts, sink, timeout_s);
 }
 
 static kiln_status wire_send(void *ctx, int32_t tag32, int32_t to, const kiln_backend_wire_part *parts, int32_t num_parts) {
@@ -369,7 +383,7 @@ static kiln_status start(void) {
   int ub = flag && tag_ub ? *tag_ub : 32767;
   g_mpi.tag_mask = 32767;
   while (g_mpi.tag_mask < INT_MAX / 2 && g_mpi.tag_mask * 2 + 1 <= ub) g_mpi.tag_mask = g_mpi.tag_mask * 2 + 1;
-  g_mpi.wire = (kiln_backend_wire){sizeof g_mpi.wire, NULL, rank, size, wire_exchange, wire_send};
+  g_mpi.wire = (kiln_backend_wire){sizeof g_mpi.wire, NULL, rank, size, wire_exchange, wire_send, wire_exchange_each};
   return NULL;
 }
 

@@ -1,12 +1,10 @@
 /* The process grid of interpreter.run_parallel: threads, rendezvous, mailboxes, feeds. */
 #define _POSIX_C_SOURCE 200809L
-#include "backends/interp/collectives.h"
+#include "backends/interp/collectives_internal.h"
 
 #include "backends/interp/collectives_wire.h"
-#include "backends/interp/combine.h"
 
 #include <errno.h>
-#include <stdatomic.h>
 #include <stddef.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -18,31 +16,6 @@ enum {
   THREAD_STACK_BYTES = 16 << 20, /* interpreter recursion: calls and regions nest */
 };
 
-/* One round of a rendezvous: the members' values until every member here is done with
- * them. */
-struct kiln_group_round {
-  struct kiln_group_round *next;
-  kiln_op_kind kind;
-  int64_t channel;
-  int32_t count;
-  int32_t *members;
-  kiln_rtv ***vals; /* per member, NULL until it arrives */
-  int32_t *nvals;
-  int32_t arrived;
-  int32_t here, local_arrived; /* the members this process runs, and those of them arrived */
-  int32_t failed;  /* members here whose arrival failed (they never read the rows) */
-  int32_t left;    /* members here done with the rows */
-  int32_t gone;    /* members here that have left */
-  bool *lent;      /* per member: its values include memory its caller reuses (views) */
-  bool wire_failed; /* the exchange with the other processes failed (its leader has the error) */
-  int32_t mismatch; /* once every member has arrived: a value whose type or shape differs between members, or -1 */
-  bool checked;     /* mismatch is known */
-  /* kiln_group_all_reduce: per member here, its results; the pieces claimed and folded */
-  kiln_rtv *const **outs;
-  _Atomic int64_t next_piece, pieces_done;
-};
-typedef struct kiln_group_round round_;
-
 typedef struct message {
   struct message *next;
   kiln_op_kind kind;
@@ -51,35 +24,6 @@ typedef struct message {
   int32_t n;
   kiln_rtv **vals;
 } message;
-
-struct kiln_interp_group {
-  pthread_mutex_t mu;
-  pthread_cond_t cv; /* broadcast on every change */
-  int32_t num_replicas, num_partitions, count;
-  bool *done;        /* per process: its function has returned */
-  int32_t first_failed; /* the process whose error came first, -1 */
-  /* Deadlock detection: epoch counts changes that may let a waiting process go on;
-   * blocked_at[p] is the epoch at which process p found it had to wait (-1: running). */
-  uint64_t epoch;
-  int64_t *blocked_at;
-  round_ *rounds;
-  message *head, *tail;
-  const char *const *infeed;
-  int32_t num_infeed, next_infeed;
-  kiln_rtv **outfeed;
-  int32_t num_outfeed, cap_outfeed;
-  int timeout_s; /* bound of each wait */
-  /* A group spanning processes (kiln_interp_launch_group_create_spanning): this process
-   * runs processes lo .. hi - 1, process p runs in wire process p / per_wire, and each
-   * sequence of rounds (a collective's, or messages from one process to another) is
-   * counted in `ordinals` so that both ends name a round alike. NULL wire: all here. */
-  const kiln_backend_wire *wire;
-  int32_t lo, hi, per_wire;
-  struct ordinal {
-    uint64_t what, next;
-  } *ordinals;
-  int32_t num_ordinals, cap_ordinals;
-};
 
 static kiln_status oom(void) { return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory"); }
 
@@ -212,8 +156,7 @@ static kiln_status hopeless(const kiln_interp_ctx *ctx, const kiln_op *op, const
   return kiln_interp_error(ctx, op, "waits for processes that have all finished without answering");
 }
 
-/* Something changed that a waiting process may be waiting for. Called with g->mu held. */
-static void progress(kiln_interp_group *g) {
+void kiln_group_progress(kiln_interp_group *g) {
   g->epoch++;
   pthread_cond_broadcast(&g->cv);
 }
@@ -236,15 +179,11 @@ static kiln_status wait_once(const kiln_interp_ctx *ctx, const kiln_op *op, cons
 
 /* ------------------------------------------------------------------ across processes */
 
-static bool is_here(const kiln_interp_group *g, int32_t pid) { return !g->wire || (pid >= g->lo && pid < g->hi); }
+bool kiln_group_is_here(const kiln_interp_group *g, int32_t pid) { return !g->wire || (pid >= g->lo && pid < g->hi); }
 
-static int32_t wire_process(const kiln_interp_group *g, int32_t pid) { return pid / g->per_wire; }
+int32_t kiln_group_wire_process(const kiln_interp_group *g, int32_t pid) { return pid / g->per_wire; }
 
-/* The next round among processes ids[] (called with g->mu held): its key (what the round
- * is: kind, channel, processes, ordinal) and its tag (the processes and the ordinal only, so
- * that processes in different collectives still meet and find the keys differ); false when
- * out of memory. */
-static bool next_key(kiln_interp_group *g, kiln_op_kind kind, int64_t channel, const int32_t *ids, int32_t n,
+bool kiln_group_next_key(kiln_interp_group *g, int32_t kind, int64_t channel, const int32_t *ids, int32_t n,
                      uint64_t *key, int32_t *tag) {
   uint64_t what = kiln_wire_key(0, 0, ids, n, UINT64_MAX);
   struct ordinal *o = NULL;
@@ -266,8 +205,7 @@ static bool next_key(kiln_interp_group *g, kiln_op_kind kind, int64_t channel, c
   return true;
 }
 
-/* A wire error, located at op, saying which partitions the wire's processes run. */
-static kiln_status wire_error(const kiln_interp_ctx *ctx, const kiln_op *op, kiln_status st) {
+kiln_status kiln_group_wire_error(const kiln_interp_ctx *ctx, const kiln_op *op, kiln_status st) {
   const kiln_interp_group *g = ctx->group;
   kiln_status located =
       kiln_interp_error(ctx, op, "%s (process k of the launch runs partitions %d * k to %d * k + %d)",
@@ -291,26 +229,26 @@ static kiln_status trade_rows(kiln_interp_ctx *ctx, const kiln_op *op, round_ *r
   uint64_t key = 0;
   int32_t tag = 0;
   kiln_status st = ids && peers && theirs && here && got && readers &&
-                           next_key(g, r->kind, r->channel, r->members, count, &key, &tag)
+                           kiln_group_next_key(g, r->kind, r->channel, r->members, count, &key, &tag)
                        ? NULL
                        : oom();
   for (int32_t i = 0; !st && i < count; i++) {
     int32_t pid = r->members[i];
-    if (is_here(g, pid)) {
+    if (kiln_group_is_here(g, pid)) {
       ids[nhere] = pid;
       here[nhere++] = r->vals[i];
       continue;
     }
     bool listed = false;
-    for (int32_t k = 0; k < npeers; k++) listed |= peers[k] == wire_process(g, pid);
-    if (!listed) peers[npeers++] = wire_process(g, pid);
+    for (int32_t k = 0; k < npeers; k++) listed |= peers[k] == kiln_group_wire_process(g, pid);
+    if (!listed) peers[npeers++] = kiln_group_wire_process(g, pid);
   }
   int32_t at = 0; /* each peer's reader reads the rows of the members it runs */
   for (int32_t k = 0; !st && k < npeers; k++) {
     kiln_wire_reader *rd = &readers[k];
     *rd = (kiln_wire_reader){.from = peers[k], .key = key, .nvals = nvals, .like = like, .ids = theirs + at, .rows = got + at};
     for (int32_t i = 0; i < count; i++)
-      if (!is_here(g, r->members[i]) && wire_process(g, r->members[i]) == peers[k]) theirs[at + rd->nids++] = r->members[i];
+      if (!kiln_group_is_here(g, r->members[i]) && kiln_group_wire_process(g, r->members[i]) == peers[k]) theirs[at + rd->nids++] = r->members[i];
     at += rd->nids;
   }
   pthread_mutex_unlock(&g->mu);
@@ -326,24 +264,29 @@ static kiln_status trade_rows(kiln_interp_ctx *ctx, const kiln_op *op, round_ *r
   free(header);
   free(parts);
   pthread_mutex_lock(&g->mu);
-  for (int32_t i = 0; got && i < at; i++) { /* got[i] is member theirs[i]'s row */
+  kiln_round_received(g, r, theirs, got, at, nvals, st != NULL);
+  free(ids), free(peers), free(theirs), free(here), free(got), free(readers);
+  return st ? kiln_group_wire_error(ctx, op, st) : NULL;
+}
+
+void kiln_round_received(kiln_interp_group *g, round_ *r, const int32_t *theirs, kiln_rtv ***got, int32_t n,
+                         int32_t nvals, bool failed) {
+  for (int32_t i = 0; got && i < n; i++) {
     if (!got[i]) continue;
-    if (st) {
+    if (failed) {
       for (int32_t j = 0; j < nvals; j++) kiln_rtv_release(got[i][j]);
       free(got[i]);
       continue;
     }
-    for (int32_t m = 0; m < count; m++)
+    for (int32_t m = 0; m < r->count; m++)
       if (r->members[m] == theirs[i]) {
         r->vals[m] = got[i];
         r->nvals[m] = nvals;
         r->arrived++;
       }
   }
-  if (st) r->wire_failed = true;
-  progress(g);
-  free(ids), free(peers), free(theirs), free(here), free(got), free(readers);
-  return st ? wire_error(ctx, op, st) : NULL;
+  r->wire_failed |= failed;
+  kiln_group_progress(g);
 }
 
 /* ------------------------------------------------------------------ rendezvous */
@@ -389,7 +332,7 @@ static round_ *round_new(kiln_interp_group *g, kiln_op_kind kind, int64_t channe
     return NULL;
   }
   memcpy(r->members, members, sizeof *members * (size_t)count);
-  for (int32_t i = 0; i < count; i++) r->here += is_here(g, members[i]);
+  for (int32_t i = 0; i < count; i++) r->here += kiln_group_is_here(g, members[i]);
   r->next = g->rounds;
   g->rounds = r;
   return r;
@@ -409,18 +352,17 @@ static kiln_rtv **copy_refs(kiln_rtv *const *vals, int32_t n) {
   return c;
 }
 
-enum { KEEP_BYTES = 64 << 10 }; /* a member's borrowed values up to this size are copied into the round */
-
-/* This member's values as the round keeps them: new references, borrowed ones of at most
- * KEEP_BYTES copied (so that their member need not wait for the others to read them);
- * *lent: one is still borrowed. NULL when out of memory. */
-static kiln_rtv **keep_values(kiln_rtv *const *vals, int32_t n, bool *lent) {
+/* This member's values as the round keeps them: new references; with others here to read
+ * them (copy_small), borrowed ones of at most KILN_ROUND_KEEP_BYTES copied, so that their
+ * member need not wait for the others. *lent: one is still borrowed. NULL when out of
+ * memory. */
+static kiln_rtv **keep_values(kiln_rtv *const *vals, int32_t n, bool copy_small, bool *lent) {
   kiln_rtv **c = malloc(sizeof *c * ((size_t)n + 1));
   *lent = false;
   for (int32_t i = 0; c && i < n; i++) {
     kiln_rtv *v = vals[i];
     size_t bytes = v->kind == KILN_RTV_TENSOR ? (size_t)v->count * v->elem_bytes : 0;
-    if (v->kind != KILN_RTV_TENSOR || !v->borrowed || bytes > KEEP_BYTES) {
+    if (v->kind != KILN_RTV_TENSOR || !v->borrowed || !copy_small || bytes > KILN_ROUND_KEEP_BYTES) {
       c[i] = kiln_rtv_retain(v);
       *lent |= v->kind == KILN_RTV_TENSOR && v->borrowed;
       continue;
@@ -435,11 +377,13 @@ static kiln_rtv **keep_values(kiln_rtv *const *vals, int32_t n, bool *lent) {
   return c;
 }
 
-/* The first value of rows r whose type or shape differs between its members, or -1. */
-static int32_t first_mismatch(const round_ *r) {
+/* The first value of rows r whose type or shape differs between its members, or -1 (a
+ * split round: between its members here; the others' slices were checked on arrival). */
+static int32_t first_mismatch(const kiln_interp_group *g, const round_ *r, kiln_rtv *const *mine) {
   for (int32_t j = 0; j < r->nvals[0]; j++)
-    for (int32_t m = 1; m < r->count; m++) {
-      const kiln_rtv *v = r->vals[m][j], *w = r->vals[0][j];
+    for (int32_t m = 0; m < r->count; m++) {
+      const kiln_rtv *v = r->vals[m][j], *w = mine[j];
+      if (r->split && !kiln_group_is_here(g, r->members[m])) continue;
       if (v->kind != w->kind || (v->kind == KILN_RTV_TENSOR && (v->elem != w->elem || v->rank != w->rank ||
                                                                  memcmp(v->dims, w->dims, sizeof *v->dims * (size_t)v->rank))))
         return j;
@@ -447,21 +391,23 @@ static int32_t first_mismatch(const round_ *r) {
   return -1;
 }
 
-/* Brings this member's values (and, for kiln_group_all_reduce, its results) to the round
- * of op and waits until every member's have come (over the wire from other processes when
- * the group spans them). Called with g->mu held; *out is the round, also on failure (NULL
- * when none could be made). On success r->mismatch tells whether the rows agree. */
-static kiln_status arrive(kiln_interp_ctx *ctx, const kiln_op *op, int64_t channel, const int32_t *members, int32_t count,
-                          int32_t index, kiln_rtv *const *vals, kiln_rtv *const *outs, int32_t nvals, round_ **out) {
+kiln_status kiln_round_arrive(kiln_interp_ctx *ctx, const kiln_op *op, int64_t channel, const int32_t *members,
+                              int32_t count, int32_t index, kiln_rtv *const *vals, kiln_rtv *const *outs, int32_t nvals,
+                              bool split, round_ **out) {
   kiln_interp_group *g = ctx->group;
   *out = NULL;
-  bool lent = false;
-  kiln_rtv **mine = keep_values(vals, nvals, &lent);
-  round_ *r = mine ? round_find(g, op->kind, channel, members, count, index) : NULL;
-  if (mine && !r) r = round_new(g, op->kind, channel, members, count);
-  if (!r) {
-    for (int32_t j = 0; mine && j < nvals; j++) kiln_rtv_release(mine[j]);
-    free(mine);
+  bool lent = false, made = false;
+  round_ *r = round_find(g, op->kind, channel, members, count, index);
+  if (!r && (r = round_new(g, op->kind, channel, members, count))) {
+    r->split = split;
+    made = true;
+  }
+  kiln_rtv **mine = r ? keep_values(vals, nvals, r->here > 1, &lent) : NULL;
+  if (!mine) {
+    if (made) {
+      round_unlink(g, r);
+      round_free(r);
+    }
     return oom();
   }
   *out = r;
@@ -471,10 +417,10 @@ static kiln_status arrive(kiln_interp_ctx *ctx, const kiln_op *op, int64_t chann
   r->lent[index] = lent;
   r->arrived++;
   r->local_arrived++;
-  if (r->arrived == count) progress(g); /* the others wait for the round to be complete */
+  if (r->arrived == count) kiln_group_progress(g); /* the others wait for the round to be complete */
   kiln_status st = NULL;
   if (g->wire && r->arrived < count && r->local_arrived == r->here) /* spanning processes: the last here trades */
-    st = trade_rows(ctx, op, r, vals, nvals);
+    st = r->split ? kiln_all_reduce_scatter(ctx, op, r, vals, nvals) : trade_rows(ctx, op, r, vals, nvals);
   struct timespec deadline = deadline_in(g->timeout_s);
   while (!st && r->arrived < count) {
     if (r->wire_failed) {
@@ -503,22 +449,18 @@ static kiln_status arrive(kiln_interp_ctx *ctx, const kiln_op *op, int64_t chann
                              (int)nvals);
     }
   if (!st && !r->checked) {
-    r->mismatch = first_mismatch(r);
+    r->mismatch = first_mismatch(g, r, r->vals[index]);
     r->checked = true;
   }
   if (st && r->arrived < count) { /* never reads the rows; the others do not wait for it */
     r->failed++;
-    progress(g);
+    kiln_group_progress(g);
   }
   return st;
 }
 
-/* This member is done with round r's rows (all_read: so is every member here). A member
- * whose values are lent first waits until every member here is done with them (they may be
- * views of memory its caller reuses at once) and then drops them; the last to leave frees
- * the round. Called with g->mu held. */
-static void depart(kiln_interp_group *g, round_ *r, int32_t index, bool all_read) {
-  if (++r->left + r->failed == r->here) progress(g); /* lent members wait for this */
+void kiln_round_depart(kiln_interp_group *g, round_ *r, int32_t index, bool all_read) {
+  if (++r->left + r->failed == r->here) kiln_group_progress(g); /* lent members wait for this */
   if (r->lent[index] || all_read) {
     while (!all_read && r->left + r->failed < r->here) pthread_cond_wait(&g->cv, &g->mu);
     for (int32_t j = 0; r->vals[index] && j < r->nvals[index]; j++) kiln_rtv_release(r->vals[index][j]);
@@ -532,7 +474,7 @@ static void depart(kiln_interp_group *g, round_ *r, int32_t index, bool all_read
   }
 }
 
-static kiln_status need_group(const kiln_interp_ctx *ctx, const kiln_op *op, int32_t count) {
+kiln_status kiln_group_needed(const kiln_interp_ctx *ctx, const kiln_op *op, int32_t count) {
   return ctx->group ? NULL
                     : kiln_interp_error(ctx, op, "needs a group of %d processes: run it inside interpreter.run_parallel",
                                         (int)count);
@@ -547,11 +489,11 @@ kiln_status kiln_group_exchange(kiln_interp_ctx *ctx, const kiln_op *op, int64_t
     *out = copy_refs(vals, nvals);
     return *out ? NULL : oom();
   }
-  KILN_RETURN_IF_ERROR(need_group(ctx, op, count));
+  KILN_RETURN_IF_ERROR(kiln_group_needed(ctx, op, count));
   kiln_interp_group *g = ctx->group;
   pthread_mutex_lock(&g->mu);
   round_ *r = NULL;
-  kiln_status st = arrive(ctx, op, channel, members, count, index, vals, NULL, nvals, &r);
+  kiln_status st = kiln_round_arrive(ctx, op, channel, members, count, index, vals, NULL, nvals, false, &r);
   if (!st || (r && r->arrived == count)) *round = r; /* it must depart */
   kiln_rtv **all = st ? NULL : malloc(sizeof *all * ((size_t)count * (size_t)nvals + 1));
   if (!st && !all) st = oom();
@@ -565,91 +507,8 @@ kiln_status kiln_group_exchange(kiln_interp_ctx *ctx, const kiln_op *op, int64_t
 void kiln_group_exchange_end(kiln_interp_ctx *ctx, kiln_group_round *round, int32_t index) {
   if (!round) return;
   pthread_mutex_lock(&ctx->group->mu);
-  depart(ctx->group, round, index, false);
+  kiln_round_depart(ctx->group, round, index, false);
   pthread_mutex_unlock(&ctx->group->mu);
-}
-
-/* ------------------------------------------------------------------ all_reduce */
-
-enum { PIECE_BYTES = 32 << 10 }; /* a piece of every member's row and its result stays in L2 */
-
-/* The pieces of values like vals[0 .. nvals-1]: value j's elements cut into runs of
- * PIECE_BYTES, numbered across the values in order. */
-static int64_t pieces_of(kiln_rtv *const *vals, int32_t nvals) {
-  int64_t total = 0;
-  for (int32_t j = 0; j < nvals; j++) {
-    int64_t per = PIECE_BYTES / vals[j]->elem_bytes;
-    total += (vals[j]->count + per - 1) / per;
-  }
-  return total;
-}
-
-/* Folds piece p of round r's rows, in group order, into member `into`'s results; shared:
- * copies it into the other members' results here too. */
-static void fold_piece(round_ *r, kiln_op_kind k, int64_t p, int32_t into, bool shared) {
-  int32_t j = 0;
-  int64_t first = p, per; /* piece p is value j's piece `first` */
-  for (;; j++) {
-    per = PIECE_BYTES / r->vals[into][j]->elem_bytes;
-    int64_t n = (r->vals[into][j]->count + per - 1) / per;
-    if (first < n) break;
-    first -= n;
-  }
-  const kiln_rtv *x = r->vals[into][j];
-  int64_t at = first * per, n = x->count - at < per ? x->count - at : per;
-  size_t off = (size_t)at * x->elem_bytes, bytes = (size_t)n * x->elem_bytes;
-  uint8_t *acc = r->outs[into][j]->data + off;
-  memcpy(acc, r->vals[0][j]->data + off, bytes);
-  for (int32_t m = 1; m < r->count; m++) kiln_combine(k, x->elem, acc, r->vals[m][j]->data + off, n);
-  for (int32_t m = 0; shared && m < r->count; m++)
-    if (m != into && r->outs[m]) memcpy(r->outs[m][j]->data + off, acc, bytes);
-}
-
-kiln_status kiln_group_all_reduce(kiln_interp_ctx *ctx, const kiln_op *op, int64_t channel, const int32_t *members,
-                                  int32_t count, int32_t index, kiln_op_kind combiner, kiln_rtv *const *vals,
-                                  kiln_rtv *const *outs, int32_t nvals) {
-  for (int32_t j = 0; j < nvals; j++)
-    if (vals[j]->kind != KILN_RTV_TENSOR || outs[j]->elem != vals[j]->elem || outs[j]->count != vals[j]->count ||
-        !kiln_combine(combiner, vals[j]->elem, NULL, NULL, 0))
-      return kiln_interp_error(ctx, op, "value #%d cannot be folded natively", (int)j);
-  if (count == 1) {
-    for (int32_t j = 0; j < nvals; j++)
-      if (vals[j]->count) memcpy(outs[j]->data, vals[j]->data, (size_t)vals[j]->count * vals[j]->elem_bytes);
-    return NULL;
-  }
-  KILN_RETURN_IF_ERROR(need_group(ctx, op, count));
-  kiln_interp_group *g = ctx->group;
-  pthread_mutex_lock(&g->mu);
-  round_ *r = NULL;
-  kiln_status st = arrive(ctx, op, channel, members, count, index, vals, outs, nvals, &r);
-  bool complete = r && r->arrived == count;
-  if (!st && r->mismatch >= 0)
-    st = kiln_interp_error(ctx, op, "operand #%d differs in type or shape between the processes of a group",
-                           (int)r->mismatch);
-  /* Every member sees the same verdict: all fold, or none. Values of more than KEEP_BYTES
-   * (lent, mostly) are folded once, each piece by whichever member here claims it; smaller
-   * ones by each member for itself, without waiting for the others. */
-  int64_t total = pieces_of(vals, nvals), bytes = 0;
-  for (int32_t j = 0; j < nvals; j++) bytes += vals[j]->count * (int64_t)vals[j]->elem_bytes;
-  bool shared = bytes > KEEP_BYTES;
-  if (!st) {
-    int32_t into = index;
-    for (int32_t m = 0; shared && m < count; m++) /* shared: into the first results here, then copied */
-      if (r->outs[m]) into = m < into ? m : into;
-    pthread_mutex_unlock(&g->mu);
-    for (int64_t p = 0; p < total; p++) {
-      int64_t q = shared ? atomic_fetch_add(&r->next_piece, 1) : p;
-      if (q >= total) break;
-      fold_piece(r, combiner, q, into, shared);
-      if (shared) atomic_fetch_add(&r->pieces_done, 1);
-    }
-    pthread_mutex_lock(&g->mu);
-    if (shared && atomic_load(&r->pieces_done) == total) progress(g);
-    while (shared && atomic_load(&r->pieces_done) < total) pthread_cond_wait(&g->cv, &g->mu);
-  }
-  if (complete) depart(g, r, index, !st && shared); /* folded: nobody reads the rows any more */
-  pthread_mutex_unlock(&g->mu);
-  return st;
 }
 
 /* ------------------------------------------------------------------ mailboxes */
@@ -659,7 +518,7 @@ static bool message_key(kiln_interp_group *g, kiln_op_kind kind, int64_t channel
                         uint64_t *key, int32_t *tag) {
   int32_t pair[2] = {src, dst};
   pthread_mutex_lock(&g->mu);
-  bool ok = next_key(g, kind, channel, pair, 2, key, tag);
+  bool ok = kiln_group_next_key(g, kind, channel, pair, 2, key, tag);
   pthread_mutex_unlock(&g->mu);
   return ok;
 }
@@ -677,10 +536,10 @@ static kiln_status post_far(kiln_interp_ctx *ctx, const kiln_op *op, kiln_op_kin
   kiln_backend_wire_part *parts = NULL;
   int32_t num_parts = 0;
   kiln_status st = kiln_wire_message(key, &ctx->process_id, (kiln_rtv **const *)rows, 1, n, &header, &parts, &num_parts);
-  if (!st) st = g->wire->send(g->wire->ctx, tag, wire_process(g, dst), parts, num_parts);
+  if (!st) st = g->wire->send(g->wire->ctx, tag, kiln_group_wire_process(g, dst), parts, num_parts);
   free(header);
   free(parts);
-  return st ? wire_error(ctx, op, st) : NULL;
+  return st ? kiln_group_wire_error(ctx, op, st) : NULL;
 }
 
 /* The next message from a process another wire process runs; its values are typed like
@@ -693,7 +552,7 @@ static kiln_status take_far(kiln_interp_ctx *ctx, const kiln_op *op, kiln_op_kin
   if (!like) return kiln_interp_error(ctx, op, "cannot receive from another process here");
   if (!message_key(g, kind, channel, src, ctx->process_id, &key, &tag)) return oom();
   kiln_rtv **row = NULL;
-  int32_t from = wire_process(g, src);
+  int32_t from = kiln_group_wire_process(g, src);
   kiln_wire_reader reader = {.from = from, .key = key, .nvals = nlike, .like = like, .ids = &src, .nids = 1, .rows = &row};
   kiln_backend_wire_sink sink = kiln_wire_sink(&reader);
   kiln_status st = g->wire->exchange(g->wire->ctx, tag, &from, 1, NULL, 0, &sink, g->timeout_s);
@@ -702,7 +561,7 @@ static kiln_status take_far(kiln_interp_ctx *ctx, const kiln_op *op, kiln_op_kin
   if (st) {
     for (int32_t j = 0; row && j < nlike; j++) kiln_rtv_release(row[j]);
     free(row);
-    return wire_error(ctx, op, st);
+    return kiln_group_wire_error(ctx, op, st);
   }
   *out = row;
   *n = nlike;
@@ -713,7 +572,7 @@ kiln_status kiln_group_post(kiln_interp_ctx *ctx, const kiln_op *op, kiln_op_kin
                             int32_t dst, kiln_rtv *const *vals, int32_t n) {
   kiln_interp_group *g = ctx->group;
   if (!g) return kiln_interp_error(ctx, op, "has no other process to talk to: run it inside interpreter.run_parallel");
-  if (dst >= 0 && !is_here(g, dst)) return post_far(ctx, op, kind, channel, dst, vals, n);
+  if (dst >= 0 && !kiln_group_is_here(g, dst)) return post_far(ctx, op, kind, channel, dst, vals, n);
   message *m = calloc(1, sizeof *m);
   if (!m || !(m->vals = copy_refs(vals, n))) {
     free(m);
@@ -728,7 +587,7 @@ kiln_status kiln_group_post(kiln_interp_ctx *ctx, const kiln_op *op, kiln_op_kin
   if (g->tail) g->tail->next = m;
   else g->head = m;
   g->tail = m;
-  progress(g);
+  kiln_group_progress(g);
   pthread_mutex_unlock(&g->mu);
   return NULL;
 }
@@ -739,7 +598,7 @@ kiln_status kiln_group_take(kiln_interp_ctx *ctx, const kiln_op *op, kiln_op_kin
   *n = 0;
   kiln_interp_group *g = ctx->group;
   if (!g) return kiln_interp_error(ctx, op, "has no other process to talk to: run it inside interpreter.run_parallel");
-  if (src >= 0 && !is_here(g, src)) return take_far(ctx, op, kind, channel, src, like, nlike, out, n);
+  if (src >= 0 && !kiln_group_is_here(g, src)) return take_far(ctx, op, kind, channel, src, like, nlike, out, n);
   kiln_status st = NULL;
   struct timespec deadline = deadline_in(g->timeout_s);
   pthread_mutex_lock(&g->mu);
@@ -821,7 +680,7 @@ void kiln_interp_group_finish(kiln_interp_group *g, int32_t process_id, bool fai
   pthread_mutex_lock(&g->mu);
   g->done[process_id] = true;
   if (failed && g->first_failed < 0) g->first_failed = process_id;
-  progress(g);
+  kiln_group_progress(g);
   pthread_mutex_unlock(&g->mu);
 }
 
@@ -864,7 +723,7 @@ kiln_status kiln_interp_launch_group_create_spanning(int32_t num_partitions, int
                                                      const kiln_backend_wire *wire, int timeout_s,
                                                      kiln_backend_group **out_group) {
   *out_group = NULL;
-  if (!wire || wire->struct_size < sizeof *wire || count < 1 || first < 0 || first > num_partitions - count ||
+  if (!wire || wire->struct_size < offsetof(kiln_backend_wire, exchange_each) || count < 1 || first < 0 || first > num_partitions - count ||
       first % count || (int64_t)count * wire->size != num_partitions)
     return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "partitions %d .. %d of %d over %d processes: not this process's share",
                        (int)first, (int)(first + count - 1), (int)num_partitions, wire ? (int)wire->size : 0);
@@ -1017,7 +876,7 @@ kiln_status kiln_interp_run_parallel(kiln_interp_ctx *ctx, const kiln_op *op, co
       pthread_mutex_lock(&g->mu); /* the started ones give up instead of waiting for this one */
       for (int32_t j = i; j < count; j++) g->done[j] = true;
       if (g->first_failed < 0) g->first_failed = i;
-      progress(g);
+      kiln_group_progress(g);
       pthread_mutex_unlock(&g->mu);
       break;
     }

@@ -201,3 +201,50 @@ void kiln_wire_reader_free(kiln_wire_reader *r) {
   r->dst_bytes = NULL;
   r->st = NULL;
 }
+
+/* ------------------------------------------------------------------ bytes into place */
+
+static const uint64_t PLACE_MAGIC = 0x4b494c4e504c4345ull; /* "KILNPLCE" */
+
+kiln_backend_wire_part kiln_wire_place_header(uint64_t key, int32_t n, uint64_t out[3]) {
+  out[0] = PLACE_MAGIC;
+  out[1] = key;
+  out[2] = (uint64_t)n;
+  return (kiln_backend_wire_part){out, 3 * sizeof *out};
+}
+
+static kiln_status placer_place(void *ctx, int32_t k, int32_t index, size_t bytes, void **dst) {
+  kiln_wire_placer *p = &((kiln_wire_placer *)ctx)[k];
+  if (index == 0) {
+    if (bytes != sizeof p->header) return garbled(p->from, "its header");
+    *dst = p->header;
+    return NULL;
+  }
+  if (index > p->n) return garbled(p->from, "its number of parts");
+  if (bytes != p->bytes[index - 1])
+    return KILN_STATUS(KILN_STATUS_FAILED_PRECONDITION,
+                       "process %d brings value bytes of another size (%zu, where this one expects %zu): the processes' "
+                       "operands differ in shape",
+                       (int)p->from, bytes, p->bytes[index - 1]);
+  static uint8_t nothing;
+  *dst = bytes ? p->dst[index - 1] : &nothing;
+  return NULL;
+}
+
+static int32_t placer_count(void *ctx, int32_t k, int32_t received) {
+  kiln_wire_placer *p = &((kiln_wire_placer *)ctx)[k];
+  if (received == 0) return 1;
+  if (received == 1 && !p->st) {
+    if (p->header[0] != PLACE_MAGIC) p->st = garbled(p->from, "its header");
+    else if (p->header[1] != p->key || p->header[2] != (uint64_t)p->n)
+      p->st = KILN_STATUS(KILN_STATUS_FAILED_PRECONDITION,
+                          "process %d is in another collective (or another round of it) than this one: the processes "
+                          "run different programs, or their collectives differ in order",
+                          (int)p->from);
+  }
+  return p->st ? received : 1 + p->n;
+}
+
+kiln_backend_wire_sink kiln_wire_placer_sink(kiln_wire_placer *placers) {
+  return (kiln_backend_wire_sink){placers, placer_place, placer_count};
+}

@@ -51,4 +51,24 @@ kiln_backend_wire_sink kiln_wire_sink(kiln_wire_reader *readers);
 /* Frees what a reader holds but its rows (the caller's, read or not). */
 void kiln_wire_reader_free(kiln_wire_reader *r);
 
+/* Bytes straight into place: a message of a header (kiln_wire_place_header: key and part
+ * count) and n parts, read by a kiln_wire_placer whose part i lands in dst[i], which must
+ * be exactly bytes[i] long (another length: the sender's values differ in shape). */
+typedef struct kiln_wire_placer {
+  int32_t from; /* its process, for errors */
+  uint64_t key;
+  int32_t n;
+  void *const *dst;
+  const size_t *bytes;
+  uint64_t header[3]; /* filled while reading */
+  kiln_status st;
+} kiln_wire_placer;
+
+/* The header part of such a message (in out[], which the part points to). */
+kiln_backend_wire_part kiln_wire_place_header(uint64_t key, int32_t n, uint64_t out[3]);
+
+/* A sink over placers[0 .. n-1], placer k for the exchange's peer k; their errors stay in
+ * their st (kiln_status_free them). */
+kiln_backend_wire_sink kiln_wire_placer_sink(kiln_wire_placer *placers);
+
 #endif

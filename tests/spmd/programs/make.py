@@ -44,6 +44,17 @@ def collectives(v):
     return a + b + c + lax.axis_index("i") + lax.pmax(v, "i")
 
 
+def split_sums(v):
+    # operands of 1.2 MB per device, made on the device from a small input: across processes
+    # each folds one segment and the segments are gathered; chunk sums keep the result small,
+    # every device's copy of it a block of the result
+    big = 2 + jnp.sin(jnp.arange(300000, dtype=jnp.float32) / 1e5 * v[0, 0] + v[0, 1])
+    ints = (jnp.arange(300003, dtype=jnp.int32) * 7919 + (v[0, 0] * 1000).astype(jnp.int32)) % 65521
+    s, m = lax.psum(big, "i"), lax.pmax(ints, "i")
+    return jnp.concatenate([s.reshape(1000, 300).sum(1), m[:300000].reshape(1000, 300).sum(1).astype(jnp.float32),
+                            m[300000:].astype(jnp.float32)])[None]
+
+
 def attention(w, x):
     q, k, v = (a.reshape(*x.shape[:2], 2, 8) for a in jnp.split(x @ w, 3, axis=-1))
     att = jax.nn.softmax(jnp.einsum("bqhd,bkhd->bhqk", q, k), axis=-1)
@@ -90,8 +101,9 @@ PROGRAMS = {
     # all_reduces of blocks over 64 KB (folded once by the devices together, piece by piece,
     # and copied to each; an f32 sum and an i32 max) and of a small one (each device folds)
     "all_reduce_rows": (jax.jit(jax.shard_map(lambda a, b, c: (lax.psum(a, "i"), lax.psum(b, "i"), lax.pmax(c, "i")),
-                                              mesh=line, in_specs=P("i"), out_specs=P())),
+                                              mesh=line, in_specs=P("i"), out_specs=P("i"))),
                         [f32(4, 17000), f32(4, 5), rng.integers(-2**31, 2**31 - 1, (4, 16500), dtype=np.int32)]),
+    "all_reduce_split": (jax.jit(jax.shard_map(split_sums, mesh=line, in_specs=P("i"), out_specs=P("i"))), [f32(4, 2)]),
 }
 
 
