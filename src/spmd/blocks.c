@@ -342,13 +342,41 @@ kiln_value *kiln_part_whole(part *p, const kiln_op *at, int32_t id) {
   return p->map[id] = x;
 }
 
+/* The blocks under s of a whole value that broadcast_in_dim b makes: b's operand sliced to
+ * the blocks of the dimensions it gives the result (whole where it is expanded), then
+ * broadcast to the block, instead of broadcasting to the whole shape and slicing that. */
+static kiln_value *broadcast_blocks(part *p, const kiln_op *at, const kiln_op *b, const kiln_sharding *s) {
+  kiln_value *x = b->operands[0];
+  const kiln_attr *bd = kiln_op_attr(b, "broadcast_dimensions");
+  const kiln_type *rt = b->results[0].type;
+  int32_t r = kiln_type_is_tensor(x->type) ? x->type->tensor.rank : -1;
+  if (r < 0 || !bd || kiln_attr_count(bd) != r || !kiln_type_is_static(x->type) || !kiln_type_is_static(rt))
+    return slice_to(p, at, &b->results[0], s);
+  kiln_sharding *so = kiln_part_new_sharding(p, s->mesh, r);
+  for (int32_t k = 0; so && k < r; k++) {
+    int64_t d = -1;
+    kiln_attr_i64_at(bd, k, &d);
+    if (d >= 0 && d < s->rank && x->type->tensor.dims[k] == rt->tensor.dims[d]) so->dims[k] = s->dims[d];
+  }
+  kiln_value *xb = so ? slice_to(p, at, x, so) : NULL;
+  const kiln_type *lt = xb ? kiln_part_local_type(p, at, rt, s) : NULL;
+  kiln_op *n = lt ? kiln_part_emit(p, KILN_OP_BROADCAST_IN_DIM, 1, 1, lt) : NULL;
+  if (!n) return NULL;
+  n->loc = b->loc;
+  n->operands[0] = xb;
+  n->attrs[0] = (kiln_named_attr){"broadcast_dimensions", bd};
+  return &n->results[0];
+}
+
 /* The value as blocks under s: the local one when it has those blocks, else a slice of
- * the whole (made partial sums when s has unreduced axes). */
+ * the whole (made partial sums when s has unreduced axes; a broadcast made on the blocks). */
 kiln_value *kiln_part_blocks(part *p, const kiln_op *at, int32_t id, const kiln_sharding *s) {
   vstate *v = &p->st[id];
   if (v->local && v->sh && v->sh->num_unreduced && !(s && s->num_unreduced)) kiln_part_settle(p, at, id);
   if (v->local && kiln_part_same_blocks(v->sh, s)) return v->local;
   kiln_value *x = kiln_part_whole(p, at, id);
   if (x && s && s->num_unreduced) x = as_partials(p, x, s);
+  else if (x && s && x->def && x->def->kind == KILN_OP_BROADCAST_IN_DIM && x->def->num_operands == 1)
+    return broadcast_blocks(p, at, x->def, s);
   return x ? slice_to(p, at, x, s) : NULL;
 }

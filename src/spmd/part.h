@@ -59,7 +59,8 @@ kiln_sharding *kiln_part_new_sharding(part *p, const kiln_mesh *mesh, int32_t ra
  * the summed value is visible to every later use. */
 void kiln_part_settle(part *p, const kiln_op *at, int32_t id);
 /* The whole value of value id (gathered, partial sums summed, on first use), and the value
- * as blocks under s (the local one when it has them, else sliced from the whole). */
+ * as blocks under s (the local one when it has them, else sliced from the whole; a whole
+ * broadcast_in_dim's blocks broadcast from its operand's). */
 kiln_value *kiln_part_whole(part *p, const kiln_op *at, int32_t id);
 kiln_value *kiln_part_blocks(part *p, const kiln_op *at, int32_t id, const kiln_sharding *s);
 
