@@ -121,6 +121,14 @@ def megatron_mlp():
     check("megatron_mlp", whole(y), want, y.sharding, P("data", None), tol=1e-4)
 
 
+def uncommitted_input():
+    """A host array given to a sharded jit: every process passes the same whole value."""
+    mesh = Mesh(np.array(KILN), ("x",))
+    v = RNG.standard_normal((8, 2 * N)).astype(np.float32)  # the same on every process (one seed)
+    y = jax.jit(lambda v: jnp.tanh(v.T @ v), out_shardings=NamedSharding(mesh, P("x")))(v)
+    check("uncommitted_input", whole(y), np.tanh(v.T.astype(np.float64) @ v), y.sharding, P("x"), tol=1e-4)
+
+
 def pmap_psum():
     """pmap over this process's devices; its psum sums over every process's."""
     x = RNG.standard_normal((N, 6)).astype(np.float32)  # row d: device d's
@@ -133,5 +141,6 @@ def pmap_psum():
 shard_map_collectives()
 data_parallel_step()
 megatron_mlp()
+uncommitted_input()
 pmap_psum()
 say("all ok")

@@ -1,8 +1,8 @@
 """jax.distributed on Kiln: 2 processes of one Open MPI launch (mpirun), each with 1 and then
 2 Kiln devices, run distributed_worker.py: shard_map with every collective, a data-parallel
-training step, a Megatron-style MLP over a 2 x N/2 mesh, pmap, each against XLA:CPU (run
-whole on the process's CPU device), with the shardings JAX reads back. Skipped without
-mpirun (tools/dev.sh installs Open MPI)."""
+training step, a Megatron-style MLP over a 2 x N/2 mesh, an uncommitted (host) input, pmap,
+each against XLA:CPU (run whole on the process's CPU device), with the shardings JAX reads
+back. Skipped without mpirun (tools/dev.sh installs Open MPI)."""
 import os
 import re
 import shutil
@@ -30,3 +30,4 @@ def test_two_processes(kiln_device, local_devices):
     for rank in ("0", "1"):
         mine = [m.group(2) for m in tagged if m and m.group(1) == rank]
         assert "all ok" in mine and "case megatron_mlp ok" in mine and "case pmap_psum ok" in mine, out[-6000:]
+        assert "case uncommitted_input ok" in mine, out[-6000:]
