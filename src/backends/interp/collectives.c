@@ -352,17 +352,16 @@ static kiln_rtv **copy_refs(kiln_rtv *const *vals, int32_t n) {
   return c;
 }
 
-/* This member's values as the round keeps them: new references; with others here to read
- * them (copy_small), borrowed ones of at most KILN_ROUND_KEEP_BYTES copied, so that their
- * member need not wait for the others. *lent: one is still borrowed. NULL when out of
- * memory. */
-static kiln_rtv **keep_values(kiln_rtv *const *vals, int32_t n, bool copy_small, bool *lent) {
+/* Values as a round or a mailbox keeps them: new references, borrowed ones of at most
+ * copy_up_to bytes copied (their owner may reuse the memory once it returns). *lent: one is
+ * still borrowed. NULL when out of memory. */
+static kiln_rtv **keep_values(kiln_rtv *const *vals, int32_t n, size_t copy_up_to, bool *lent) {
   kiln_rtv **c = malloc(sizeof *c * ((size_t)n + 1));
   *lent = false;
   for (int32_t i = 0; c && i < n; i++) {
     kiln_rtv *v = vals[i];
     size_t bytes = v->kind == KILN_RTV_TENSOR ? (size_t)v->count * v->elem_bytes : 0;
-    if (v->kind != KILN_RTV_TENSOR || !v->borrowed || !copy_small || bytes > KILN_ROUND_KEEP_BYTES) {
+    if (v->kind != KILN_RTV_TENSOR || !v->borrowed || bytes > copy_up_to) {
       c[i] = kiln_rtv_retain(v);
       *lent |= v->kind == KILN_RTV_TENSOR && v->borrowed;
       continue;
@@ -402,7 +401,9 @@ kiln_status kiln_round_arrive(kiln_interp_ctx *ctx, const kiln_op *op, int64_t c
     r->split = split;
     made = true;
   }
-  kiln_rtv **mine = r ? keep_values(vals, nvals, r->here > 1, &lent) : NULL;
+  /* with others here to read them, small borrowed values are copied so that this member
+   * need not wait for the others before it returns */
+  kiln_rtv **mine = r ? keep_values(vals, nvals, r->here > 1 ? KILN_ROUND_KEEP_BYTES : 0, &lent) : NULL;
   if (!mine) {
     if (made) {
       round_unlink(g, r);
@@ -574,7 +575,8 @@ kiln_status kiln_group_post(kiln_interp_ctx *ctx, const kiln_op *op, kiln_op_kin
   if (!g) return kiln_interp_error(ctx, op, "has no other process to talk to: run it inside interpreter.run_parallel");
   if (dst >= 0 && !kiln_group_is_here(g, dst)) return post_far(ctx, op, kind, channel, dst, vals, n);
   message *m = calloc(1, sizeof *m);
-  if (!m || !(m->vals = copy_refs(vals, n))) {
+  bool lent = false; /* a message outlives its sender's step: borrowed values are copied */
+  if (!m || !(m->vals = keep_values(vals, n, SIZE_MAX, &lent))) {
     free(m);
     return oom();
   }
