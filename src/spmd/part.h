@@ -71,10 +71,32 @@ void kiln_part_clone_block(part *p, const kiln_block *src, kiln_region *dst);
 
 /* ------------------------------------------------------------------ rules.c */
 
+enum { KILN_PART_MAX_RANK = 64 };
+
+/* Value id's blocks, partial sums summed; NULL when it is held whole. */
+const kiln_sharding *kiln_part_settled(part *p, const kiln_op *at, int32_t id);
+/* Copies op onto the given operands (attributes shared, regions rewritten), its result held
+ * as blocks under s. */
+bool kiln_part_emit_on_blocks(part *p, const kiln_op *op, kiln_value *const *ins, const kiln_sharding *s);
+/* A tensor of static shape, not quantized, of rank at most KILN_PART_MAX_RANK. */
+bool kiln_part_static_tensor(const kiln_type *t);
+/* Records the axes of a dimension sharding as used; false when one is used already. */
+bool kiln_part_use_axes(const kiln_dim_sharding *d, bool *used);
+/* Op n (an op emitted on blocks, its attributes shared with the op it copies) with the
+ * attribute whose value is old given value instead (the others still shared). */
+bool kiln_part_replace_attr(part *p, kiln_op *n, const kiln_attr *old, const kiln_attr *value);
+
 /* Computes op on the devices' blocks when an operand is held as blocks and a rule covers the
  * op (elementwise, broadcast_in_dim, transpose, dot_general, reduce): its result is then
  * held as blocks (or partial sums). False when no rule applies (operands' partial sums may
  * have been summed meanwhile): the caller computes it on whole values. */
 bool kiln_part_rule(part *p, const kiln_op *op);
+
+/* ------------------------------------------------------------------ rules_indexed.c */
+
+/* The rules of kiln_part_rule for convolution, gather and scatter (same contract). */
+bool kiln_part_rule_convolution(part *p, const kiln_op *op);
+bool kiln_part_rule_gather(part *p, const kiln_op *op);
+bool kiln_part_rule_scatter(part *p, const kiln_op *op);
 
 #endif

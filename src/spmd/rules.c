@@ -19,6 +19,7 @@
  *   slice              sharded dimensions must be taken whole; the others may be cut
  *   concatenate        along a dimension every operand holds whole; the operands' other
  *                      dimensions sharded alike
+ *   convolution, gather, scatter: rules_indexed.c
  * A rule refuses (the op is computed whole; partial sums it summed stay summed) when an axis
  * would be used twice, operands disagree on a dimension's axes, shapes are dynamic or types
  * quantized. Only in a function's top block:
@@ -28,18 +29,15 @@
 #include "ir/verify.h"
 #include "spmd/part.h"
 
-enum { MAX_RANK = 64 };
+enum { MAX_RANK = KILN_PART_MAX_RANK };
 
-/* Value id's blocks, partial sums summed; NULL when it is held whole. */
-static const kiln_sharding *settled(part *p, const kiln_op *at, int32_t id) {
+const kiln_sharding *kiln_part_settled(part *p, const kiln_op *at, int32_t id) {
   kiln_part_settle(p, at, id);
   const vstate *v = &p->st[id];
   return v->local && !kiln_part_trivial(v->sh) ? v->sh : NULL;
 }
 
-/* Copies op onto the given operands with result type t (attributes shared, regions
- * rewritten), its result held as blocks under s. */
-static bool emit_on_blocks(part *p, const kiln_op *op, kiln_value *const *ins, const kiln_sharding *s) {
+bool kiln_part_emit_on_blocks(part *p, const kiln_op *op, kiln_value *const *ins, const kiln_sharding *s) {
   const kiln_type *t = kiln_part_local_type(p, op, op->results[0].type, s);
   kiln_op *n = t ? kiln_op_new(p->m, op->kind, op->num_operands, 1, 0, op->num_regions) : NULL;
   if (!n) return t ? kiln_part_oom(p) : false;
@@ -56,7 +54,7 @@ static bool emit_on_blocks(part *p, const kiln_op *op, kiln_value *const *ins, c
   return !p->err;
 }
 
-static bool static_tensor(const kiln_type *t) {
+bool kiln_part_static_tensor(const kiln_type *t) {
   return kiln_type_is_tensor(t) && kiln_type_is_static(t) && !kiln_type_is_quant_tensor(t) &&
          t->tensor.rank <= MAX_RANK;
 }
@@ -64,16 +62,16 @@ static bool static_tensor(const kiln_type *t) {
 static bool elementwise(part *p, const kiln_op *op) {
   const kiln_type *rt = op->results[0].type;
   const kiln_sharding *s = NULL;
-  if (op->kind == KILN_OP_BITCAST_CONVERT || !static_tensor(rt)) return false; /* a bitcast may change the shape */
+  if (op->kind == KILN_OP_BITCAST_CONVERT || !kiln_part_static_tensor(rt)) return false; /* a bitcast may change the shape */
   for (int32_t i = 0; i < op->num_operands; i++) { /* every operand the result's shape, or a scalar */
     const kiln_type *t = op->operands[i]->type;
-    if (!static_tensor(t) || (t->tensor.rank && (t->tensor.rank != rt->tensor.rank ||
+    if (!kiln_part_static_tensor(t) || (t->tensor.rank && (t->tensor.rank != rt->tensor.rank ||
                                                   memcmp(t->tensor.dims, rt->tensor.dims,
                                                          sizeof(int64_t) * (size_t)rt->tensor.rank))))
       return false;
   }
   for (int32_t i = 0; i < op->num_operands && !s; i++)
-    if (op->operands[i]->type->tensor.rank) s = settled(p, op, op->operands[i]->id);
+    if (op->operands[i]->type->tensor.rank) s = kiln_part_settled(p, op, op->operands[i]->id);
   if (!s) return false;
   kiln_value *ins[8];
   if (op->num_operands > 8) return false;
@@ -82,13 +80,13 @@ static bool elementwise(part *p, const kiln_op *op) {
     ins[i] = op->operands[i]->type->tensor.rank ? kiln_part_blocks(p, op, id, s) : kiln_part_whole(p, op, id);
     if (!ins[i]) return false;
   }
-  return emit_on_blocks(p, op, ins, s);
+  return kiln_part_emit_on_blocks(p, op, ins, s);
 }
 
 static bool broadcast(part *p, const kiln_op *op) {
   const kiln_type *ot = op->operands[0]->type, *rt = op->results[0].type;
   const kiln_attr *dims = kiln_op_attr(op, "broadcast_dimensions");
-  const kiln_sharding *so = static_tensor(ot) && static_tensor(rt) ? settled(p, op, op->operands[0]->id) : NULL;
+  const kiln_sharding *so = kiln_part_static_tensor(ot) && kiln_part_static_tensor(rt) ? kiln_part_settled(p, op, op->operands[0]->id) : NULL;
   if (!so || kiln_attr_count(dims) != ot->tensor.rank) return false;
   kiln_sharding *s = kiln_part_new_sharding(p, so->mesh, rt->tensor.rank);
   if (!s) return false;
@@ -99,13 +97,13 @@ static bool broadcast(part *p, const kiln_op *op) {
     s->dims[d] = so->dims[i];
   }
   kiln_value *in = kiln_part_blocks(p, op, op->operands[0]->id, so);
-  return in && emit_on_blocks(p, op, &in, s);
+  return in && kiln_part_emit_on_blocks(p, op, &in, s);
 }
 
 static bool transpose(part *p, const kiln_op *op) {
   const kiln_type *rt = op->results[0].type;
   const kiln_attr *perm = kiln_op_attr(op, "permutation");
-  const kiln_sharding *so = static_tensor(rt) ? settled(p, op, op->operands[0]->id) : NULL;
+  const kiln_sharding *so = kiln_part_static_tensor(rt) ? kiln_part_settled(p, op, op->operands[0]->id) : NULL;
   if (!so || kiln_attr_count(perm) != rt->tensor.rank) return false;
   kiln_sharding *s = kiln_part_new_sharding(p, so->mesh, rt->tensor.rank);
   if (!s) return false;
@@ -115,11 +113,10 @@ static bool transpose(part *p, const kiln_op *op) {
     s->dims[i] = so->dims[d];
   }
   kiln_value *in = kiln_part_blocks(p, op, op->operands[0]->id, so);
-  return in && emit_on_blocks(p, op, &in, s);
+  return in && kiln_part_emit_on_blocks(p, op, &in, s);
 }
 
-/* Records the axes of a dimension sharding as used; false when one is used already. */
-static bool use_axes(const kiln_dim_sharding *d, bool *used) {
+bool kiln_part_use_axes(const kiln_dim_sharding *d, bool *used) {
   for (int32_t k = 0; k < d->count; k++) {
     if (used[d->axes[k].axis]) return false;
     used[d->axes[k].axis] = true;
@@ -146,14 +143,14 @@ static bool pair_dims(kiln_dim_sharding *l, kiln_dim_sharding *r) {
 static bool dot(part *p, const kiln_op *op) {
   const kiln_value *lv = op->operands[0], *rv = op->operands[1];
   const kiln_attr *dn = kiln_op_attr(op, "dot_dimension_numbers");
-  if (op->num_operands != 2 || !dn || !static_tensor(lv->type) || !static_tensor(rv->type) ||
-      !static_tensor(op->results[0].type))
+  if (op->num_operands != 2 || !dn || !kiln_part_static_tensor(lv->type) || !kiln_part_static_tensor(rv->type) ||
+      !kiln_part_static_tensor(op->results[0].type))
     return false;
   const kiln_attr *lb = kiln_attr_get(dn, "lhs_batching_dimensions"), *rb = kiln_attr_get(dn, "rhs_batching_dimensions");
   const kiln_attr *lc = kiln_attr_get(dn, "lhs_contracting_dimensions"), *rc = kiln_attr_get(dn, "rhs_contracting_dimensions");
   int64_t nb = lb ? kiln_attr_count(lb) : 0, nc = lc ? kiln_attr_count(lc) : 0;
   if (nb < 0 || nc < 0 || nb != (rb ? kiln_attr_count(rb) : 0) || nc != (rc ? kiln_attr_count(rc) : 0)) return false;
-  const kiln_sharding *sl = settled(p, op, lv->id), *sr = settled(p, op, rv->id);
+  const kiln_sharding *sl = kiln_part_settled(p, op, lv->id), *sr = kiln_part_settled(p, op, rv->id);
   if (!sl && !sr) return false;
   const kiln_mesh *mesh = sl ? sl->mesh : sr->mesh;
   if (sl && sr && sl->mesh != sr->mesh) return false;
@@ -182,17 +179,17 @@ static bool dot(part *p, const kiln_op *op) {
   int32_t out = 0, partial = 0;
   if (!s) return false;
   for (int64_t i = 0; i < nb; i++) {
-    if (!use_axes(&tl->dims[bl[i]], used)) return false;
+    if (!kiln_part_use_axes(&tl->dims[bl[i]], used)) return false;
     s->dims[out++] = tl->dims[bl[i]];
   }
   for (int32_t d = 0; d < lrank; d++)
     if (lfree[d]) {
-      if (!use_axes(&tl->dims[d], used)) return false;
+      if (!kiln_part_use_axes(&tl->dims[d], used)) return false;
       s->dims[out++] = tl->dims[d];
     }
   for (int32_t d = 0; d < rrank; d++)
     if (rfree[d]) {
-      if (!use_axes(&tr->dims[d], used)) return false;
+      if (!kiln_part_use_axes(&tr->dims[d], used)) return false;
       s->dims[out++] = tr->dims[d];
     }
   for (int64_t i = 0; i < nc; i++) partial += tl->dims[cl[i]].count;
@@ -200,12 +197,12 @@ static bool dot(part *p, const kiln_op *op) {
   if (partial) {
     if (!(s->unreduced = kiln_arena_alloc_array(p->arena, (size_t)partial, sizeof *s->unreduced))) return kiln_part_oom(p);
     for (int64_t i = 0; i < nc; i++) {
-      if (!use_axes(&tl->dims[cl[i]], used)) return false;
+      if (!kiln_part_use_axes(&tl->dims[cl[i]], used)) return false;
       for (int32_t k = 0; k < tl->dims[cl[i]].count; k++) s->unreduced[s->num_unreduced++] = tl->dims[cl[i]].axes[k];
     }
   }
   kiln_value *ins[2] = {kiln_part_blocks(p, op, lv->id, tl), kiln_part_blocks(p, op, rv->id, tr)};
-  return ins[0] && ins[1] && emit_on_blocks(p, op, ins, s);
+  return ins[0] && ins[1] && kiln_part_emit_on_blocks(p, op, ins, s);
 }
 
 /* Whether value v is a constant whose every element is zero. */
@@ -219,8 +216,8 @@ static bool zero_constant(const kiln_value *v) {
 }
 
 static bool reduce(part *p, const kiln_op *op) {
-  if (op->num_operands != 2 || op->num_results != 1 || !static_tensor(op->operands[0]->type)) return false;
-  const kiln_sharding *so = settled(p, op, op->operands[0]->id);
+  if (op->num_operands != 2 || op->num_results != 1 || !kiln_part_static_tensor(op->operands[0]->type)) return false;
+  const kiln_sharding *so = kiln_part_settled(p, op, op->operands[0]->id);
   const kiln_attr *dims = kiln_op_attr(op, "dimensions");
   int32_t rank = op->operands[0]->type->tensor.rank;
   if (!so || kiln_attr_count(dims) < 0) return false;
@@ -245,14 +242,14 @@ static bool reduce(part *p, const kiln_op *op) {
     for (int32_t k = 0; k < so->dims[d].count; k++) s->unreduced[s->num_unreduced++] = so->dims[d].axes[k];
   }
   kiln_value *ins[2] = {kiln_part_blocks(p, op, op->operands[0]->id, so), kiln_part_whole(p, op, op->operands[1]->id)};
-  return ins[0] && ins[1] && emit_on_blocks(p, op, ins, s);
+  return ins[0] && ins[1] && kiln_part_emit_on_blocks(p, op, ins, s);
 }
 
 /* The groups of a reshape: runs of operand and result dimensions of equal products
  * (size-1 dimensions joining the group before them). */
 static bool reshape(part *p, const kiln_op *op) {
   const kiln_type *ot = op->operands[0]->type, *rt = op->results[0].type;
-  const kiln_sharding *so = static_tensor(ot) && static_tensor(rt) ? settled(p, op, op->operands[0]->id) : NULL;
+  const kiln_sharding *so = kiln_part_static_tensor(ot) && kiln_part_static_tensor(rt) ? kiln_part_settled(p, op, op->operands[0]->id) : NULL;
   if (!so) return false;
   kiln_sharding *s = kiln_part_new_sharding(p, so->mesh, rt->tensor.rank);
   if (!s) return false;
@@ -275,14 +272,14 @@ static bool reshape(part *p, const kiln_op *op) {
     s->dims[o0] = so->dims[i0]; /* blocks of the group's major dimension: contiguous in both */
   }
   kiln_value *v = kiln_part_blocks(p, op, op->operands[0]->id, so);
-  return v && emit_on_blocks(p, op, &v, s);
+  return v && kiln_part_emit_on_blocks(p, op, &v, s);
 }
 
 static bool slice(part *p, const kiln_op *op) {
   const kiln_type *ot = op->operands[0]->type;
   const kiln_attr *start = kiln_op_attr(op, "start_indices"), *limit = kiln_op_attr(op, "limit_indices"),
                   *step = kiln_op_attr(op, "strides");
-  const kiln_sharding *so = static_tensor(ot) && static_tensor(op->results[0].type) ? settled(p, op, op->operands[0]->id) : NULL;
+  const kiln_sharding *so = kiln_part_static_tensor(ot) && kiln_part_static_tensor(op->results[0].type) ? kiln_part_settled(p, op, op->operands[0]->id) : NULL;
   if (!so || kiln_attr_count(start) != ot->tensor.rank || kiln_attr_count(limit) != ot->tensor.rank) return false;
   for (int32_t d = 0; d < ot->tensor.rank; d++) {
     int64_t a = 0, b = 0, k = 1;
@@ -291,18 +288,21 @@ static bool slice(part *p, const kiln_op *op) {
     if (so->dims[d].count && (a != 0 || b != ot->tensor.dims[d] || k != 1)) return false;
   }
   kiln_value *v = kiln_part_blocks(p, op, op->operands[0]->id, so); /* the cut dimensions are whole */
-  if (!v || !emit_on_blocks(p, op, &v, so)) return false;
+  if (!v || !kiln_part_emit_on_blocks(p, op, &v, so)) return false;
   /* the sharded dimensions' limits are the blocks' sizes */
   kiln_op *n = p->st[op->results[0].id].local->def;
   int64_t limits[MAX_RANK];
   for (int32_t d = 0; d < ot->tensor.rank; d++) kiln_attr_i64_at(limit, d, &limits[d]);
   for (int32_t d = 0; d < ot->tensor.rank; d++)
     if (so->dims[d].count) limits[d] /= kiln_sharding_parts(so, d);
-  kiln_named_attr *attrs = kiln_arena_alloc_array(p->m->arena, (size_t)op->num_attrs, sizeof *attrs);
-  const kiln_attr *local = kiln_attr_make_i64_array(p->m, limits, ot->tensor.rank);
-  if (!attrs || !local) return kiln_part_oom(p);
-  for (int32_t k = 0; k < op->num_attrs; k++)
-    attrs[k] = op->attrs[k].value == limit ? (kiln_named_attr){op->attrs[k].name, local} : op->attrs[k];
+  return kiln_part_replace_attr(p, n, limit, kiln_attr_make_i64_array(p->m, limits, ot->tensor.rank));
+}
+
+bool kiln_part_replace_attr(part *p, kiln_op *n, const kiln_attr *old, const kiln_attr *value) {
+  kiln_named_attr *attrs = kiln_arena_alloc_array(p->m->arena, (size_t)n->num_attrs, sizeof *attrs);
+  if (!attrs || !value) return kiln_part_oom(p);
+  for (int32_t k = 0; k < n->num_attrs; k++)
+    attrs[k] = n->attrs[k].value == old ? (kiln_named_attr){n->attrs[k].name, value} : n->attrs[k];
   n->attrs = attrs;
   return true;
 }
@@ -310,15 +310,15 @@ static bool slice(part *p, const kiln_op *op) {
 static bool concatenate(part *p, const kiln_op *op) {
   int64_t dim = -1;
   const kiln_attr *da = kiln_op_attr(op, "dimension");
-  if (!da || !kiln_attr_i64_at(da, 0, &dim) || op->num_operands > 16 || !static_tensor(op->results[0].type)) return false;
+  if (!da || !kiln_attr_i64_at(da, 0, &dim) || op->num_operands > 16 || !kiln_part_static_tensor(op->results[0].type)) return false;
   const kiln_sharding *s = NULL;
   for (int32_t k = 0; k < op->num_operands && !s; k++)
-    if (static_tensor(op->operands[k]->type)) s = settled(p, op, op->operands[k]->id);
+    if (kiln_part_static_tensor(op->operands[k]->type)) s = kiln_part_settled(p, op, op->operands[k]->id);
   if (!s || dim < 0 || dim >= s->rank || s->dims[dim].count) return false;
   kiln_value *ins[16];
   for (int32_t k = 0; k < op->num_operands; k++) /* every operand to the same blocks */
-    if (!static_tensor(op->operands[k]->type) || !(ins[k] = kiln_part_blocks(p, op, op->operands[k]->id, s))) return false;
-  return emit_on_blocks(p, op, ins, s);
+    if (!kiln_part_static_tensor(op->operands[k]->type) || !(ins[k] = kiln_part_blocks(p, op, op->operands[k]->id, s))) return false;
+  return kiln_part_emit_on_blocks(p, op, ins, s);
 }
 
 bool kiln_part_rule(part *p, const kiln_op *op) {
@@ -335,6 +335,9 @@ bool kiln_part_rule(part *p, const kiln_op *op) {
     case KILN_OP_RESHAPE: return reshape(p, op);
     case KILN_OP_SLICE: return slice(p, op);
     case KILN_OP_CONCATENATE: return concatenate(p, op);
+    case KILN_OP_CONVOLUTION: return kiln_part_rule_convolution(p, op);
+    case KILN_OP_GATHER: return kiln_part_rule_gather(p, op);
+    case KILN_OP_SCATTER: return kiln_part_rule_scatter(p, op);
     default: return false;
   }
 }

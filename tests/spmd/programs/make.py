@@ -55,6 +55,13 @@ def split_sums(v):
                             m[300000:].astype(jnp.float32)])[None]
 
 
+def indexed(x, k, table, ids, rows, idx, u):
+    # a convolution over the batch, an embedding lookup with the ids split by batch, and a
+    # scatter-add into columns of batch-split rows: each on the devices' blocks
+    y = lax.conv_general_dilated(x, k, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"))
+    return jnp.tanh(y), table[ids] * 2, rows.at[:, idx].add(u)
+
+
 def attention(w, x):
     q, k, v = (a.reshape(*x.shape[:2], 2, 8) for a in jnp.split(x @ w, 3, axis=-1))
     att = jax.nn.softmax(jnp.einsum("bqhd,bkhd->bhqk", q, k), axis=-1)
@@ -104,6 +111,11 @@ PROGRAMS = {
                                               mesh=line, in_specs=P("i"), out_specs=P("i"))),
                         [f32(4, 17000), f32(4, 5), rng.integers(-2**31, 2**31 - 1, (4, 16500), dtype=np.int32)]),
     "all_reduce_split": (jax.jit(jax.shard_map(split_sums, mesh=line, in_specs=P("i"), out_specs=P("i"))), [f32(4, 2)]),
+    "indexed_ops": (jax.jit(indexed, in_shardings=(ns(line, "i"), ns(line), ns(line), ns(line, "i"), ns(line, "i"),
+                                                   ns(line), ns(line, "i")),
+                            out_shardings=(ns(line, "i"), ns(line, "i"), ns(line, "i"))),
+                    [f32(8, 6, 6, 3), f32(3, 3, 3, 4), f32(32, 5), rng.integers(0, 32, (8, 3), dtype=np.int32),
+                     f32(8, 10), np.array([7, 2, 7], dtype=np.int32), f32(8, 3)]),
 }
 
 
