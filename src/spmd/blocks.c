@@ -88,7 +88,7 @@ bool kiln_part_trivial(const kiln_sharding *s) {
   return true;
 }
 
-static bool same_refs(const kiln_axis_ref *x, int32_t nx, const kiln_axis_ref *y, int32_t ny) {
+bool kiln_part_same_refs(const kiln_axis_ref *x, int32_t nx, const kiln_axis_ref *y, int32_t ny) {
   if (nx != ny) return false;
   for (int32_t k = 0; k < nx; k++)
     if (x[k].axis != y[k].axis || x[k].pre_size != y[k].pre_size || x[k].size != y[k].size) return false;
@@ -99,10 +99,10 @@ static bool same_refs(const kiln_axis_ref *x, int32_t nx, const kiln_axis_ref *y
 bool kiln_part_same_blocks(const kiln_sharding *a, const kiln_sharding *b) {
   if (kiln_part_trivial(a) || kiln_part_trivial(b)) return kiln_part_trivial(a) && kiln_part_trivial(b);
   if (a->mesh != b->mesh || a->rank != b->rank ||
-      !same_refs(a->unreduced, a->num_unreduced, b->unreduced, b->num_unreduced))
+      !kiln_part_same_refs(a->unreduced, a->num_unreduced, b->unreduced, b->num_unreduced))
     return false;
   for (int32_t i = 0; i < a->rank; i++)
-    if (!same_refs(a->dims[i].axes, a->dims[i].count, b->dims[i].axes, b->dims[i].count)) return false;
+    if (!kiln_part_same_refs(a->dims[i].axes, a->dims[i].count, b->dims[i].axes, b->dims[i].count)) return false;
   return true;
 }
 
@@ -162,10 +162,7 @@ static kiln_value *slice_to(part *p, const kiln_op *at, kiln_value *full, const 
   return &ds->results[0];
 }
 
-/* The device groups that differ only in the factors refs (n of them, p->n / n groups),
- * each in the mixed-radix order of those factors: ids[g * n + k], in p->m's arena (they
- * become an attribute's storage). */
-static int64_t *device_groups(part *p, const kiln_op *at, const kiln_mesh *mesh, const kiln_axis_ref *refs,
+int64_t *kiln_part_device_groups(part *p, const kiln_op *at, const kiln_mesh *mesh, const kiln_axis_ref *refs,
                               int32_t count, int64_t n) {
   int64_t groups = p->n / n, num_groups = 0;
   int64_t *ids = kiln_arena_alloc_array(p->m->arena, (size_t)p->n, sizeof *ids);
@@ -192,9 +189,7 @@ static int64_t *device_groups(part *p, const kiln_op *at, const kiln_mesh *mesh,
   return ids;
 }
 
-/* A collective over the groups ids (groups x n) of result type t: operands x, attributes
- * channel_handle 1/1, replica_groups, use_global_device_ids, and extra ones. */
-static kiln_op *collective(part *p, kiln_op_kind kind, kiln_value *x, const kiln_type *t, int64_t *ids, int64_t n,
+kiln_op *kiln_part_collective(part *p, kiln_op_kind kind, kiln_value *x, const kiln_type *t, int64_t *ids, int64_t n,
                            int32_t extra, int32_t regions) {
   int64_t gshape[2] = {p->n / n, n};
   kiln_op *op = kiln_op_new(p->m, kind, 1, 1, 3 + extra, regions);
@@ -225,11 +220,11 @@ static kiln_op *collective(part *p, kiln_op_kind kind, kiln_value *x, const kiln
  * the axes splitting that dimension, in block order. */
 static kiln_value *gather_dim(part *p, const kiln_op *at, kiln_value *x, const kiln_sharding *s, int32_t i) {
   int64_t parts = kiln_sharding_parts(s, i), dims[64];
-  int64_t *ids = device_groups(p, at, s->mesh, s->dims[i].axes, s->dims[i].count, parts);
+  int64_t *ids = kiln_part_device_groups(p, at, s->mesh, s->dims[i].axes, s->dims[i].count, parts);
   memcpy(dims, x->type->tensor.dims, sizeof(int64_t) * (size_t)s->rank);
   dims[i] *= parts;
   const kiln_attr *dim = kiln_attr_make_int(p->m, i, kiln_type_scalar(p->m, KILN_ELEM_SI64));
-  kiln_op *op = ids && dim ? collective(p, KILN_OP_ALL_GATHER, x, kiln_part_tensor_of(p, kiln_type_elem(x->type), s->rank, dims),
+  kiln_op *op = ids && dim ? kiln_part_collective(p, KILN_OP_ALL_GATHER, x, kiln_part_tensor_of(p, kiln_type_elem(x->type), s->rank, dims),
                                         ids, parts, 1, 0)
                            : NULL;
   if (!op) return kiln_part_oom(p), NULL;
@@ -249,14 +244,21 @@ static int64_t unreduced_size(const kiln_sharding *s) {
  * `or` for booleans). */
 kiln_value *kiln_part_sum_partials(part *p, const kiln_op *at, kiln_value *x, const kiln_sharding *s) {
   int64_t n = unreduced_size(s);
-  int64_t *ids = device_groups(p, at, s->mesh, s->unreduced, s->num_unreduced, n);
+  int64_t *ids = kiln_part_device_groups(p, at, s->mesh, s->unreduced, s->num_unreduced, n);
   kiln_elem e = kiln_type_elem(x->type);
   const kiln_type *scalar = kiln_part_tensor_of(p, e, 0, NULL);
-  kiln_op *op = ids && scalar ? collective(p, KILN_OP_ALL_REDUCE, x, x->type, ids, n, 0, 1) : NULL;
-  kiln_block *b = op ? kiln_block_new(p->m, 2) : NULL;
+  kiln_op *op = ids && scalar ? kiln_part_collective(p, KILN_OP_ALL_REDUCE, x, x->type, ids, n, 0, 1) : NULL;
+  if (!op || !kiln_part_add_region(p, op, e)) return kiln_part_oom(p), NULL;
+  kiln_block_append(p->out, op);
+  return &op->results[0];
+}
+
+bool kiln_part_add_region(part *p, kiln_op *op, kiln_elem e) {
+  const kiln_type *scalar = kiln_part_tensor_of(p, e, 0, NULL);
+  kiln_block *b = scalar ? kiln_block_new(p->m, 2) : NULL;
   kiln_op *add = b ? kiln_op_new(p->m, e == KILN_ELEM_I1 ? KILN_OP_OR : KILN_OP_ADD, 2, 1, 0, 0) : NULL;
   kiln_op *ret = add ? kiln_op_new(p->m, KILN_OP_RETURN, 1, 0, 0, 0) : NULL;
-  if (!ret) return kiln_part_oom(p), NULL;
+  if (!ret) return kiln_part_oom(p);
   for (int32_t i = 0; i < 2; i++) {
     b->args[i] = (kiln_value){.type = scalar, .block = b, .index = i};
     add->operands[i] = &b->args[i];
@@ -266,8 +268,7 @@ kiln_value *kiln_part_sum_partials(part *p, const kiln_op *at, kiln_value *x, co
   kiln_block_append(b, add);
   kiln_block_append(b, ret);
   kiln_region_append(&op->regions[0], b);
-  kiln_block_append(p->out, op);
-  return &op->results[0];
+  return true;
 }
 
 /* x on the devices first in their group of the unreduced axes of s, zeros on the others:
@@ -368,10 +369,13 @@ static kiln_value *broadcast_blocks(part *p, const kiln_op *at, const kiln_op *b
   return &n->results[0];
 }
 
-/* The value as blocks under s: the local one when it has those blocks, else a slice of
- * the whole (made partial sums when s has unreduced axes; a broadcast made on the blocks). */
+/* The value as blocks under s: the local one when it has those blocks, or moved there by
+ * one collective (kiln_part_reshard), else a slice of the whole (made partial sums when s
+ * has unreduced axes; a broadcast made on the blocks). */
 kiln_value *kiln_part_blocks(part *p, const kiln_op *at, int32_t id, const kiln_sharding *s) {
   vstate *v = &p->st[id];
+  kiln_value *moved = v->local ? kiln_part_reshard(p, at, v->local, v->sh, s) : NULL;
+  if (moved || p->err) return moved;
   if (v->local && v->sh && v->sh->num_unreduced && !(s && s->num_unreduced)) kiln_part_settle(p, at, id);
   if (v->local && kiln_part_same_blocks(v->sh, s)) return v->local;
   kiln_value *x = kiln_part_whole(p, at, id);

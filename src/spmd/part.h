@@ -52,6 +52,20 @@ bool kiln_part_same_blocks(const kiln_sharding *a, const kiln_sharding *b);
 const kiln_type *kiln_part_local_type(part *p, const kiln_op *at, const kiln_type *t, const kiln_sharding *s);
 /* x's partial sums over the unreduced axes of s, summed (an all_reduce). */
 kiln_value *kiln_part_sum_partials(part *p, const kiln_op *at, kiln_value *x, const kiln_sharding *s);
+/* The device groups that differ only in the factors refs (n of them, p->n / n groups),
+ * each in the mixed-radix order of those factors: ids[g * n + k], in p->m's arena (they
+ * become an attribute's storage). */
+int64_t *kiln_part_device_groups(part *p, const kiln_op *at, const kiln_mesh *mesh, const kiln_axis_ref *refs,
+                                 int32_t count, int64_t n);
+/* A collective over the groups ids (groups x n) of result type t: operand x, attributes
+ * extra ones (0 .. extra-1, the caller's), channel_handle 1/1, replica_groups,
+ * use_global_device_ids; not yet appended to p->out. */
+kiln_op *kiln_part_collective(part *p, kiln_op_kind kind, kiln_value *x, const kiln_type *t, int64_t *ids, int64_t n,
+                              int32_t extra, int32_t regions);
+/* Gives op's region 0 the sum of two scalars of type e (`or` for booleans). */
+bool kiln_part_add_region(part *p, kiln_op *op, kiln_elem e);
+/* Whether two lists of axis factors are the same. */
+bool kiln_part_same_refs(const kiln_axis_ref *x, int32_t nx, const kiln_axis_ref *y, int32_t ny);
 /* A sharding over mesh with rank empty dimensions (in p->arena). */
 kiln_sharding *kiln_part_new_sharding(part *p, const kiln_mesh *mesh, int32_t rank);
 /* Value id held as partial sums: summed once (an all_reduce), held as the blocks of its
@@ -63,6 +77,15 @@ void kiln_part_settle(part *p, const kiln_op *at, int32_t id);
  * broadcast_in_dim's blocks broadcast from its operand's). */
 kiln_value *kiln_part_whole(part *p, const kiln_op *at, int32_t id);
 kiln_value *kiln_part_blocks(part *p, const kiln_op *at, int32_t id, const kiln_sharding *s);
+
+/* ------------------------------------------------------------------ reshard.c */
+
+/* x (blocks under from) as the blocks under to by one collective where one does it:
+ * partial sums whose axes are to's blocks along one dimension (a reduce_scatter), or a
+ * dimension's axes moved to another dimension (an all_to_all); else NULL (p->err on
+ * failure). */
+kiln_value *kiln_part_reshard(part *p, const kiln_op *at, kiln_value *x, const kiln_sharding *from,
+                              const kiln_sharding *to);
 
 /* ------------------------------------------------------------------ partition.c */
 

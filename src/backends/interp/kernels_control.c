@@ -1152,7 +1152,25 @@ static kiln_status k_reduce_scatter(kiln_interp_ctx *ctx, const kiln_kernel_args
   const kiln_rtv *x = a->in[0];
   if (!st && (dim < 0 || dim >= x->rank || x->dims[dim] % c.count))
     st = kiln_interp_error(ctx, a->op, "cannot scatter dimension %lld over %d processes", (long long)dim, (int)c.count);
-  if (!st) {
+  const kiln_op *f = kiln_region_combiner(a->op);
+  bool native = !st && f && a->out_elem[0]->kind == KILN_TYPE_SCALAR && x->elem_type->kind == KILN_TYPE_SCALAR &&
+                a->out_elem[0]->elem == x->elem && kiln_combine(f->kind, x->elem, NULL, NULL, 0);
+  if (native) { /* each outer index's run of this member's block, folded in group order */
+    int64_t dims[KILN_RTV_MAX_RANK], outer = 1, inner = 1;
+    memcpy(dims, x->dims, sizeof(int64_t) * (size_t)x->rank);
+    dims[dim] /= c.count;
+    for (int32_t d = 0; d < dim; d++) outer *= x->dims[d];
+    for (int32_t d = (int32_t)dim + 1; d < x->rank; d++) inner *= x->dims[d];
+    st = kiln_kernel_result_uninit(a, 0, x->rank, dims);
+    int64_t run = dims[dim] * inner;
+    size_t eb = x->elem_bytes;
+    for (int64_t o = 0; !st && o < outer && run; o++) {
+      size_t from = (size_t)(o * x->dims[dim] * inner + c.index * run) * eb;
+      uint8_t *acc = a->out[0]->data + (size_t)(o * run) * eb;
+      memcpy(acc, c.all[0]->data + from, (size_t)run * eb);
+      for (int32_t m = 1; m < c.count; m++) kiln_combine(f->kind, x->elem, acc, c.all[m]->data + from, run);
+    }
+  } else if (!st) {
     int64_t dims[KILN_RTV_MAX_RANK], idx[KILN_RTV_MAX_RANK] = {0}, xs[KILN_RTV_MAX_RANK];
     memcpy(dims, x->dims, sizeof(int64_t) * (size_t)x->rank);
     dims[dim] /= c.count;

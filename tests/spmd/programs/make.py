@@ -116,6 +116,13 @@ PROGRAMS = {
                             out_shardings=(ns(line, "i"), ns(line, "i"), ns(line, "i"))),
                     [f32(8, 6, 6, 3), f32(3, 3, 3, 4), f32(32, 5), rng.integers(0, 32, (8, 3), dtype=np.int32),
                      f32(8, 10), np.array([7, 2, 7], dtype=np.int32), f32(8, 3)]),
+    # one collective moves a value between shardings: the partial sums of a product over
+    # split columns wanted as row blocks (a reduce_scatter), row blocks wanted as column
+    # blocks (an all_to_all)
+    "reshard": (jax.jit(lambda x, w, v: (x @ w, jnp.sin(v) * 2),
+                        in_shardings=(ns(line, None, "i"), ns(line, "i", None), ns(line, "i", None)),
+                        out_shardings=(ns(line, "i", None), ns(line, None, "i"))),
+                [f32(8, 16), f32(16, 12), f32(8, 12)]),
 }
 
 
