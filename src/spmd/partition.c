@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "passes/inline.h"
 #include "spmd/part.h"
 
 /* ------------------------------------------------------------------ copying ops */
@@ -401,6 +402,29 @@ static void partition_entry(part *p, kiln_op *entry, kiln_spmd_plan *plan) {
   if (!p->err) set_body(p, entry, p->out, body->num_args, in_types, plan->num_results, p->out_types);
 }
 
+/* The entry's calls inlined when one calls a function holding sdy ops: the shardings there
+ * then apply to the entry's own values, whose blocks the results keep (a call's results
+ * would be whole). The entry keeps its attributes; its body is the inlined copy's. */
+static kiln_status inline_sdy_calls(kiln_module *m, kiln_op *entry) {
+  const kiln_block *body = kiln_op_block(entry, 0);
+  bool any = false;
+  for (const kiln_op *op = body ? body->first : NULL; op && !any; op = op->next) {
+    const kiln_attr *a = op->kind == KILN_OP_CALL ? kiln_op_attr(op, "callee") : NULL;
+    const kiln_op *f = a && a->kind == KILN_ATTR_SYMBOL ? kiln_module_lookup_func(m, a->symbol) : NULL;
+    any = f && f != entry && has_sdy(f);
+  }
+  if (!any) return NULL;
+  kiln_module_number_values(m);
+  kiln_op *copy = NULL;
+  int32_t inlined = 0;
+  KILN_RETURN_IF_ERROR(kiln_inline_calls(m, entry, m, &copy, &inlined));
+  kiln_block *b = kiln_op_block(copy, 0);
+  kiln_block_remove(kiln_op_block(m->op, 0), copy);
+  entry->regions[0].first = entry->regions[0].last = NULL;
+  kiln_region_append(&entry->regions[0], b);
+  return NULL;
+}
+
 kiln_status kiln_spmd_partition(kiln_module *m, kiln_op *entry, int32_t num_partitions, kiln_arena *arena,
                                 kiln_spmd_plan *plan) {
   part p = {.m = m, .arena = arena, .n = num_partitions};
@@ -410,6 +434,7 @@ kiln_status kiln_spmd_partition(kiln_module *m, kiln_op *entry, int32_t num_part
     return kiln_spmd_error(m, entry, "a program of %d partitions (1 to %d are supported)", (int)num_partitions,
                            KILN_SPMD_MAX_DEVICES);
   KILN_RETURN_IF_ERROR(kiln_mesh_table_read(arena, m, &p.meshes));
+  KILN_RETURN_IF_ERROR(inline_sdy_calls(m, entry));
   partition_entry(&p, entry, plan);
   const kiln_block *top = kiln_op_block(m->op, 0);
   for (kiln_op *f = top ? top->first : NULL; f && !p.err; f = f->next)

@@ -123,6 +123,11 @@ PROGRAMS = {
                         in_shardings=(ns(line, None, "i"), ns(line, "i", None), ns(line, "i", None)),
                         out_shardings=(ns(line, "i", None), ns(line, None, "i"))),
                 [f32(8, 16), f32(16, 12), f32(8, 12)]),
+    # a shard_map inside a function the entry calls (a nested jit): inlined before
+    # partitioning, so the result keeps the shard_map's blocks
+    "shard_map_in_call": (jax.jit(lambda v: jax.jit(jax.shard_map(lambda b: jnp.cos(b) * lax.axis_index("i"), mesh=line,
+                                                                   in_specs=P("i"), out_specs=P("i")))(v) + 1),
+                          [f32(8, 3)]),
 }
 
 
