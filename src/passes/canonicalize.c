@@ -163,6 +163,46 @@ static kiln_status gather_dot(kiln_module *m, kiln_block *body, kiln_op *dot, bo
   return NULL;
 }
 
+/* transpose(all_reduce(dot_general(a, b))), the transpose swapping a plain product's two
+ * dims and each value read once (a weight gradient of a data-parallel step, summed over the
+ * devices, then laid out as the weight): all_reduce(dot_general(b, a)). A sum over devices
+ * commutes with the transpose; the swapped product writes the weight's layout at once,
+ * where the transpose would read the sum column by column. The transpose becomes the
+ * all_reduce (its region moved over), the old all_reduce goes. */
+static kiln_status swap_summed_product(kiln_module *m, kiln_block *body, kiln_op *t, bool *done) {
+  *done = false;
+  kiln_op *ar = t->operands[0]->def;
+  kiln_op *dot = ar && ar->kind == KILN_OP_ALL_REDUCE && ar->num_operands == 1 && ar->num_results == 1 &&
+                         ar->num_regions == 1 && ar->parent == body && kiln_rewrite_uses(body, &ar->results[0]) == 1
+                     ? ar->operands[0]->def
+                     : NULL;
+  if (!dot || dot->parent != body || dot->kind != KILN_OP_DOT_GENERAL || !plain_matmul(dot) ||
+      kiln_rewrite_uses(body, &dot->results[0]) != 1)
+    return NULL;
+  kiln_named_attr *attrs = swapped_attrs(m, dot);
+  kiln_value **operands = kiln_arena_alloc_array(m->arena, 2, sizeof *operands);
+  kiln_value **summed = kiln_arena_alloc_array(m->arena, 1, sizeof *summed);
+  if (!attrs || !operands || !summed) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory canonicalising");
+  operands[0] = dot->operands[1];
+  operands[1] = dot->operands[0];
+  dot->operands = operands;
+  dot->attrs = attrs;
+  dot->results[0].type = t->results[0].type;
+  summed[0] = &dot->results[0];
+  t->kind = KILN_OP_ALL_REDUCE;
+  t->operands = summed;
+  t->num_operands = 1;
+  t->attrs = ar->attrs;
+  t->num_attrs = ar->num_attrs;
+  t->regions = ar->regions;
+  t->num_regions = 1;
+  t->regions[0].parent = t;
+  t->loc = ar->loc;
+  kiln_block_remove(body, ar);
+  *done = true;
+  return NULL;
+}
+
 kiln_status kiln_canonicalize(kiln_module *m, kiln_op *func, int32_t *out_rewrites) {
   *out_rewrites = 0;
   kiln_block *body = kiln_op_block(func, 0);
@@ -174,6 +214,10 @@ kiln_status kiln_canonicalize(kiln_module *m, kiln_op *func, int32_t *out_rewrit
       continue;
     }
     if (t->kind != KILN_OP_TRANSPOSE || !permutation_is_swap(t)) continue;
+    bool swapped;
+    KILN_RETURN_IF_ERROR(swap_summed_product(m, body, t, &swapped));
+    *out_rewrites += swapped;
+    if (swapped) continue;
     kiln_op *dot = t->operands[0]->def;
     if (!dot || dot->parent != body || dot->kind != KILN_OP_DOT_GENERAL || !plain_matmul(dot) ||
         kiln_rewrite_uses(body, &dot->results[0]) != 1)

@@ -4,7 +4,9 @@
  * of JAX that way; a transposed read of a large matrix costs a gather per element, a
  * product with its operands swapped costs nothing). The dot it replaces is removed when
  * nothing else reads it. A dot_general of rows gathered from a matrix, more rows than the
- * matrix has, becomes the gather of the product's rows (each row's product made once).
+ * matrix has, becomes the gather of the product's rows (each row's product made once). A
+ * transposed sum over devices of such a product (all_reduce between them) becomes the sum
+ * of the swapped product.
  *
  * Writes the function (in place) and allocates in `m`, the module that owns it. Not
  * thread-safe for one function. */
