@@ -13,14 +13,17 @@ static bool permutation_is_swap(const kiln_op *t) {
   return kiln_attr_count(p) == 2 && kiln_attr_i64_at(p, 0, &a) && kiln_attr_i64_at(p, 1, &b) && a == 1 && b == 0;
 }
 
-/* A dot_general of two matrices without batching dims: one free dim each side. */
+/* A dot_general without batching dims and one free dim each side (a matrix product, or the
+ * contraction of a batch's rows as a weight gradient is): its result is a matrix, and the
+ * product with the operands swapped is its transpose. */
 static bool plain_matmul(const kiln_op *dot) {
   const kiln_attr *dn = kiln_op_attr(dot, "dot_dimension_numbers");
-  if (!dn || dn->kind != KILN_ATTR_STRUCT) return false;
+  if (!dn || dn->kind != KILN_ATTR_STRUCT || dot->num_operands != 2) return false;
   const kiln_attr *lb = kiln_attr_get(dn, "lhs_batching_dimensions"), *lc = kiln_attr_get(dn, "lhs_contracting_dimensions");
-  if ((lb && kiln_attr_count(lb) != 0) || !lc || kiln_attr_count(lc) != 1) return false;
-  return dot->num_operands == 2 && dot->operands[0]->type->tensor.rank == 2 &&
-         dot->operands[1]->type->tensor.rank == 2 && dot->results[0].type->tensor.rank == 2;
+  const kiln_attr *rc = kiln_attr_get(dn, "rhs_contracting_dimensions");
+  if ((lb && kiln_attr_count(lb) != 0) || !lc || !rc || kiln_attr_count(lc) < 1) return false;
+  return dot->operands[0]->type->tensor.rank == kiln_attr_count(lc) + 1 &&
+         dot->operands[1]->type->tensor.rank == kiln_attr_count(rc) + 1 && dot->results[0].type->tensor.rank == 2;
 }
 
 /* The dot's attributes with lhs and rhs exchanged (dimension numbers, precision config). */

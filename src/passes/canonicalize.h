@@ -1,6 +1,8 @@
 /* Canonicalisation of a function the caller owns (a copy, as the inliner makes): algebraic
  * rewrites that spare work later. Today: transpose(dot_general(a, b)) with dims [1, 0] of a
- * plain matrix product becomes dot_general(b, a) (the gradient of a dense layer comes out
+ * product with one free dim each side and no batching dims (a matrix product, or a weight
+ * gradient contracting a batch's rows) becomes dot_general(b, a) (the gradient of a dense
+ * layer comes out
  * of JAX that way; a transposed read of a large matrix costs a gather per element, a
  * product with its operands swapped costs nothing). The dot it replaces is removed when
  * nothing else reads it. A dot_general of rows gathered from a matrix, more rows than the

@@ -11,6 +11,7 @@
 #include "backends/lapack/lapack.h"
 #include "passes/buffer_plan.h"
 #include "passes/canonicalize.h"
+#include "passes/combine_collectives.h"
 #include "passes/loop_products.h"
 #include "passes/fusion.h"
 #include "passes/inline.h"
@@ -1386,10 +1387,11 @@ static kiln_status compile(const kiln_module *m, const kiln_source *src, const k
   x->whole_interp = !plannable(function, entry);
   if (!st && !parent && kiln_cpu_is_polymorphic(function)) st = kiln_cpu_specs_create(m, src, function, &x->specs);
   if (!st && !x->whole_interp) st = kiln_inline_calls_everywhere(m, function, x->scratch, &planned, &inlined);
-  int32_t rewrites = 0, hoisted = 0;
+  int32_t rewrites = 0, hoisted = 0, combined = 0;
   if (!st && planned) st = kiln_canonicalize(x->scratch, planned, &rewrites);
+  if (!st && planned) st = kiln_combine_all_reduces(x->scratch, planned, &combined);
   if (!st && planned) st = kiln_hoist_loop_products(x->scratch, planned, &hoisted);
-  rewrites += hoisted;
+  rewrites += hoisted + combined;
   if (!st && rewrites) kiln_func_number_values(planned); /* ops went: dense ids again */
   const kiln_block *body = planned ? kiln_op_block(planned, 0) : NULL;
   if (!st && !x->whole_interp) x->whole_interp = !plannable(planned, body);

@@ -128,6 +128,14 @@ PROGRAMS = {
     "shard_map_in_call": (jax.jit(lambda v: jax.jit(jax.shard_map(lambda b: jnp.cos(b) * lax.axis_index("i"), mesh=line,
                                                                    in_specs=P("i"), out_specs=P("i")))(v) + 1),
                           [f32(8, 3)]),
+    # a data-parallel step of two layers over a batch of sequences: each weight gradient a
+    # contraction of the batch's rows (swapped where JAX transposes it), summed over the
+    # devices; the cpu device sums both in one all_reduce
+    "data_parallel_two": (jax.jit(lambda w1, w2, x, y: tuple(w - 0.1 * g for w, g in zip(
+        (w1, w2), jax.grad(lambda ws: jnp.mean((jnp.tanh(x @ ws[0]) @ ws[1] - y) ** 2))((w1, w2)))),
+                                  in_shardings=(ns(line), ns(line), ns(line, "i", None, None), ns(line, "i", None, None)),
+                                  out_shardings=(ns(line), ns(line))),
+                          [f32(6, 8), f32(8, 5), f32(8, 3, 6), f32(8, 3, 5)]),
 }
 
 
