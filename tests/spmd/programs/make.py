@@ -46,13 +46,15 @@ def collectives(v):
 
 def split_sums(v):
     # operands of 1.2 MB per device, made on the device from a small input: across processes
-    # each folds one segment and the segments are gathered; chunk sums keep the result small,
-    # every device's copy of it a block of the result
+    # each folds one segment and the segments are gathered (the two f32 sums as one all_reduce
+    # of two operands on cpu: segments across both); chunk sums keep the result small, every
+    # device's copy of it a block of the result
     big = 2 + jnp.sin(jnp.arange(300000, dtype=jnp.float32) / 1e5 * v[0, 0] + v[0, 1])
     ints = (jnp.arange(300003, dtype=jnp.int32) * 7919 + (v[0, 0] * 1000).astype(jnp.int32)) % 65521
-    s, m = lax.psum(big, "i"), lax.pmax(ints, "i")
+    other = 2 + jnp.cos(jnp.arange(250000, dtype=jnp.float32) / 1e5 * v[0, 1])  # summed with big in one (cpu)
+    s, o, m = lax.psum(big, "i"), lax.psum(other, "i"), lax.pmax(ints, "i")
     return jnp.concatenate([s.reshape(1000, 300).sum(1), m[:300000].reshape(1000, 300).sum(1).astype(jnp.float32),
-                            m[300000:].astype(jnp.float32)])[None]
+                            m[300000:].astype(jnp.float32), o.reshape(1000, 250).sum(1)])[None]
 
 
 def indexed(x, k, table, ids, rows, idx, u):
