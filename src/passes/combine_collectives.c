@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-enum { MAX_COMBINED = 64 };
+enum { MAX_COMBINED = 64, MAX_KINDS = 8 };
 
 /* Whether all_reduces a and b meet the same devices with the same computation over the
  * same element type. */
@@ -78,19 +78,41 @@ static kiln_status flush(kiln_module *m, kiln_block *block, kiln_op *at, kiln_op
   return NULL;
 }
 
+/* The pending sums, by kind (same_sum): each kind's become one all_reduce. */
+typedef struct pending {
+  kiln_op *ops[MAX_KINDS][MAX_COMBINED];
+  int32_t n[MAX_KINDS], kinds;
+} pending;
+
+static bool reads_any(const kiln_op *op, const pending *q) {
+  for (int32_t k = 0; k < q->kinds; k++)
+    if (reads(op, q->ops[k], q->n[k])) return true;
+  return false;
+}
+
+static kiln_status flush_all(kiln_module *m, kiln_block *block, kiln_op *at, pending *q, int32_t *combined) {
+  for (int32_t k = 0; k < q->kinds; k++) KILN_RETURN_IF_ERROR(flush(m, block, at, q->ops[k], &q->n[k], combined));
+  q->kinds = 0;
+  return NULL;
+}
+
 kiln_status kiln_combine_all_reduces(kiln_module *m, kiln_op *func, int32_t *out_combined) {
   *out_combined = 0;
   kiln_block *block = kiln_op_block(func, 0);
-  kiln_op *pending[MAX_COMBINED];
-  int32_t n = 0;
+  pending q = {.kinds = 0};
   for (kiln_op *op = block ? block->first : NULL; op;) {
     kiln_op *next = op->next;
-    if (n && (reads(op, pending, n) || !next)) /* a sum is read (or the block ends): all go now */
-      KILN_RETURN_IF_ERROR(flush(m, block, op, pending, &n, out_combined));
+    if (q.kinds && (!next || reads_any(op, &q))) /* a sum is read (or the block ends): all go now */
+      KILN_RETURN_IF_ERROR(flush_all(m, block, op, &q, out_combined));
     if (candidate(op) && next) {
-      if (n && (!same_sum(pending[0], op) || n == MAX_COMBINED))
-        KILN_RETURN_IF_ERROR(flush(m, block, op, pending, &n, out_combined));
-      pending[n++] = op;
+      int32_t k = 0;
+      while (k < q.kinds && !same_sum(q.ops[k][0], op)) k++;
+      if (k == MAX_KINDS || (k < q.kinds && q.n[k] == MAX_COMBINED)) { /* full: what is pending goes */
+        KILN_RETURN_IF_ERROR(flush_all(m, block, op, &q, out_combined));
+        k = 0;
+      }
+      if (k == q.kinds) q.n[q.kinds++] = 0;
+      q.ops[k][q.n[k]++] = op;
     }
     op = next;
   }

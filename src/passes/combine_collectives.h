@@ -2,7 +2,8 @@
  * XLA's all-reduce combiner: a data-parallel step sums one gradient per weight, each sum a
  * rendezvous of every device. Independent all_reduces of one operand each, over the same
  * device groups with the same computation and element type, become one all_reduce of
- * several operands, placed before the first op that reads one of their results (every
+ * several operands (sums of other kinds pending alongside, each kind its own), placed before
+ * the first op that reads one of the pending results (every
  * device runs the same program, so every device moves them alike; each element is summed
  * as before). Only the function's top block.
  *

@@ -48,27 +48,27 @@ module @jit_split_sums attributes {mhlo.num_partitions = 4 : i32, mhlo.num_repli
         %50 = stablehlo.add %arg2, %arg3 : tensor<f32>
         stablehlo.return %50 : tensor<f32>
       }) : (tensor<300000xf32>) -> tensor<300000xf32>
-      %36 = "stablehlo.all_reduce"(%34) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>, use_global_device_ids}> ({
-      ^bb0(%arg2: tensor<f32>, %arg3: tensor<f32>):
-        %50 = stablehlo.add %arg2, %arg3 : tensor<f32>
-        stablehlo.return %50 : tensor<f32>
-      }) : (tensor<250000xf32>) -> tensor<250000xf32>
-      %37 = "stablehlo.all_reduce"(%24) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>, use_global_device_ids}> ({
+      %36 = "stablehlo.all_reduce"(%24) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>, use_global_device_ids}> ({
       ^bb0(%arg2: tensor<i32>, %arg3: tensor<i32>):
         %50 = stablehlo.maximum %arg2, %arg3 : tensor<i32>
         stablehlo.return %50 : tensor<i32>
       }) : (tensor<300003xi32>) -> tensor<300003xi32>
+      %37 = "stablehlo.all_reduce"(%34) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>, use_global_device_ids}> ({
+      ^bb0(%arg2: tensor<f32>, %arg3: tensor<f32>):
+        %50 = stablehlo.add %arg2, %arg3 : tensor<f32>
+        stablehlo.return %50 : tensor<f32>
+      }) : (tensor<250000xf32>) -> tensor<250000xf32>
       %38 = stablehlo.reshape %35 : (tensor<300000xf32>) -> tensor<1000x300xf32>
       %cst_5 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
       %39 = stablehlo.reduce(%38 init: %cst_5) applies stablehlo.add across dimensions = [1] : (tensor<1000x300xf32>, tensor<f32>) -> tensor<1000xf32>
-      %40 = stablehlo.slice %37 [0:300000] : (tensor<300003xi32>) -> tensor<300000xi32>
+      %40 = stablehlo.slice %36 [0:300000] : (tensor<300003xi32>) -> tensor<300000xi32>
       %41 = stablehlo.reshape %40 : (tensor<300000xi32>) -> tensor<1000x300xi32>
       %c_6 = stablehlo.constant dense<0> : tensor<i32>
       %42 = stablehlo.reduce(%41 init: %c_6) applies stablehlo.add across dimensions = [1] : (tensor<1000x300xi32>, tensor<i32>) -> tensor<1000xi32>
       %43 = stablehlo.convert %42 : (tensor<1000xi32>) -> tensor<1000xf32>
-      %44 = stablehlo.slice %37 [300000:300003] : (tensor<300003xi32>) -> tensor<3xi32>
+      %44 = stablehlo.slice %36 [300000:300003] : (tensor<300003xi32>) -> tensor<3xi32>
       %45 = stablehlo.convert %44 : (tensor<3xi32>) -> tensor<3xf32>
-      %46 = stablehlo.reshape %36 : (tensor<250000xf32>) -> tensor<1000x250xf32>
+      %46 = stablehlo.reshape %37 : (tensor<250000xf32>) -> tensor<1000x250xf32>
       %cst_7 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
       %47 = stablehlo.reduce(%46 init: %cst_7) applies stablehlo.add across dimensions = [1] : (tensor<1000x250xf32>, tensor<f32>) -> tensor<1000xf32>
       %48 = stablehlo.concatenate %39, %43, %45, %47, dim = 0 : (tensor<1000xf32>, tensor<1000xf32>, tensor<3xf32>, tensor<1000xf32>) -> tensor<3003xf32>

@@ -52,7 +52,7 @@ def split_sums(v):
     big = 2 + jnp.sin(jnp.arange(300000, dtype=jnp.float32) / 1e5 * v[0, 0] + v[0, 1])
     ints = (jnp.arange(300003, dtype=jnp.int32) * 7919 + (v[0, 0] * 1000).astype(jnp.int32)) % 65521
     other = 2 + jnp.cos(jnp.arange(250000, dtype=jnp.float32) / 1e5 * v[0, 1])  # summed with big in one (cpu)
-    s, o, m = lax.psum(big, "i"), lax.psum(other, "i"), lax.pmax(ints, "i")
+    s, m, o = lax.psum(big, "i"), lax.pmax(ints, "i"), lax.psum(other, "i")  # the sums meet past the max
     return jnp.concatenate([s.reshape(1000, 300).sum(1), m[:300000].reshape(1000, 300).sum(1).astype(jnp.float32),
                             m[300000:].astype(jnp.float32), o.reshape(1000, 250).sum(1)])[None]
 
