@@ -218,12 +218,24 @@ static const kiln_sharding *sharding_attr(part *p, const kiln_op *func, const ch
   const kiln_attr *all = kiln_op_attr(func, list);
   const kiln_attr *d = all && all->kind == KILN_ATTR_ARRAY && i < all->array.count ? all->array.items[i] : NULL;
   const kiln_attr *a = d && d->kind == KILN_ATTR_DICT ? kiln_attr_get(d, "sdy.sharding") : NULL;
-  if (open) *open = !a;
-  if (!a) return NULL;
+  const kiln_attr *g = d && d->kind == KILN_ATTR_DICT && !a ? kiln_attr_get(d, "mhlo.sharding") : NULL;
+  if (open) *open = !a && !g;
+  if (!a && !g) return NULL;
   kiln_sharding *s = kiln_arena_alloc(p->arena, sizeof *s);
   if (!s) return kiln_part_oom(p), NULL;
-  kiln_status st = a->kind == KILN_ATTR_OPAQUE ? kiln_sharding_parse(p->arena, a->opaque, &p->meshes, rank_of(t), s)
-                                               : KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "sdy.sharding is not an sdy attribute");
+  kiln_status st = NULL;
+  if (g) {
+    const kiln_sharding *read = NULL;
+    bool manual = false;
+    st = g->kind == KILN_ATTR_STRING ? kiln_gspmd_parse(p->arena, g->str.data, rank_of(t), &read, &manual)
+                                     : KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "mhlo.sharding is not a string");
+    if (!st && manual) st = KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "a manual sharding here is not supported");
+    if (!st && !read) return NULL; /* replicated */
+    if (!st) *s = *read;
+  } else {
+    st = a->kind == KILN_ATTR_OPAQUE ? kiln_sharding_parse(p->arena, a->opaque, &p->meshes, rank_of(t), s)
+                                     : KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "sdy.sharding is not an sdy attribute");
+  }
   if (st) {
     if (!p->err)
       p->err = kiln_spmd_error(p->m, func, "%s #%d: %s", list[0] == 'a' ? "argument" : "result", (int)i,
@@ -254,10 +266,70 @@ static const kiln_sharding *constraint(part *p, const kiln_op *op) {
   return s->mesh->num_devices == p->n && !s->num_unreduced && !kiln_part_trivial(s) ? s : NULL;
 }
 
+/* The sharding of GSPMD custom call op (its mhlo.sharding; NULL: replicated); *manual when
+ * it says manual. A sharding Kiln cannot read, or over other devices, is an error at op. */
+static const kiln_sharding *gspmd_of(part *p, const kiln_op *op, const kiln_type *t, bool *manual) {
+  const kiln_attr *a = kiln_op_attr(op, "mhlo.sharding");
+  const kiln_sharding *s = NULL;
+  *manual = false;
+  kiln_status st = a && a->kind == KILN_ATTR_STRING ? kiln_gspmd_parse(p->arena, a->str.data, rank_of(t), &s, manual)
+                                                     : KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "needs an mhlo.sharding string");
+  if (st) {
+    kiln_part_op_fail(p, op, "%s", kiln_status_message(st));
+    kiln_status_free(st);
+    return NULL;
+  }
+  if (s && s->mesh->num_devices != p->n) {
+    kiln_part_op_fail(p, op, "a sharding over %lld devices in a program of %d partitions",
+                      (long long)s->mesh->num_devices, (int)p->n);
+    return NULL;
+  }
+  return s;
+}
+
+/* JAX's GSPMD mode: custom_call Sharding is a constraint (a manual one passes its value
+ * on); SPMDFullToShardShape (of a Sharding's result) takes each device's blocks under that
+ * sharding, and the per-device values that follow are computed as they are written (their
+ * types are the blocks'); SPMDShardToFullShape makes a device's value its blocks of the
+ * global one. False: op is no GSPMD call. */
+static bool gspmd_call(part *p, const kiln_op *op) {
+  bool sharding = kiln_op_calls_target(op, "Sharding"), to_shard = kiln_op_calls_target(op, "SPMDFullToShardShape");
+  bool to_full = kiln_op_calls_target(op, "SPMDShardToFullShape");
+  if ((!sharding && !to_shard && !to_full) || op->num_operands != 1 || op->num_results != 1) return false;
+  int32_t in = op->operands[0]->id, out = op->results[0].id;
+  bool manual = false;
+  const kiln_sharding *s = NULL;
+  if (sharding) {
+    s = gspmd_of(p, op, op->results[0].type, &manual);
+    p->st[out] = p->st[in];
+    p->map[out] = p->map[in];
+    p->hint[out] = !kiln_part_trivial(s) ? s : NULL;
+    return true;
+  }
+  if (to_shard) { /* the blocks of the Sharding it reads */
+    const kiln_op *d = op->operands[0]->def;
+    if (d && kiln_op_calls_target(d, "Sharding")) s = gspmd_of(p, d, d->results[0].type, &manual);
+    kiln_value *v = p->err ? NULL : s ? kiln_part_blocks(p, op, in, s) : kiln_part_whole(p, op, in);
+    if (v && v->type != op->results[0].type && !kiln_type_equal(v->type, op->results[0].type))
+      kiln_part_op_fail(p, op, "the blocks of its operand are not of its result's type");
+    p->map[out] = v;
+    return true;
+  }
+  s = gspmd_of(p, op, op->results[0].type, &manual);
+  kiln_value *v = p->err ? NULL : kiln_part_whole(p, op, in); /* this device's value: its blocks */
+  const kiln_type *lt = v ? kiln_part_local_type(p, op, op->results[0].type, s) : NULL;
+  if (v && manual) kiln_part_op_fail(p, op, "a manual result sharding is not supported");
+  else if (lt && !kiln_type_equal(lt, v->type)) kiln_part_op_fail(p, op, "its operand is not a block of its result");
+  p->st[out] = (vstate){v, s};
+  p->map[out] = kiln_part_trivial(s) ? v : NULL;
+  return true;
+}
+
 /* An op of any function or region, into p->out: a constraint keeps its operand (every
  * choice of blocks is correct), a manual computation becomes its body, every other op is
  * copied on whole values. */
 static void rewrite_op(part *p, const kiln_op *op) {
+  if (op->kind == KILN_OP_CUSTOM_CALL && gspmd_call(p, op)) return;
   switch (op->kind) {
     case KILN_OP_SDY_SHARDING_CONSTRAINT:
       p->st[op->results[0].id] = p->st[op->operands[0]->id];
@@ -332,6 +404,9 @@ static void set_body(part *p, kiln_op *f, kiln_block *out, int32_t num_in, const
 
 static bool has_sdy(const kiln_op *op) {
   if (op->kind >= KILN_OP_SDY_SHARDING_CONSTRAINT && op->kind <= KILN_OP_SDY_RETURN) return true;
+  if (kiln_op_calls_target(op, "Sharding") || kiln_op_calls_target(op, "SPMDFullToShardShape") ||
+      kiln_op_calls_target(op, "SPMDShardToFullShape"))
+    return true; /* GSPMD's */
   for (int32_t r = 0; r < op->num_regions; r++)
     for (const kiln_block *b = op->regions[r].first; b; b = b->next)
       for (const kiln_op *in = b->first; in; in = in->next)

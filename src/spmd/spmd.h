@@ -7,6 +7,10 @@
  * `mhlo.num_partitions = N`. Each device is given its local shards and must return its
  * local shards.
  *
+ * GSPMD's annotations (`mhlo.sharding` strings on the entry's arguments and results, the
+ * custom calls Sharding, SPMDFullToShardShape and SPMDShardToFullShape of JAX's GSPMD mode)
+ * are read too (kiln_gspmd_parse).
+ *
  * Sharding semantics (Shardy): a mesh is a list of named axes with sizes; its positions,
  * row-major over the axes, are devices (`device_ids`, iota when absent), a device being a
  * partition index. A tensor sharding lists, per dimension, the axes that split it, major
@@ -80,6 +84,14 @@ kiln_status kiln_sharding_list_parse(kiln_arena *arena, const char *text, const 
                                      const int32_t *ranks, int32_t count, kiln_sharding *out);
 /* Sets manual[a] for each mesh axis a named (manual has mesh->num_axes entries). */
 kiln_status kiln_manual_axes_parse(const char *text, const kiln_mesh *mesh, bool *manual);
+
+/* GSPMD's `mhlo.sharding` text (JAX's GSPMD mode): `{replicated}` and `{maximal ...}` give
+ * *out NULL (whole on every device), `{manual}` sets *manual, `{devices=[...]...}` (written
+ * out or iota device lists, `last_tile_dim_replicate`) a sharding over a mesh of its own
+ * (one axis per tile dimension) for a value of the given rank. Tuples and partially manual
+ * subgroups are refused; errors name the offset. */
+kiln_status kiln_gspmd_parse(kiln_arena *arena, const char *text, int32_t rank, const kiln_sharding **out,
+                             bool *manual);
 
 /* The mesh coordinate of each axis for device (partition) d; false when d is not in the
  * mesh. */

@@ -107,10 +107,55 @@ static void test_shardings(void) {
   kiln_status_free(st);
 }
 
+static void gspmd_fails(const char *text, int32_t rank, const char *want) {
+  const kiln_sharding *s = NULL;
+  bool manual = false;
+  kiln_status st = kiln_gspmd_parse(g_arena, text, rank, &s, &manual);
+  EXPECT(st && strstr(kiln_status_message(st), want), "%s: got '%s', want '%s'", text,
+         st ? kiln_status_message(st) : "success", want);
+  kiln_status_free(st);
+}
+
+/* GSPMD's mhlo.sharding strings: a mesh of the tile dimensions, its devices written out or
+ * an iota (transposed); replicated, maximal and manual; every malformed one refused. */
+static void test_gspmd(void) {
+  const kiln_sharding *s = NULL;
+  bool manual = false;
+  int64_t c[KILN_SPMD_MAX_AXES];
+  kiln_status st = kiln_gspmd_parse(g_arena, "{devices=[2,1,2]<=[4] last_tile_dim_replicate}", 2, &s, &manual);
+  EXPECT(!st && s && !manual && s->rank == 2 && s->mesh->num_axes == 3 && kiln_sharding_parts(s, 0) == 2 &&
+             kiln_sharding_parts(s, 1) == 1,
+         "rows in 2 blocks, the last tile dimension replicating");
+  EXPECT(!st && kiln_mesh_coords(s->mesh, 2, c) && kiln_sharding_block(s, 0, c) == 1, "device 2 holds rows block 1");
+  st = kiln_gspmd_parse(g_arena, "{devices=[1,2,2]<=[2,2]T(1,0) last_tile_dim_replicate}", 2, &s, &manual);
+  EXPECT(!st && s && s->mesh->device_ids[1] == 2 && s->mesh->device_ids[2] == 1, "a transposed iota: 0, 2, 1, 3");
+  EXPECT(!st && kiln_mesh_coords(s->mesh, 1, c) && kiln_sharding_block(s, 1, c) == 1 &&
+             kiln_mesh_coords(s->mesh, 2, c) && kiln_sharding_block(s, 1, c) == 0,
+         "columns by device %% 2");
+  st = kiln_gspmd_parse(g_arena, "{devices=[2,2]3,2,1,0 metadata={op_name=\"x\"}}", 2, &s, &manual);
+  EXPECT(!st && s && s->mesh->device_ids[0] == 3 && kiln_mesh_coords(s->mesh, 0, c) && kiln_sharding_block(s, 0, c) == 1 &&
+             kiln_sharding_block(s, 1, c) == 1,
+         "devices written out");
+  EXPECT(!kiln_gspmd_parse(g_arena, "{replicated}", 2, &s, &manual) && !s && !manual, "replicated: whole");
+  EXPECT(!kiln_gspmd_parse(g_arena, "{maximal device=1}", 2, &s, &manual) && !s && !manual, "maximal: whole");
+  EXPECT(!kiln_gspmd_parse(g_arena, "{manual}", 2, &s, &manual) && !s && manual, "manual");
+  gspmd_fails("{{replicated}, {manual}}", 1, "a tuple's shardings are not read");
+  gspmd_fails("{devices=[2,2]<=[4]}", 1, "rank does not match");
+  gspmd_fails("{devices=[2,2]<=[8]}", 2, "does not hold the tiles' devices");
+  gspmd_fails("{devices=[2,2]0,1,1,3}", 2, "a device appears twice");
+  gspmd_fails("{devices=[2,2]0,1,2}", 2, "expected the tile assignment's devices");
+  gspmd_fails("{devices=[2,2]<=[2,2]T(0,0)}", 2, "not a permutation");
+  gspmd_fails("{devices=[2,1,2]<=[4] last_tile_dims={manual}}", 2, "partially manual");
+  gspmd_fails("{devices=[0,2]<=[0]}", 2, "a tile dimension of size 0");
+  gspmd_fails("{devices=[4096,2]<=[8192]}", 2, "too large");
+  gspmd_fails("devices=[2]<=[2]", 1, "expected '{'");
+}
+
 int main(void) {
   g_arena = kiln_arena_create(0);
   test_meshes();
   test_shardings();
+  test_gspmd();
   kiln_arena_destroy(g_arena);
   return test_summary();
 }

@@ -139,13 +139,26 @@ PROGRAMS = {
                                   out_shardings=(ns(line), ns(line))),
                           [f32(6, 8), f32(8, 5), f32(8, 3, 6), f32(8, 3, 5)]),
 }
+# The same kinds of programs as JAX lowers them in its GSPMD mode (jax_use_shardy_partitioner
+# off): mhlo.sharding strings on the arguments and results, custom_call @Sharding for a
+# constraint, @SPMDFullToShardShape / @SPMDShardToFullShape around a shard_map's body.
+GSPMD = {
+    "gspmd_mlp": (jax.jit(lambda x, w1, w2: jax.lax.with_sharding_constraint(jnp.tanh(x @ w1), ns(grid, "data", "model"))
+                          @ w2, in_shardings=(ns(grid, "data", None), ns(grid, None, "model"), ns(grid, "model", None)),
+                          out_shardings=ns(grid, "data", None)),
+                  [f32(8, 16), f32(16, 32), f32(32, 8)]),
+    "gspmd_shard_map": (jax.jit(jax.shard_map(lambda v, w: lax.psum(jnp.tanh(v @ w), "model"), mesh=grid,
+                                              in_specs=(P("data", "model"), P("model", None)), out_specs=P("data"))),
+                        [f32(8, 16), f32(16, 4)]),
+}
 
 
 def main():
     import sys
-    for name, (f, args) in PROGRAMS.items():
+    for name, (f, args) in list(PROGRAMS.items()) + list(GSPMD.items()):
         if len(sys.argv) > 1 and name not in sys.argv[1:]:  # make.py NAME...: only those
             continue
+        jax.config.update("jax_use_shardy_partitioner", name not in GSPMD)
         text = f.lower(*args).as_text()
         with open(os.path.join(HERE, name + ".mlir"), "w") as out:
             out.write(text)
