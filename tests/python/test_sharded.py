@@ -1,6 +1,7 @@
 """Sharded programs on 4 Kiln devices against XLA:CPU on 4 devices, in one process: jit with
 NamedSharding (a tensor-parallel MLP, a data-parallel training step, sharding constraints,
-uncommitted inputs), shard_map with every collective JAX has, pmap. Each case runs on both
+uncommitted inputs), shard_map with every collective JAX has, pmap, and the same in JAX's
+GSPMD mode. Each case runs on both
 and must give XLA:CPU's values, and the shardings JAX reads back (Kiln's Shardings
 extension) must be the ones it asked for, and XLA:CPU's where the program leaves them to the
 compiler and Kiln keeps a value's blocks (shard_map results). Run in a pytest process of its
@@ -149,3 +150,28 @@ def test_errors_come_back_as_exceptions(device_sets):
         f(x).block_until_ready()
     z = jax.jit(lambda v: jnp.cos(v) * 3)(x)
     np.testing.assert_allclose(np.asarray(z), np.cos(np.ones((8, 2))) * 3, rtol=1e-6)
+
+
+def test_gspmd_mode(device_sets):
+    """JAX's GSPMD mode (jax_use_shardy_partitioner off): mhlo.sharding strings and the
+    Sharding / SPMDFullToShardShape / SPMDShardToFullShape custom calls instead of sdy."""
+    import jax
+    import jax.numpy as jnp
+    from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
+
+    def case(devs):
+        mesh = Mesh(np.array(devs).reshape(2, 2), ("data", "model"))
+        put = lambda a, *s: jax.device_put(a, NamedSharding(mesh, P(*s)))  # noqa: E731
+        hidden = NamedSharding(mesh, P("data", "model"))
+        mlp = jax.jit(lambda x, w1, w2: jax.lax.with_sharding_constraint(jnp.tanh(x @ w1), hidden) @ w2,
+                      out_shardings=NamedSharding(mesh, P("data", None)))
+        body = jax.shard_map(lambda x, w: jax.lax.psum(jnp.tanh(x @ w), "model"), mesh=mesh,
+                             in_specs=(P("data", "model"), P("model", None)), out_specs=P("data"))
+        return {"mlp": mlp(put(X, "data", None), put(W1, None, "model"), put(W2, "model", None)),
+                "shard_map": jax.jit(body)(put(X, "data", "model"), put(W1, "model", None))}
+
+    jax.config.update("jax_use_shardy_partitioner", False)
+    try:
+        check(device_sets, case)
+    finally:
+        jax.config.update("jax_use_shardy_partitioner", True)
