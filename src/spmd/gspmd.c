@@ -5,8 +5,11 @@
  * shape [d0..dk] whose element at (t0..tk) holds tile (t0..t_{rank-1}); LIST is the array
  * row-major, either written out (`0,2,1,3`) or an iota `<=[N]`, or an iota of shape [r..]
  * transposed, `<=[r0,r1]T(1,0)`. With `last_tile_dim_replicate` the last tile dimension
- * replicates. Kiln reads it as a mesh of its own with one axis per tile dimension (axis i
- * of size d_i, "gspmd_i"; device_ids the array) and dimension i split by axis i. */
+ * replicates. An iota tile assignment is read over the program's one-axis mesh of its
+ * devices (on_iota_mesh), so that shardings of different tile assignments share it; one
+ * written out, or whose tile dims split the iota's unevenly, as a mesh of its own with one
+ * axis per tile dimension (axis i of size d_i, "gspmd_i"; device_ids the array) and
+ * dimension i split by axis i. */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,8 +60,15 @@ static kiln_status bad(const char *text, size_t at, const char *what) {
   return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "mhlo.sharding \"%s\": %s at offset %zu", text, what, at);
 }
 
-/* The tile assignment's devices, row-major: written out, or an iota (transposed). */
-static kiln_status devices(cursor *c, const char *text, int64_t *ids, int64_t n) {
+/* An iota device list: its shape and the transposition (identity when none). */
+typedef struct iota {
+  int32_t rank; /* 0: the devices were written out */
+  int64_t shape[KILN_SPMD_MAX_AXES], perm[KILN_SPMD_MAX_AXES];
+} iota;
+
+/* The tile assignment's devices, row-major: written out, or an iota (transposed, *io). */
+static kiln_status devices(cursor *c, const char *text, int64_t *ids, int64_t n, iota *io) {
+  io->rank = 0;
   if (!lit(c, "<=")) {
     for (int64_t i = 0; i < n; i++)
       if ((i && !lit(c, ",")) || !number(c, &ids[i])) return bad(text, c->at, "expected the tile assignment's devices");
@@ -93,11 +103,62 @@ static kiln_status devices(cursor *c, const char *text, int64_t *ids, int64_t n)
     for (int32_t i = 0; i < rank; i++) flat = flat * shape[i] + idx[i];
     ids[q] = flat;
   }
+  io->rank = rank;
+  memcpy(io->shape, shape, sizeof shape);
+  memcpy(io->perm, perm, sizeof perm);
   return NULL;
 }
 
-kiln_status kiln_gspmd_parse(kiln_arena *arena, const char *text, int32_t rank, const kiln_sharding **out,
-                             bool *manual) {
+/* An iota tile assignment over the program's one-axis mesh (axis "devices", device d at
+ * coordinate d): the transposed iota's dims are sub-axes of it (iota dim j: pre_size the
+ * product of the dims after j, size its own), dealt out to the tile dims major to minor,
+ * a sub-axis split where a tile dim takes part of it. Shardings of different tile
+ * assignments then share a mesh, and the rules can compare their axes. False (nothing
+ * written) when the tile dims do not fall on the sub-axes. */
+static bool on_iota_mesh(kiln_arena *arena, const iota *io, const int64_t *tiles, int32_t ntiles, int32_t rank,
+                         kiln_mesh *mesh, kiln_sharding *s) {
+  kiln_axis_ref f[KILN_SPMD_MAX_AXES]; /* the factors left, major first */
+  int32_t nf = 0;
+  for (int32_t k = 0; k < io->rank; k++) {
+    int64_t j = io->perm[k], pre = 1;
+    for (int64_t i = j + 1; i < io->rank; i++) pre *= io->shape[i];
+    if (io->shape[j] > 1) f[nf++] = (kiln_axis_ref){0, pre, io->shape[j]};
+  }
+  kiln_axis_ref refs[KILN_SPMD_MAX_AXES][KILN_SPMD_MAX_AXES];
+  int32_t counts[KILN_SPMD_MAX_AXES] = {0}, at = 0;
+  for (int32_t t = 0; t < ntiles; t++) {
+    for (int64_t need = tiles[t]; need > 1;) {
+      if (at == nf || counts[t] == KILN_SPMD_MAX_AXES) return false;
+      kiln_axis_ref *x = &f[at];
+      if (need % x->size == 0) { /* the whole factor */
+        refs[t][counts[t]++] = *x;
+        need /= x->size;
+        at++;
+      } else if (x->size % need == 0) { /* its major part; the minor part stays */
+        refs[t][counts[t]++] = (kiln_axis_ref){0, x->pre_size * (x->size / need), need};
+        x->size /= need;
+        need = 1;
+      } else {
+        return false;
+      }
+    }
+  }
+  if (at != nf) return false;
+  kiln_dim_sharding *dims = kiln_arena_alloc_array(arena, (size_t)rank + 1, sizeof *dims);
+  if (!dims) return false;
+  for (int32_t t = 0; t < rank; t++) {
+    if (!counts[t]) continue;
+    kiln_axis_ref *r = kiln_arena_alloc_array(arena, (size_t)counts[t], sizeof *r);
+    if (!r) return false;
+    memcpy(r, refs[t], sizeof *r * (size_t)counts[t]);
+    dims[t] = (kiln_dim_sharding){counts[t], r, false};
+  }
+  *s = (kiln_sharding){mesh, rank, dims, 0, NULL};
+  return true;
+}
+
+kiln_status kiln_gspmd_parse(kiln_arena *arena, const char *text, int32_t rank, kiln_mesh **devices_mesh,
+                             const kiln_sharding **out, bool *manual) {
   *out = NULL;
   *manual = false;
   cursor c = {text, 0};
@@ -126,7 +187,8 @@ kiln_status kiln_gspmd_parse(kiln_arena *arena, const char *text, int32_t rank, 
   int64_t *ids = kiln_arena_alloc_array(arena, (size_t)n, sizeof *ids);
   if (!mesh || !s || !dims || !refs || !names || !sizes || !ids)
     return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory reading a sharding");
-  KILN_RETURN_IF_ERROR(devices(&c, text, ids, n));
+  iota io;
+  KILN_RETURN_IF_ERROR(devices(&c, text, ids, n, &io));
   bool replicate_last = lit(&c, "last_tile_dim_replicate");
   if (!replicate_last && lit(&c, "last_tile_dims="))
     return bad(text, c.at, "subgroups of the last tile dimensions (a partially manual sharding) are not read");
@@ -135,6 +197,23 @@ kiln_status kiln_gspmd_parse(kiln_arena *arena, const char *text, int32_t rank, 
   for (int64_t i = 0; i < n; i++)
     for (int64_t j = 0; j < i; j++)
       if (ids[i] == ids[j]) return bad(text, c.at, "a device appears twice in the tile assignment");
+  if (io.rank && (!*devices_mesh || (*devices_mesh)->num_devices == n)) {
+    if (!*devices_mesh) { /* the program's one-axis mesh, made on first use */
+      kiln_mesh *d = kiln_arena_alloc(arena, sizeof *d);
+      const char **dn = kiln_arena_alloc(arena, sizeof *dn);
+      int64_t *ds = kiln_arena_alloc(arena, sizeof *ds), *di = kiln_arena_alloc_array(arena, (size_t)n, sizeof *di);
+      if (!d || !dn || !ds || !di) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory reading a sharding");
+      for (int64_t i = 0; i < n; i++) di[i] = i;
+      *dn = "devices";
+      *ds = n;
+      *d = (kiln_mesh){"", 1, dn, ds, n, di};
+      *devices_mesh = d;
+    }
+    if (on_iota_mesh(arena, &io, tiles, ntiles, rank, *devices_mesh, s)) {
+      *out = s;
+      return NULL;
+    }
+  }
   static const char *const axis_names[KILN_SPMD_MAX_AXES] = {"gspmd_0", "gspmd_1", "gspmd_2",  "gspmd_3",
                                                              "gspmd_4", "gspmd_5", "gspmd_6",  "gspmd_7",
                                                              "gspmd_8", "gspmd_9", "gspmd_10", "gspmd_11",

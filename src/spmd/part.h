@@ -29,6 +29,7 @@ typedef struct part {
   kiln_value *pid, *zero; /* partition_id and a 0 : i64, made once per block */
   kiln_block *top;        /* the function's block being written (rules apply there only) */
   bool *open_results; /* the entry's results with no sharding given: the partitioner chooses */
+  kiln_mesh *devices_mesh; /* GSPMD's iota shardings' mesh (kiln_gspmd_parse) */
   kiln_status err;
 } part;
 
@@ -103,8 +104,14 @@ const kiln_sharding *kiln_part_settled(part *p, const kiln_op *at, int32_t id);
 bool kiln_part_emit_on_blocks(part *p, const kiln_op *op, kiln_value *const *ins, const kiln_sharding *s);
 /* A tensor of static shape, not quantized, of rank at most KILN_PART_MAX_RANK. */
 bool kiln_part_static_tensor(const kiln_type *t);
-/* Records the axes of a dimension sharding as used; false when one is used already. */
-bool kiln_part_use_axes(const kiln_dim_sharding *d, bool *used);
+/* The axis factors a result's dimensions have taken so far. */
+typedef struct kiln_part_used {
+  int32_t n;
+  kiln_axis_ref refs[KILN_SPMD_MAX_AXES * 4];
+} kiln_part_used;
+/* Records the factors of a dimension sharding as used; false when one overlaps a factor of
+ * the same axis used already. */
+bool kiln_part_use_axes(const kiln_dim_sharding *d, kiln_part_used *used);
 /* Op n (an op emitted on blocks, its attributes shared with the op it copies) with the
  * attribute whose value is old given value instead (the others still shared). */
 bool kiln_part_replace_attr(part *p, kiln_op *n, const kiln_attr *old, const kiln_attr *value);

@@ -227,7 +227,7 @@ static const kiln_sharding *sharding_attr(part *p, const kiln_op *func, const ch
   if (g) {
     const kiln_sharding *read = NULL;
     bool manual = false;
-    st = g->kind == KILN_ATTR_STRING ? kiln_gspmd_parse(p->arena, g->str.data, rank_of(t), &read, &manual)
+    st = g->kind == KILN_ATTR_STRING ? kiln_gspmd_parse(p->arena, g->str.data, rank_of(t), &p->devices_mesh, &read, &manual)
                                      : KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "mhlo.sharding is not a string");
     if (!st && manual) st = KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "a manual sharding here is not supported");
     if (!st && !read) return NULL; /* replicated */
@@ -272,7 +272,7 @@ static const kiln_sharding *gspmd_of(part *p, const kiln_op *op, const kiln_type
   const kiln_attr *a = kiln_op_attr(op, "mhlo.sharding");
   const kiln_sharding *s = NULL;
   *manual = false;
-  kiln_status st = a && a->kind == KILN_ATTR_STRING ? kiln_gspmd_parse(p->arena, a->str.data, rank_of(t), &s, manual)
+  kiln_status st = a && a->kind == KILN_ATTR_STRING ? kiln_gspmd_parse(p->arena, a->str.data, rank_of(t), &p->devices_mesh, &s, manual)
                                                      : KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "needs an mhlo.sharding string");
   if (st) {
     kiln_part_op_fail(p, op, "%s", kiln_status_message(st));

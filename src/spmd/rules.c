@@ -116,10 +116,15 @@ static bool transpose(part *p, const kiln_op *op) {
   return in && kiln_part_emit_on_blocks(p, op, &in, s);
 }
 
-bool kiln_part_use_axes(const kiln_dim_sharding *d, bool *used) {
+bool kiln_part_use_axes(const kiln_dim_sharding *d, kiln_part_used *used) {
   for (int32_t k = 0; k < d->count; k++) {
-    if (used[d->axes[k].axis]) return false;
-    used[d->axes[k].axis] = true;
+    const kiln_axis_ref *a = &d->axes[k];
+    for (int32_t i = 0; i < used->n; i++) { /* factors of one axis overlap when their digit ranges do */
+      const kiln_axis_ref *b = &used->refs[i];
+      if (a->axis == b->axis && a->pre_size < b->pre_size * b->size && b->pre_size < a->pre_size * a->size) return false;
+    }
+    if (used->n == KILN_SPMD_MAX_AXES * 4) return false;
+    used->refs[used->n++] = *a;
   }
   return true;
 }
@@ -175,21 +180,21 @@ static bool dot(part *p, const kiln_op *op) {
   }
   /* the result: batch dims, lhs free dims, rhs free dims; contracting axes: partial sums */
   kiln_sharding *s = kiln_part_new_sharding(p, mesh, op->results[0].type->tensor.rank);
-  bool used[KILN_SPMD_MAX_AXES] = {false};
+  kiln_part_used used = {0};
   int32_t out = 0, partial = 0;
   if (!s) return false;
   for (int64_t i = 0; i < nb; i++) {
-    if (!kiln_part_use_axes(&tl->dims[bl[i]], used)) return false;
+    if (!kiln_part_use_axes(&tl->dims[bl[i]], &used)) return false;
     s->dims[out++] = tl->dims[bl[i]];
   }
   for (int32_t d = 0; d < lrank; d++)
     if (lfree[d]) {
-      if (!kiln_part_use_axes(&tl->dims[d], used)) return false;
+      if (!kiln_part_use_axes(&tl->dims[d], &used)) return false;
       s->dims[out++] = tl->dims[d];
     }
   for (int32_t d = 0; d < rrank; d++)
     if (rfree[d]) {
-      if (!kiln_part_use_axes(&tr->dims[d], used)) return false;
+      if (!kiln_part_use_axes(&tr->dims[d], &used)) return false;
       s->dims[out++] = tr->dims[d];
     }
   for (int64_t i = 0; i < nc; i++) partial += tl->dims[cl[i]].count;
@@ -197,7 +202,7 @@ static bool dot(part *p, const kiln_op *op) {
   if (partial) {
     if (!(s->unreduced = kiln_arena_alloc_array(p->arena, (size_t)partial, sizeof *s->unreduced))) return kiln_part_oom(p);
     for (int64_t i = 0; i < nc; i++) {
-      if (!kiln_part_use_axes(&tl->dims[cl[i]], used)) return false;
+      if (!kiln_part_use_axes(&tl->dims[cl[i]], &used)) return false;
       for (int32_t k = 0; k < tl->dims[cl[i]].count; k++) s->unreduced[s->num_unreduced++] = tl->dims[cl[i]].axes[k];
     }
   }

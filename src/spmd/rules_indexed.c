@@ -74,8 +74,8 @@ bool kiln_part_rule_convolution(part *p, const kiln_op *op) {
   const kiln_mesh *mesh = sl ? sl->mesh : sr->mesh;
   kiln_sharding *tl = only(p, mesh, sl, rank, batch), *tr = only(p, mesh, sr, rank, features);
   kiln_sharding *s = kiln_part_new_sharding(p, mesh, op->results[0].type->tensor.rank);
-  bool used[KILN_SPMD_MAX_AXES] = {false};
-  if (!tl || !tr || !s || !kiln_part_use_axes(&tl->dims[ib], used) || !kiln_part_use_axes(&tr->dims[kof], used))
+  kiln_part_used used = {0};
+  if (!tl || !tr || !s || !kiln_part_use_axes(&tl->dims[ib], &used) || !kiln_part_use_axes(&tr->dims[kof], &used))
     return false;
   s->dims[ob] = tl->dims[ib];
   s->dims[ofd] = tr->dims[kof];
@@ -113,16 +113,16 @@ bool kiln_part_rule_gather(part *p, const kiln_op *op) {
   if (!to || !ti || !s) return false;
   /* the result's offset dimensions are the operand's uncollapsed ones in order; its other
    * dimensions the indices' batch dimensions in order */
-  bool used[KILN_SPMD_MAX_AXES] = {false};
+  kiln_part_used used = {0};
   int32_t od = 0, bd = 0;
   for (int32_t r = 0; r < rrank; r++) {
     if (offset[r]) {
       while (od < orank && collapsed[od]) od++;
-      if (od == orank || !kiln_part_use_axes(&to->dims[od], used)) return false;
+      if (od == orank || !kiln_part_use_axes(&to->dims[od], &used)) return false;
       s->dims[r] = to->dims[od++];
     } else {
       while (bd < irank && bd == ivd) bd++;
-      if (bd == irank || !kiln_part_use_axes(&ti->dims[bd], used)) return false;
+      if (bd == irank || !kiln_part_use_axes(&ti->dims[bd], &used)) return false;
       s->dims[r] = ti->dims[bd++];
     }
   }

@@ -87,11 +87,13 @@ kiln_status kiln_manual_axes_parse(const char *text, const kiln_mesh *mesh, bool
 
 /* GSPMD's `mhlo.sharding` text (JAX's GSPMD mode): `{replicated}` and `{maximal ...}` give
  * *out NULL (whole on every device), `{manual}` sets *manual, `{devices=[...]...}` (written
- * out or iota device lists, `last_tile_dim_replicate`) a sharding over a mesh of its own
- * (one axis per tile dimension) for a value of the given rank. Tuples and partially manual
- * subgroups are refused; errors name the offset. */
-kiln_status kiln_gspmd_parse(kiln_arena *arena, const char *text, int32_t rank, const kiln_sharding **out,
-                             bool *manual);
+ * out or iota device lists, `last_tile_dim_replicate`) a sharding for a value of the given
+ * rank: an iota's over *devices_mesh (one axis over the devices in order, made on first
+ * use and shared by every such sharding of a program: keep it across calls), else over a
+ * mesh of its own. Tuples and partially manual subgroups are refused; errors name the
+ * offset. */
+kiln_status kiln_gspmd_parse(kiln_arena *arena, const char *text, int32_t rank, kiln_mesh **devices_mesh,
+                             const kiln_sharding **out, bool *manual);
 
 /* The mesh coordinate of each axis for device (partition) d; false when d is not in the
  * mesh. */

@@ -107,10 +107,12 @@ static void test_shardings(void) {
   kiln_status_free(st);
 }
 
+static kiln_mesh *g_devices, *g_devices8, *g_devices6; /* the iota shardings' meshes, per device count */
+
 static void gspmd_fails(const char *text, int32_t rank, const char *want) {
   const kiln_sharding *s = NULL;
   bool manual = false;
-  kiln_status st = kiln_gspmd_parse(g_arena, text, rank, &s, &manual);
+  kiln_status st = kiln_gspmd_parse(g_arena, text, rank, &g_devices, &s, &manual);
   EXPECT(st && strstr(kiln_status_message(st), want), "%s: got '%s', want '%s'", text,
          st ? kiln_status_message(st) : "success", want);
   kiln_status_free(st);
@@ -122,23 +124,34 @@ static void test_gspmd(void) {
   const kiln_sharding *s = NULL;
   bool manual = false;
   int64_t c[KILN_SPMD_MAX_AXES];
-  kiln_status st = kiln_gspmd_parse(g_arena, "{devices=[2,1,2]<=[4] last_tile_dim_replicate}", 2, &s, &manual);
-  EXPECT(!st && s && !manual && s->rank == 2 && s->mesh->num_axes == 3 && kiln_sharding_parts(s, 0) == 2 &&
-             kiln_sharding_parts(s, 1) == 1,
-         "rows in 2 blocks, the last tile dimension replicating");
+  kiln_status st = kiln_gspmd_parse(g_arena, "{devices=[2,1,2]<=[4] last_tile_dim_replicate}", 2, &g_devices, &s, &manual);
+  EXPECT(!st && s && !manual && s->rank == 2 && s->mesh == g_devices && s->mesh->num_axes == 1 &&
+             kiln_sharding_parts(s, 0) == 2 && kiln_sharding_parts(s, 1) == 1,
+         "rows in 2 blocks over the devices' mesh, the last tile dimension replicating");
+  const kiln_sharding *rows = s;
   EXPECT(!st && kiln_mesh_coords(s->mesh, 2, c) && kiln_sharding_block(s, 0, c) == 1, "device 2 holds rows block 1");
-  st = kiln_gspmd_parse(g_arena, "{devices=[1,2,2]<=[2,2]T(1,0) last_tile_dim_replicate}", 2, &s, &manual);
-  EXPECT(!st && s && s->mesh->device_ids[1] == 2 && s->mesh->device_ids[2] == 1, "a transposed iota: 0, 2, 1, 3");
+  st = kiln_gspmd_parse(g_arena, "{devices=[1,2,2]<=[2,2]T(1,0) last_tile_dim_replicate}", 2, &g_devices, &s, &manual);
+  EXPECT(!st && s && s->mesh == rows->mesh && s->dims[1].count == 1 && s->dims[1].axes[0].pre_size == 1 &&
+             s->dims[1].axes[0].size == 2 && rows->dims[0].axes[0].pre_size == 2,
+         "a transposed iota on the same mesh: columns by the minor factor, rows by the major");
   EXPECT(!st && kiln_mesh_coords(s->mesh, 1, c) && kiln_sharding_block(s, 1, c) == 1 &&
              kiln_mesh_coords(s->mesh, 2, c) && kiln_sharding_block(s, 1, c) == 0,
          "columns by device %% 2");
-  st = kiln_gspmd_parse(g_arena, "{devices=[2,2]3,2,1,0 metadata={op_name=\"x\"}}", 2, &s, &manual);
-  EXPECT(!st && s && s->mesh->device_ids[0] == 3 && kiln_mesh_coords(s->mesh, 0, c) && kiln_sharding_block(s, 0, c) == 1 &&
+  st = kiln_gspmd_parse(g_arena, "{devices=[2,2]3,2,1,0 metadata={op_name=\"x\"}}", 2, &g_devices, &s, &manual);
+  EXPECT(!st && s && s->mesh != rows->mesh && s->mesh->device_ids[0] == 3 && kiln_mesh_coords(s->mesh, 0, c) &&
+             kiln_sharding_block(s, 0, c) == 1 && kiln_sharding_block(s, 1, c) == 1,
+         "devices written out: a mesh of their own");
+  st = kiln_gspmd_parse(g_arena, "{devices=[4,2]<=[8]}", 2, &g_devices8, &s, &manual);
+  EXPECT(!st && s && s->mesh == g_devices8 && s->dims[0].axes[0].pre_size == 2 && s->dims[0].axes[0].size == 4 &&
+             s->dims[1].axes[0].pre_size == 1 && s->dims[1].axes[0].size == 2,
+         "an iota of 8 split 4 x 2: sub-axes of the one axis");
+  st = kiln_gspmd_parse(g_arena, "{devices=[3,2]<=[2,3]T(1,0)}", 2, &g_devices6, &s, &manual);
+  EXPECT(!st && s && s->mesh == g_devices6 && kiln_mesh_coords(s->mesh, 4, c) && kiln_sharding_block(s, 0, c) == 1 &&
              kiln_sharding_block(s, 1, c) == 1,
-         "devices written out");
-  EXPECT(!kiln_gspmd_parse(g_arena, "{replicated}", 2, &s, &manual) && !s && !manual, "replicated: whole");
-  EXPECT(!kiln_gspmd_parse(g_arena, "{maximal device=1}", 2, &s, &manual) && !s && !manual, "maximal: whole");
-  EXPECT(!kiln_gspmd_parse(g_arena, "{manual}", 2, &s, &manual) && !s && manual, "manual");
+         "device 4 of iota [2,3] transposed sits at tile (1, 1)");
+  EXPECT(!kiln_gspmd_parse(g_arena, "{replicated}", 2, &g_devices, &s, &manual) && !s && !manual, "replicated: whole");
+  EXPECT(!kiln_gspmd_parse(g_arena, "{maximal device=1}", 2, &g_devices, &s, &manual) && !s && !manual, "maximal: whole");
+  EXPECT(!kiln_gspmd_parse(g_arena, "{manual}", 2, &g_devices, &s, &manual) && !s && manual, "manual");
   gspmd_fails("{{replicated}, {manual}}", 1, "a tuple's shardings are not read");
   gspmd_fails("{devices=[2,2]<=[4]}", 1, "rank does not match");
   gspmd_fails("{devices=[2,2]<=[8]}", 2, "does not hold the tiles' devices");
