@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ir/verify.h"
 #include "passes/inline.h"
 #include "spmd/part.h"
 
@@ -365,6 +366,61 @@ static void entry_return(part *p, const kiln_op *op, kiln_spmd_plan *plan) {
   kiln_block_append(p->out, r);
 }
 
+/* Ops the partitioner may drop when nothing reads them: no effects beyond their results
+ * (every device runs the same program, so an all_gather no device reads goes everywhere). */
+static bool droppable(const kiln_op *op) {
+  switch (op->kind) {
+    case KILN_OP_CONSTANT:
+    case KILN_OP_BROADCAST_IN_DIM:
+    case KILN_OP_RESHAPE:
+    case KILN_OP_TRANSPOSE:
+    case KILN_OP_SLICE:
+    case KILN_OP_DYNAMIC_SLICE:
+    case KILN_OP_IOTA:
+    case KILN_OP_PARTITION_ID:
+    case KILN_OP_ALL_GATHER: return true;
+    default: return kiln_verify_elementwise_lookup(op->kind) && !op->num_regions;
+  }
+}
+
+/* Counts, in uses[], the reads of block's own ops' results by op and the ops of its regions
+ * (results numbered by their op's position: kiln_value.id, renumbered after partitioning). */
+static void count_uses(const kiln_block *block, const kiln_op *op, int32_t *uses) {
+  for (int32_t i = 0; i < op->num_operands; i++) {
+    const kiln_op *d = op->operands[i]->def;
+    if (d && d->parent == block) uses[op->operands[i]->id]++;
+  }
+  for (int32_t r = 0; r < op->num_regions; r++)
+    for (const kiln_block *b = op->regions[r].first; b; b = b->next)
+      for (const kiln_op *in = b->first; in; in = in->next) count_uses(block, in, uses);
+}
+
+/* Drops the droppable ops of block nothing reads (the whole values a rewrite left behind,
+ * such as a broadcast whose blocks came from its operand), last first. */
+static void drop_dead(part *p, kiln_block *block) {
+  int32_t n = 0;
+  for (kiln_op *op = block->first; op; op = op->next)
+    for (int32_t i = 0; i < op->num_results; i++) op->results[i].id = n++;
+  int32_t *uses = calloc((size_t)n + 1, sizeof *uses);
+  if (!uses) {
+    kiln_part_oom(p);
+    return;
+  }
+  for (const kiln_op *op = block->first; op; op = op->next) count_uses(block, op, uses);
+  for (kiln_op *op = block->last, *prev; op; op = prev) {
+    prev = op->prev;
+    bool read = op->num_results == 0;
+    for (int32_t i = 0; i < op->num_results; i++) read |= uses[op->results[i].id] > 0;
+    if (read || !droppable(op)) continue;
+    for (int32_t i = 0; i < op->num_operands; i++) {
+      const kiln_op *d = op->operands[i]->def;
+      if (d && d->parent == block) uses[op->operands[i]->id]--;
+    }
+    kiln_block_remove(block, op);
+  }
+  free(uses);
+}
+
 /* Per-function state: value ids are numbered per function. */
 static bool begin_func(part *p, kiln_op *f) {
   free(p->st);
@@ -474,6 +530,7 @@ static void partition_entry(part *p, kiln_op *entry, kiln_spmd_plan *plan) {
     if (op->kind == KILN_OP_FUNC_RETURN && !op->next) entry_return(p, op, plan);
     else rewrite_op(p, op);
   }
+  if (!p->err) drop_dead(p, p->out);
   if (!p->err) set_body(p, entry, p->out, body->num_args, in_types, plan->num_results, p->out_types);
 }
 
