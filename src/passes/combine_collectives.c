@@ -65,6 +65,7 @@ static kiln_status flush(kiln_module *m, kiln_block *block, kiln_op *at, kiln_op
   c->attrs = first->attrs;
   c->regions[0] = first->regions[0]; /* the shared computation, moved over */
   c->regions[0].parent = c;
+  for (kiln_block *b = c->regions[0].first; b; b = b->next) b->parent = &c->regions[0];
   for (int32_t i = 0; i < k; i++) {
     c->operands[i] = pending[i]->operands[0];
     c->results[i] = (kiln_value){.type = pending[i]->results[0].type, .def = c, .index = i};
