@@ -124,6 +124,8 @@ typedef struct kiln_spmd_plan {
  *   - a value that is sharded stays local while only manual computations (shard_map
  *     bodies) and the entry's results read it with its own sharding: no copies;
  *   - a manual computation's body becomes straight-line per-device code;
+ *   - ops with a rule (rules.c, rules_indexed.c) compute on the blocks, values moving
+ *     between shardings by one collective where one does it (reshard.c);
  *   - everything else computes on whole values, replicated on every device (gathered from
  *     shards when first needed, sliced to each device's block where a sharded result or a
  *     manual computation needs one): always correct, at the cost of N-fold work.
