@@ -11,53 +11,31 @@
  * axis per tile dimension (axis i of size d_i, "gspmd_i"; device_ids the array) and
  * dimension i split by axis i. */
 #include <ctype.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "spmd/spmd.h"
+#include "spmd/scan.h"
 
-typedef struct cursor {
-  const char *s;
-  size_t at;
-} cursor;
+/* `[n0,n1,...]` into v (at most max entries, none negative). */
+typedef struct ints {
+  int64_t *v;
+  int32_t max, n;
+} ints;
 
-static void blanks(cursor *c) {
-  while (c->s[c->at] == ' ') c->at++;
-}
-
-static bool lit(cursor *c, const char *word) {
-  blanks(c);
-  size_t n = strlen(word);
-  if (strncmp(c->s + c->at, word, n)) return false;
-  c->at += n;
+static bool int_item(kiln_scan *s, void *ctx) {
+  ints *l = ctx;
+  int64_t x;
+  if (!kiln_scan_read_int(s, &x)) return false;
+  if (x < 0) return kiln_scan_fail(s, "a number 0 or above");
+  if (l->n == l->max) return kiln_scan_fail(s, "at most 16 numbers in a list");
+  l->v[l->n++] = x;
   return true;
 }
 
-static bool number(cursor *c, int64_t *v) {
-  blanks(c);
-  if (!isdigit((unsigned char)c->s[c->at])) return false;
-  int64_t x = 0;
-  while (isdigit((unsigned char)c->s[c->at])) {
-    if (x > (INT64_MAX - 9) / 10) return false;
-    x = x * 10 + (c->s[c->at++] - '0');
-  }
-  *v = x;
-  return true;
-}
-
-/* `[n0,n1,...]` into v (at most max entries). */
-static bool list(cursor *c, int64_t *v, int32_t max, int32_t *n) {
-  *n = 0;
-  if (!lit(c, "[")) return false;
-  do {
-    if (*n == max || !number(c, &v[*n])) return false;
-    (*n)++;
-  } while (lit(c, ","));
-  return lit(c, "]");
-}
-
-static kiln_status bad(const char *text, size_t at, const char *what) {
-  return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "mhlo.sharding \"%s\": %s at offset %zu", text, what, at);
+static bool int_list(kiln_scan *s, int64_t *v, int32_t max, int32_t *n) {
+  ints l = {v, max, 0};
+  bool ok = kiln_scan_read_list(s, "[", "]", int_item, &l);
+  *n = l.n;
+  return ok;
 }
 
 /* An iota device list: its shape and the transposition (identity when none). */
@@ -67,28 +45,34 @@ typedef struct iota {
 } iota;
 
 /* The tile assignment's devices, row-major: written out, or an iota (transposed, *io). */
-static kiln_status devices(cursor *c, const char *text, int64_t *ids, int64_t n, iota *io) {
+static bool devices(kiln_scan *s, int64_t *ids, int64_t n, iota *io) {
   io->rank = 0;
-  if (!lit(c, "<=")) {
-    for (int64_t i = 0; i < n; i++)
-      if ((i && !lit(c, ",")) || !number(c, &ids[i])) return bad(text, c->at, "expected the tile assignment's devices");
-    return NULL;
+  if (!kiln_scan_accept(s, "<=")) {
+    for (int64_t i = 0; i < n; i++) {
+      if ((i && !kiln_scan_accept(s, ",")) || !kiln_scan_read_int(s, &ids[i]))
+        return kiln_scan_fail(s, "the tile assignment's devices");
+      if (ids[i] < 0 || ids[i] >= n) return kiln_scan_error(s, "a device outside the tile assignment's devices");
+    }
+    return true;
   }
   int64_t shape[KILN_SPMD_MAX_AXES], perm[KILN_SPMD_MAX_AXES];
   int32_t rank = 0, np = 0;
-  if (!list(c, shape, KILN_SPMD_MAX_AXES, &rank)) return bad(text, c->at, "expected an iota's shape");
+  if (!int_list(s, shape, KILN_SPMD_MAX_AXES, &rank)) return false;
   int64_t total = 1;
-  for (int32_t i = 0; i < rank; i++) total *= shape[i];
-  if (total != n) return bad(text, c->at, "the iota's shape does not hold the tiles' devices");
-  if (lit(c, "T(")) {
+  for (int32_t i = 0; i < rank; i++)
+    if (!kiln_mul_i64(total, shape[i], &total)) return kiln_scan_error(s, "an iota too large");
+  if (total != n) return kiln_scan_error(s, "the iota's shape does not hold the tiles' devices");
+  if (kiln_scan_accept(s, "T")) {
+    if (!kiln_scan_expect(s, "(")) return false;
     do {
-      if (np == KILN_SPMD_MAX_AXES || !number(c, &perm[np])) return bad(text, c->at, "expected a permutation");
+      if (np == KILN_SPMD_MAX_AXES || !kiln_scan_read_int(s, &perm[np])) return kiln_scan_fail(s, "a permutation");
       np++;
-    } while (lit(c, ","));
-    if (!lit(c, ")") || np != rank) return bad(text, c->at, "expected a permutation of the iota's dimensions");
+    } while (kiln_scan_accept(s, ","));
+    if (!kiln_scan_expect(s, ")")) return false;
+    if (np != rank) return kiln_scan_fail(s, "a permutation of the iota's dimensions");
     for (int32_t i = 0; i < rank; i++)
-      for (int32_t j = 0; j < i; j++)
-        if (perm[i] < 0 || perm[i] >= rank || perm[i] == perm[j]) return bad(text, c->at, "not a permutation");
+      for (int32_t j = 0; j <= i; j++)
+        if (perm[i] < 0 || perm[i] >= rank || (j < i && perm[i] == perm[j])) return kiln_scan_error(s, "not a permutation");
   } else {
     for (int32_t i = 0; i < rank; i++) perm[i] = i;
   }
@@ -106,7 +90,7 @@ static kiln_status devices(cursor *c, const char *text, int64_t *ids, int64_t n,
   io->rank = rank;
   memcpy(io->shape, shape, sizeof shape);
   memcpy(io->perm, perm, sizeof perm);
-  return NULL;
+  return true;
 }
 
 /* An iota tile assignment over the program's one-axis mesh (axis "devices", device d at
@@ -161,21 +145,22 @@ kiln_status kiln_gspmd_parse(kiln_arena *arena, const char *text, int32_t rank, 
                              const kiln_sharding **out, bool *manual) {
   *out = NULL;
   *manual = false;
-  cursor c = {text, 0};
-  if (!lit(&c, "{")) return bad(text, c.at, "expected '{'");
-  if (lit(&c, "replicated") || lit(&c, "maximal")) return NULL; /* every device computes it whole */
-  if (lit(&c, "manual")) {
+  kiln_scan sc = {arena, "mhlo.sharding", text, text, NULL}, *c = &sc;
+  if (!kiln_scan_expect(c, "{")) return sc.st;
+  if (kiln_scan_accept(c, "replicated") || kiln_scan_accept(c, "maximal")) return NULL; /* every device computes it whole */
+  if (kiln_scan_accept(c, "manual")) {
     *manual = true;
     return NULL;
   }
   int64_t tiles[KILN_SPMD_MAX_AXES];
   int32_t ntiles = 0;
-  if (!lit(&c, "devices=") || !list(&c, tiles, KILN_SPMD_MAX_AXES, &ntiles))
-    return bad(text, c.at, "expected replicated, maximal, manual or devices=[...] (a tuple's shardings are not read)");
+  if (!kiln_scan_accept(c, "devices="))
+    kiln_scan_fail(c, "replicated, maximal, manual or devices=[...] (a tuple's shardings are not read)");
+  if (sc.st || !int_list(c, tiles, KILN_SPMD_MAX_AXES, &ntiles)) return sc.st;
   int64_t n = 1;
   for (int32_t i = 0; i < ntiles; i++) {
-    if (tiles[i] < 1) return bad(text, c.at, "a tile dimension of size 0");
-    if (n > KILN_SPMD_MAX_DEVICES / tiles[i]) return bad(text, c.at, "a tile assignment too large");
+    if (tiles[i] < 1) return kiln_scan_error(c, "a tile dimension of size 0"), sc.st;
+    if (n > KILN_SPMD_MAX_DEVICES / tiles[i]) return kiln_scan_error(c, "a tile assignment too large"), sc.st;
     n *= tiles[i];
   }
   kiln_mesh *mesh = kiln_arena_alloc(arena, sizeof *mesh);
@@ -185,24 +170,26 @@ kiln_status kiln_gspmd_parse(kiln_arena *arena, const char *text, int32_t rank, 
   const char **names = kiln_arena_alloc_array(arena, (size_t)ntiles + 1, sizeof *names);
   int64_t *sizes = kiln_arena_alloc_array(arena, (size_t)ntiles + 1, sizeof *sizes);
   int64_t *ids = kiln_arena_alloc_array(arena, (size_t)n, sizeof *ids);
-  if (!mesh || !s || !dims || !refs || !names || !sizes || !ids)
-    return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory reading a sharding");
+  if (!mesh || !s || !dims || !refs || !names || !sizes || !ids) return kiln_scan_oom(c), sc.st;
   iota io;
-  KILN_RETURN_IF_ERROR(devices(&c, text, ids, n, &io));
-  bool replicate_last = lit(&c, "last_tile_dim_replicate");
-  if (!replicate_last && lit(&c, "last_tile_dims="))
-    return bad(text, c.at, "subgroups of the last tile dimensions (a partially manual sharding) are not read");
+  if (!devices(c, ids, n, &io)) return sc.st;
+  bool replicate_last = kiln_scan_accept(c, "last_tile_dim_replicate");
+  if (!replicate_last && kiln_scan_accept(c, "last_tile_dims="))
+    return kiln_scan_error(c, "subgroups of the last tile dimensions (a partially manual sharding) are not read"), sc.st;
   if (ntiles != rank + (replicate_last ? 1 : 0))
-    return bad(text, c.at, "the tile assignment's rank does not match the value's");
-  for (int64_t i = 0; i < n; i++)
-    for (int64_t j = 0; j < i; j++)
-      if (ids[i] == ids[j]) return bad(text, c.at, "a device appears twice in the tile assignment");
+    return kiln_scan_error(c, "the tile assignment's rank does not match the value's"), sc.st;
+  bool *seen = kiln_arena_alloc_array(arena, (size_t)n, sizeof *seen); /* ids are below n */
+  if (!seen) return kiln_scan_oom(c), sc.st;
+  for (int64_t i = 0; i < n; i++) {
+    if (seen[ids[i]]) return kiln_scan_error(c, "a device appears twice in the tile assignment"), sc.st;
+    seen[ids[i]] = true;
+  }
   if (io.rank && (!*devices_mesh || (*devices_mesh)->num_devices == n)) {
     if (!*devices_mesh) { /* the program's one-axis mesh, made on first use */
       kiln_mesh *d = kiln_arena_alloc(arena, sizeof *d);
       const char **dn = kiln_arena_alloc(arena, sizeof *dn);
       int64_t *ds = kiln_arena_alloc(arena, sizeof *ds), *di = kiln_arena_alloc_array(arena, (size_t)n, sizeof *di);
-      if (!d || !dn || !ds || !di) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory reading a sharding");
+      if (!d || !dn || !ds || !di) return kiln_scan_oom(c), sc.st;
       for (int64_t i = 0; i < n; i++) di[i] = i;
       *dn = "devices";
       *ds = n;

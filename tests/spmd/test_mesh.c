@@ -157,6 +157,8 @@ static void test_gspmd(void) {
   gspmd_fails("{devices=[2,2]<=[8]}", 2, "does not hold the tiles' devices");
   gspmd_fails("{devices=[2,2]0,1,1,3}", 2, "a device appears twice");
   gspmd_fails("{devices=[2,2]0,1,2}", 2, "expected the tile assignment's devices");
+  gspmd_fails("{devices=[2,2]0,1,2,7}", 2, "a device outside the tile assignment's devices");
+  gspmd_fails("{devices=[2,-2]<=[4]}", 2, "a number 0 or above");
   gspmd_fails("{devices=[2,2]<=[2,2]T(0,0)}", 2, "not a permutation");
   gspmd_fails("{devices=[2,1,2]<=[4] last_tile_dims={manual}}", 2, "partially manual");
   gspmd_fails("{devices=[0,2]<=[0]}", 2, "a tile dimension of size 0");
