@@ -129,20 +129,11 @@ bool kiln_part_use_axes(const kiln_dim_sharding *d, kiln_part_used *used) {
   return true;
 }
 
-static bool same_dim(const kiln_dim_sharding *a, const kiln_dim_sharding *b) {
-  if (a->count != b->count) return false;
-  for (int32_t k = 0; k < a->count; k++)
-    if (a->axes[k].axis != b->axes[k].axis || a->axes[k].pre_size != b->axes[k].pre_size ||
-        a->axes[k].size != b->axes[k].size)
-      return false;
-  return true;
-}
-
 /* Gives a pair of dimensions (batch or contracting) the axes either side has. */
 static bool pair_dims(kiln_dim_sharding *l, kiln_dim_sharding *r) {
   if (!l->count) *l = *r;
   else if (!r->count) *r = *l;
-  return same_dim(l, r);
+  return kiln_part_same_refs(l->axes, l->count, r->axes, r->count);
 }
 
 static bool dot(part *p, const kiln_op *op) {
