@@ -8,10 +8,6 @@
  *                 beyond (divided by a, not multiplied by the rounded 1/a);
  *                 erf(x) = sign(x) (1 - erfc(|x|)), erfc(-a) = 2 - erfc(a).
  *
- * The f32 erfc computes the same in f64 with f32-grade pieces and rounds once
- * (kiln_mb.narrow: 2e-9 relative; kErf32Small below 0.75, erfc(x) exp(x^2) on [0.75, 4] in
- * one piece, the tail in 1/x up to 10.1, where erfc underflows f32).
- *
  * The f32 erf, in f32 (1.1 ULP; about a third of the vector operations of the f64 pieces
  * at twice the lanes):
  *   |x| <= 0.875  erf(x) = x (c0 + u Q(u)), u = x^2, as fma(x, c0_hi, x (c0_lo + u Q(u)))
@@ -19,6 +15,17 @@
  *   |x| <= 2      erf(x) = P(|x| - 1.5)     (exact subtraction: Sterbenz)
  *   |x| <  4      erf(x) = P(|x| - 3)
  *   beyond        1 (erf rounds to 1 in f32 from 3.92)
+ *
+ * The f32 erfc, in f32:
+ *   x <= 0.47     1 - erf(x): erf(x) < 0.5 there, so its error is at most half an ULP of
+ *                 the result, and below 0 1 + erf|x| adds no cancellation
+ *   x >  0.47     exp(-x^2) G(x) with both factors kept as a large part and a small one:
+ *                 exp(-x^2) = 2^n (1 + q) (kiln_math_exp_parts, x^2 split exactly), G(x) =
+ *                 B + S, on [0.47, 4] B = c0_hi and S = c0_lo + v Q(v) with v = x - c
+ *                 (exact) by three pieces, beyond B + S = (1/x)(1 + e) H(1/x^2) with the
+ *                 division's residual e and B the rounded product of 1/x and H's leading
+ *                 coefficient; then B + (B q + S (1 + q)) rounds once before the scaling
+ *                 by 2^n (x capped at 10.1, where erfc rounds to 0).
  *
  * The tables are Chebyshev fits made by llvm_math_erf_fit.py (their output, pasted). */
 #include "backends/cpu/llvm_math_internal.h"
@@ -103,35 +110,6 @@ static const double kErfcTail[17] = {
     1.8194960276453958e-13};
 static const double kErfcTailMid = 0.1431818181818182, kErfcTailHalf = 0.10681818181818181;
 
-/* kErfcNarrowMid: t = (v - 2.375) / 1.625; relative error 4.6e-10 */
-static const double kErfcNarrowMid[16] = {
-    0.22050569216412147,
-    -0.13158783480876698,
-    0.07442604867151559,
-    -0.040157411806013725,
-    0.020774274609729006,
-    -0.010345770002270657,
-    0.00497719545232661,
-    -0.0023185622150680993,
-    0.0010450760693401966,
-    -0.00045999217186464247,
-    0.00020461566238966813,
-    -8.522187170574917e-05,
-    2.6025182199430035e-05,
-    -1.0685592036345867e-05,
-    9.626100668007881e-06,
-    -3.6178493842489048e-06};
-static const double kErfcNarrowMidMid = 2.375, kErfcNarrowMidHalf = 1.625;
-/* kErfcNarrowTail: t = (v - 0.1745049504950495) / 0.075495049504950495; relative error 3.1e-10 */
-static const double kErfcNarrowTail[7] = {
-    0.5559645649246965,
-    -0.006821850828952542,
-    -0.0012372967913941622,
-    8.988725883043875e-05,
-    3.555380315840502e-06,
-    -1.0807205908760483e-06,
-    5.116015118431956e-08};
-static const double kErfcNarrowTailMid = 0.1745049504950495, kErfcNarrowTailHalf = 0.07549504950495049;
 /* kErf32Small: u = x^2 on [0.0, 0.765625]; relative error 9.9e-9 */
 static const double kErf32Small[6] = {
     1.1283791581332128,
@@ -167,6 +145,22 @@ static const double kErf32High[12] = {
     2.2144843209466165e-05,
     -9.620902834709479e-06};
 
+/* kErfc32Mid: erfc(x) exp(x^2) in v = x - kErfc32Center[i] on [0.47, 1], [1, 2], [2, 4];
+ * relative errors 1.3e-9, 2.7e-9, 6.9e-10 */
+static const double kErfc32Mid[3][11] = {
+    {0.50693764984811, -0.36797268493369456, 0.2309583331210663, -0.12983707833329944, 0.06677609793181784, -0.03185927576426596, 0.014624181584036658, -0.006492928199747281, 0.0, 0.0, 0.0},
+    {0.3215854164543175, -0.1636229071978774, 0.07615103655090479, -0.03293146614402791, 0.013377516899777012, -0.005137920440964439, 0.0018836127899543348, -0.0007043126276192796, 0.0002366185302639427, 0.0, 0.0},
+    {0.17900115118138996, -0.05437226082750891, 0.01588437134380639, -0.004479414652149056, 0.0012230353824378567, -0.00032421661405247293, 8.357456550238927e-05, -2.0783956920239128e-05, 5.1003227571248005e-06, -1.4332136568157824e-06, 3.341543348951629e-07}};
+static const double kErfc32Center[3] = {0.75, 1.5, 3.0};
+/* kErfc32Tail: x erfc(x) exp(x^2) in u = 1/x^2 on [0, 1/16]; relative error 1.8e-9 */
+static const double kErfc32Tail[6] = {
+    0.5641895825564328,
+    -0.282093644143365,
+    0.42292249552367533,
+    -1.0420501252399028,
+    3.162579920823819,
+    -7.121305056558342};
+
 enum { SCALE_EXP = 64 }; /* exp(-x^2) is formed times 2^64, the product scaled back once */
 
 #define LEN(t) ((int)(sizeof t / sizeof t[0]))
@@ -178,24 +172,16 @@ enum { SCALE_EXP = 64 }; /* exp(-x^2) is formed times 2^64, the product scaled b
 /* erf(a) for 0 <= a <= 0.75 (also fine beyond: callers select). */
 static kiln_mv erf_small(const kiln_mb *e, kiln_mv a) {
   kiln_mv u = kiln_mb_mul(e, a, a);
-  if (e->narrow) return kiln_mb_mul(e, a, kiln_mb_poly(e, u, kErf32Small, LEN(kErf32Small)));
   return kiln_mb_mul(e, a, POLY(e, u, kErfSmall));
 }
 
-/* erfc(a) for a >= 0.75 (a not NaN; a beyond 27.5, where erfc underflows to 0, is capped;
- * narrow, for an f32 result: the f32-grade pieces, capped at 10.1, the tail times the
- * rounded 1/a, whose error is far below an f32 ULP). */
+/* erfc(a) for a >= 0.75 (a not NaN; a beyond 27.5, where erfc underflows to 0, is capped). */
 static kiln_mv erfc_large(const kiln_mb *e, kiln_mv a) {
-  double cap = e->narrow ? 10.1 : 27.5;
-  a = kiln_mb_sel(e, kiln_mb_gtc(e, a, cap), kiln_mb_c(e, cap), a);
+  a = kiln_mb_sel(e, kiln_mb_gtc(e, a, 27.5), kiln_mb_c(e, 27.5), a);
   kiln_mv s = kiln_mb_div(e, kiln_mb_c(e, 1.0), a);
-  kiln_mv g;
-  if (e->narrow)
-    g = kiln_mb_sel(e, kiln_mb_ltc(e, a, 4.0), POLY(e, a, kErfcNarrowMid), kiln_mb_mul(e, POLY(e, s, kErfcNarrowTail), s));
-  else
-    g = kiln_mb_sel(e, kiln_mb_ltc(e, a, 2.0), POLY(e, a, kErfcMid1),
-                    kiln_mb_sel(e, kiln_mb_ltc(e, a, 4.0), POLY(e, a, kErfcMid2),
-                                kiln_mb_div(e, POLY(e, s, kErfcTail), a)));
+  kiln_mv g = kiln_mb_sel(e, kiln_mb_ltc(e, a, 2.0), POLY(e, a, kErfcMid1),
+                          kiln_mb_sel(e, kiln_mb_ltc(e, a, 4.0), POLY(e, a, kErfcMid2),
+                                      kiln_mb_div(e, POLY(e, s, kErfcTail), a)));
   kiln_mv hi = kiln_mb_mul(e, a, a);
   kiln_mv lo = kiln_mb_fma(e, a, a, kiln_mb_neg(e, hi)); /* a^2 = hi + lo exactly */
   kiln_mv x2 = kiln_mb_neg(e, hi);
@@ -228,7 +214,61 @@ kiln_mv kiln_math_erf(const kiln_mb *e, kiln_mv x) {
   return kiln_mb_sel(e, kiln_mb_isnan(e, x), x, y);
 }
 
+/* c's float and the rest: hi + lo = c to about 2^-48 relative. */
+static kiln_mv split_hi(const kiln_mb *e, double c) { return kiln_mb_c(e, (float)c); }
+static kiln_mv split_lo(const kiln_mb *e, double c) { return kiln_mb_c(e, c - (double)(float)c); }
+
+/* erfc(x) exp(x^2) for x in [0.47, 4] (v = x - kErfc32Center[piece]) as *big + small. */
+static kiln_mv erfc32_mid(const kiln_mb *e, kiln_mv x, kiln_mv *big) {
+  kiln_mv first = kiln_mb_ltc(e, x, 1.0), second = kiln_mb_ltc(e, x, 2.0);
+  const double(*c)[LEN(kErfc32Mid[0])] = kErfc32Mid;
+#define PIECE(sel_fn, j) kiln_mb_sel(e, first, sel_fn(e, c[0][j]), kiln_mb_sel(e, second, sel_fn(e, c[1][j]), sel_fn(e, c[2][j])))
+  kiln_mv center = kiln_mb_sel(e, first, kiln_mb_c(e, kErfc32Center[0]),
+                               kiln_mb_sel(e, second, kiln_mb_c(e, kErfc32Center[1]), kiln_mb_c(e, kErfc32Center[2])));
+  kiln_mv v = kiln_mb_sub(e, x, center);
+  int n = LEN(kErfc32Mid[0]);
+  kiln_mv q = PIECE(kiln_mb_c, n - 1);
+  for (int j = n - 2; j >= 1; j--) q = kiln_mb_fma(e, q, v, PIECE(kiln_mb_c, j));
+  *big = PIECE(split_hi, 0);
+  kiln_mv small = kiln_mb_fma(e, v, q, PIECE(split_lo, 0));
+#undef PIECE
+  return small;
+}
+
+/* erfc(x) exp(x^2) for x >= 4 as *big + small, from s = 1/x rounded, its residual r (1/x =
+ * s (1 + r) to 2^-48) and H(u) = h0 + u Q(u), u = s^2: B = s h0_hi rounded, the small part
+ * B's product error plus s (h0_lo + u Q(u) + r h0_hi). */
+static kiln_mv erfc32_tail(const kiln_mb *e, kiln_mv x, kiln_mv *big) {
+  kiln_mv s = kiln_mb_div(e, kiln_mb_c(e, 1.0), x);
+  kiln_mv r = kiln_mb_fma(e, kiln_mb_neg(e, x), s, kiln_mb_c(e, 1.0));
+  kiln_mv u = kiln_mb_mul(e, s, s);
+  kiln_mv h0_hi = split_hi(e, kErfc32Tail[0]);
+  kiln_mv hs = kiln_mb_fma(e, u, kiln_mb_poly(e, u, kErfc32Tail + 1, LEN(kErfc32Tail) - 1), split_lo(e, kErfc32Tail[0]));
+  kiln_mv b = kiln_mb_mul(e, s, h0_hi);
+  kiln_mv b_err = kiln_mb_fma(e, s, h0_hi, kiln_mb_neg(e, b));
+  *big = b;
+  return kiln_mb_fma(e, s, kiln_mb_fma(e, r, h0_hi, hs), b_err);
+}
+
+static kiln_mv erfc_f32(const kiln_mb *e, kiln_mv x) {
+  /* NaN is not above 0.47: it takes 1 - erf(x), which keeps it */
+  kiln_mv small = kiln_mb_sub(e, kiln_mb_c(e, 1.0), erf_f32(e, x));
+  kiln_mv large = kiln_mb_gtc(e, x, 0.47);
+  kiln_mv a = kiln_mb_sel(e, large, kiln_mb_sel(e, kiln_mb_gtc(e, x, 10.1), kiln_mb_c(e, 10.1), x), kiln_mb_c(e, 1.0));
+  kiln_mv mid_big, tail_big;
+  kiln_mv mid = erfc32_mid(e, a, &mid_big), tail = erfc32_tail(e, a, &tail_big);
+  kiln_mv far = kiln_mb_ge(e, a, kiln_mb_c(e, 4.0));
+  kiln_mv big = kiln_mb_sel(e, far, tail_big, mid_big), sm = kiln_mb_sel(e, far, tail, mid);
+  kiln_mv hi = kiln_mb_mul(e, a, a);
+  kiln_mv lo = kiln_mb_fma(e, a, a, kiln_mb_neg(e, hi)); /* a^2 = hi + lo exactly */
+  kiln_mv n, q = kiln_math_exp_parts(e, kiln_mb_neg(e, hi), kiln_mb_neg(e, lo), &n);
+  kiln_mv w = kiln_mb_fma(e, big, q, kiln_mb_fma(e, sm, q, sm));
+  kiln_mv y = kiln_mb_scale(e, kiln_mb_add(e, big, w), kiln_mb_ftoi(e, n));
+  return kiln_mb_sel(e, large, y, small);
+}
+
 kiln_mv kiln_math_erfc(const kiln_mb *e, kiln_mv x) {
+  if (!e->dbl) return erfc_f32(e, x);
   kiln_mv a = kiln_mb_fabs(e, x);
   kiln_mv big = kiln_mb_gtc(e, a, 0.75);
   kiln_mv tail = erfc_large(e, kiln_mb_sel(e, big, a, kiln_mb_c(e, 1.0)));

@@ -8,14 +8,15 @@ with the fewest terms whose error is under 3e-18 relative (a thirtieth of a doub
   mid2   erfc(x) exp(x^2) on [2, 4]
   tail   x erfc(x) exp(x^2) as a function of s = 1/x on [1/27.5, 1/4]
 
-the f32 erfc's, computed in f64 to 2e-9 relative (a thirtieth of an f32 ULP): erfc(x)
-exp(x^2) on [0.75, 4], and the tail on [1/10.1, 1/4] (erfc underflows f32 from 10.1);
-and the f32 erf's, computed in f32 (error in its ULP, not a double's): power-basis
+the f32 erf's and erfc's, computed in f32 (error in its ULP, not a double's): power-basis
 coefficients in v = x - c with c such that x - c is exact over the piece (Sterbenz), the
 fewest terms under the given error:
   small  erf(x)/x as a function of u = x^2 on [0, 0.875^2]   relative 1.5e-8
   mid    erf(x) in v = x - 1.5 on [0.875, 2]                  absolute 4e-9
   high   erf(x) in v = x - 3 on [2, 4]                         absolute 4e-9
+  erfc   erfc(x) exp(x^2) in v = x - c on [0.47, 1] (c 0.75), [1, 2] (1.5), [2, 4] (3),
+         relative 4e-9, padded with zeros to one length (one table, rows selected per
+         lane); and x erfc(x) exp(x^2) as a function of u = 1/x^2 on [0, 1/16] (x >= 4)
 """
 import mpmath as mp
 
@@ -40,13 +41,7 @@ def fit(f, a, b, tol=3e-18):
     raise ValueError("no fit")
 
 
-# the f32 erfc's, computed in f64 (kiln_mb.narrow): relative 2e-9, a thirtieth of an f32 ULP
-PIECES_NARROW = [
-    ("kErfcNarrowMid", PIECES[1][1], mp.mpf("0.75"), mp.mpf(4), 2e-9),
-    ("kErfcNarrowTail", PIECES[3][1], 1 / mp.mpf("10.1"), mp.mpf("0.25"), 2e-9),
-]
-
-for name, f, a, b, *tol in PIECES + PIECES_NARROW:
+for name, f, a, b, *tol in PIECES:
     coef, mid, half, rel = fit(f, a, b, *tol)
     print(f"/* {name}: t = (v - {mp.nstr(mid, 17)}) / {mp.nstr(half, 17)}; relative error "
           f"{mp.nstr(rel, 2)} */")
@@ -85,3 +80,21 @@ for name, var, f, a, b, c, tol, relative in PIECES32:
     print(f"/* {name}: {var} on [{mp.nstr(a, 6)}, {mp.nstr(b, 6)}]; {kind} error {mp.nstr(err, 2)} */")
     print(f"static const double {name}[{len(coef)}] = {{")
     print("    " + ",\n    ".join(f"{float(x)!r}" for x in coef) + "};")
+
+
+G = PIECES[1][1]
+ERFC32_MID = [(mp.mpf("0.47"), mp.mpf(1), mp.mpf("0.75")), (mp.mpf(1), mp.mpf(2), mp.mpf("1.5")),
+              (mp.mpf(2), mp.mpf(4), mp.mpf(3))]
+rows = [fit_shifted(G, a, b, c, mp.mpf("4e-9"), True) for a, b, c in ERFC32_MID]
+width = max(len(coef) for coef, _ in rows)
+print(f"/* kErfc32Mid: erfc(x) exp(x^2) in v = x - kErfc32Center[i] on [0.47, 1], [1, 2], [2, 4];")
+print(f" * relative errors {', '.join(mp.nstr(err, 2) for _, err in rows)} */")
+print(f"static const double kErfc32Mid[3][{width}] = {{")
+print(",\n".join("    {" + ", ".join(f"{float(x)!r}" for x in coef + [mp.mpf(0)] * (width - len(coef))) + "}"
+                 for coef, _ in rows) + "};")
+print("static const double kErfc32Center[3] = {" + ", ".join(f"{float(c)!r}" for _, _, c in ERFC32_MID) + "};")
+H = lambda u: mp.erfc(1 / mp.sqrt(u)) * mp.exp(1 / u) / mp.sqrt(u) if u > 0 else 1 / mp.sqrt(mp.pi)
+coef, err = fit_shifted(H, mp.mpf(0), mp.mpf(1) / 16, mp.mpf(0), mp.mpf("4e-9"), True)
+print(f"/* kErfc32Tail: x erfc(x) exp(x^2) in u = 1/x^2 on [0, 1/16]; relative error {mp.nstr(err, 2)} */")
+print(f"static const double kErfc32Tail[{len(coef)}] = {{")
+print("    " + ",\n    ".join(f"{float(x)!r}" for x in coef) + "};")

@@ -16,16 +16,19 @@ static const double kExpP64[] = {
     2.7557255374049217207e-6, 2.7557271966592528283e-7, 2.5105227889120455771e-8,
     2.0915307929440388618e-9};
 
+/* ln2 = LN2_HI + LN2_LO, LN2_HI with trailing zeros (n * LN2_HI is exact for the n of any
+ * exp argument in range). */
+static double ln2_hi(const kiln_mb *e) { return e->dbl ? 0x1.62e42fefa39efp-1 : 0x1.62e43p-1; }
+static double ln2_lo(const kiln_mb *e) { return e->dbl ? 0x1.abc9e3b39803fp-56 : -0x1.05c61p-29; }
+
 /* The reduction shared by exp and expm1: returns r with x = n*ln2 + r, and n (float). x
  * must not be NaN. */
 static kiln_mv reduce_ln2(const kiln_mb *e, kiln_mv x, kiln_mv *out_n) {
-  double hi = e->dbl ? 0x1.62e42fefa39efp-1 : 0x1.62e43p-1;
-  double lo = e->dbl ? 0x1.abc9e3b39803fp-56 : -0x1.05c61p-29;
   kiln_mv n = kiln_mb_rint(e, kiln_mb_mulc(e, x, 0x1.71547652b82fep+0));
   kiln_mv nn = kiln_mb_neg(e, n);
-  kiln_mv r = kiln_mb_fma(e, nn, kiln_mb_c(e, hi), x);
+  kiln_mv r = kiln_mb_fma(e, nn, kiln_mb_c(e, ln2_hi(e)), x);
   *out_n = n;
-  return kiln_mb_fma(e, nn, kiln_mb_c(e, lo), r);
+  return kiln_mb_fma(e, nn, kiln_mb_c(e, ln2_lo(e)), r);
 }
 
 /* r + r^2 P(r) = e^r - 1 for |r| <= ln2/2. */
@@ -60,6 +63,21 @@ kiln_mv kiln_math_exp_dd(const kiln_mb *e, kiln_mv hi, kiln_mv lo, int extra) {
 }
 
 kiln_mv kiln_math_exp(const kiln_mb *e, kiln_mv x) { return kiln_math_exp_scaled(e, x, 0); }
+
+/* f32 only. r = hi - n LN2_HI is exact: LN2_HI has 21 significant bits, so the difference
+ * is a multiple of min(ulp(hi), 2^-21) below ln2/2 in magnitude, which takes at most 23
+ * bits for |hi| >= 0.5, and for smaller hi n is 0 (r = hi) or +-1 (Sterbenz). lo - n LN2_LO
+ * enters as a first-order correction c (below 2^-17 in magnitude): e^(r + c) - 1 = p + c
+ * (1 + p) up to c^2. So q's error is the polynomial's alone. */
+kiln_mv kiln_math_exp_parts(const kiln_mb *e, kiln_mv hi, kiln_mv lo, kiln_mv *out_n) {
+  kiln_mv n = kiln_mb_rint(e, kiln_mb_mulc(e, hi, 0x1.71547652b82fep+0));
+  kiln_mv nn = kiln_mb_neg(e, n);
+  kiln_mv r = kiln_mb_fma(e, nn, kiln_mb_c(e, ln2_hi(e)), hi);
+  kiln_mv c = kiln_mb_fma(e, nn, kiln_mb_c(e, ln2_lo(e)), lo);
+  kiln_mv p = expm1_poly(e, r);
+  *out_n = n;
+  return kiln_mb_fma(e, c, kiln_mb_addc(e, p, 1.0), p);
+}
 
 /* expm1(x) = 2^n (q + (1 - 2^-n)) with q = expm1(r); exact for n = 0. */
 kiln_mv kiln_math_expm1(const kiln_mb *e, kiln_mv x) {

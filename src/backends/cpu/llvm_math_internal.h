@@ -100,6 +100,9 @@ kiln_mv kiln_mb_scale(const kiln_mb *e, kiln_mv x, kiln_mv n);
 kiln_mv kiln_math_exp_scaled(const kiln_mb *e, kiln_mv x, int extra); /* exp(x)*2^extra */
 /* exp(hi + lo)*2^extra, |lo| tiny */
 kiln_mv kiln_math_exp_dd(const kiln_mb *e, kiln_mv hi, kiln_mv lo, int extra);
+/* exp(hi + lo) = 2^n (1 + q), 1 + q not rounded: returns q (|q| < 0.42) and n (a float),
+ * in f32 (e not dbl), for hi not NaN with |hi| below 103 and |lo| at most ulp(hi) / 2. */
+kiln_mv kiln_math_exp_parts(const kiln_mb *e, kiln_mv hi, kiln_mv lo, kiln_mv *out_n);
 
 kiln_mv kiln_math_expm1(const kiln_mb *e, kiln_mv x);
 /* log(x) for x > 0 finite, plus c (a small correction added before the final rounding). */
