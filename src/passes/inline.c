@@ -12,6 +12,7 @@ typedef struct cloner {
   const kiln_op *active[MAX_DEPTH + 1]; /* the functions being inlined, outermost first */
   int32_t num_active;
   bool in_regions; /* inline the calls of regions too (kiln_inline_calls_everywhere) */
+  bool keep_outside; /* a value the map lacks is itself (kiln_clone_block_ops), else an error */
   kiln_status st;
 } cloner;
 
@@ -34,6 +35,11 @@ static void clone_block(cloner *c, const kiln_block *src, kiln_region *r, kiln_v
   clone_ops(c, src, b, map, MAX_DEPTH, c->in_regions, NULL);
 }
 
+/* What v becomes in the copy. */
+static kiln_value *mapped(const cloner *c, kiln_value **map, kiln_value *v) {
+  return map[v->id] ? map[v->id] : c->keep_outside ? v : NULL;
+}
+
 static void clone_op(cloner *c, const kiln_op *op, kiln_block *dst, kiln_value **map) {
   kiln_op *n = kiln_op_new(c->scratch, op->kind, op->num_operands, op->num_results, 0, op->num_regions);
   if (!n) return oom(c);
@@ -41,7 +47,7 @@ static void clone_op(cloner *c, const kiln_op *op, kiln_block *dst, kiln_value *
   n->num_attrs = op->num_attrs;
   n->attrs = op->attrs; /* immutable: shared with the source module */
   for (int32_t i = 0; i < op->num_operands; i++) {
-    n->operands[i] = map[op->operands[i]->id];
+    n->operands[i] = mapped(c, map, op->operands[i]);
     if (!n->operands[i] && !c->st)
       c->st = KILN_STATUS(KILN_STATUS_INTERNAL, "inlining: operand #%d of %s has no value", (int)i, kiln_op_name(op->kind));
   }
@@ -72,8 +78,8 @@ static const kiln_op *callee_of(const cloner *c, const kiln_op *call) {
 static void clone_ops(cloner *c, const kiln_block *src, kiln_block *dst, kiln_value **map, int depth, bool top,
                       kiln_value **out_returned) {
   for (const kiln_op *op = src->first; op && !c->st; op = op->next) {
-    if (out_returned && op == src->last && op->kind == KILN_OP_FUNC_RETURN) {
-      for (int32_t i = 0; i < op->num_operands; i++) out_returned[i] = map[op->operands[i]->id];
+    if (out_returned && op == src->last && (op->kind == KILN_OP_FUNC_RETURN || op->kind == KILN_OP_RETURN)) {
+      for (int32_t i = 0; i < op->num_operands; i++) out_returned[i] = mapped(c, map, op->operands[i]);
       return;
     }
     bool calls = op->kind == KILN_OP_CALL || op->kind == KILN_OP_COMPOSITE;
@@ -104,6 +110,13 @@ static void clone_ops(cloner *c, const kiln_block *src, kiln_block *dst, kiln_va
 
 static kiln_status inline_calls(const kiln_module *m, const kiln_op *func, kiln_module *scratch, bool in_regions,
                                 kiln_op **out_func, int32_t *out_inlined);
+
+kiln_status kiln_clone_block_ops(kiln_module *m, const kiln_block *src, kiln_block *dst, kiln_value **map,
+                                 kiln_value **out_returned) {
+  cloner c = {.m = m, .scratch = m, .keep_outside = true};
+  clone_ops(&c, src, dst, map, 0, false, out_returned);
+  return c.st;
+}
 
 kiln_status kiln_inline_calls(const kiln_module *m, const kiln_op *func, kiln_module *scratch, kiln_op **out_func,
                               int32_t *out_inlined) {

@@ -22,6 +22,14 @@ kiln_status kiln_inline_calls(const kiln_module *m, const kiln_op *func, kiln_mo
 kiln_status kiln_inline_calls_everywhere(const kiln_module *m, const kiln_op *func, kiln_module *scratch,
                                          kiln_op **out_func, int32_t *out_inlined);
 
+/* Copies the ops of block src (of a numbered function), but its terminator, to the end of
+ * dst (their regions whole; calls stay calls), reading map[id] for each value they use
+ * (NULL: the value itself, defined outside src) and setting map[id] for each value they
+ * define (ids of the source: map has room for every value of the function); the
+ * terminator's operands, so mapped, go to out_returned. The copies are allocated in m. */
+kiln_status kiln_clone_block_ops(kiln_module *m, const kiln_block *src, kiln_block *dst, kiln_value **map,
+                                 kiln_value **out_returned);
+
 /* Outlining: a region of an op of func (numbered: num_values values) as a function of its
  * own in scratch, whose parameters are the region's arguments followed by the values of
  * func that the region uses from outside it (*out_captured: their ids, *out_num_captured

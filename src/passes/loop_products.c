@@ -13,42 +13,6 @@ enum {
  * product much wider than its sequence would hold far more memory than the loop needs). */
 static const int64_t MAX_PRODUCT_BYTES = (int64_t)64 << 20, SEQUENCE_TIMES = 4;
 
-/* The index of v among b's arguments, or -1. */
-static int32_t arg_index(const kiln_block *b, const kiln_value *v) {
-  return v->def == NULL && v->block == b ? v->index : -1;
-}
-
-/* How many iterations while loop w makes, when a carried integer counts from a constant
- * by +1 an iteration against a constant bound (LT, LE or NE, the counter on either side
- * of the compare). */
-static bool trip_count(const kiln_op *w, int64_t *out) {
-  const kiln_block *cond = kiln_op_block(w, 0), *body = kiln_op_block(w, 1);
-  const kiln_op *ret = cond ? cond->last : NULL, *bret = body ? body->last : NULL;
-  const kiln_op *cmp = ret && ret->kind == KILN_OP_RETURN && ret->num_operands == 1 ? ret->operands[0]->def : NULL;
-  if (!cmp || cmp->kind != KILN_OP_COMPARE || !bret || bret->kind != KILN_OP_RETURN) return false;
-  int side = arg_index(cond, cmp->operands[0]) >= 0 ? 0 : 1; /* the counter's */
-  int32_t k = arg_index(cond, cmp->operands[side]);
-  int64_t bound, init, one;
-  if (k < 0 || k >= w->num_operands || k >= bret->num_operands || !kiln_value_constant_int(cmp->operands[1 - side], &bound) ||
-      !kiln_value_constant_int(w->operands[k], &init))
-    return false;
-  /* the direction read with the counter on the left; LT, LE and NE count up to the bound */
-  static const int mirrored[] = {KILN_COMPARE_EQ, KILN_COMPARE_NE, KILN_COMPARE_LE,
-                                 KILN_COMPARE_LT, KILN_COMPARE_GE, KILN_COMPARE_GT};
-  int d = kiln_op_compare_direction(cmp);
-  if (d >= 0 && side) d = mirrored[d];
-  const kiln_op *inc = bret->operands[k]->def;
-  if ((d != KILN_COMPARE_LT && d != KILN_COMPARE_LE && d != KILN_COMPARE_NE) || !inc || inc->kind != KILN_OP_ADD || inc->parent != body) return false;
-  int s = arg_index(body, inc->operands[0]) == k ? 0 : 1;
-  if (arg_index(body, inc->operands[s]) != k || !kiln_value_constant_int(inc->operands[1 - s], &one) || one != 1) return false;
-  int64_t t;
-  if (__builtin_sub_overflow(bound, init, &t) || (d == KILN_COMPARE_LE && !kiln_add_i64(t, 1, &t)) ||
-      (d == KILN_COMPARE_NE && t < 0))
-    return false;
-  *out = t < 0 ? 0 : t;
-  return true;
-}
-
 /* Whether v is defined outside op w (not in any of its regions). */
 static bool outside(const kiln_op *w, const kiln_value *v) {
   for (const kiln_block *b = v->def ? v->def->parent : v->block; b; ) {
@@ -63,7 +27,7 @@ static bool outside(const kiln_op *w, const kiln_value *v) {
  * loop's operand for a carried value the body returns unchanged, v itself when defined
  * outside the loop; NULL otherwise. */
 static kiln_value *invariant_outer(const kiln_op *w, const kiln_block *body, kiln_value *v) {
-  int32_t k = arg_index(body, v);
+  int32_t k = kiln_rewrite_arg_index(body, v);
   if (k >= 0) return k < w->num_operands && body->last->operands[k] == v ? w->operands[k] : NULL;
   return outside(w, v) ? v : NULL;
 }
@@ -176,7 +140,7 @@ static kiln_status hoist_block(kiln_module *m, kiln_block *b, int32_t *hoisted) 
         KILN_RETURN_IF_ERROR(hoist_block(m, inner, hoisted));
     int64_t trips;
     kiln_block *body = op->kind == KILN_OP_WHILE ? kiln_op_block(op, 1) : NULL;
-    if (!body || !trip_count(op, &trips)) continue;
+    if (!body || !kiln_rewrite_trip_count(op, &trips)) continue;
     for (kiln_op *d = body->first; d; d = d->next) {
       if (d->kind != KILN_OP_DOT_GENERAL) continue;
       bool done;

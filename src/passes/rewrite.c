@@ -32,6 +32,38 @@ const kiln_attr *kiln_rewrite_struct_with(kiln_module *m, const kiln_attr *a, co
   return s;
 }
 
+int32_t kiln_rewrite_arg_index(const kiln_block *b, const kiln_value *v) {
+  return v->def == NULL && v->block == b ? v->index : -1;
+}
+
+bool kiln_rewrite_trip_count(const kiln_op *w, int64_t *out) {
+  const kiln_block *cond = kiln_op_block(w, 0), *body = kiln_op_block(w, 1);
+  const kiln_op *ret = cond ? cond->last : NULL, *bret = body ? body->last : NULL;
+  const kiln_op *cmp = ret && ret->kind == KILN_OP_RETURN && ret->num_operands == 1 ? ret->operands[0]->def : NULL;
+  if (!cmp || cmp->kind != KILN_OP_COMPARE || !bret || bret->kind != KILN_OP_RETURN) return false;
+  int side = kiln_rewrite_arg_index(cond, cmp->operands[0]) >= 0 ? 0 : 1; /* the counter's */
+  int32_t k = kiln_rewrite_arg_index(cond, cmp->operands[side]);
+  int64_t bound, init, one;
+  if (k < 0 || k >= w->num_operands || k >= bret->num_operands || !kiln_value_constant_int(cmp->operands[1 - side], &bound) ||
+      !kiln_value_constant_int(w->operands[k], &init))
+    return false;
+  /* the direction read with the counter on the left; LT, LE and NE count up to the bound */
+  static const int mirrored[] = {KILN_COMPARE_EQ, KILN_COMPARE_NE, KILN_COMPARE_LE,
+                                 KILN_COMPARE_LT, KILN_COMPARE_GE, KILN_COMPARE_GT};
+  int d = kiln_op_compare_direction(cmp);
+  if (d >= 0 && side) d = mirrored[d];
+  const kiln_op *inc = bret->operands[k]->def;
+  if ((d != KILN_COMPARE_LT && d != KILN_COMPARE_LE && d != KILN_COMPARE_NE) || !inc || inc->kind != KILN_OP_ADD || inc->parent != body) return false;
+  int s = kiln_rewrite_arg_index(body, inc->operands[0]) == k ? 0 : 1;
+  if (kiln_rewrite_arg_index(body, inc->operands[s]) != k || !kiln_value_constant_int(inc->operands[1 - s], &one) || one != 1) return false;
+  int64_t t;
+  if (__builtin_sub_overflow(bound, init, &t) || (d == KILN_COMPARE_LE && !kiln_add_i64(t, 1, &t)) ||
+      (d == KILN_COMPARE_NE && t < 0))
+    return false;
+  *out = t < 0 ? 0 : t;
+  return true;
+}
+
 bool kiln_rewrite_dims_are(const kiln_attr *a, const char *name, const int64_t *v, int64_t n) {
   const kiln_attr *l = kiln_attr_get(a, name);
   if (!l) return n == 0;

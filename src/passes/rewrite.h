@@ -1,5 +1,5 @@
 /* Helpers of the passes that rewrite a function in place (canonicalize.c,
- * loop_products.c): counting uses, reading and editing structured attributes (ops are
+ * loop_products.c, unroll_loops.c): counting uses, counted loops, reading and editing structured attributes (ops are
  * inserted and removed with ir.h's kiln_block_insert_before and kiln_block_remove). New IR is allocated in the module the caller names, the one that owns the
  * function. Not thread-safe for one function. */
 #ifndef KILN_PASSES_REWRITE_H
@@ -14,6 +14,12 @@ int32_t kiln_rewrite_uses(const kiln_block *b, const kiln_value *v);
  * NULL when out of memory. */
 const kiln_attr *kiln_rewrite_struct_with(kiln_module *m, const kiln_attr *a, const char *const *names,
                                           const kiln_attr *const *vals, int32_t n);
+/* The index of v among b's arguments, or -1. */
+int32_t kiln_rewrite_arg_index(const kiln_block *b, const kiln_value *v);
+/* How many iterations while loop w makes, when a carried integer counts from a constant
+ * by +1 an iteration against a constant bound (LT, LE or NE, the counter on either side
+ * of the compare); false when w is not such a loop. */
+bool kiln_rewrite_trip_count(const kiln_op *w, int64_t *out_trips);
 /* Whether integer list `name` of struct a is exactly v[0..n) (absent reads as empty). */
 bool kiln_rewrite_dims_are(const kiln_attr *a, const char *name, const int64_t *v, int64_t n);
 
