@@ -1,6 +1,7 @@
 /* Helpers of the rewriting passes (see rewrite.h). */
 #include "passes/rewrite.h"
 
+#include <stdint.h>
 #include <string.h>
 
 int32_t kiln_rewrite_uses(const kiln_block *b, const kiln_value *v) {
@@ -47,6 +48,17 @@ bool kiln_rewrite_trip_count(const kiln_op *w, int64_t *out) {
   if (k < 0 || k >= w->num_operands || k >= bret->num_operands || !kiln_value_constant_int(cmp->operands[1 - side], &bound) ||
       !kiln_value_constant_int(w->operands[k], &init))
     return false;
+  /* the counter's type: signed or unsigned integers of 8 to 64 bits, whose values the
+   * constants read as they are (an unsigned one from 2^63 up reads negative: not taken) */
+  kiln_elem e = kiln_type_elem(cmp->operands[0]->type);
+  kiln_elem_class cls = kiln_elem_class_of(e);
+  int bits = kiln_elem_bits(e);
+  if ((cls != KILN_ELEM_CLASS_I && cls != KILN_ELEM_CLASS_U) || bits < 8 || bits > 64 ||
+      (cls == KILN_ELEM_CLASS_U && (init < 0 || bound < 0)))
+    return false;
+  int64_t max = cls == KILN_ELEM_CLASS_U && bits == 64 ? INT64_MAX
+                : cls == KILN_ELEM_CLASS_U                ? (int64_t)((UINT64_C(1) << bits) - 1)
+                                                          : (int64_t)((UINT64_C(1) << (bits - 1)) - 1);
   /* the direction read with the counter on the left; LT, LE and NE count up to the bound */
   static const int mirrored[] = {KILN_COMPARE_EQ, KILN_COMPARE_NE, KILN_COMPARE_LE,
                                  KILN_COMPARE_LT, KILN_COMPARE_GE, KILN_COMPARE_GT};
@@ -57,7 +69,9 @@ bool kiln_rewrite_trip_count(const kiln_op *w, int64_t *out) {
   int s = kiln_rewrite_arg_index(body, inc->operands[0]) == k ? 0 : 1;
   if (kiln_rewrite_arg_index(body, inc->operands[s]) != k || !kiln_value_constant_int(inc->operands[1 - s], &one) || one != 1) return false;
   int64_t t;
-  if (__builtin_sub_overflow(bound, init, &t) || (d == KILN_COMPARE_LE && !kiln_add_i64(t, 1, &t)) ||
+  /* LE up to the type's largest value never ends (the counter wraps); NE from above the
+   * bound wraps around before it stops */
+  if (__builtin_sub_overflow(bound, init, &t) || (d == KILN_COMPARE_LE && (bound >= max || !kiln_add_i64(t, 1, &t))) ||
       (d == KILN_COMPARE_NE && t < 0))
     return false;
   *out = t < 0 ? 0 : t;

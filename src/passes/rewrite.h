@@ -16,9 +16,11 @@ const kiln_attr *kiln_rewrite_struct_with(kiln_module *m, const kiln_attr *a, co
                                           const kiln_attr *const *vals, int32_t n);
 /* The index of v among b's arguments, or -1. */
 int32_t kiln_rewrite_arg_index(const kiln_block *b, const kiln_value *v);
-/* How many iterations while loop w makes, when a carried integer counts from a constant
- * by +1 an iteration against a constant bound (LT, LE or NE, the counter on either side
- * of the compare); false when w is not such a loop. */
+/* How many iterations while loop w makes, when a carried integer (signed or unsigned, 8 to
+ * 64 bits) counts from a constant by +1 an iteration against a constant bound (LT, LE or
+ * NE, the counter on either side of the compare), exactly as the loop runs; false when w
+ * is not such a loop, or it never ends (LE up to the type's largest value, NE from above
+ * the bound: the counter wraps). */
 bool kiln_rewrite_trip_count(const kiln_op *w, int64_t *out_trips);
 /* Whether integer list `name` of struct a is exactly v[0..n) (absent reads as empty). */
 bool kiln_rewrite_dims_are(const kiln_attr *a, const char *name, const int64_t *v, int64_t n);

@@ -178,3 +178,27 @@ func.func @collective_in_the_body() {
   check.expect_eq_const %r#0, dense<[4.0, 8.0]> : tensor<2xf32>
   func.return
 }
+
+// -----
+
+// An unsigned 8-bit counter from 126 up to 130 (read as signed it would be 126 up to -126:
+// no iteration): four iterations.
+// unrolled: 1
+func.func @unsigned_counter() {
+  %a0 = stablehlo.constant dense<1> : tensor<i32>
+  %u0 = stablehlo.constant dense<126> : tensor<ui8>
+  %un = stablehlo.constant dense<130> : tensor<ui8>
+  %u1 = stablehlo.constant dense<1> : tensor<ui8>
+  %r:2 = stablehlo.while(%a = %a0, %i = %u0) : tensor<i32>, tensor<ui8>
+    cond {
+      %p = stablehlo.compare LT, %i, %un, UNSIGNED : (tensor<ui8>, tensor<ui8>) -> tensor<i1>
+      stablehlo.return %p : tensor<i1>
+    } do {
+      %a1 = stablehlo.add %a, %a : tensor<i32>
+      %i1 = stablehlo.add %i, %u1 : tensor<ui8>
+      stablehlo.return %a1, %i1 : tensor<i32>, tensor<ui8>
+    }
+  check.expect_eq_const %r#0, dense<16> : tensor<i32>
+  check.expect_eq_const %r#1, dense<130> : tensor<ui8>
+  func.return
+}

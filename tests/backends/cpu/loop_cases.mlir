@@ -1,12 +1,15 @@
 // while loops on the cpu device: carried values the body returns unchanged stay where they
 // are (no copy per iteration, control.c), mixed with ones it swaps, duplicates and updates.
+// Each counter starts from an optimization_barrier, so that these short loops stay loops
+// (a counted loop from a constant of at most 8 iterations is unrolled: unroll_loops.c).
 
 // A scan: the weight and the bias pass through, the state and the counter change.
 func.func @invariant_weights() {
   %w = stablehlo.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
   %b = stablehlo.constant dense<[0.5, -0.5]> : tensor<2xf32>
   %h0 = stablehlo.constant dense<[[1.0, 1.0]]> : tensor<1x2xf32>
-  %i0 = stablehlo.constant dense<0> : tensor<i32>
+  %i0c = stablehlo.constant dense<0> : tensor<i32>
+  %i0 = stablehlo.optimization_barrier %i0c : tensor<i32>
   %n = stablehlo.constant dense<3> : tensor<i32>
   %one = stablehlo.constant dense<1> : tensor<i32>
   %r:4 = stablehlo.while(%w1 = %w, %h = %h0, %b1 = %b, %i = %i0) : tensor<2x2xf32>, tensor<1x2xf32>, tensor<2xf32>, tensor<i32>
@@ -34,7 +37,8 @@ func.func @swapped_and_duplicated() {
   %a0 = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>
   %b0 = stablehlo.constant dense<[10.0, 20.0]> : tensor<2xf32>
   %c0 = stablehlo.constant dense<[7.0, 8.0]> : tensor<2xf32>
-  %i0 = stablehlo.constant dense<0> : tensor<i32>
+  %i0c = stablehlo.constant dense<0> : tensor<i32>
+  %i0 = stablehlo.optimization_barrier %i0c : tensor<i32>
   %n = stablehlo.constant dense<3> : tensor<i32>
   %one = stablehlo.constant dense<1> : tensor<i32>
   %r:4 = stablehlo.while(%a = %a0, %b = %b0, %c = %c0, %i = %i0) : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<i32>
@@ -78,7 +82,8 @@ func.func @zero_trips() {
 // writes keeps its first value.
 func.func @update_in_place() {
   %o0 = stablehlo.constant dense<9.0> : tensor<4x2xf32>
-  %i0 = stablehlo.constant dense<0> : tensor<i32>
+  %i0c = stablehlo.constant dense<0> : tensor<i32>
+  %i0 = stablehlo.optimization_barrier %i0c : tensor<i32>
   %n = stablehlo.constant dense<3> : tensor<i32>
   %one = stablehlo.constant dense<1> : tensor<i32>
   %zero = stablehlo.constant dense<0> : tensor<i32>
@@ -104,7 +109,8 @@ func.func @update_in_place() {
 func.func @update_then_read() {
   %o0 = stablehlo.constant dense<9.0> : tensor<4x2xf32>
   %a0 = stablehlo.constant dense<0.0> : tensor<1x2xf32>
-  %i0 = stablehlo.constant dense<0> : tensor<i32>
+  %i0c = stablehlo.constant dense<0> : tensor<i32>
+  %i0 = stablehlo.optimization_barrier %i0c : tensor<i32>
   %n = stablehlo.constant dense<3> : tensor<i32>
   %one = stablehlo.constant dense<1> : tensor<i32>
   %zero = stablehlo.constant dense<0> : tensor<i32>
@@ -132,7 +138,8 @@ func.func @update_then_read() {
 // value), or updates it with itself.
 func.func @update_and_keep_old() {
   %o0 = stablehlo.constant dense<9.0> : tensor<4x2xf32>
-  %i0 = stablehlo.constant dense<0> : tensor<i32>
+  %i0c = stablehlo.constant dense<0> : tensor<i32>
+  %i0 = stablehlo.optimization_barrier %i0c : tensor<i32>
   %n = stablehlo.constant dense<3> : tensor<i32>
   %one = stablehlo.constant dense<1> : tensor<i32>
   %zero = stablehlo.constant dense<0> : tensor<i32>
@@ -161,7 +168,8 @@ func.func @update_and_keep_old() {
 // outside the loop, signed and unsigned (the unsigned loop runs no iteration if compared
 // as signed), 8 and 64 bits.
 func.func @direct_conditions() {
-  %z = stablehlo.constant dense<0> : tensor<i32>
+  %zc = stablehlo.constant dense<0> : tensor<i32>
+  %z = stablehlo.optimization_barrier %zc : tensor<i32>
   %one = stablehlo.constant dense<1> : tensor<i32>
   %five = stablehlo.constant dense<5> : tensor<i32>
   %three = stablehlo.constant dense<3> : tensor<i32>
@@ -199,7 +207,8 @@ func.func @direct_conditions() {
     }
   check.expect_eq_const %c#0, dense<4> : tensor<i32>
   check.expect_eq_const %c#1, dense<6> : tensor<i32>
-  %u0 = stablehlo.constant dense<2147483645> : tensor<ui32>
+  %u0c = stablehlo.constant dense<2147483645> : tensor<ui32>
+  %u0 = stablehlo.optimization_barrier %u0c : tensor<ui32>
   %un = stablehlo.constant dense<2147483650> : tensor<ui32>
   %u1 = stablehlo.constant dense<1> : tensor<ui32>
   %d:2 = stablehlo.while(%i = %u0, %s = %z) : tensor<ui32>, tensor<i32>
@@ -224,7 +233,8 @@ func.func @direct_conditions() {
       stablehlo.return %i1 : tensor<i64>
     }
   check.expect_eq_const %e, dense<1> : tensor<i64>
-  %b0 = stablehlo.constant dense<-3> : tensor<i8>
+  %b0c = stablehlo.constant dense<-3> : tensor<i8>
+  %b0 = stablehlo.optimization_barrier %b0c : tensor<i8>
   %b2 = stablehlo.constant dense<2> : tensor<i8>
   %b1 = stablehlo.constant dense<1> : tensor<i8>
   %f:2 = stablehlo.while(%i = %b0, %s = %z) : tensor<i8>, tensor<i32>
