@@ -365,14 +365,36 @@ static kiln_cpu_node *build_op(builder *bd, const kiln_op *op, const imap *m) {
   }
 }
 
+/* The element of a stablehlo.constant (dense, every element stored) that a load through
+ * map m reads at every point of the space (all its strides 0), into *out; false
+ * otherwise. Such a load (a slice of a constant table, a rotation amount of threefry's
+ * after its loop is unrolled) becomes a constant of the code. */
+static bool constant_element(const kiln_value *v, const imap *m, kiln_scalar *out) {
+  const kiln_attr *a = v->def && v->def->kind == KILN_OP_CONSTANT ? kiln_op_attr(v->def, "value") : NULL;
+  kiln_elem e = kiln_type_elem(v->type);
+  if (!a || a->kind != KILN_ATTR_DENSE || a->dense.splat || kiln_elem_is_complex(e) || kiln_elem_bits(e) < 8 ||
+      kiln_elem_bits(e) != (int)(8 * kiln_elem_storage_bytes(e)))
+    return false;
+  int64_t strides[KILN_CPU_MAX_RANK], base;
+  affine(v->type, m, strides, &base);
+  for (int32_t k = 0; k < m->n; k++)
+    if (strides[k]) return false;
+  if (base < 0 || base >= v->type->tensor.num_elements) return false;
+  *out = kiln_scalar_load(e, (const uint8_t *)a->dense.data + (size_t)base * kiln_elem_storage_bytes(e));
+  return true;
+}
+
 static kiln_cpu_node *build_value(builder *bd, const kiln_value *v, const imap *m) {
   if (bd->st) return NULL;
   for (int32_t i = 0; i < bd->num_memo; i++)
     if (bd->memo[i].v == v && map_equal(bd->memo[i].map, m)) return bd->memo[i].node;
   int32_t i = v->def ? kiln_fusion_index(bd->fu, v->def) : -1;
   kiln_cpu_node *n;
+  kiln_scalar c;
   if (i >= 0 && (bd->fu->cls[i] == KILN_FUSE_DUPLICATE || (bd->fu->group[i] == bd->group && !bd->fu->materialized[i]))) {
     n = build_op(bd, v->def, m);
+  } else if (constant_element(v, m, &c)) {
+    if ((n = new_node(bd, KILN_CPU_NODE_SCALAR, kiln_type_elem(v->type)))) n->value = c;
   } else {
     n = new_node(bd, KILN_CPU_NODE_LOAD, kiln_type_elem(v->type));
     if (n) {
