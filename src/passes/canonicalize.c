@@ -206,6 +206,63 @@ static kiln_status swap_summed_product(kiln_module *m, kiln_block *body, kiln_op
   return NULL;
 }
 
+/* A new op of kind with operands a (and b), result type t, before `before`. */
+static kiln_op *op_before(kiln_module *m, kiln_op *before, kiln_op_kind kind, kiln_value *a, kiln_value *b,
+                          const kiln_type *t) {
+  kiln_op *op = kiln_op_new(m, kind, b ? 2 : 1, 1, 0, 0);
+  if (!op) return NULL;
+  op->operands[0] = a;
+  if (b) op->operands[1] = b;
+  op->results[0].type = t;
+  op->loc = before->loc;
+  kiln_block_insert_before(before, op);
+  return op;
+}
+
+/* A product of complex tensors as four real ones: (a + ib)(c + id) = (ac - bd) + i(ad + bc),
+ * each at the library's matrix rate (a complex product is a generated loop: a 256x256 one
+ * took 13.8 ms, XLA:CPU's 1.5). Every sum is a real product's, reassociated as any blocked
+ * product's is; the dot becomes the complex of the two sums. */
+static kiln_status complex_product(kiln_module *m, kiln_op *dot, bool *done) {
+  *done = false;
+  const kiln_type *lt = dot->operands[0]->type, *rt = dot->operands[1]->type, *ot = dot->results[0].type;
+  if (!kiln_type_is_tensor(lt) || !kiln_type_is_tensor(rt) || !kiln_type_is_tensor(ot) ||
+      kiln_type_is_quant_tensor(lt) || kiln_type_is_quant_tensor(rt) || kiln_type_is_quant_tensor(ot))
+    return NULL;
+  kiln_elem e = kiln_type_elem(ot);
+  if (!kiln_elem_is_complex(e) || kiln_type_elem(lt) != e || kiln_type_elem(rt) != e) return NULL;
+  const kiln_type *part = kiln_type_scalar(m, kiln_elem_complex_part(e));
+  const kiln_type *lp = part ? kiln_type_tensor(m, part, lt->tensor.rank, lt->tensor.dims, NULL) : NULL;
+  const kiln_type *rp = part ? kiln_type_tensor(m, part, rt->tensor.rank, rt->tensor.dims, NULL) : NULL;
+  const kiln_type *op = part ? kiln_type_tensor(m, part, ot->tensor.rank, ot->tensor.dims, NULL) : NULL;
+  kiln_value **parts = kiln_arena_alloc_array(m->arena, 2, sizeof *parts);
+  if (!lp || !rp || !op || !parts) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory canonicalising");
+  kiln_op *ops[8] = {
+      op_before(m, dot, KILN_OP_REAL, dot->operands[0], NULL, lp), op_before(m, dot, KILN_OP_IMAG, dot->operands[0], NULL, lp),
+      op_before(m, dot, KILN_OP_REAL, dot->operands[1], NULL, rp), op_before(m, dot, KILN_OP_IMAG, dot->operands[1], NULL, rp)};
+  for (int i = 0; i < 4; i++)
+    if (!ops[i]) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory canonicalising");
+  static const int pairs[4][2] = {{0, 2}, {1, 3}, {0, 3}, {1, 2}}; /* ac, bd, ad, bc */
+  for (int k = 0; k < 4; k++) {
+    kiln_op *d = op_before(m, dot, KILN_OP_DOT_GENERAL, &ops[pairs[k][0]]->results[0], &ops[pairs[k][1]]->results[0], op);
+    if (!d) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory canonicalising");
+    d->attrs = dot->attrs; /* immutable: shared */
+    d->num_attrs = dot->num_attrs;
+    ops[4 + k] = d;
+  }
+  kiln_op *re = op_before(m, dot, KILN_OP_SUBTRACT, &ops[4]->results[0], &ops[5]->results[0], op);
+  kiln_op *im = op_before(m, dot, KILN_OP_ADD, &ops[6]->results[0], &ops[7]->results[0], op);
+  if (!re || !im) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory canonicalising");
+  parts[0] = &re->results[0];
+  parts[1] = &im->results[0];
+  dot->kind = KILN_OP_COMPLEX;
+  dot->operands = parts;
+  dot->num_attrs = 0;
+  dot->attrs = NULL;
+  *done = true;
+  return NULL;
+}
+
 kiln_status kiln_canonicalize(kiln_module *m, kiln_op *func, int32_t *out_rewrites) {
   *out_rewrites = 0;
   kiln_block *body = kiln_op_block(func, 0);
@@ -213,6 +270,7 @@ kiln_status kiln_canonicalize(kiln_module *m, kiln_op *func, int32_t *out_rewrit
     if (t->kind == KILN_OP_DOT_GENERAL) {
       bool done;
       KILN_RETURN_IF_ERROR(gather_dot(m, body, t, &done));
+      if (!done) KILN_RETURN_IF_ERROR(complex_product(m, t, &done));
       *out_rewrites += done;
       continue;
     }

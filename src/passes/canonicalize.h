@@ -8,7 +8,8 @@
  * nothing else reads it. A dot_general of rows gathered from a matrix, more rows than the
  * matrix has, becomes the gather of the product's rows (each row's product made once). A
  * transposed sum over devices of such a product (all_reduce between them) becomes the sum
- * of the swapped product.
+ * of the swapped product. A product of complex tensors becomes four real products of their
+ * real and imaginary parts and the complex of their difference and sum.
  *
  * Writes the function (in place) and allocates in `m`, the module that owns it. Not
  * thread-safe for one function. */
