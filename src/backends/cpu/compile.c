@@ -1204,6 +1204,7 @@ static kiln_status schedule(kiln_cpu_executable *x, const kiln_block *body, cons
     if (op->kind == KILN_OP_DOT_GENERAL) {
       bool done;
       KILN_RETURN_IF_ERROR(dnnl_step(x, op, step, &done));
+      TRY_NATIVE(!done, kiln_cpu_native_prepare, native, KILN_CPU_STEP_NATIVE); /* f64 products: dgemm */
       if (!done && !x->baseline && dot_loopable(op)) {
         KILN_RETURN_IF_ERROR(build_dot_loop(x, fu, op, step));
         x->slots[op->results[0].id].store = KILN_CPU_STORE_TEMP;

@@ -11,6 +11,7 @@ kiln_status kiln_cpu_native_prepare(const kiln_op *op, kiln_cpu_native **out) {
     case KILN_OP_RNG_BIT_GENERATOR: return kiln_cpu_rng_prepare(op, out);
     case KILN_OP_CHLO_TOP_K: return kiln_cpu_top_k_prepare(op, out);
     case KILN_OP_REDUCE_PRECISION: return kiln_cpu_reduce_precision_prepare(op, out);
+    case KILN_OP_DOT_GENERAL: return kiln_cpu_dgemm_prepare(op, out);
     default: return NULL;
   }
 }
