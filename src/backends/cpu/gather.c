@@ -234,6 +234,31 @@ static void gather_points(const kiln_cpu_gather *g, const uint8_t *x, const uint
   }
 }
 
+/* One element a point along one batch dim by one index (a binary search's probes,
+ * take_along_axis over a row): a loop of the index's type and the element's size, which
+ * the general walk above spends several times as long on. */
+#define ELEMENTS(IT, ET)                                                                      \
+  for (int64_t p = first; p < last; p++) {                                                   \
+    IT v;                                                                                    \
+    memcpy(&v, ix + (size_t)(p * g->istr[0]) * sizeof v, sizeof v);                          \
+    int64_t c = clamp_start((int64_t)v, hi);                                                   \
+    memcpy(res + (size_t)(p * g->rstr[0]) * sizeof(ET), x + (size_t)(p * g->xbstr[0] + c * ms) * sizeof(ET), sizeof(ET)); \
+  }
+
+static inline int64_t clamp_start(int64_t v, int64_t hi) { return v < 0 ? 0 : v > hi ? hi : v; }
+
+static bool gather_elements(const kiln_cpu_gather *g, const uint8_t *x, const uint8_t *ix, uint8_t *res, int64_t first,
+                            int64_t last) {
+  if (g->nb != 1 || g->nmap != 1 || g->box_rank != 1 || g->ext[0] != 1 || g->eb != 4 ||
+      (g->index_elem != KILN_ELEM_SI32 && g->index_elem != KILN_ELEM_UI32))
+    return false;
+  int64_t hi = g->mhi[0], ms = g->mstr[0];
+  if (g->index_elem == KILN_ELEM_SI32) ELEMENTS(int32_t, uint32_t)
+  else ELEMENTS(uint32_t, uint32_t)
+  return true;
+}
+#undef ELEMENTS
+
 typedef struct gather_job {
   const kiln_cpu_gather *g;
   const uint8_t *x, *ix;
@@ -245,7 +270,8 @@ static void gather_chunk(void *ctx, int32_t c, int32_t thread) {
   (void)thread;
   const gather_job *j = ctx;
   int64_t n = j->g->count;
-  gather_points(j->g, j->x, j->ix, j->res, n * c / j->chunks, n * (c + 1) / j->chunks);
+  int64_t first = n * c / j->chunks, last = n * (c + 1) / j->chunks;
+  if (!gather_elements(j->g, j->x, j->ix, j->res, first, last)) gather_points(j->g, j->x, j->ix, j->res, first, last);
 }
 
 void kiln_cpu_gather_run(const kiln_cpu_gather *g, const void *operand, const void *indices, void *out) {
@@ -253,6 +279,8 @@ void kiln_cpu_gather_run(const kiln_cpu_gather *g, const void *operand, const vo
   kiln_cpu_pool *pool = kiln_cpu_pool_shared();
   int32_t chunks = kiln_cpu_pool_chunks(pool, g->work, g->count);
   gather_job j = {g, operand, indices, out, chunks};
-  if (chunks < 2) gather_points(g, operand, indices, out, 0, g->count);
+  if (chunks < 2) {
+    if (!gather_elements(g, operand, indices, out, 0, g->count)) gather_points(g, operand, indices, out, 0, g->count);
+  }
   else kiln_cpu_pool_run(pool, chunks, g->work, gather_chunk, &j);
 }

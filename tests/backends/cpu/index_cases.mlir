@@ -99,3 +99,24 @@ func.func @scatter_no_points() {
   check.expect_eq_const %s, dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
   func.return
 }
+
+// -----
+
+// One element a point along one batch dim (a binary search's probes: gather.c's element
+// loop): signed indices below 0 and past the end clamped, unsigned ones, and the index
+// vector dim last (strided indices: every other element of a 2-column index array).
+func.func @element_gather() {
+  %t = stablehlo.constant dense<[10.0, 11.0, 12.0, 13.0, 14.0]> : tensor<5xf32>
+  %i = stablehlo.constant dense<[[4], [0], [-3], [100], [2]]> : tensor<5x1xi32>
+  %g = "stablehlo.gather"(%t, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], start_index_map = [0], index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = array<i64: 1>}> : (tensor<5xf32>, tensor<5x1xi32>) -> tensor<5x1xf32>
+  check.expect_eq_const %g, dense<[[14.0], [10.0], [10.0], [14.0], [12.0]]> : tensor<5x1xf32>
+  %u = stablehlo.constant dense<[3, 4294967295, 1]> : tensor<3xui32>
+  %gu = "stablehlo.gather"(%t, %u) <{dimension_numbers = #stablehlo.gather<collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = array<i64: 1>}> : (tensor<5xf32>, tensor<3xui32>) -> tensor<3xf32>
+  check.expect_eq_const %gu, dense<[13.0, 14.0, 11.0]> : tensor<3xf32>
+  %ti = stablehlo.constant dense<[7, -1, 5, 2]> : tensor<4xi32>
+  %p = stablehlo.constant dense<[[0, 9], [3, 9], [-8, 9], [2, 9]]> : tensor<4x2xi32>
+  %s = stablehlo.slice %p [0:4, 0:1] : (tensor<4x2xi32>) -> tensor<4x1xi32>
+  %gi = "stablehlo.gather"(%ti, %s) <{dimension_numbers = #stablehlo.gather<collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = array<i64: 1>}> : (tensor<4xi32>, tensor<4x1xi32>) -> tensor<4xi32>
+  check.expect_eq_const %gi, dense<[7, 2, 7, 5]> : tensor<4xi32>
+  func.return
+}
