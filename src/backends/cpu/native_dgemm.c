@@ -13,6 +13,7 @@
 
 #include "backends/cpu/native.h"
 #include "backends/cpu/pool.h"
+#include "base/arena.h"
 #include "backends/lapack/routines.h"
 
 /* OpenBLAS (Fortran interface: column-major, 32-bit integers) */
@@ -46,7 +47,7 @@ static void product_rows(const dgemm_kernel *g, const double *a, const double *b
   int m = (int)(r1 - r0), n = (int)g->n, k = (int)g->k, lda = (int)g->lda, ldb = (int)g->ldb, ldc = (int)g->n;
   const double one = 1.0, zero = 0.0;
   const double *ar = g->ta == 'N' ? a + r0 * g->lda : a + r0; /* row r0 of op(A) */
-  if (m <= 0) return;
+  if (m <= 0 || n == 0) return; /* nothing to write (and dgemm asks ldc >= 1) */
   if (k == 0) {
     for (int64_t i = 0; i < (int64_t)m * g->n; i++) c[r0 * g->n + i] = 0.0;
     return;
@@ -70,7 +71,10 @@ static void run_chunk(void *ctx, int32_t c, int32_t thread) {
 static kiln_status dgemm_native_run(const kiln_cpu_native *n, const void *const *in, void *const *out) {
   const dgemm_kernel *g = (const dgemm_kernel *)n;
   kiln_cpu_pool *pool = kiln_cpu_pool_shared();
-  int64_t items = g->batch * g->chunks_per_product, flops = 2 * g->batch * g->m * g->n * g->k;
+  int64_t items = g->batch * g->chunks_per_product, flops = 2; /* saturating: the sizes only steer the split */
+  if (!kiln_mul_i64(flops, g->batch, &flops) || !kiln_mul_i64(flops, g->m, &flops) || !kiln_mul_i64(flops, g->n, &flops) ||
+      !kiln_mul_i64(flops, g->k, &flops))
+    flops = INT64_MAX;
   int64_t chunks = (int64_t)kiln_cpu_pool_threads(pool) * CHUNKS_PER_THREAD;
   if (chunks > items) chunks = items;
   if (chunks > flops / MIN_CHUNK_FLOPS) chunks = flops / MIN_CHUNK_FLOPS;
