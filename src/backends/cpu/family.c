@@ -8,21 +8,23 @@
 #include "backends/cpu/cpu.h"
 
 #define MAX_TEMPLATES 256 /* generations' templates a family holds */
-#define MAX_PROBES 16
+#define MAX_PROBES 32
 
-/* A template: a generation's loops made parametric and compiled once. */
+/* A template: a generation's loops made parametric, their code compiled with others'. */
 typedef struct shared {
   int32_t n;
   kiln_cpu_loop **tmpl;          /* the probe's loops, collapsed, with their slots */
   kiln_cpu_collapse_plan *plans; /* per loop */
   int64_t **values;              /* per loop, per field: the number the code holds (or reads) */
-  kiln_cpu_code *code;
-  kiln_cpu_loop_fn *fns;
+  kiln_cpu_loop_fn *fns;         /* in one of the family's codes; NULL while pending */
 } shared;
 
 struct kiln_cpu_family {
-  shared *templates[MAX_TEMPLATES];
-  _Atomic int32_t num_templates; /* published after the template is complete */
+  shared *templates[MAX_TEMPLATES]; /* [0, num_templates) compiled, then the pending ones */
+  _Atomic int32_t num_templates;    /* published after the template is complete */
+  int32_t num_pending;              /* made ahead, not compiled yet (under the build lock) */
+  kiln_cpu_code *codes[MAX_TEMPLATES]; /* each compile's, holding one or more templates' loops */
+  int32_t num_codes;
   struct kiln_cpu_executable *probes[MAX_PROBES];
   kiln_module *probe_modules[MAX_PROBES];
   int32_t num_probes;
@@ -37,7 +39,6 @@ static void shared_free(shared *s) {
     free((void *)s->tmpl[i]->slots);
     s->tmpl[i]->slots = NULL;
   }
-  kiln_cpu_code_destroy(s->code);
   free(s->tmpl);
   free(s->values);
   free(s->plans);
@@ -47,7 +48,8 @@ static void shared_free(shared *s) {
 
 void kiln_cpu_family_destroy(kiln_cpu_family *f) {
   if (!f) return;
-  for (int32_t i = 0; i < atomic_load(&f->num_templates); i++) shared_free(f->templates[i]);
+  for (int32_t i = 0; i < atomic_load(&f->num_templates) + f->num_pending; i++) shared_free(f->templates[i]);
+  for (int32_t i = 0; i < f->num_codes; i++) kiln_cpu_code_destroy(f->codes[i]);
   for (int32_t i = 0; i < f->num_probes; i++) {
     kiln_cpu_executable_destroy(f->probes[i]);
     kiln_module_destroy(f->probe_modules[i]);
@@ -72,7 +74,8 @@ void kiln_cpu_family_pass_free(kiln_cpu_family_pass *p) {
 int32_t kiln_cpu_family_templates(const kiln_cpu_family *f) { return atomic_load(&f->num_templates); }
 
 bool kiln_cpu_family_full(const kiln_cpu_family *f) {
-  return f->num_probes == MAX_PROBES || atomic_load(&f->num_templates) == MAX_TEMPLATES;
+  return f->num_probes == MAX_PROBES || atomic_load(&f->num_templates) + f->num_pending == MAX_TEMPLATES ||
+         f->num_codes == MAX_TEMPLATES;
 }
 
 void kiln_cpu_family_keep_probe(kiln_cpu_family *f, struct kiln_cpu_executable *probe, kiln_module *module) {
@@ -136,18 +139,18 @@ static bool same_structure(const kiln_cpu_loop *a, kiln_cpu_node *const *na, con
   return true;
 }
 
-/* A template from generation a (the first signature's) and b (the probe's); NULL when
- * they differ in more than numbers, a number that differs cannot be read at run time (a
- * complex constant, a stride along the vectorised dim), or the compile fails. */
-static shared *build(kiln_cpu_loop *const *a, kiln_cpu_loop *const *probe, int32_t n) {
+/* A template from generation a (the first signature's) and b (the probe's; b == a: a
+ * template of constants, for a's numbers only), its code not compiled yet; NULL when they
+ * differ in more than numbers or a number that differs cannot be read at run time (a
+ * complex constant, a stride along the vectorised dim). */
+static shared *make_template(kiln_cpu_loop *const *a, kiln_cpu_loop *const *probe, int32_t n) {
   shared *s = calloc(1, sizeof *s);
   if (!s) return NULL;
   s->n = n;
   if ((s->tmpl = malloc(sizeof *s->tmpl * (size_t)n))) memcpy(s->tmpl, probe, sizeof *s->tmpl * (size_t)n);
   s->plans = calloc((size_t)n, sizeof *s->plans);
   s->values = calloc((size_t)n, sizeof *s->values);
-  s->fns = calloc((size_t)n, sizeof *s->fns);
-  bool ok = s->tmpl && s->plans && s->values && s->fns;
+  bool ok = s->tmpl && s->plans && s->values;
   for (int32_t i = 0; ok && i < n; i++) {
     kiln_cpu_loop *A = a[i], *B = s->tmpl[i];
     kiln_cpu_node **na = nodes_of(A), **nb = nodes_of(B);
@@ -178,11 +181,6 @@ static shared *build(kiln_cpu_loop *const *a, kiln_cpu_loop *const *probe, int32
     free(na);
     free(nb);
   }
-  if (ok) {
-    kiln_status st = kiln_cpu_code_compile(s->tmpl, n, false, &s->code, s->fns);
-    ok = !st;
-    kiln_status_free(st);
-  }
   if (!ok) {
     shared_free(s);
     return NULL;
@@ -190,25 +188,70 @@ static shared *build(kiln_cpu_loop *const *a, kiln_cpu_loop *const *probe, int32
   return s;
 }
 
-/* Binds generation t to template s (all of its loops or none): each loop gets s's
- * function, grain and its own numbers (in arena). */
-static bool bind(const shared *s, kiln_cpu_loop *const *t, int32_t n, kiln_arena *arena, kiln_cpu_loop_fn *fns) {
+/* Compiles the pending templates' loops in one module (one LLVM compile) and publishes
+ * them. Under the build lock. */
+static kiln_status compile_pending(kiln_cpu_family *f) {
+  int32_t first = atomic_load(&f->num_templates), total = 0;
+  for (int32_t i = first; i < first + f->num_pending; i++) total += f->templates[i]->n;
+  if (!total) return NULL;
+  kiln_cpu_loop **loops = malloc(sizeof *loops * (size_t)total);
+  kiln_cpu_loop_fn *fns = calloc((size_t)total, sizeof *fns);
+  kiln_status st = loops && fns ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  for (int32_t i = first, k = 0; !st && i < first + f->num_pending; k += f->templates[i++]->n)
+    memcpy(loops + k, f->templates[i]->tmpl, sizeof *loops * (size_t)f->templates[i]->n);
+  if (!st) st = kiln_cpu_code_compile(loops, total, false, &f->codes[f->num_codes], fns);
+  for (int32_t i = first, k = 0; !st && i < first + f->num_pending; k += f->templates[i++]->n) {
+    shared *t = f->templates[i];
+    if (!(t->fns = malloc(sizeof *t->fns * (size_t)t->n))) st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+    else memcpy(t->fns, fns + k, sizeof *t->fns * (size_t)t->n);
+  }
+  if (!st) f->num_codes++;
+  else kiln_cpu_code_destroy(f->codes[f->num_codes]);
+  f->codes[f->num_codes] = NULL;
+  free(loops);
+  free(fns);
+  if (st) { /* none of them is published */
+    for (int32_t i = first; i < first + f->num_pending; i++) {
+      shared_free(f->templates[i]);
+      f->templates[i] = NULL;
+    }
+  } else {
+    atomic_store(&f->num_templates, first + f->num_pending);
+  }
+  f->num_pending = 0;
+  return st;
+}
+
+/* Whether generation t fits template s (all of its loops or none): the same structure and
+ * the numbers the code holds. vals (NULL: only checked): each loop's run-time numbers, in
+ * arena. */
+static bool fits(const shared *s, kiln_cpu_loop *const *t, int32_t n, kiln_arena *arena, int64_t **vals) {
   if (n != s->n) return false;
-  int64_t **vals = calloc((size_t)n + 1, sizeof *vals);
-  bool ok = vals != NULL;
+  bool ok = true;
   for (int32_t i = 0; ok && i < n; i++) {
     const kiln_cpu_loop *T = s->tmpl[i];
     kiln_cpu_node **nt = nodes_of(t[i]), **nb = nodes_of(T);
     ok = nt && nb && same_structure(t[i], nt, T, nb) && kiln_cpu_collapse_plan_fits(t[i], nt, &s->plans[i]);
-    if (ok && T->num_slots) ok = (vals[i] = kiln_arena_alloc_array(arena, (size_t)T->num_slots, sizeof **vals)) != NULL;
+    if (ok && vals && T->num_slots) ok = (vals[i] = kiln_arena_alloc_array(arena, (size_t)T->num_slots, sizeof **vals)) != NULL;
     for (int32_t f = 0; ok && f < kiln_cpu_loop_fields(T); f++) {
       int64_t v = kiln_cpu_collapsed_field(t[i], nt, &s->plans[i], f);
-      if (T->slots && T->slots[f] >= 0) vals[i][T->slots[f]] = v;
-      else ok = v == s->values[i][f];
+      if (T->slots && T->slots[f] >= 0) {
+        if (vals) vals[i][T->slots[f]] = v;
+      } else {
+        ok = v == s->values[i][f];
+      }
     }
     free(nt);
     free(nb);
   }
+  return ok;
+}
+
+/* Binds generation t to compiled template s: each loop gets s's function, grain and its own
+ * numbers (in arena). */
+static bool bind(const shared *s, kiln_cpu_loop *const *t, int32_t n, kiln_arena *arena, kiln_cpu_loop_fn *fns) {
+  int64_t **vals = calloc((size_t)n + 1, sizeof *vals);
+  bool ok = vals && fits(s, t, n, arena, vals);
   for (int32_t i = 0; ok && i < n; i++) {
     t[i]->slot_values = vals[i];
     t[i]->num_slots = s->tmpl[i]->num_slots;
@@ -217,6 +260,16 @@ static bool bind(const shared *s, kiln_cpu_loop *const *t, int32_t n, kiln_arena
   }
   free(vals);
   return ok;
+}
+
+/* Adds a template made of a and probe as pending; false when it cannot be made or the
+ * family is full. Under the build lock. */
+static bool add_pending(kiln_cpu_family *f, kiln_cpu_loop *const *a, kiln_cpu_loop *const *probe, int32_t n) {
+  int32_t at = atomic_load(&f->num_templates) + f->num_pending;
+  if (at == MAX_TEMPLATES || f->num_codes == MAX_TEMPLATES) return false;
+  shared *s = make_template(a, probe, n);
+  if (s) f->templates[at] = s, f->num_pending++;
+  return s != NULL;
 }
 
 kiln_status kiln_cpu_family_generate(kiln_cpu_family_pass *p, kiln_cpu_loop *const *loops, int32_t n, kiln_arena *arena,
@@ -236,18 +289,44 @@ kiln_status kiln_cpu_family_generate(kiln_cpu_family_pass *p, kiln_cpu_loop *con
   for (int32_t i = 0; i < count; i++)
     if (bind(f->templates[i], loops, n, arena, fns)) return NULL;
   if (p->mode == KILN_CPU_FAMILY_BUILD && p->partner && at < p->partner->num_sets && p->partner->sets[at].n == n &&
-      count < MAX_TEMPLATES) {
-    shared *s = build(loops, p->partner->sets[at].loops, n);
-    if (s) {
-      p->built++;
-      p->compiled++;
-      f->templates[count] = s;
-      atomic_store(&f->num_templates, count + 1);
-      if (bind(s, loops, n, arena, fns)) return NULL;
-    }
+      add_pending(f, loops, p->partner->sets[at].loops, n)) {
+    kiln_status st = compile_pending(f);
+    if (st) return st;
+    p->built++;
+    p->compiled++;
+    if (bind(f->templates[count], loops, n, arena, fns)) return NULL;
   }
   p->unbound++;
   if (!p->compile_rest) return KILN_STATUS(KILN_STATUS_FAILED_PRECONDITION, KILN_CPU_FAMILY_UNBOUND);
   p->compiled++;
   return kiln_cpu_code_compile(loops, n, false, own_code, fns);
+}
+
+int32_t kiln_cpu_family_unfit(const kiln_cpu_family *f, const kiln_cpu_family_pass *collected) {
+  int32_t unfit = 0;
+  for (int32_t k = 0; k < collected->num_sets; k++) {
+    bool fit = false;
+    for (int32_t i = 0; !fit && i < atomic_load(&f->num_templates) + f->num_pending; i++)
+      fit = fits(f->templates[i], collected->sets[k].loops, collected->sets[k].n, NULL, NULL);
+    unfit += !fit;
+  }
+  return unfit;
+}
+
+int32_t kiln_cpu_family_plan(kiln_cpu_family *f, const kiln_cpu_family_pass *collected, const kiln_cpu_family_pass *probe) {
+  int32_t made = 0;
+  for (int32_t k = 0; k < collected->num_sets; k++) {
+    kiln_cpu_loop *const *a = collected->sets[k].loops;
+    int32_t n = collected->sets[k].n;
+    bool fit = false;
+    for (int32_t i = 0; !fit && i < atomic_load(&f->num_templates) + f->num_pending; i++)
+      fit = fits(f->templates[i], a, n, NULL, NULL);
+    if (!fit && k < probe->num_sets && probe->sets[k].n == n && add_pending(f, a, probe->sets[k].loops, n)) made++;
+  }
+  return made;
+}
+
+kiln_status kiln_cpu_family_compile_planned(kiln_cpu_family *f, bool *compiled) {
+  *compiled = f->num_pending > 0;
+  return compile_pending(f);
 }

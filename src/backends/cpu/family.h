@@ -1,5 +1,5 @@
-/* Loop code shared by the signatures of a shape-polymorphic function (specialize.c): LLVM
- * runs once per regime of sizes, not once per size.
+/* Loop code shared by the signatures of a shape-polymorphic function (specialize.c): one
+ * LLVM compile, at compile time, for every regime of sizes.
  *
  * Each signature is refined to a static function and planned like any other (fusion,
  * buffers, library primitives: cheap), but its loops do not go to LLVM: they bind to a
@@ -8,20 +8,24 @@
  * (loop.h: parametric code). Binding checks the structure and every number the template
  * holds as a constant (never assumed) and gives each signature its own numbers.
  *
- * A signature that binds to no template gets templates of its own: a probe (its symbolic
- * sizes one larger, else one smaller, else doubled, so that sizes that agree still agree)
- * is planned with its loops collected, then the signature again, pairing its loops with
- * the probe's: numbers equal in both stay constants, the others are read at run time; one
- * LLVM compile. Generations no probe matches in structure compile for that signature
- * alone. So a function compiles once per regime of sizes whose plans differ in structure
- * (a product of few rows runs as a loop, of many on the library; size 1 drops dims).
+ * A template is made from two plans of the function, at some sizes and at a probe's (those
+ * sizes one larger, else one smaller, else doubled, so that sizes that agree still agree),
+ * pairing their loops: numbers equal in both stay constants, the others are read at run
+ * time. At compile time the function is planned at a ladder of sizes (specialize.c) and
+ * every generation of loops no template fits yet becomes one (pending), then all of them
+ * compile at once: the regimes of sizes whose plans differ in structure (a product of few
+ * rows runs as a loop, of many on the library; size 1 drops dims) have code before any run.
+ * A signature that still binds to no template (a regime the ladder missed) gets templates
+ * of its own, one LLVM compile; generations no probe matches in structure compile for that
+ * signature alone.
  *
  * A template's code takes its decisions (how a reduction is vectorised) from the probe's
  * sizes; every decision leaves code that is correct at any value of the numbers it reads,
  * and the dims collapsed (collapse.c) are re-checked per signature.
  *
- * Passes: a BUILD pass (adding templates) runs under the caller's build lock; USE and
- * COLLECT passes may run at once with it and each other (templates are published whole). */
+ * Passes: a BUILD pass (adding templates) and the ladder run under the caller's build lock;
+ * USE and COLLECT passes may run at once with them and each other (templates are published
+ * whole, after their code). */
 #ifndef KILN_BACKENDS_CPU_FAMILY_H
 #define KILN_BACKENDS_CPU_FAMILY_H
 
@@ -79,6 +83,19 @@ void kiln_cpu_family_keep_probe(kiln_cpu_family *f, struct kiln_cpu_executable *
  * the caller's build lock (it adds templates); COLLECT and USE passes may run at once. */
 kiln_status kiln_cpu_family_generate(kiln_cpu_family_pass *p, kiln_cpu_loop *const *loops, int32_t n, kiln_arena *arena,
                                      kiln_cpu_loop_fn *fns, kiln_cpu_code **own_code);
+/* Templates made ahead, before any signature (specialize.c: the regime ladder), all compiled
+ * at once. Under the caller's build lock.
+ * kiln_cpu_family_unfit: how many generations of a COLLECT pass no template (compiled or
+ * pending) fits.
+ * kiln_cpu_family_plan: each such generation becomes a pending template with the
+ * generation in the same place of `probe` (a COLLECT pass of the probe's sizes; `collected`
+ * itself: a template of constants, for those sizes only); how many were made: the probe's
+ * executable must then be kept (kiln_cpu_family_keep_probe), its loops are theirs.
+ * kiln_cpu_family_compile_planned: the pending templates' code, one LLVM compile of all of
+ * them (*compiled: whether there were any); an error drops them all. */
+int32_t kiln_cpu_family_unfit(const kiln_cpu_family *f, const kiln_cpu_family_pass *collected);
+int32_t kiln_cpu_family_plan(kiln_cpu_family *f, const kiln_cpu_family_pass *collected, const kiln_cpu_family_pass *probe);
+kiln_status kiln_cpu_family_compile_planned(kiln_cpu_family *f, bool *compiled);
 /* The message of a USE pass's failure to bind. */
 #define KILN_CPU_FAMILY_UNBOUND "no shared code fits this signature"
 

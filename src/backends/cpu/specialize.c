@@ -12,6 +12,8 @@
 #include "base/fault.h"
 #include "passes/inline.h"
 #include "passes/refine_shapes.h"
+#include "passes/rewrite.h"
+#include "passes/unroll_loops.h"
 
 typedef struct spec {
   int64_t *key;             /* per input its rank and dims, then the dimension arguments' values */
@@ -37,6 +39,8 @@ struct kiln_cpu_specs {
   kiln_cpu_family *family;
   _Atomic uint64_t signatures, code_compiles; /* compiled; of which generated code */
 };
+
+static void ladder(kiln_cpu_specs *s); /* regimes compiled ahead: below */
 
 static bool is_dynamic(const kiln_type *t) { return kiln_type_is_tensor(t) && !kiln_type_is_static(t); }
 
@@ -78,6 +82,11 @@ kiln_status kiln_cpu_specs_create(const kiln_module *m, const kiln_source *src, 
   pthread_mutex_init(&s->lock, NULL);
   pthread_mutex_init(&s->build_lock, NULL);
   s->family = kiln_cpu_family_create(); /* NULL (out of memory): signatures compile alone */
+  if (s->family) {
+    pthread_mutex_lock(&s->build_lock);
+    ladder(s);
+    pthread_mutex_unlock(&s->build_lock);
+  }
   *out = s;
   return NULL;
 }
@@ -166,11 +175,33 @@ static double now_ms(void) {
   return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
 }
 
+/* Marks the while loops of b whose trip count is not a constant before refinement (it comes
+ * from a symbolic size) to stay loops (KILN_UNROLL_KEEP): unrolled, every short length
+ * would make code of its own. False on OOM. */
+static bool keep_sized_loops(kiln_module *m, kiln_block *b) {
+  for (kiln_op *op = b ? b->first : NULL; op; op = op->next) {
+    for (int32_t r = 0; r < op->num_regions; r++)
+      for (kiln_block *inner = op->regions[r].first; inner; inner = inner->next)
+        if (!keep_sized_loops(m, inner)) return false;
+    int64_t trips;
+    if (op->kind != KILN_OP_WHILE || kiln_rewrite_trip_count(op, &trips)) continue;
+    kiln_named_attr *a = kiln_arena_alloc_array(m->arena, (size_t)op->num_attrs + 1, sizeof *a);
+    kiln_attr *unit = kiln_attr_new(m, KILN_ATTR_UNIT);
+    if (!a || !unit) return false;
+    if (op->num_attrs) memcpy(a, op->attrs, sizeof *a * (size_t)op->num_attrs); /* the inliner's copies share them */
+    a[op->num_attrs++] = (kiln_named_attr){KILN_UNROLL_KEEP, unit};
+    op->attrs = a;
+  }
+  return true;
+}
+
 /* Refines the recorded copy and compiles it; a refusal leaves e->x NULL. */
 static void specialise(kiln_cpu_specs *s, kiln_op *copy, const kiln_shape_record *rec, bool shapes_only,
                        kiln_cpu_family_pass *pass, spec *e) {
   double t0 = now_ms();
-  kiln_status st = kiln_refine_shapes(e->scratch, copy, rec, s->num_dim_args);
+  kiln_status st = keep_sized_loops(e->scratch, kiln_op_block(copy, 0)) ? NULL
+                   : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  if (!st) st = kiln_refine_shapes(e->scratch, copy, rec, s->num_dim_args);
   if (!st) {
     kiln_func_number_values(copy);
     st = pass ? kiln_cpu_compile_family(s->m, s->src, copy, pass, &e->x) : kiln_cpu_compile(s->m, s->src, copy, &e->x);
@@ -326,11 +357,12 @@ static void compile_shapes_only(kiln_cpu_specs *s, kiln_cpu_tensor *const *input
   kiln_interp_destroy(interp);
 }
 
-enum { PROBE_ONE_MORE, PROBE_ONE_LESS, PROBE_DOUBLE, PROBE_KINDS };
+enum { PROBE_ONE_MORE, PROBE_ONE_LESS, PROBE_DOUBLE, PROBE_KINDS, PROBE_SAME = PROBE_KINDS };
 
 /* A probe's size for symbolic size v, or -1 when there is none. */
 static int64_t probe_size(int64_t v, int kind) {
   if (v < 1) return -1;
+  if (kind == PROBE_SAME) return v;
   if (kind == PROBE_ONE_MORE) return v < INT32_MAX ? v + 1 : -1;
   if (kind == PROBE_ONE_LESS) return v > 1 ? v - 1 : -1;
   return v < INT32_MAX ? 2 * v : -1;
@@ -419,6 +451,122 @@ static void build_templates(kiln_cpu_specs *s, kiln_cpu_tensor *const *inputs, i
     compile_shapes_only(s, inputs, &bp, e, st);
   }
   pthread_mutex_unlock(&s->build_lock);
+}
+
+/* ---------------------------------------------------------------- the regime ladder
+ * At compile time the function is planned at a ladder of sizes (every symbolic size and
+ * dimension argument set to the rung's), collecting its loops, never run; every generation
+ * no template fits yet becomes one, with a probe of the rung's sizes one larger, else one
+ * smaller, else doubled (as build_templates pairs them), else alone as a template of
+ * constants, and then all of them compile at once: one LLVM compile for the regimes of sizes
+ * whose plans differ in structure (a product of few rows runs as a loop, of many on the
+ * library; size 1 drops dims), which the signatures that come later bind to. A rung whose
+ * shapes-only run fails (an assertion relating sizes that are set equal here) is skipped; a
+ * signature no template fits (a regime between rungs, or beyond the last) makes templates of
+ * its own when it comes (build_templates). Rungs grow by at most 1.5x, up to inputs of 256
+ * MiB (probe_inputs). */
+static const int64_t LADDER[] = {1,   2,   3,   4,   6,   8,    12,   16,   24,   32,   48,   64,
+                                 96,  128, 192, 256, 384, 512,  768,  1024, 1536, 2048, 3072, 4096};
+
+/* The rung's signature: dims (every `?` dim, and every dimension argument's value, set to
+ * `size`); data only for the dimension arguments (in values). False when a parameter's rank is
+ * unknown or a bound is below size. */
+static bool rung_signature(const kiln_cpu_specs *s, int64_t size, kiln_cpu_tensor *sig, int64_t *values) {
+  const kiln_type *ft = kiln_func_type(s->function);
+  for (int32_t i = 0; i < ft->func.num_inputs; i++) {
+    const kiln_type *t = ft->func.inputs[i];
+    if (!kiln_type_is_tensor(t) || t->tensor.rank < 0 || t->tensor.rank > KILN_RTV_MAX_RANK) return false;
+    sig[i] = (kiln_cpu_tensor){.elem = kiln_type_elem(t), .rank = t->tensor.rank};
+    for (int32_t d = 0; d < t->tensor.rank; d++) {
+      bool dynamic = t->tensor.dims[d] == KILN_DIM_DYNAMIC;
+      if (dynamic && t->tensor.bounds && t->tensor.bounds[d] != KILN_DIM_DYNAMIC && t->tensor.bounds[d] < size) return false;
+      sig[i].dims[d] = dynamic ? size : t->tensor.dims[d];
+    }
+    if (i < s->num_dim_args) {
+      sig[i].data = &values[i];
+      kiln_scalar_store(sig[i].elem, sig[i].data, (kiln_scalar){.i = size});
+    }
+  }
+  return true;
+}
+
+/* A COLLECT compile of the signature with its sizes changed by `kind` (into *p, its loops in
+ * *cp); false when there is no such probe or it cannot be planned. */
+static bool collect(kiln_cpu_specs *s, kiln_cpu_tensor *const *sig, int kind, spec *p, kiln_cpu_family_pass *cp) {
+  int32_t n = kiln_func_type(s->function)->func.num_inputs;
+  kiln_cpu_tensor *in = calloc((size_t)n + 1, sizeof *in);
+  kiln_cpu_tensor **pin = calloc((size_t)n + 1, sizeof *pin);
+  kiln_status st = NULL;
+  kiln_cpu_family_pass_init(cp, s->family, KILN_CPU_FAMILY_COLLECT, NULL, false);
+  bool ok = in && pin && probe_inputs(s, sig, kind, in);
+  for (int32_t i = 0; ok && i < n; i++) pin[i] = &in[i];
+  if (ok) compile_shapes_only(s, pin, cp, p, &st);
+  ok = ok && !st && p->x;
+  kiln_status_free(st);
+  for (int32_t i = 0; in && i < n; i++) free(in[i].data);
+  free(in);
+  free(pin);
+  return ok;
+}
+
+static void spec_clear(spec *p) {
+  kiln_cpu_executable_destroy(p->x);
+  kiln_module_destroy(p->scratch);
+  *p = (spec){0};
+}
+
+/* Keeps p's executable in the family (its loops are templates'). */
+static void keep(kiln_cpu_specs *s, spec *p) {
+  kiln_cpu_family_keep_probe(s->family, p->x, p->scratch);
+  *p = (spec){0};
+}
+
+/* One rung: its generations that no template fits get templates (pending). */
+static void rung(kiln_cpu_specs *s, kiln_cpu_tensor *const *sig) {
+  spec at = {0};
+  kiln_cpu_family_pass cp;
+  if (!collect(s, sig, PROBE_SAME, &at, &cp)) {
+    kiln_cpu_family_pass_free(&cp);
+    spec_clear(&at);
+    return;
+  }
+  for (int kind = 0; kind < PROBE_KINDS && kiln_cpu_family_unfit(s->family, &cp) && !kiln_cpu_family_full(s->family);
+       kind++) {
+    spec p = {0};
+    kiln_cpu_family_pass pp;
+    if (collect(s, sig, kind, &p, &pp) && kiln_cpu_family_plan(s->family, &cp, &pp)) keep(s, &p);
+    kiln_cpu_family_pass_free(&pp);
+    spec_clear(&p);
+  }
+  if (kiln_cpu_family_unfit(s->family, &cp) && !kiln_cpu_family_full(s->family) && kiln_cpu_family_plan(s->family, &cp, &cp))
+    keep(s, &at);
+  kiln_cpu_family_pass_free(&cp);
+  spec_clear(&at);
+}
+
+/* The ladder (above), under the build lock. */
+static void ladder(kiln_cpu_specs *s) {
+  double t0 = now_ms();
+  int32_t n = kiln_func_type(s->function)->func.num_inputs;
+  kiln_cpu_tensor *sig = calloc((size_t)n + 1, sizeof *sig);
+  kiln_cpu_tensor **psig = calloc((size_t)n + 1, sizeof *psig);
+  int64_t *values = calloc((size_t)n + 1, sizeof *values);
+  for (int32_t i = 0; sig && psig && i < n; i++) psig[i] = &sig[i];
+  int32_t rungs = 0;
+  for (size_t r = 0; sig && psig && values && r < sizeof LADDER / sizeof *LADDER && !kiln_cpu_family_full(s->family); r++)
+    if (rung_signature(s, LADDER[r], sig, values)) rung(s, psig), rungs++;
+  bool compiled = false;
+  kiln_status st = kiln_cpu_family_compile_planned(s->family, &compiled);
+  if (!st && compiled) atomic_fetch_add(&s->code_compiles, 1);
+  const char *profile = getenv("KILN_CPU_PROFILE");
+  if (profile && *profile == '1')
+    fprintf(stderr, "cpu: @%s: %d rungs of sizes planned, %d templates compiled at once in %.1f ms%s%s\n",
+            kiln_func_name(s->function), (int)rungs, (int)kiln_cpu_family_templates(s->family), now_ms() - t0,
+            st ? ": " : "", st ? kiln_status_message(st) : "");
+  kiln_status_free(st);
+  free(sig);
+  free(psig);
+  free(values);
 }
 
 /* The first run of a signature: the inlined copy's shapes are recorded and it is

@@ -105,7 +105,7 @@ kiln_status kiln_check_fail(kiln_interp_ctx *ctx, const kiln_op *op, const char 
 /* ------------------------------------------------------------------ kernel helpers */
 
 static kiln_status kernel_result(const kiln_kernel_args *a, int32_t i, int32_t rank, const int64_t *dims, bool zero) {
-  KILN_RETURN_IF_ERROR((zero ? kiln_rtv_tensor : kiln_rtv_tensor_uninit)(a->out_elem[i], rank, dims, &a->out[i]));
+  KILN_RETURN_IF_ERROR((zero && !a->shapes_only ? kiln_rtv_tensor : kiln_rtv_tensor_uninit)(a->out_elem[i], rank, dims, &a->out[i]));
   if (a->shapes_only && i == a->num_out - 1) return KILN_STATUS(KILN_STATUS_CANCELLED, "shapes only");
   return NULL;
 }

@@ -134,11 +134,12 @@ static kiln_status execute(kiln_executable *x, kiln_buffer *arg, kiln_buffer **r
   return st;
 }
 
-/* Signatures x has compiled so far (0: not reported). */
-static uint64_t signatures(kiln_executable *x) {
+/* Signatures x has compiled so far (0: not reported), and how many LLVM compiles made them. */
+static uint64_t signatures(kiln_executable *x, uint64_t *code_compiles) {
   kiln_executable_stats_info stats = {.struct_size = sizeof stats};
   kiln_status st = kiln_executable_stats(x, &stats);
   kiln_status_free(st);
+  if (code_compiles) *code_compiles = st ? 0 : stats.code_compiles;
   return st ? 0 : stats.signatures;
 }
 
@@ -155,7 +156,7 @@ static void random_sizes(kiln_executable *x, kiln_device *d, kiln_executable *re
   for (int k = 0; !st && k <= count; k++) {
     if (k == count) { /* the newest size again, its inputs too */
       *seed = newest;
-      before = signatures(x);
+      before = signatures(x, NULL);
     }
     uint64_t at = *seed;
     int64_t shape[8], n = 1;
@@ -194,12 +195,16 @@ static void random_sizes(kiln_executable *x, kiln_device *d, kiln_executable *re
     kiln_buffer_release(rarg);
     free(data);
   }
-  uint64_t after = signatures(x);
+  uint64_t compiles = 0, after = signatures(x, &compiles);
   if (!st && after) {
     char what[256];
     snprintf(what, sizeof what, "%s: %llu distinct sizes, %llu signatures compiled, the last size kept (%llu after it)",
              name, (unsigned long long)distinct, (unsigned long long)before, (unsigned long long)after);
     report(before >= distinct && after == before, what);
+    /* every size from 1 to RANDOM_MAX_SIZE binds to the code the compile made for its ladder of sizes */
+    snprintf(what, sizeof what, "%s: one LLVM compile for all %llu signatures (%llu)", name, (unsigned long long)after,
+             (unsigned long long)compiles);
+    report(compiles == 1, what);
   }
   kiln_status_free(st);
 }
