@@ -333,13 +333,12 @@ static kiln_status run_while(const kiln_cpu_control *c, kiln_cpu_tensor *const *
                              kiln_check_log *checks) {
   int32_t nv = c->num_carried, most = c->num_captured[0] > c->num_captured[1] ? c->num_captured[0] : c->num_captured[1];
   kiln_cpu_tensor *const *cond_captured = in + nv, *const *body_captured = in + nv + c->num_captured[0];
-  kiln_cpu_tensor **carried = calloc((size_t)nv + 1, sizeof *carried), **next = calloc((size_t)nv + 1, sizeof *next);
-  kiln_cpu_tensor **args = calloc((size_t)(nv + most) + 1, sizeof *args);
-  bool *owned = calloc((size_t)nv + 1, sizeof *owned);
-  kiln_cpu_tensor **spare = calloc((size_t)nv + 1, sizeof *spare), *pred_spare = NULL;
-  kiln_status st = carried && next && args && owned && spare && !kiln_fault_point()
-                       ? NULL
-                       : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  /* carried, next, spare (nv each), args (nv + most), then owned: one block */
+  kiln_cpu_tensor **carried = calloc((size_t)(4 * nv + most) + 1, sizeof *carried + sizeof(bool));
+  kiln_cpu_tensor **next = carried ? carried + nv : NULL, **spare = carried ? next + nv : NULL, *pred_spare = NULL;
+  kiln_cpu_tensor **args = carried ? spare + nv : NULL;
+  bool *owned = carried ? (bool *)(args + nv + most) : NULL;
+  kiln_status st = carried && !kiln_fault_point() ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   const bool *inv = c->invariant;
   const int32_t *in_place = c->region[1]->result_from_input;
   for (int32_t i = 0; !st && i < nv; i++) {
@@ -379,10 +378,6 @@ static kiln_status run_while(const kiln_cpu_control *c, kiln_cpu_tensor *const *
   for (int32_t i = 0; spare && i < nv; i++) kiln_cpu_tensor_free(spare[i]);
   kiln_cpu_tensor_free(pred_spare);
   free(carried);
-  free(next);
-  free(args);
-  free(owned);
-  free(spare);
   return st;
 }
 
