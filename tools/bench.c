@@ -175,7 +175,7 @@ static void print_compile(const kiln_executable *x, double compile_ms, double fi
   else if (all) printf(" (code cache: %llu of %llu modules hit)", hits, all);
   printf("; first result %.2f ms", first_result_ms);
   if (!st && s.signatures)
-    printf("; signatures compiled %llu, %llu of them generating code", (unsigned long long)s.signatures,
+    printf("; signatures compiled %llu, their code from %llu LLVM compiles", (unsigned long long)s.signatures,
            (unsigned long long)s.code_compiles);
   printf("\n");
   kiln_status_free(st);

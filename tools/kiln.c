@@ -66,7 +66,7 @@ static const command k_commands[] = {
      "--size given several times measures each size in turn with the one executable, each\n"
      "block of lines after a line \"size N\"). Warm-up runs come first; after the timed runs\n"
      "it prints four lines: the compile time (parse, verify, compile; for a shape-polymorphic\n"
-     "function also the signatures compiled so far and how many of those generated code)\n"
+     "function also the signatures compiled so far and the LLVM compiles their code took)\n"
      "and the first result's (the compile and the first run), the\n"
      "median, least, 99th percentile (nearest rank: the\n"
      "ceil(0.99 N)-th fastest of all N timed runs, so the slowest when N < 100) and\n"

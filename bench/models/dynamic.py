@@ -126,7 +126,7 @@ def run_kiln(cmd):
 
 
 MEDIAN = re.compile(r"run:\s*median\s*([\d.]+)\s*us")
-SIGS = re.compile(r"signatures compiled (\d+), (\d+) of them generating code")
+SIGS = re.compile(r"signatures compiled (\d+), their code from (\d+) LLVM compiles")
 
 
 def kiln_dynamic(kiln, poly, sizes, iterations):

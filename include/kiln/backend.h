@@ -183,7 +183,7 @@ typedef struct kiln_backend_executable_stats {
    * kiln_executable_stats_info.prepared_in_runs). */
   uint64_t prepared_in_runs;
   /* Appended within ABI version 1: a shape-polymorphic function's signatures compiled so
-   * far, and how many of those compiles generated code (see
+   * far, and how many code generations made their code (see
    * kiln_executable_stats_info.signatures). */
   uint64_t signatures;
   uint64_t code_compiles;

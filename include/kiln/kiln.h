@@ -482,8 +482,9 @@ typedef struct kiln_executable_stats_info {
   uint64_t prepared_in_runs;
   /* Added in 0.1 after the fields above: for a shape-polymorphic function (a `?` dim in a
    * parameter), the signatures (input shapes and dimension arguments) its executable has
-   * compiled so far, and how many of those compiles generated code; the others took the
-   * code an earlier signature's compile made (cpu: loop code shared across sizes). 0 when
+   * compiled so far, and how many code generations (cpu: LLVM compiles) made the code they
+   * run: cpu compiles loop code for every regime of sizes at once when the function is
+   * compiled, and again only for a signature whose loops that code does not fit. 0 when
    * not reported. */
   uint64_t signatures;
   uint64_t code_compiles;
