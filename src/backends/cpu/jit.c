@@ -245,7 +245,8 @@ kiln_status kiln_cpu_code_compile(kiln_cpu_loop *const *loops, int32_t n, bool q
   char *cpu = LLVMGetHostCPUName(), *features = LLVMGetHostCPUFeatures();
   cap_features(features, cap);
   g.vector_bytes = strstr(features, "+avx512f") ? 64 : 32;
-  g.f16c = strstr(features, "+f16c") != NULL;
+  g.f16_native = strstr(features, "+avx512fp16") != NULL;
+  g.f16c = strstr(features, "+f16c") != NULL && !g.f16_native;
   kiln_status st = NULL;
   for (int32_t i = 0; i < n && !st; i++) {
     kiln_cpu_node **nodes = calloc((size_t)loops[i]->num_nodes + 1, sizeof *nodes);

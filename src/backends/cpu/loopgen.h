@@ -13,7 +13,8 @@ typedef struct kiln_cpu_gen {
   LLVMBuilderRef b;
   LLVMTypeRef i1, i8, i16, i32, i64, f16, f32, f64, ptr; /* ptr: i8* */
   int vector_bytes; /* one vector register of the target: 64 with AVX-512, else 32 */
-  bool f16c;        /* the target has F16C: f16 vectors round through vcvtps2ph (loopgen.c) */
+  bool f16c;        /* the target has F16C but not AVX512-FP16: f16 vectors round through vcvtps2ph (loopgen.c) */
+  bool f16_native;  /* the target has AVX512-FP16: f16 ops may run on half vectors */
 } kiln_cpu_gen;
 
 /* Loads w elements of type e from base (an i8*) at element `offset`, `stride` elements
