@@ -37,7 +37,7 @@ struct kiln_cpu_specs {
    * Templates are added under build_lock. */
   pthread_mutex_t build_lock;
   kiln_cpu_family *family;
-  _Atomic uint64_t signatures, code_compiles; /* compiled; of which generated code */
+  _Atomic uint64_t signatures, code_compiles; /* signatures compiled; LLVM compiles (the ladder, signatures) */
 };
 
 static void ladder(kiln_cpu_specs *s); /* regimes compiled ahead: below */
