@@ -6,7 +6,8 @@
  * disagree with its parameters; the MLP from 4 threads at once; and, on a device other than
  * the interpreter, every model at RANDOM_SIZES sizes drawn at random (seeded) against the
  * interpreter's results: sizes that share code made for others (family.h) must each get
- * their own numbers. Prints "N passed, N failed". */
+ * their own numbers, and all of them run on the code of one LLVM compile, the one the
+ * compile made for its ladder of sizes (specialize.c). Prints "N passed, N failed". */
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
