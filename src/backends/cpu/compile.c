@@ -233,8 +233,6 @@ static int64_t attr_at(const kiln_op *op, const char *name, int64_t i, int64_t d
   return kiln_attr_i64_at(kiln_op_attr(op, name), i, &v) ? v : dflt;
 }
 
-static bool dot_dims(const kiln_op *op, int64_t dims[4][KILN_CPU_MAX_RANK], int32_t *nb, int32_t *nc);
-
 /* The map of operand k of op from the map of its result. */
 static imap *operand_map(builder *bd, const kiln_op *op, int32_t k, const imap *m) {
   const kiln_type *t = op->operands[k]->type, *r = op->results[0].type;
@@ -288,7 +286,7 @@ static imap *operand_map(builder *bd, const kiln_op *op, int32_t k, const imap *
     case KILN_OP_DOT_GENERAL: { /* unit_contraction: the contracting dims stay at index 0 */
       int64_t d[4][KILN_CPU_MAX_RANK];
       int32_t nb, nc;
-      if (!dot_dims(op, d, &nb, &nc)) return NULL;
+      if (!kiln_cpu_dot_dims(op, d, &nb, &nc)) return NULL;
       bool batch_or_contracting[KILN_CPU_MAX_RANK] = {false};
       for (int32_t i = 0; i < nb; i++) {
         memcpy(o->a[d[k][i]], m->a[i], sizeof o->a[d[k][i]]);
@@ -429,7 +427,7 @@ static kiln_elem dot_accumulator(kiln_elem result) {
   return result == KILN_ELEM_F64 ? KILN_ELEM_F64 : KILN_ELEM_F32;
 }
 
-static bool dot_dims(const kiln_op *op, int64_t dims[4][KILN_CPU_MAX_RANK], int32_t *nb, int32_t *nc) {
+bool kiln_cpu_dot_dims(const kiln_op *op, int64_t dims[4][KILN_CPU_MAX_RANK], int32_t *nb, int32_t *nc) {
   static const char *const names[4] = {"lhs_batching_dimensions", "rhs_batching_dimensions",
                                        "lhs_contracting_dimensions", "rhs_contracting_dimensions"};
   const kiln_attr *s = kiln_op_attr(op, "dot_dimension_numbers");
@@ -454,7 +452,7 @@ static bool dot_loopable(const kiln_op *op) {
   int64_t dims[4][KILN_CPU_MAX_RANK];
   int32_t nb, nc;
   kiln_elem re = kiln_type_elem(op->results[0].type);
-  return re != KILN_ELEM_I1 && dot_dims(op, dims, &nb, &nc) &&
+  return re != KILN_ELEM_I1 && kiln_cpu_dot_dims(op, dims, &nb, &nc) &&
          op->results[0].type->tensor.rank + nc <= KILN_CPU_MAX_RANK;
 }
 
@@ -467,7 +465,7 @@ static bool dot_loopable(const kiln_op *op) {
 static bool unit_contraction(const kiln_op *op) {
   int64_t d[4][KILN_CPU_MAX_RANK];
   int32_t nb, nc;
-  if (op->num_operands != 2 || !dot_dims(op, d, &nb, &nc)) return false;
+  if (op->num_operands != 2 || !kiln_cpu_dot_dims(op, d, &nb, &nc)) return false;
   kiln_elem re = kiln_type_elem(op->results[0].type);
   if (re == KILN_ELEM_I1 || kiln_elem_is_complex(re)) return false;
   for (int32_t s = 0; s < 2; s++)
@@ -518,7 +516,7 @@ static kiln_status build_dot_loop(kiln_cpu_executable *x, const kiln_fusion *fu,
   *bd = (builder){.x = x, .fu = fu, .L = L, .group = -2};
   int64_t d[4][KILN_CPU_MAX_RANK];
   int32_t nb = 0, nc = 0;
-  dot_dims(op, d, &nb, &nc);
+  kiln_cpu_dot_dims(op, d, &nb, &nc);
   const kiln_type *rt = op->results[0].type;
   int32_t rr = rt->tensor.rank;
   L->rank = rr + nc;
@@ -906,7 +904,7 @@ enum { DNNL_MIN_ELEMENTS = 4096, LOOP_MAX_ROWS = 8, LOOP_MIN_COLUMNS = 64, LOOP_
 static int64_t dot_free_points(const kiln_op *op, int32_t s) {
   int64_t d[4][KILN_CPU_MAX_RANK];
   int32_t nb, nc;
-  if (!dot_dims(op, d, &nb, &nc)) return -1;
+  if (!kiln_cpu_dot_dims(op, d, &nb, &nc)) return -1;
   const kiln_type *t = op->operands[s]->type;
   int64_t points = t->tensor.num_elements;
   for (int32_t i = 0; i < nb; i++) points /= t->tensor.dims[d[s][i]] ? t->tensor.dims[d[s][i]] : 1;

@@ -334,6 +334,12 @@ int32_t kiln_cpu_window_extra(const kiln_op *op);
 void kiln_cpu_window_run(const kiln_cpu_window *w, const void *const *in, void *out);
 void kiln_cpu_window_destroy(kiln_cpu_window *w);
 
+/* A dot_general's dimension numbers: dims[0..3] the lhs batching, rhs batching, lhs
+ * contracting and rhs contracting dims, *nb batching pairs, *nc contracting pairs (an
+ * absent list is empty); false when a list is malformed or longer than KILN_CPU_MAX_RANK,
+ * or the lhs and rhs lists differ in length (compile.c). */
+bool kiln_cpu_dot_dims(const kiln_op *op, int64_t dims[4][KILN_CPU_MAX_RANK], int32_t *nb, int32_t *nc);
+
 /* stablehlo.fft (fft.h): the plan of op, or *out NULL for what it does not do (dynamic
  * or quantized types, an unknown fft_type: the interpreter runs it). The caller owns *out
  * (kiln_fft_plan_destroy); kiln_fft_run runs it. */

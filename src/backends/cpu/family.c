@@ -302,14 +302,16 @@ kiln_status kiln_cpu_family_generate(kiln_cpu_family_pass *p, kiln_cpu_loop *con
   return kiln_cpu_code_compile(loops, n, false, own_code, fns);
 }
 
+/* Whether some template, compiled or pending, fits generation t. */
+static bool any_fits(const kiln_cpu_family *f, kiln_cpu_loop *const *t, int32_t n) {
+  for (int32_t i = 0; i < atomic_load(&f->num_templates) + f->num_pending; i++)
+    if (fits(f->templates[i], t, n, NULL, NULL)) return true;
+  return false;
+}
+
 int32_t kiln_cpu_family_unfit(const kiln_cpu_family *f, const kiln_cpu_family_pass *collected) {
   int32_t unfit = 0;
-  for (int32_t k = 0; k < collected->num_sets; k++) {
-    bool fit = false;
-    for (int32_t i = 0; !fit && i < atomic_load(&f->num_templates) + f->num_pending; i++)
-      fit = fits(f->templates[i], collected->sets[k].loops, collected->sets[k].n, NULL, NULL);
-    unfit += !fit;
-  }
+  for (int32_t k = 0; k < collected->num_sets; k++) unfit += !any_fits(f, collected->sets[k].loops, collected->sets[k].n);
   return unfit;
 }
 
@@ -318,10 +320,8 @@ int32_t kiln_cpu_family_plan(kiln_cpu_family *f, const kiln_cpu_family_pass *col
   for (int32_t k = 0; k < collected->num_sets; k++) {
     kiln_cpu_loop *const *a = collected->sets[k].loops;
     int32_t n = collected->sets[k].n;
-    bool fit = false;
-    for (int32_t i = 0; !fit && i < atomic_load(&f->num_templates) + f->num_pending; i++)
-      fit = fits(f->templates[i], a, n, NULL, NULL);
-    if (!fit && k < probe->num_sets && probe->sets[k].n == n && add_pending(f, a, probe->sets[k].loops, n)) made++;
+    if (!any_fits(f, a, n) && k < probe->num_sets && probe->sets[k].n == n && add_pending(f, a, probe->sets[k].loops, n))
+      made++;
   }
   return made;
 }

@@ -254,6 +254,12 @@ static bool gather_elements(const kiln_cpu_gather *g, const uint8_t *x, const ui
   return true;
 }
 
+/* Points [first, last) of the gather, by the one-element loop where it applies. */
+static void gather_range(const kiln_cpu_gather *g, const uint8_t *x, const uint8_t *ix, uint8_t *res, int64_t first,
+                         int64_t last) {
+  if (!gather_elements(g, x, ix, res, first, last)) gather_points(g, x, ix, res, first, last);
+}
+
 typedef struct gather_job {
   const kiln_cpu_gather *g;
   const uint8_t *x, *ix;
@@ -265,8 +271,7 @@ static void gather_chunk(void *ctx, int32_t c, int32_t thread) {
   (void)thread;
   const gather_job *j = ctx;
   int64_t n = j->g->count;
-  int64_t first = n * c / j->chunks, last = n * (c + 1) / j->chunks;
-  if (!gather_elements(j->g, j->x, j->ix, j->res, first, last)) gather_points(j->g, j->x, j->ix, j->res, first, last);
+  gather_range(j->g, j->x, j->ix, j->res, n * c / j->chunks, n * (c + 1) / j->chunks);
 }
 
 void kiln_cpu_gather_run(const kiln_cpu_gather *g, const void *operand, const void *indices, void *out) {
@@ -274,8 +279,6 @@ void kiln_cpu_gather_run(const kiln_cpu_gather *g, const void *operand, const vo
   kiln_cpu_pool *pool = kiln_cpu_pool_shared();
   int32_t chunks = kiln_cpu_pool_chunks(pool, g->work, g->count);
   gather_job j = {g, operand, indices, out, chunks};
-  if (chunks < 2) {
-    if (!gather_elements(g, operand, indices, out, 0, g->count)) gather_points(g, operand, indices, out, 0, g->count);
-  }
+  if (chunks < 2) gather_range(g, operand, indices, out, 0, g->count);
   else kiln_cpu_pool_run(pool, chunks, g->work, gather_chunk, &j);
 }

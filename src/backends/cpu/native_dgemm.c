@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <stdlib.h>
 
+#include "backends/cpu/cpu.h"
 #include "backends/cpu/native.h"
 #include "backends/cpu/pool.h"
 #include "base/arena.h"
@@ -84,16 +85,6 @@ static kiln_status dgemm_native_run(const kiln_cpu_native *n, const void *const 
   return NULL;
 }
 
-/* The integer list `name` of struct a into v (at most max); its length, or -1. */
-static int64_t dims_of(const kiln_attr *a, const char *name, int64_t *v, int64_t max) {
-  const kiln_attr *l = a ? kiln_attr_get(a, name) : NULL;
-  int64_t n = l ? kiln_attr_count(l) : 0;
-  if (n < 0 || n > max) return -1;
-  for (int64_t i = 0; i < n; i++)
-    if (!kiln_attr_i64_at(l, i, &v[i])) return -1;
-  return n;
-}
-
 kiln_status kiln_cpu_dgemm_prepare(const kiln_op *op, kiln_cpu_native **out) {
   *out = NULL;
   if (op->kind != KILN_OP_DOT_GENERAL || op->num_operands != 2 || op->num_results != 1) return NULL;
@@ -101,11 +92,10 @@ kiln_status kiln_cpu_dgemm_prepare(const kiln_op *op, kiln_cpu_native **out) {
   if (!kiln_cpu_native_static_dense(lt) || !kiln_cpu_native_static_dense(rt) || !kiln_cpu_native_static_dense(ot) ||
       kiln_type_elem(lt) != KILN_ELEM_F64 || kiln_type_elem(rt) != KILN_ELEM_F64 || kiln_type_elem(ot) != KILN_ELEM_F64)
     return NULL;
-  const kiln_attr *dn = kiln_op_attr(op, "dot_dimension_numbers");
-  int64_t lb[8], rb[8], lc[8], rc[8];
-  int64_t nb = dims_of(dn, "lhs_batching_dimensions", lb, 8), nrb = dims_of(dn, "rhs_batching_dimensions", rb, 8);
-  int64_t nc = dims_of(dn, "lhs_contracting_dimensions", lc, 8), nrc = dims_of(dn, "rhs_contracting_dimensions", rc, 8);
-  if (nb < 0 || nb != nrb || nc != 1 || nrc != 1) return NULL;
+  int64_t dims[4][KILN_CPU_MAX_RANK];
+  int32_t nb, nc;
+  if (!kiln_cpu_dot_dims(op, dims, &nb, &nc) || nc != 1) return NULL;
+  const int64_t *lb = dims[0], *rb = dims[1], *lc = dims[2], *rc = dims[3];
   int32_t lr = lt->tensor.rank, rr = rt->tensor.rank;
   for (int64_t i = 0; i < nb; i++)
     if (lb[i] != i || rb[i] != i) return NULL;

@@ -401,35 +401,51 @@ static bool probe_inputs(kiln_cpu_specs *s, kiln_cpu_tensor *const *inputs, int 
   return true;
 }
 
+/* A COLLECT compile of the signature with its sizes changed by `kind` (into *p, its loops in
+ * *cp); false when there is no such probe or it cannot be planned, *st the error that
+ * stopped it (an inlining or allocation failure), if any. */
+static bool collect(kiln_cpu_specs *s, kiln_cpu_tensor *const *sig, int kind, spec *p, kiln_cpu_family_pass *cp,
+                    kiln_status *st) {
+  int32_t n = kiln_func_type(s->function)->func.num_inputs;
+  kiln_cpu_tensor *in = calloc((size_t)n + 1, sizeof *in);
+  kiln_cpu_tensor **pin = calloc((size_t)n + 1, sizeof *pin);
+  kiln_cpu_family_pass_init(cp, s->family, KILN_CPU_FAMILY_COLLECT, NULL, false);
+  bool ok = in && pin && probe_inputs(s, sig, kind, in);
+  for (int32_t i = 0; ok && i < n; i++) pin[i] = &in[i];
+  if (ok) compile_shapes_only(s, pin, cp, p, st);
+  ok = ok && !*st && p->x;
+  for (int32_t i = 0; in && i < n; i++) free(in[i].data);
+  free(in);
+  free(pin);
+  return ok;
+}
+
+static void spec_clear(spec *p) {
+  kiln_cpu_executable_destroy(p->x);
+  kiln_module_destroy(p->scratch);
+  *p = (spec){0};
+}
+
+/* Keeps p's executable in the family (its loops are templates'). */
+static void keep(kiln_cpu_specs *s, spec *p) {
+  kiln_cpu_family_keep_probe(s->family, p->x, p->scratch);
+  *p = (spec){0};
+}
+
 /* One probe of this kind: compiled collecting its loops, then the signature with a BUILD
  * pass pairing its generations with the probe's (e->x; NULL when the probe could not be
  * made). The probe is kept when templates were made of it. */
 static void build_with_probe(kiln_cpu_specs *s, kiln_cpu_tensor *const *inputs, int kind, spec *e,
                              kiln_cpu_family_pass *bp, kiln_status *st) {
-  int32_t n = kiln_func_type(s->function)->func.num_inputs;
-  kiln_cpu_tensor *probe = calloc((size_t)n + 1, sizeof *probe);
-  kiln_cpu_tensor **pp = calloc((size_t)n + 1, sizeof *pp);
   spec p = {0};
   kiln_cpu_family_pass cp;
-  kiln_cpu_family_pass_init(&cp, s->family, KILN_CPU_FAMILY_COLLECT, NULL, false);
-  bool ok = probe && pp && probe_inputs(s, inputs, kind, probe);
-  for (int32_t i = 0; ok && i < n; i++) pp[i] = &probe[i];
-  if (ok) compile_shapes_only(s, pp, &cp, &p, st);
-  if (ok && !*st && p.x) {
+  if (collect(s, inputs, kind, &p, &cp, st)) {
     kiln_cpu_family_pass_init(bp, s->family, KILN_CPU_FAMILY_BUILD, &cp, false);
     compile_shapes_only(s, inputs, bp, e, st);
-    if (bp->built) { /* its templates read the probe's loops */
-      kiln_cpu_family_keep_probe(s->family, p.x, p.scratch);
-      p.x = NULL;
-      p.scratch = NULL;
-    }
+    if (bp->built) keep(s, &p); /* its templates read the probe's loops */
   }
   kiln_cpu_family_pass_free(&cp);
-  kiln_cpu_executable_destroy(p.x);
-  kiln_module_destroy(p.scratch);
-  for (int32_t i = 0; probe && i < n; i++) free(probe[i].data);
-  free(probe);
-  free(pp);
+  spec_clear(&p);
 }
 
 /* A signature that bound to none of the `seen` templates: templates are made from it and a
@@ -490,42 +506,13 @@ static bool rung_signature(const kiln_cpu_specs *s, int64_t size, kiln_cpu_tenso
   return true;
 }
 
-/* A COLLECT compile of the signature with its sizes changed by `kind` (into *p, its loops in
- * *cp); false when there is no such probe or it cannot be planned. */
-static bool collect(kiln_cpu_specs *s, kiln_cpu_tensor *const *sig, int kind, spec *p, kiln_cpu_family_pass *cp) {
-  int32_t n = kiln_func_type(s->function)->func.num_inputs;
-  kiln_cpu_tensor *in = calloc((size_t)n + 1, sizeof *in);
-  kiln_cpu_tensor **pin = calloc((size_t)n + 1, sizeof *pin);
-  kiln_status st = NULL;
-  kiln_cpu_family_pass_init(cp, s->family, KILN_CPU_FAMILY_COLLECT, NULL, false);
-  bool ok = in && pin && probe_inputs(s, sig, kind, in);
-  for (int32_t i = 0; ok && i < n; i++) pin[i] = &in[i];
-  if (ok) compile_shapes_only(s, pin, cp, p, &st);
-  ok = ok && !st && p->x;
-  kiln_status_free(st);
-  for (int32_t i = 0; in && i < n; i++) free(in[i].data);
-  free(in);
-  free(pin);
-  return ok;
-}
-
-static void spec_clear(spec *p) {
-  kiln_cpu_executable_destroy(p->x);
-  kiln_module_destroy(p->scratch);
-  *p = (spec){0};
-}
-
-/* Keeps p's executable in the family (its loops are templates'). */
-static void keep(kiln_cpu_specs *s, spec *p) {
-  kiln_cpu_family_keep_probe(s->family, p->x, p->scratch);
-  *p = (spec){0};
-}
-
 /* One rung: its generations that no template fits get templates (pending). */
 static void rung(kiln_cpu_specs *s, kiln_cpu_tensor *const *sig) {
   spec at = {0};
   kiln_cpu_family_pass cp;
-  if (!collect(s, sig, PROBE_SAME, &at, &cp)) {
+  kiln_status st = NULL; /* the ladder does what it can: a rung that fails is passed over */
+  if (!collect(s, sig, PROBE_SAME, &at, &cp, &st)) {
+    kiln_status_free(st);
     kiln_cpu_family_pass_free(&cp);
     spec_clear(&at);
     return;
@@ -534,7 +521,9 @@ static void rung(kiln_cpu_specs *s, kiln_cpu_tensor *const *sig) {
        kind++) {
     spec p = {0};
     kiln_cpu_family_pass pp;
-    if (collect(s, sig, kind, &p, &pp) && kiln_cpu_family_plan(s->family, &cp, &pp)) keep(s, &p);
+    if (collect(s, sig, kind, &p, &pp, &st) && kiln_cpu_family_plan(s->family, &cp, &pp)) keep(s, &p);
+    kiln_status_free(st);
+    st = NULL;
     kiln_cpu_family_pass_free(&pp);
     spec_clear(&p);
   }
