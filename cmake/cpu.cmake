@@ -54,6 +54,7 @@ set(KILN_CPU_SOURCES
   src/backends/cpu/sort.c
   src/backends/cpu/specialize.c
   src/backends/cpu/tier.c
+  src/backends/cpu/tensor.c
   src/backends/cpu/tiling.c
   src/backends/cpu/window.c
   src/backends/cpu/window_kernels.c

@@ -296,9 +296,11 @@ kiln_status kiln_cpu_control_prepare(kiln_cpu_executable *x, const kiln_op *op, 
   return NULL;
 }
 
-/* A copy of t (a view of memory the step does not own), counted as c's owner's. */
-static kiln_status copy_of(const kiln_cpu_control *c, const kiln_cpu_tensor *t, kiln_cpu_tensor **out) {
-  KILN_RETURN_IF_ERROR(kiln_cpu_tensor_new(t->elem, t->rank, t->dims, out));
+/* A copy of t (a view of memory the step does not own), in a tensor of bin's when it has
+ * one, counted as c's owner's. */
+static kiln_status copy_of(const kiln_cpu_control *c, const kiln_cpu_tensor *t, kiln_cpu_bin *bin, kiln_cpu_tensor **out) {
+  if (!(*out = kiln_cpu_bin_take(bin, t->elem, t->rank, t->dims)))
+    KILN_RETURN_IF_ERROR(kiln_cpu_tensor_new(t->elem, t->rank, t->dims, out));
   if (t->bytes) memcpy((*out)->data, t->data, t->bytes);
   kiln_cpu_count_copy(c->owner, t->bytes);
   return NULL;
@@ -315,11 +317,25 @@ static kiln_status run_region(const kiln_cpu_control *c, int32_t r, kiln_cpu_ten
   return kiln_cpu_run_into(c->region[r], args, out, spares, checks);
 }
 
-/* t, no longer needed, kept in *spare for a later result when that is empty, else freed. */
-static void keep_spare(kiln_cpu_tensor *t, kiln_cpu_tensor **spare) {
-  if (*spare) kiln_cpu_tensor_free(t);
+/* t, no longer needed, kept in *spare for a later result when that is empty, else given
+ * to bin. */
+static void keep_spare(kiln_cpu_tensor *t, kiln_cpu_tensor **spare, kiln_cpu_bin *bin) {
+  if (*spare) kiln_cpu_bin_put(bin, t);
   else *spare = t;
 }
+
+/* Spares from bin for the results of region x (spares[k] for result k: NULL when bin has
+ * none of its size, or when x does not make result k: skip_result, result_from_input). */
+static void spares_from(const kiln_cpu_executable *x, kiln_cpu_bin *bin, kiln_cpu_tensor **spares) {
+  for (int32_t k = 0; k < x->num_results; k++) {
+    const kiln_type *t = x->slots[x->result_values[k]].type;
+    bool unmade = (x->skip_result && x->skip_result[k]) || (x->result_from_input && x->result_from_input[k] >= 0);
+    spares[k] = unmade || !kiln_type_is_tensor(t) ? NULL : kiln_cpu_bin_take(bin, kiln_type_elem(t), t->tensor.rank, t->tensor.dims);
+  }
+}
+
+/* Up to this many pointers, a step's bookkeeping lives on the stack. */
+enum { SMALL_STEP = 64 };
 
 /* A while loop. A carried value starts as the operand's tensor, borrowed (the loop owns
  * it only once the body has made a new one), except one the body updates in place
@@ -328,24 +344,35 @@ static void keep_spare(kiln_cpu_tensor *t, kiln_cpu_tensor **spare) {
  * tensors an iteration replaces, and the condition's predicate, are kept as spares that a
  * later iteration's results are made in (two iterations on: the body never writes what it
  * reads), so a loop allocates its state twice, not per iteration (threefry's loops over
- * 2-element keys: random_small 43 -> 26 us a run on a Zen 3 core, 2026-12-03). */
+ * 2-element keys: random_small 43 -> 26 us a run on a Zen 3 core, 2026-12-03); the first
+ * spares and copies come from bin, and the spares go back to it, so that a warm loop over
+ * small values allocates nothing. */
 static kiln_status run_while(const kiln_cpu_control *c, kiln_cpu_tensor *const *in, kiln_cpu_tensor **out,
-                             kiln_check_log *checks) {
+                             kiln_cpu_bin *bin, kiln_check_log *checks) {
   int32_t nv = c->num_carried, most = c->num_captured[0] > c->num_captured[1] ? c->num_captured[0] : c->num_captured[1];
   kiln_cpu_tensor *const *cond_captured = in + nv, *const *body_captured = in + nv + c->num_captured[0];
   /* carried, next, spare (nv each), args (nv + most), then owned: one block */
-  kiln_cpu_tensor **carried = calloc((size_t)(4 * nv + most) + 1, sizeof *carried + sizeof(bool));
-  kiln_cpu_tensor **next = carried ? carried + nv : NULL, **spare = carried ? next + nv : NULL, *pred_spare = NULL;
-  kiln_cpu_tensor **args = carried ? spare + nv : NULL;
-  bool *owned = carried ? (bool *)(args + nv + most) : NULL;
+  size_t words = (size_t)(4 * nv + most) + 1;
+  kiln_cpu_tensor *small[SMALL_STEP + SMALL_STEP / 8];
+  kiln_cpu_tensor **carried = words <= SMALL_STEP ? small : kiln_fault_malloc(words * (sizeof *carried + sizeof(bool)));
   kiln_status st = carried && !kiln_fault_point() ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  if (st) {
+    if (carried != small) free(carried);
+    return st;
+  }
+  memset(carried, 0, words * (sizeof *carried + sizeof(bool)));
+  kiln_cpu_tensor **next = carried + nv, **spare = next + nv, *pred_spare = NULL;
+  kiln_cpu_tensor **args = spare + nv;
+  bool *owned = (bool *)(args + nv + most);
   const bool *inv = c->invariant;
   const int32_t *in_place = c->region[1]->result_from_input;
   for (int32_t i = 0; !st && i < nv; i++) {
-    if (in_place && in_place[i] >= 0) st = copy_of(c, in[i], &carried[i]);
+    if (in_place && in_place[i] >= 0) st = copy_of(c, in[i], bin, &carried[i]);
     else carried[i] = in[i];
     owned[i] = !st && carried[i] != in[i];
   }
+  if (!st) spares_from(c->region[1], bin, spare);
+  if (!st && !c->direct_cond && c->region[0]->num_results == 1) spares_from(c->region[0], bin, &pred_spare);
   while (!st) {
     bool go;
     if (c->direct_cond) go = direct_cond(c, carried, cond_captured);
@@ -354,13 +381,13 @@ static kiln_status run_while(const kiln_cpu_control *c, kiln_cpu_tensor *const *
       st = run_region(c, 0, carried, nv, cond_captured, args, &pred_spare, &pred, checks);
       if (st) break;
       go = pred->bytes && *(const uint8_t *)pred->data;
-      keep_spare(pred, &pred_spare);
+      keep_spare(pred, &pred_spare, bin);
     }
     if (!go) break;
     st = run_region(c, 1, carried, nv, body_captured, args, spare, next, checks);
     for (int32_t i = 0; !st && i < nv; i++) {
       if (inv && inv[i]) continue;
-      if (next[i] != carried[i] && owned[i]) keep_spare(carried[i], &spare[i]); /* else updated in place */
+      if (next[i] != carried[i] && owned[i]) keep_spare(carried[i], &spare[i], bin); /* else updated in place */
       carried[i] = next[i];
       owned[i] = true;
       next[i] = NULL;
@@ -368,24 +395,24 @@ static kiln_status run_while(const kiln_cpu_control *c, kiln_cpu_tensor *const *
   }
   for (int32_t i = 0; !st && i < nv; i++) /* the results own their tensors */
     if (!owned[i] && !(c->dead && c->dead[i])) {
-      st = copy_of(c, in[i], &carried[i]);
+      st = copy_of(c, in[i], bin, &carried[i]);
       owned[i] = !st;
     }
-  for (int32_t i = 0; carried && owned && i < nv; i++) {
-    if (st && owned[i]) kiln_cpu_tensor_free(carried[i]);
+  for (int32_t i = 0; i < nv; i++) {
+    if (st && owned[i]) kiln_cpu_bin_put(bin, carried[i]);
     else if (!st) out[i] = owned[i] ? carried[i] : NULL; /* NULL: dead */
   }
-  for (int32_t i = 0; spare && i < nv; i++) kiln_cpu_tensor_free(spare[i]);
-  kiln_cpu_tensor_free(pred_spare);
-  free(carried);
+  for (int32_t i = 0; i < nv; i++) kiln_cpu_bin_put(bin, spare[i]);
+  kiln_cpu_bin_put(bin, pred_spare);
+  if (carried != small) free(carried);
   return st;
 }
 
 kiln_status kiln_cpu_control_run(const kiln_cpu_step *step, kiln_cpu_tensor *const *in, kiln_cpu_tensor **out,
-                                 kiln_check_log *checks) {
+                                 kiln_cpu_bin *bin, kiln_check_log *checks) {
   const kiln_cpu_control *c = step->control;
   const kiln_op *op = step->op;
-  if (op->kind == KILN_OP_WHILE) return run_while(c, in, out, checks);
+  if (op->kind == KILN_OP_WHILE) return run_while(c, in, out, bin, checks);
   /* if: the predicate picks region 0 (true) or 1; case: the index picks its branch, the
    * last one when out of range */
   int32_t r;
@@ -397,9 +424,15 @@ kiln_status kiln_cpu_control_run(const kiln_cpu_step *step, kiln_cpu_tensor *con
   }
   kiln_cpu_tensor *const *captured = in + op->num_operands;
   for (int32_t k = 0; k < r; k++) captured += c->num_captured[k];
-  kiln_cpu_tensor **args = kiln_fault_calloc((size_t)c->num_captured[r] + 1, sizeof *args);
+  /* the captured values, then spares for the results */
+  size_t words = (size_t)c->num_captured[r] + (size_t)c->region[r]->num_results + 1;
+  kiln_cpu_tensor *small[SMALL_STEP];
+  kiln_cpu_tensor **args = words <= SMALL_STEP ? small : kiln_fault_calloc(words, sizeof *args);
   if (!args) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-  kiln_status st = run_region(c, r, NULL, 0, captured, args, NULL, out, checks);
-  free(args);
+  kiln_cpu_tensor **spares = args + c->num_captured[r];
+  spares_from(c->region[r], bin, spares);
+  kiln_status st = run_region(c, r, NULL, 0, captured, args, spares, out, checks);
+  for (int32_t k = 0; k < c->region[r]->num_results; k++) kiln_cpu_bin_put(bin, spares[k]);
+  if (args != small) free(args);
   return st;
 }

@@ -260,17 +260,39 @@ int32_t kiln_cpu_alias_base(const kiln_cpu_executable *x, int32_t v);
 kiln_status kiln_cpu_tensor_new(kiln_elem elem, int32_t rank, const int64_t *dims, kiln_cpu_tensor **out);
 void kiln_cpu_tensor_free(kiln_cpu_tensor *t);
 
+/* Tensors a run state keeps from one run to the next for its control-flow steps to make
+ * loop state and results in, so that a loop over small values allocates nothing once warm
+ * (a tensor's header and memory cost about 400 cycles to allocate and free, as much as a
+ * small loop body's steps): at most KILN_CPU_BIN_TENSORS plain tensors of at most
+ * KILN_CPU_BIN_BYTES each, so an idle run state keeps at most 1 MiB. A bin belongs to one
+ * run state (one run at a time): not thread-safe. */
+#define KILN_CPU_BIN_TENSORS 16
+#define KILN_CPU_BIN_BYTES ((uint64_t)64 << 10)
+typedef struct kiln_cpu_bin {
+  int32_t count;
+  kiln_cpu_tensor *t[KILN_CPU_BIN_TENSORS];
+} kiln_cpu_bin;
+/* One of bin's tensors with the bytes of the type (elem, rank, dims), given that type and
+ * owned by the caller now; NULL when bin (which may be NULL) has none. */
+kiln_cpu_tensor *kiln_cpu_bin_take(kiln_cpu_bin *bin, kiln_elem elem, int32_t rank, const int64_t *dims);
+/* Takes t (owned; NULL allowed): kept in bin when t is plain (neither held from the
+ * interpreter nor donated), small and bin has room, freed otherwise. bin may be NULL. */
+void kiln_cpu_bin_put(kiln_cpu_bin *bin, kiln_cpu_tensor *t);
+/* Frees what bin keeps. */
+void kiln_cpu_bin_clear(kiln_cpu_bin *bin);
+
 /* Tensor memory: src/base/host_memory.h (kiln_host_alloc, shared with the interpreter). */
 
 /* Control flow (control.c). kiln_cpu_control_prepare compiles the regions of a while, if
  * or case op of x's planned function when its values are static tensors (*out_done false
  * otherwise: the interpreter runs it); kiln_cpu_control_run runs the step, reading its
  * operands and captured values through in[k] (the step's values, in order) and putting
- * its results (new tensors the caller owns) in out. */
+ * its results (new tensors the caller owns) in out; the tensors it makes come from bin
+ * when it has them, and those it no longer needs go back to it. */
 typedef struct kiln_cpu_control kiln_cpu_control;
 kiln_status kiln_cpu_control_prepare(kiln_cpu_executable *x, const kiln_op *op, kiln_cpu_step *step, bool *out_done);
 kiln_status kiln_cpu_control_run(const kiln_cpu_step *step, kiln_cpu_tensor *const *in, kiln_cpu_tensor **out,
-                                 kiln_check_log *checks);
+                                 kiln_cpu_bin *bin, kiln_check_log *checks);
 void kiln_cpu_control_destroy(kiln_cpu_control *c);
 /* The executables of c's regions (*out, borrowed; an entry may be NULL) and their count. */
 int32_t kiln_cpu_control_regions(const kiln_cpu_control *c, const kiln_cpu_executable *const **out);

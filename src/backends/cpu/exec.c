@@ -20,38 +20,13 @@ struct kiln_cpu_run_state {
   kiln_rtv **frame;         /* by value id: interpreter values (owned) and views */
   kiln_cpu_tensor **held;   /* by value id: tensors control-flow steps made (owned) */
   void **bufs;              /* argument arrays of the loop steps, back to back */
+  kiln_cpu_tensor **view;   /* by value id: the tensor a control step reads it through (typed once) */
+  kiln_cpu_tensor *views;   /* the views, one block */
+  kiln_cpu_tensor **ctl;    /* a control step's values, then its results */
+  kiln_cpu_bin bin;         /* for the control steps (kept from run to run) */
   uint8_t *arena;
   uint64_t arena_bytes;
 };
-
-kiln_status kiln_cpu_tensor_new(kiln_elem elem, int32_t rank, const int64_t *dims, kiln_cpu_tensor **out) {
-  *out = NULL;
-  if (rank < 0 || rank > KILN_RTV_MAX_RANK) return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "cpu: rank %d is too large", (int)rank);
-  int64_t count = 1;
-  for (int32_t i = 0; i < rank; i++)
-    if (dims[i] < 0 || !kiln_mul_i64(count, dims[i], &count)) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "cpu: tensor too large");
-  size_t bytes;
-  if (!kiln_mul_size((size_t)count, kiln_elem_storage_bytes(elem), &bytes) || bytes > ((size_t)1 << 40))
-    return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "cpu: tensor of %lld elements is too large", (long long)count);
-  kiln_cpu_tensor *t = calloc(1, sizeof *t);
-  if (!t || !(t->data = kiln_host_alloc(bytes))) {
-    free(t);
-    return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "cpu: out of memory allocating %zu bytes", bytes);
-  }
-  t->elem = elem;
-  t->rank = rank;
-  if (rank) memcpy(t->dims, dims, sizeof *dims * (size_t)rank);
-  t->bytes = bytes;
-  *out = t;
-  return NULL;
-}
-
-void kiln_cpu_tensor_free(kiln_cpu_tensor *t) {
-  if (!t) return;
-  if (t->hold) kiln_rtv_release(t->hold);
-  else kiln_host_free(t->data, t->bytes);
-  free(t);
-}
 
 /* ---------------------------------------------------------------- run states */
 
@@ -64,8 +39,54 @@ static int32_t loop_args(const kiln_cpu_executable *x) {
   return n;
 }
 
+/* What control_values marks a value with. */
+static kiln_cpu_tensor g_read_mark;
+
+/* The most values and the most results of x's control steps; sets read[v] to &g_read_mark
+ * for each value they read, and returns how many. */
+static int32_t control_values(const kiln_cpu_executable *x, int32_t *values, int32_t *results, kiln_cpu_tensor **read) {
+  int32_t n = 0;
+  *values = *results = 0;
+  for (int32_t s = 0; s < x->num_steps; s++) {
+    const kiln_cpu_step *step = &x->steps[s];
+    if (step->kind != KILN_CPU_STEP_CONTROL) continue;
+    if (step->num_values > *values) *values = step->num_values;
+    if (step->op->num_results > *results) *results = step->op->num_results;
+    for (int32_t k = 0; k < step->num_values; k++) {
+      int32_t v = step->values[k];
+      if (!read[v]) read[v] = &g_read_mark, n++;
+    }
+  }
+  return n;
+}
+
+/* s's views of the values x's control steps read (s->view, typed; their data set per run). */
+static bool make_views(const kiln_cpu_executable *x, kiln_cpu_run_state *s) {
+  int32_t cv = 0, cr = 0;
+  s->view = calloc((size_t)x->num_slots + 1, sizeof *s->view);
+  int32_t n = s->view ? control_values(x, &cv, &cr, s->view) : 0;
+  s->views = calloc((size_t)n + 1, sizeof *s->views);
+  s->ctl = calloc((size_t)cv + (size_t)cr + 1, sizeof *s->ctl);
+  if (!s->view || !s->views || !s->ctl) return false;
+  kiln_cpu_tensor *w = s->views;
+  for (int32_t v = 0; v < x->num_slots; v++) {
+    if (s->view[v] != &g_read_mark) continue;
+    const kiln_type *t = x->slots[v].type;
+    w->elem = kiln_type_elem(t);
+    w->rank = t->tensor.rank;
+    if (w->rank) memcpy(w->dims, t->tensor.dims, sizeof *w->dims * (size_t)w->rank);
+    w->bytes = (uint64_t)t->tensor.num_elements * kiln_elem_storage_bytes(w->elem);
+    s->view[v] = w++;
+  }
+  return true;
+}
+
 static void state_free(kiln_cpu_run_state *s) {
   if (!s) return;
+  kiln_cpu_bin_clear(&s->bin);
+  free(s->view);
+  free(s->views);
+  free(s->ctl);
   free(s->take);
   free(s->ptr);
   free(s->frame);
@@ -96,9 +117,10 @@ static kiln_cpu_run_state *state_take(kiln_cpu_executable *x, bool *made) {
   s->frame = calloc(n, sizeof *s->frame);
   s->held = calloc(n, sizeof *s->held);
   s->bufs = calloc((size_t)loop_args(x) + 1, sizeof *s->bufs);
+  bool viewed = make_views(x, s);
   s->arena_bytes = x->arena_bytes;
   s->arena = kiln_host_alloc(x->arena_bytes);
-  if (!s->take || !s->ptr || !s->frame || !s->held || !s->bufs || !s->arena) {
+  if (!s->take || !s->ptr || !s->frame || !s->held || !s->bufs || !viewed || !s->arena) {
     state_free(s);
     return NULL;
   }
@@ -406,34 +428,24 @@ static void lapack_run(void *pool, int32_t parts, int64_t work, kiln_lapack_part
 static kiln_status run_control_step(const kiln_cpu_executable *x, kiln_cpu_run_state *s, const kiln_cpu_step *step,
                                     kiln_check_log *checks) {
   int32_t n = step->num_values, nr = step->op->num_results;
-  kiln_cpu_tensor *views = calloc((size_t)n + 1, sizeof *views);
-  kiln_cpu_tensor **in = calloc((size_t)n + 1, sizeof *in), **out = calloc((size_t)nr + 1, sizeof *out);
-  kiln_status st = views && in && out && !kiln_fault_point() ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-  for (int32_t k = 0; !st && k < n; k++) {
+  kiln_cpu_tensor **in = s->ctl, **out = s->ctl + n; /* the run state's room (control_values) */
+  for (int32_t k = 0; k < n; k++) {
     int32_t v = step->values[k];
     if (x->slots[v].store == KILN_CPU_STORE_HELD && s->held[v]) {
       in[k] = s->held[v];
       continue;
     }
-    const kiln_type *t = x->slots[v].type;
-    kiln_cpu_tensor *w = &views[k];
-    w->elem = kiln_type_elem(t);
-    w->rank = t->tensor.rank;
-    memcpy(w->dims, t->tensor.dims, sizeof *w->dims * (size_t)w->rank);
-    w->bytes = (uint64_t)t->tensor.num_elements * kiln_elem_storage_bytes(w->elem);
-    w->data = data_of(x, s, v);
-    in[k] = w;
+    in[k] = s->view[v];
+    in[k]->data = data_of(x, s, v);
   }
-  if (!st) st = kiln_cpu_control_run(step, in, out, checks);
+  for (int32_t i = 0; i < nr; i++) out[i] = NULL;
+  kiln_status st = kiln_cpu_control_run(step, in, out, &s->bin, checks);
   for (int32_t i = 0; !st && i < nr; i++) { /* out[i] NULL: a result nothing reads (kiln_cpu_control_mark_dead) */
     int32_t v = step->op->results[i].id;
-    kiln_cpu_tensor_free(s->held[v]);
+    kiln_cpu_bin_put(&s->bin, s->held[v]);
     s->held[v] = out[i];
     s->ptr[v] = out[i] ? out[i]->data : NULL;
   }
-  free(views);
-  free(in);
-  free(out);
   return st;
 }
 
@@ -628,7 +640,7 @@ static kiln_status run_steps(kiln_cpu_executable *x, kiln_cpu_tensor *const *inp
     int32_t v = x->kept_slots[i];
     kiln_rtv_release(s->frame[v]);
     s->frame[v] = NULL;
-    kiln_cpu_tensor_free(s->held[v]);
+    kiln_cpu_bin_put(&s->bin, s->held[v]);
     s->held[v] = NULL;
     s->ptr[v] = NULL;
   }

@@ -20,7 +20,10 @@ typedef struct spec {
   int32_t key_len;
   kiln_module *scratch;     /* holds the refined function */
   kiln_cpu_executable *x;   /* NULL: refinement refused; the interpreter runs this signature */
-  int32_t users;            /* runs of x going on (under the table's lock) */
+  /* Runs of x going on: counted up under the table's lock, down without it (a run that
+   * has counted down no longer touches the entry, and only an entry with none is evicted,
+   * under the lock). */
+  _Atomic int32_t users;
   uint64_t last_used;       /* the table's clock at its last lookup (under the lock) */
 } spec;
 
@@ -102,12 +105,13 @@ void kiln_cpu_specs_destroy(kiln_cpu_specs *s) {
   free(s);
 }
 
-/* The signature of a run's inputs (malloc'ed; NULL on OOM). */
-static int64_t *signature(kiln_cpu_specs *s, kiln_cpu_tensor *const *inputs, int32_t *len) {
+/* The signature of a run's inputs: in room when it has room_len entries for it, else
+ * malloc'ed; NULL on OOM. */
+static int64_t *signature(kiln_cpu_specs *s, kiln_cpu_tensor *const *inputs, int64_t *room, int32_t room_len, int32_t *len) {
   const kiln_type *ft = kiln_func_type(s->function);
   int32_t n = s->num_dim_args;
   for (int32_t i = 0; i < ft->func.num_inputs; i++) n += 1 + inputs[i]->rank;
-  int64_t *key = kiln_fault_malloc(sizeof *key * ((size_t)n + 1));
+  int64_t *key = n <= room_len ? room : kiln_fault_malloc(sizeof *key * ((size_t)n + 1));
   if (!key) return NULL;
   int32_t k = 0;
   for (int32_t i = 0; i < ft->func.num_inputs; i++) {
@@ -610,7 +614,7 @@ static bool insert(kiln_cpu_specs *s, spec *e, spec **evicted) {
   if (s->count == KILN_CPU_MAX_SPECS) {
     int32_t lru = -1;
     for (int32_t i = 0; i < s->count; i++)
-      if (!s->entries[i]->users && (lru < 0 || s->entries[i]->last_used < s->entries[lru]->last_used)) lru = i;
+      if (!atomic_load_explicit(&s->entries[i]->users, memory_order_acquire) && (lru < 0 || s->entries[i]->last_used < s->entries[lru]->last_used)) lru = i;
     if (lru < 0) return false;
     *evicted = s->entries[lru];
     s->entries[lru] = s->entries[--s->count];
@@ -624,7 +628,8 @@ kiln_status kiln_cpu_specs_run(kiln_cpu_specs *s, kiln_cpu_tensor *const *inputs
                                kiln_check_log *checks, bool *ran) {
   *ran = false;
   int32_t len = 0;
-  int64_t *key = signature(s, inputs, &len);
+  int64_t room[32]; /* a run's signature, unless it is longer */
+  int64_t *key = signature(s, inputs, room, 32, &len);
   if (!key) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   pthread_mutex_lock(&s->lock);
   spec *found = lookup(s, key, len);
@@ -634,18 +639,20 @@ kiln_status kiln_cpu_specs_run(kiln_cpu_specs *s, kiln_cpu_tensor *const *inputs
   }
   pthread_mutex_unlock(&s->lock); /* a used entry stays in the table */
   if (found) {
-    free(key);
+    if (key != room) free(key);
     kiln_status st = NULL;
     if (found->x) {
       *ran = true;
       st = kiln_cpu_run(found->x, inputs, results, checks);
     }
-    pthread_mutex_lock(&s->lock);
-    found->users--;
-    pthread_mutex_unlock(&s->lock);
+    atomic_fetch_sub_explicit(&found->users, 1, memory_order_release);
     return st;
   }
-  spec *e = calloc(1, sizeof *e);
+  if (key == room) { /* the table keeps a new signature's key */
+    key = kiln_fault_malloc(sizeof *key * ((size_t)len + 1));
+    if (key) memcpy(key, room, sizeof *key * (size_t)len);
+  }
+  spec *e = key ? calloc(1, sizeof *e) : NULL;
   if (!e) {
     free(key);
     return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");

@@ -5,7 +5,8 @@
  * cases that must not be made in place (a read after the write, a permuted read) keep
  * their values; and the copies kiln_executable_stats counts: none for a while loop's
  * carried values, one for a scan's output buffer whatever the trip count, one per
- * dynamic_update_slice of an undonated operand. */
+ * dynamic_update_slice of an undonated operand; a loop's results stay the caller's
+ * through later runs (the run state keeps loop state for the next runs, never those). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -315,6 +316,24 @@ static void test_loop_copies(void) {
   kiln_executable_release(x);
 }
 
+/* The loop state and results a run state keeps for the next runs (its bin) never include
+ * a result the caller holds: each run's results keep their values through the runs after
+ * it, trip counts changing from run to run. */
+static void test_results_kept(void) {
+  kiln_executable *x = compile(k_scan);
+  kiln_buffer *r[9][2] = {{NULL}};
+  for (int32_t t = 1; x && t <= 8; t++) {
+    kiln_buffer *in[2] = {vec(N, 0), make(KILN_ELEMENT_TYPE_S32, 0, NULL, &t, sizeof t)};
+    run(x, in, 2, NULL, r[t], 2);
+    for (int i = 0; i < 2; i++) kiln_buffer_release(in[i]);
+  }
+  for (g_trips = 1; x && g_trips <= 8; g_trips++)
+    EXPECT(r[g_trips][0] && r[g_trips][1] && values(r[g_trips][0], N, carried_count) && values(r[g_trips][1], 8 * N, scanned),
+           "the results of the run of %d trips, after the later runs", (int)g_trips);
+  for (int32_t t = 0; t <= 8; t++) kiln_buffer_release(r[t][0]), kiln_buffer_release(r[t][1]);
+  kiln_executable_release(x);
+}
+
 int main(void) {
   kiln_client_options o = {sizeof o, "cpu", NULL, 0, NULL, KILN_CLIENT_IGNORE_ENV, 0};
   kiln_client *client = NULL;
@@ -330,6 +349,7 @@ int main(void) {
   test_move_copy_attrs();
   test_update_slice();
   test_loop_copies();
+  test_results_kept();
   kiln_client_release(client);
   return test_summary();
 }
