@@ -73,8 +73,9 @@ static kiln_status unroll_block(kiln_module *m, kiln_op *func, kiln_block *b, in
         KILN_RETURN_IF_ERROR(unroll_block(m, func, inner, unrolled));
     int64_t trips, ops;
     const kiln_block *body = op->kind == KILN_OP_WHILE ? kiln_op_block(op, 1) : NULL;
-    if (body && body->num_args == op->num_operands && !kiln_op_attr(op, KILN_UNROLL_KEEP) && kiln_rewrite_trip_count(op, &trips) &&
-        trips <= KILN_UNROLL_MAX_TRIPS && (ops = copyable_ops(body)) >= 0 && trips * ops <= KILN_UNROLL_MAX_OPS) {
+    if (body && body->num_args == op->num_operands && kiln_rewrite_trip_count(op, &trips) &&
+        trips <= (kiln_op_attr(op, KILN_UNROLL_KEEP) ? 1 : KILN_UNROLL_MAX_TRIPS) && (ops = copyable_ops(body)) >= 0 &&
+        trips * ops <= KILN_UNROLL_MAX_OPS) {
       KILN_RETURN_IF_ERROR(unroll(m, func, op, trips));
       (*unrolled)++;
     }

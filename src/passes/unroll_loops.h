@@ -14,8 +14,8 @@
  * Done when the loop runs at most KILN_UNROLL_MAX_TRIPS times and the copies hold at most
  * KILN_UNROLL_MAX_OPS ops (nested regions counted), and its body (regions included) has only
  * ops without effects (kiln_refine_kind_is_pure: no collective, send, receive, feed, call,
- * random number or check), and it does not carry the unit attribute KILN_UNROLL_KEEP; inner
- * loops first.
+ * random number or check), and, when it carries the unit attribute KILN_UNROLL_KEEP, it runs
+ * at most once (a loop of one trip is its body); inner loops first.
  *
  * Writes the function in place, allocating in `m`, the module that owns it, and numbers
  * its values (kiln_func_number_values) first and after each loop. Not thread-safe for one
@@ -27,9 +27,9 @@
 
 enum { KILN_UNROLL_MAX_TRIPS = 8, KILN_UNROLL_MAX_OPS = 512 };
 
-/* A while loop with this unit attribute stays a loop: the cpu backend's specialiser
- * (specialize.c) marks the loops whose trip count comes from a symbolic size, so that every
- * short length does not become code of its own. */
+/* A while loop with this unit attribute stays a loop unless it runs at most once: the cpu
+ * backend's specialiser (specialize.c) marks the loops whose trip count comes from a
+ * symbolic size, so that every short length does not become code of its own. */
 #define KILN_UNROLL_KEEP "kiln.keep_loop"
 
 /* Unrolls the loops of func (nested ones too) that qualify; *out_unrolled: how many. */
