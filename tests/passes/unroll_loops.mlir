@@ -202,3 +202,51 @@ func.func @unsigned_counter() {
   check.expect_eq_const %r#1, dense<130> : tensor<ui8>
   func.return
 }
+
+// -----
+
+// A loop the specialiser keeps (kiln.keep_loop: its trip count came from a symbolic size)
+// is still its body when it runs once.
+// unrolled: 1
+func.func @kept_one_trip() {
+  %a0 = stablehlo.constant dense<[1.0, -2.0]> : tensor<2xf32>
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %c1 = stablehlo.constant dense<1> : tensor<i32>
+  %two = stablehlo.constant dense<2.0> : tensor<2xf32>
+  %r:2 = stablehlo.while(%a = %a0, %i = %c0) : tensor<2xf32>, tensor<i32> attributes {kiln.keep_loop}
+    cond {
+      %p = stablehlo.compare LT, %i, %c1, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %p : tensor<i1>
+    } do {
+      %a1 = stablehlo.multiply %a, %two : tensor<2xf32>
+      %i1 = stablehlo.add %i, %c1 : tensor<i32>
+      stablehlo.return %a1, %i1 : tensor<2xf32>, tensor<i32>
+    }
+  check.expect_eq_const %r#0, dense<[2.0, -4.0]> : tensor<2xf32>
+  check.expect_eq_const %r#1, dense<1> : tensor<i32>
+  func.return
+}
+
+// -----
+
+// Kept, and two trips: a loop still.
+// unrolled: 0
+func.func @kept_two_trips() {
+  %a0 = stablehlo.constant dense<[1.0, -2.0]> : tensor<2xf32>
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %c1 = stablehlo.constant dense<1> : tensor<i32>
+  %n = stablehlo.constant dense<2> : tensor<i32>
+  %two = stablehlo.constant dense<2.0> : tensor<2xf32>
+  %r:2 = stablehlo.while(%a = %a0, %i = %c0) : tensor<2xf32>, tensor<i32> attributes {kiln.keep_loop}
+    cond {
+      %p = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %p : tensor<i1>
+    } do {
+      %a1 = stablehlo.multiply %a, %two : tensor<2xf32>
+      %i1 = stablehlo.add %i, %c1 : tensor<i32>
+      stablehlo.return %a1, %i1 : tensor<2xf32>, tensor<i32>
+    }
+  check.expect_eq_const %r#0, dense<[4.0, -8.0]> : tensor<2xf32>
+  check.expect_eq_const %r#1, dense<2> : tensor<i32>
+  func.return
+}
