@@ -104,9 +104,15 @@ kiln_status kiln_check_fail(kiln_interp_ctx *ctx, const kiln_op *op, const char 
 
 /* ------------------------------------------------------------------ kernel helpers */
 
+/* In a shapes-only run the kernel stops at its last result, which is made without memory
+ * (kiln_rtv_shape: a shapes-only run plans sizes far beyond what a run would allocate,
+ * specialize.c's ladder); the ones before it are made with memory a kernel may write before
+ * it makes the last. */
 static kiln_status kernel_result(const kiln_kernel_args *a, int32_t i, int32_t rank, const int64_t *dims, bool zero) {
-  KILN_RETURN_IF_ERROR((zero && !a->shapes_only ? kiln_rtv_tensor : kiln_rtv_tensor_uninit)(a->out_elem[i], rank, dims, &a->out[i]));
-  if (a->shapes_only && i == a->num_out - 1) return KILN_STATUS(KILN_STATUS_CANCELLED, "shapes only");
+  bool last = a->shapes_only && i == a->num_out - 1;
+  KILN_RETURN_IF_ERROR((last ? kiln_rtv_shape : zero && !a->shapes_only ? kiln_rtv_tensor : kiln_rtv_tensor_uninit)(
+      a->out_elem[i], rank, dims, &a->out[i]));
+  if (last) return KILN_STATUS(KILN_STATUS_CANCELLED, "shapes only");
   return NULL;
 }
 

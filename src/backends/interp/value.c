@@ -1,7 +1,10 @@
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE */
 #include "backends/interp/value.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "base/host_memory.h"
 #include "base/fault.h"
@@ -15,7 +18,20 @@ static kiln_rtv *rtv_alloc(kiln_rtv_kind kind) {
   return v;
 }
 
-static kiln_status new_tensor(const kiln_type *elem_type, int32_t rank, const int64_t *dims, bool zero, kiln_rtv **out) {
+/* What a new tensor's memory holds: zeros, whatever it held, or zeros it only reads. */
+typedef enum fill { FILL_ZERO, FILL_NONE, READ_ZEROS } fill;
+
+/* The most bytes a tensor may have, and zeros to read of that many: one read-only
+ * reservation the system backs with its zero page (no memory; NULL when it cannot be made). */
+#define MAX_TENSOR_BYTES ((size_t)1 << 40)
+static pthread_once_t g_zeros_once = PTHREAD_ONCE_INIT;
+static void *g_zeros;
+static void reserve_zeros(void) {
+  void *p = mmap(NULL, MAX_TENSOR_BYTES, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  g_zeros = p == MAP_FAILED ? NULL : p;
+}
+
+static kiln_status new_tensor(const kiln_type *elem_type, int32_t rank, const int64_t *dims, fill how, kiln_rtv **out) {
   *out = NULL;
   if (rank < 0 || rank > KILN_RTV_MAX_RANK)
     return KILN_STATUS(KILN_STATUS_UNIMPLEMENTED, "tensors of rank %d are not supported (at most %d)", (int)rank,
@@ -26,14 +42,17 @@ static kiln_status new_tensor(const kiln_type *elem_type, int32_t rank, const in
     if (dims[i] < 0 || !kiln_mul_i64(count, dims[i], &count))
       return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "tensor shape is too large");
   size_t bytes;
-  if (!kiln_mul_size((size_t)count, kiln_elem_storage_bytes(e), &bytes) || bytes > ((size_t)1 << 40))
+  if (!kiln_mul_size((size_t)count, kiln_elem_storage_bytes(e), &bytes) || bytes > MAX_TENSOR_BYTES)
     return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "tensor of %lld elements is too large", (long long)count);
+  if (how == READ_ZEROS) pthread_once(&g_zeros_once, reserve_zeros);
+  bool zeros = how == READ_ZEROS && g_zeros;
   kiln_rtv *v = rtv_alloc(KILN_RTV_TENSOR);
-  if (!v || !(v->data = kiln_host_alloc(bytes))) { /* large ones reused: no page faults per run */
+  if (!v || !(v->data = zeros ? g_zeros : kiln_host_alloc(bytes))) { /* large ones reused: no page faults per run */
     free(v);
     return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory allocating %zu bytes", bytes);
   }
-  if (zero) memset(v->data, 0, bytes);
+  if (how == FILL_ZERO) memset(v->data, 0, bytes);
+  v->borrowed = zeros;
   v->elem_type = elem_type;
   v->elem = e;
   v->elem_bytes = kiln_elem_storage_bytes(e);
@@ -45,11 +64,15 @@ static kiln_status new_tensor(const kiln_type *elem_type, int32_t rank, const in
 }
 
 kiln_status kiln_rtv_tensor(const kiln_type *elem_type, int32_t rank, const int64_t *dims, kiln_rtv **out) {
-  return new_tensor(elem_type, rank, dims, true, out);
+  return new_tensor(elem_type, rank, dims, FILL_ZERO, out);
 }
 
 kiln_status kiln_rtv_tensor_uninit(const kiln_type *elem_type, int32_t rank, const int64_t *dims, kiln_rtv **out) {
-  return new_tensor(elem_type, rank, dims, false, out);
+  return new_tensor(elem_type, rank, dims, FILL_NONE, out);
+}
+
+kiln_status kiln_rtv_shape(const kiln_type *elem_type, int32_t rank, const int64_t *dims, kiln_rtv **out) {
+  return new_tensor(elem_type, rank, dims, READ_ZEROS, out);
 }
 
 kiln_status kiln_rtv_view(const kiln_type *elem_type, int32_t rank, const int64_t *dims, void *data, kiln_rtv **out) {

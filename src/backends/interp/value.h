@@ -42,6 +42,12 @@ typedef struct kiln_rtv {
 kiln_status kiln_rtv_tensor(const kiln_type *elem_type, int32_t rank, const int64_t *dims, kiln_rtv **out);
 /* The same, its bytes not set: for a caller that writes every one. */
 kiln_status kiln_rtv_tensor_uninit(const kiln_type *elem_type, int32_t rank, const int64_t *dims, kiln_rtv **out);
+/* A tensor of zeros that no one may write, without memory of its own (all such tensors
+ * read one reservation of zero pages; memory of its own, uninitialised, where that
+ * reservation cannot be made): what a shapes-only run makes of the values whose data
+ * nothing needs (a kernel may still read a few elements of them, as start indices, before it
+ * stops). Its size is checked as a tensor's is. */
+kiln_status kiln_rtv_shape(const kiln_type *elem_type, int32_t rank, const int64_t *dims, kiln_rtv **out);
 /* A zero-filled tensor of a static tensor type (the shape is taken from the type). */
 kiln_status kiln_rtv_of_type(const kiln_type *tensor_type, kiln_rtv **out);
 /* A tuple taking one new reference to each item. */
