@@ -24,6 +24,10 @@ struct kiln_cpu_run_state {
   kiln_cpu_tensor *views;   /* the views, one block */
   kiln_cpu_tensor **ctl;    /* a control step's values, then its results */
   kiln_cpu_bin bin;         /* for the control steps (kept from run to run) */
+  /* The warm-up's results (by result; NULL when none), kept for the next run to make its
+   * results in: memory the warm-up has paged in, which the allocator's cache would hand to
+   * whoever asks first (a caller's input buffer of the same size, say). */
+  kiln_cpu_tensor **warm_results;
   uint8_t *arena;
   uint64_t arena_bytes;
 };
@@ -81,8 +85,16 @@ static bool make_views(const kiln_cpu_executable *x, kiln_cpu_run_state *s) {
   return true;
 }
 
-static void state_free(kiln_cpu_run_state *s) {
+/* Frees what is left of s's warm-up results. */
+static void drop_warm_results(const kiln_cpu_executable *x, kiln_cpu_run_state *s) {
+  for (int32_t k = 0; s->warm_results && k < x->num_results; k++) kiln_cpu_tensor_free(s->warm_results[k]);
+  free(s->warm_results);
+  s->warm_results = NULL;
+}
+
+static void state_free(const kiln_cpu_executable *x, kiln_cpu_run_state *s) {
   if (!s) return;
+  drop_warm_results(x, s);
   kiln_cpu_bin_clear(&s->bin);
   free(s->view);
   free(s->views);
@@ -121,7 +133,7 @@ static kiln_cpu_run_state *state_take(kiln_cpu_executable *x, bool *made) {
   s->arena_bytes = x->arena_bytes;
   s->arena = kiln_host_alloc(x->arena_bytes);
   if (!s->take || !s->ptr || !s->frame || !s->held || !s->bufs || !viewed || !s->arena) {
-    state_free(s);
+    state_free(x, s);
     return NULL;
   }
   for (int32_t v = 0; v < x->num_slots; v++) { /* what no run changes */
@@ -258,11 +270,11 @@ void kiln_cpu_executable_destroy(kiln_cpu_executable *x) {
     print_profile(x);
     free(x->step_ns);
   }
-  state_free(atomic_load(&x->idle));
+  state_free(x, atomic_load(&x->idle));
   while (x->pool) {
     kiln_cpu_run_state *s = x->pool;
     x->pool = s->next;
-    state_free(s);
+    state_free(x, s);
   }
   for (int32_t s = 0; s < x->num_steps; s++) {
     if (x->steps[s].dnnl) kiln_cpu_dnnl_destroy(x->steps[s].dnnl);
@@ -504,6 +516,8 @@ static kiln_status run_steps(kiln_cpu_executable *x, kiln_cpu_tensor *const *inp
   if (made && !warm) atomic_fetch_add_explicit(&x->prepared_in_runs, 1, memory_order_relaxed);
   kiln_status st = NULL;
   int32_t *take = s->take;
+  kiln_cpu_tensor **warmed = !warm && !spares ? s->warm_results : NULL; /* this run's results made in them */
+  if (warmed) spares = warmed;
   for (int32_t k = 0; k < x->num_results; k++) results[k] = NULL;
   if (warm)
     for (int32_t k = 0; k < x->num_results; k++) take[k] = -1;
@@ -644,13 +658,18 @@ static kiln_status run_steps(kiln_cpu_executable *x, kiln_cpu_tensor *const *inp
     s->held[v] = NULL;
     s->ptr[v] = NULL;
   }
-  if (st || warm)
-    for (int32_t k = 0; k < x->num_results; k++) {
-      /* an input given up stays the caller's when the run fails */
-      if (take[k] >= 0) results[k] = NULL;
-      kiln_cpu_tensor_free(results[k]);
+  if (warmed) drop_warm_results(x, s);
+  if (warm && !st && !s->warm_results && (s->warm_results = calloc((size_t)x->num_results + 1, sizeof *results)))
+    for (int32_t k = 0; k < x->num_results; k++) { /* kept for the next run */
+      s->warm_results[k] = results[k];
       results[k] = NULL;
     }
+  for (int32_t k = 0; (st || warm) && k < x->num_results; k++) {
+    /* an input given up stays the caller's when the run fails */
+    if (take[k] >= 0) results[k] = NULL;
+    kiln_cpu_tensor_free(results[k]);
+    results[k] = NULL;
+  }
   state_give(x, s);
   return st;
 }
