@@ -73,4 +73,3 @@ void kiln_cpu_bin_put(kiln_cpu_bin *bin, kiln_cpu_tensor *t) {
 void kiln_cpu_bin_clear(kiln_cpu_bin *bin) {
   while (bin->count) kiln_cpu_tensor_free(bin->t[--bin->count]);
 }
-
