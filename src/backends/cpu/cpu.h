@@ -259,6 +259,10 @@ void kiln_cpu_warm_up(kiln_cpu_executable *x);
 int32_t kiln_cpu_alias_base(const kiln_cpu_executable *x, int32_t v);
 kiln_status kiln_cpu_tensor_new(kiln_elem elem, int32_t rank, const int64_t *dims, kiln_cpu_tensor **out);
 void kiln_cpu_tensor_free(kiln_cpu_tensor *t);
+/* t (its data and ownership aside) takes the static tensor type `type`: its element type,
+ * shape and bytes; false (t unchanged) when the type is not a static tensor's or its bytes
+ * overflow. */
+bool kiln_cpu_tensor_set_type(kiln_cpu_tensor *t, const kiln_type *type);
 
 /* Tensors a run state keeps from one run to the next for its control-flow steps to make
  * loop state and results in, so that a loop over small values allocates nothing once warm

@@ -73,15 +73,11 @@ static bool make_views(const kiln_cpu_executable *x, kiln_cpu_run_state *s) {
   s->ctl = calloc((size_t)cv + (size_t)cr + 1, sizeof *s->ctl);
   if (!s->view || !s->views || !s->ctl) return false;
   kiln_cpu_tensor *w = s->views;
-  for (int32_t v = 0; v < x->num_slots; v++) {
-    if (s->view[v] != &g_read_mark) continue;
-    const kiln_type *t = x->slots[v].type;
-    w->elem = kiln_type_elem(t);
-    w->rank = t->tensor.rank;
-    if (w->rank) memcpy(w->dims, t->tensor.dims, sizeof *w->dims * (size_t)w->rank);
-    w->bytes = (uint64_t)t->tensor.num_elements * kiln_elem_storage_bytes(w->elem);
-    s->view[v] = w++;
-  }
+  for (int32_t v = 0; v < x->num_slots; v++)
+    if (s->view[v] == &g_read_mark) {
+      (void)kiln_cpu_tensor_set_type(w, x->slots[v].type); /* a value of no tensor type (a captured token): empty */
+      s->view[v] = w++;
+    }
   return true;
 }
 
@@ -703,18 +699,11 @@ void kiln_cpu_warm_up(kiln_cpu_executable *x) {
   kiln_cpu_tensor *in = calloc((size_t)ni + 1, sizeof *in);
   kiln_cpu_tensor **ins = calloc((size_t)ni + 1, sizeof *ins), **out = calloc((size_t)nr + 1, sizeof *out);
   bool ok = in && ins && out;
-  int64_t total = 0, bytes = 0;
+  int64_t total = 0;
   for (int32_t i = 0; ok && i < ni; i++) {
-    const kiln_type *t = ft->func.inputs[i];
-    ok = kiln_type_is_tensor(t) && t->tensor.num_elements >= 0;
-    if (!ok) break;
     kiln_cpu_tensor *w = &in[i];
-    w->elem = kiln_type_elem(t);
-    w->rank = t->tensor.rank;
-    memcpy(w->dims, t->tensor.dims, sizeof *w->dims * (size_t)w->rank);
-    ok = kiln_mul_i64(t->tensor.num_elements, (int64_t)kiln_elem_storage_bytes(w->elem), &bytes) &&
-         kiln_add_i64(total, bytes, &total) && total <= WARM_UP_MAX_INPUT_BYTES;
-    w->bytes = (uint64_t)bytes;
+    ok = kiln_cpu_tensor_set_type(w, ft->func.inputs[i]) && kiln_add_i64(total, (int64_t)w->bytes, &total) &&
+         total <= WARM_UP_MAX_INPUT_BYTES;
     /* calloc: untouched zero pages, so large inputs cost little */
     if (ok) ok = (w->data = calloc(1, w->bytes ? (size_t)w->bytes : 1)) != NULL;
     ins[i] = w;

@@ -23,6 +23,16 @@ static void set_type(kiln_cpu_tensor *t, kiln_elem elem, int32_t rank, const int
   if (rank) memcpy(t->dims, dims, sizeof *dims * (size_t)rank);
 }
 
+bool kiln_cpu_tensor_set_type(kiln_cpu_tensor *t, const kiln_type *type) {
+  int64_t bytes;
+  if (!kiln_type_is_tensor(type) || type->tensor.rank > KILN_RTV_MAX_RANK || type->tensor.num_elements < 0 ||
+      !kiln_mul_i64(type->tensor.num_elements, (int64_t)kiln_elem_storage_bytes(kiln_type_elem(type)), &bytes))
+    return false;
+  set_type(t, kiln_type_elem(type), type->tensor.rank, type->tensor.dims);
+  t->bytes = (uint64_t)bytes;
+  return true;
+}
+
 kiln_status kiln_cpu_tensor_new(kiln_elem elem, int32_t rank, const int64_t *dims, kiln_cpu_tensor **out) {
   *out = NULL;
   size_t bytes;

@@ -3,7 +3,8 @@
  * from an empty or NULL bin; tensors held from the interpreter, donated or larger than
  * KILN_CPU_BIN_BYTES are freed, not kept, and a full bin frees what comes after (ASan's
  * leak check holds each of them to being freed exactly once); clear empties it; a type too
- * large for memory is an error, not a crash. */
+ * large for memory is an error, not a crash; kiln_cpu_tensor_set_type takes a static tensor
+ * type's element type, shape and bytes, and refuses a token and a dynamic shape. */
 #include <stdint.h>
 #include <string.h>
 
@@ -68,5 +69,20 @@ int main(void) {
   kiln_cpu_bin_put(&bin, make(KILN_ELEM_F32, 1, d3));
   EXPECT(!kiln_cpu_bin_take(&bin, KILN_ELEM_F32, 2, huge) && bin.count == 1, "and nothing from a bin");
   kiln_cpu_bin_clear(&bin);
+
+  /* a tensor's type from a type */
+  kiln_module *m = kiln_module_create("t");
+  int64_t d3x5[2] = {3, 5}, dq[2] = {KILN_DIM_DYNAMIC, 5};
+  const kiln_type *bf16 = m ? kiln_type_scalar(m, KILN_ELEM_BF16) : NULL;
+  const kiln_type *tt = bf16 ? kiln_type_tensor(m, bf16, 2, d3x5, NULL) : NULL;
+  const kiln_type *dyn = bf16 ? kiln_type_tensor(m, bf16, 2, dq, NULL) : NULL;
+  const kiln_type *token = m ? kiln_type_new(m, KILN_TYPE_TOKEN) : NULL;
+  kiln_cpu_tensor v = {0};
+  EXPECT(tt && kiln_cpu_tensor_set_type(&v, tt) && v.elem == KILN_ELEM_BF16 && v.rank == 2 && v.dims[0] == 3 &&
+             v.dims[1] == 5 && v.bytes == 30,
+         "bf16[3,5]: its element type, shape and 30 bytes");
+  EXPECT(token && !kiln_cpu_tensor_set_type(&v, token) && v.rank == 2 && v.bytes == 30, "a token is refused, v unchanged");
+  EXPECT(dyn && !kiln_cpu_tensor_set_type(&v, dyn) && v.bytes == 30, "a dynamic shape is refused");
+  kiln_module_destroy(m);
   return test_summary();
 }
