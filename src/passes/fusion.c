@@ -3,6 +3,12 @@
 
 #include <stdlib.h>
 
+/* A loop op that computes an expensive op (below) and is read more than once per element
+ * by a loop nest of at least this many points more than it has is stored, not fused: its
+ * reader would compute it again for every point. Fewer recomputations cost less than the
+ * loop of its own it would take. */
+#define KILN_FUSION_RECOMPUTE_MAX 4096
+
 typedef struct kiln_fusion_pos {
   const kiln_op *op;
   int32_t index;
@@ -39,6 +45,52 @@ static void mark_region_uses(const kiln_fusion *f, const kiln_op *op, bool *esca
       }
 }
 
+/* Elementwise ops whose computation costs well above a load and a store (XLA's "expensive"
+ * ops): transcendental functions, roots, divisions. */
+static bool expensive(const kiln_op *op) {
+  switch (op->kind) {
+    case KILN_OP_ATAN2: case KILN_OP_CBRT: case KILN_OP_COSINE: case KILN_OP_DIVIDE: case KILN_OP_EXPONENTIAL:
+    case KILN_OP_EXPONENTIAL_MINUS_ONE: case KILN_OP_LOG: case KILN_OP_LOG_PLUS_ONE: case KILN_OP_LOGISTIC:
+    case KILN_OP_POWER: case KILN_OP_REMAINDER: case KILN_OP_RSQRT: case KILN_OP_SINE: case KILN_OP_SQRT:
+    case KILN_OP_TAN: case KILN_OP_TANH: case KILN_OP_CHLO_ACOS: case KILN_OP_CHLO_ACOSH: case KILN_OP_CHLO_ASIN:
+    case KILN_OP_CHLO_ASINH: case KILN_OP_CHLO_ATAN: case KILN_OP_CHLO_ATANH: case KILN_OP_CHLO_BESSEL_I1E:
+    case KILN_OP_CHLO_COSH: case KILN_OP_CHLO_DIGAMMA: case KILN_OP_CHLO_ERF: case KILN_OP_CHLO_ERF_INV:
+    case KILN_OP_CHLO_ERFC: case KILN_OP_CHLO_LGAMMA: case KILN_OP_CHLO_SINH: case KILN_OP_CHLO_TAN: return true;
+    default: return false;
+  }
+}
+
+static int64_t elements(const kiln_type *t) {
+  return t && kiln_type_is_tensor(t) && t->tensor.num_elements >= 0 ? t->tensor.num_elements : -1;
+}
+
+/* The elements of a window op's window (1 for any other op); -1 on overflow. */
+static int64_t window_elements(const kiln_op *op) {
+  int64_t window = 1, size;
+  if (op->kind != KILN_OP_REDUCE_WINDOW) return 1;
+  const kiln_attr *w = kiln_op_attr(op, "window_dimensions");
+  for (int64_t d = 0; d < kiln_attr_count(w); d++)
+    if (kiln_attr_i64_at(w, d, &size) && __builtin_mul_overflow(window, size, &window)) return -1;
+  return window;
+}
+
+/* The points a loop nest computing op visits: its result's elements times its window's
+ * (a reduction's: its operand's); -1 when unknown. */
+static int64_t loop_points(const kiln_op *op) {
+  if (op->kind == KILN_OP_REDUCE && op->num_operands) return elements(op->operands[0]->type);
+  int64_t out = elements(op->results[0].type), window = window_elements(op), points;
+  return out < 0 || window < 0 || __builtin_mul_overflow(out, window, &points) ? -1 : points;
+}
+
+/* Whether op, computed in a loop nest, reads elements of its operand k more than once: a
+ * broadcast, a product without a contraction (an outer product), overlapping windows. */
+static bool rereads(const kiln_op *op, int32_t k) {
+  int64_t in = elements(op->operands[k]->type), points = loop_points(op);
+  bool reuses = op->kind == KILN_OP_BROADCAST_IN_DIM || op->kind == KILN_OP_DOT_GENERAL ||
+                op->kind == KILN_OP_REDUCE_WINDOW;
+  return reuses && in >= 0 && points > in;
+}
+
 static int32_t new_group(kiln_fusion *f, int32_t i) {
   f->root[f->num_groups] = i;
   return f->num_groups++;
@@ -58,9 +110,11 @@ kiln_status kiln_fusion_run(const kiln_block *b, kiln_fuse_classify_fn classify,
   out->sorted = calloc(m, sizeof *out->sorted);
   int32_t *user_group = calloc(m, sizeof *user_group); /* the one group reading an op: -1 none yet, -2 several */
   bool *escapes = calloc(m, sizeof *escapes);
+  /* costly[i]: op i, with the loop ops before it that it may take in, computes an expensive op */
+  bool *costly = calloc(m, sizeof *costly);
   if (!out->ops || !out->cls || !out->group || !out->root || !out->materialized || !out->sorted || !user_group ||
-      !escapes) {
-    free(user_group), free(escapes);
+      !escapes || !costly) {
+    free(user_group), free(escapes), free(costly);
     kiln_fusion_free(out);
     return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   }
@@ -72,6 +126,15 @@ kiln_status kiln_fusion_run(const kiln_block *b, kiln_fuse_classify_fn classify,
     user_group[i] = -1;
   }
   qsort(out->sorted, (size_t)n, sizeof *out->sorted, cmp_pos);
+  for (i = 0; i < n; i++) {
+    const kiln_op *op = out->ops[i];
+    if (out->cls[i] != KILN_FUSE_LOOP) continue;
+    costly[i] = expensive(op);
+    for (int32_t k = 0; k < op->num_operands && !costly[i]; k++) {
+      int32_t p = op->operands[k]->def ? kiln_fusion_index(out, op->operands[k]->def) : -1;
+      costly[i] = p >= 0 && costly[p];
+    }
+  }
   for (i = 0; i < n; i++) mark_region_uses(out, out->ops[i], escapes);
 
   for (i = n - 1; i >= 0; i--) {
@@ -105,6 +168,10 @@ kiln_status kiln_fusion_run(const kiln_block *b, kiln_fuse_classify_fn classify,
         if (!in_loop && c != KILN_FUSE_DUPLICATE) escapes[p] = true;
       } else if (!in_loop) {
         escapes[p] = true;
+      } else if (costly[p] && rereads(op, k) &&
+                 loop_points(out->ops[out->root[out->group[i]]]) - elements(op->operands[k]->type) >=
+                     KILN_FUSION_RECOMPUTE_MAX) {
+        escapes[p] = true; /* stored once rather than computed again for every reader */
       } else if (user_group[p] == -1) {
         user_group[p] = out->group[i];
       } else if (user_group[p] != out->group[i]) {
@@ -114,6 +181,7 @@ kiln_status kiln_fusion_run(const kiln_block *b, kiln_fuse_classify_fn classify,
   }
   free(user_group);
   free(escapes);
+  free(costly);
   return NULL;
 }
 

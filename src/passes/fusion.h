@@ -8,8 +8,11 @@
  * for it; everything else (NONE) is a boundary. The pass then forms groups from
  * the end of the block backwards (dropping pure ops whose values nobody reads), as XLA's producer-consumer fusion does: a LOOP op joins
  * the group of its users when all of them are in one group and its value does not
- * escape (returned, or used by a NONE op or inside another op's region); otherwise it
- * roots a group of its own, and its value is materialized.
+ * escape (returned, or used by a NONE op or inside another op's region), unless it
+ * computes an expensive op (a transcendental function, a root, a division: XLA's list)
+ * that its user would read more than once per element (a broadcast, an outer product,
+ * overlapping windows) over at least 4,096 more points than it has; otherwise it roots a
+ * group of its own, and its value is materialized.
  *
  * Everything is allocated in the result (kiln_fusion_free releases it). Pure: only
  * reads the block; thread-safe for concurrent calls. */
