@@ -47,8 +47,13 @@ static inline int64_t kiln_cpu_load_index(kiln_elem e, const uint8_t *p) {
 typedef struct kiln_cpu_combiner kiln_cpu_combiner;
 typedef void (*kiln_cpu_combine_fn)(const kiln_cpu_combiner *c, uint8_t *dst, int64_t dst_stride, const uint8_t *src,
                                     int64_t n);
+/* The same applied to single elements: for w in [0, n), dst[dst_at[w]] = f(dst[dst_at[w]],
+ * src[src_at[w]]) in that order (offsets in elements). */
+typedef void (*kiln_cpu_combine_at_fn)(const kiln_cpu_combiner *c, uint8_t *dst, const int64_t *dst_at,
+                                       const uint8_t *src, const int64_t *src_at, int64_t n);
 struct kiln_cpu_combiner {
   kiln_cpu_combine_fn fn;
+  kiln_cpu_combine_at_fn at;
   const char *how;   /* "replace", "keep", "native <op>", "scalar <op>": for KILN_CPU_PROFILE and tests */
   size_t elem_bytes;
   kiln_elem elem;

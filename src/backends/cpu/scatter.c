@@ -51,6 +51,8 @@ struct kiln_cpu_scatter {
   int32_t chk[R];       /* other than 0 (an index or an outer dim adds to it) or the part dim */
   bool rows;            /* a segment sum's form: each point's index picks a whole row of a
                            2-D operand (scatter_rows) */
+  bool elements;        /* a histogram's form: each point's one index picks the one operand
+                           element its one update combines into (scatter_elements) */
 };
 
 static void strides(const kiln_type *t, int64_t *out) {
@@ -148,6 +150,8 @@ kiln_status kiln_cpu_scatter_prepare(const kiln_op *op, kiln_cpu_scatter **out) 
   }
   s.rows = xr == 2 && s.no == 1 && s.ocoord[0] < 0 && s.nmap == 1 && s.map[0] == 0 && s.inner_dim == 1 &&
            s.inner == s.xdims[1] && s.nchk == 1 && s.chk[0] == 0 && s.part_dim == 0;
+  s.elements = s.inner == 1 && s.inner_dim < 0 && s.no == 1 && s.ocoord[0] < 0 && s.nmap == 1 && s.nchk == 1 &&
+               s.chk[0] == s.map[0];
   kiln_cpu_scatter *p = malloc(sizeof *p);
   if (!p) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   *p = s;
@@ -179,6 +183,26 @@ static void scatter_rows(const kiln_cpu_scatter *s, const uint8_t *ix, const uin
   }
 }
 
+/* scatter_points for the elements form: point p's index v picks element v of the operand's
+ * one dim that moves, when v is inside [own_lo, own_hi) (that dim is the part dim) or the
+ * dim; a block's elements are combined in one call (a bincount of 262,144 points into 1,024
+ * bins took 2.3 ms in the general walk). */
+static void scatter_elements(const kiln_cpu_scatter *s, const uint8_t *ix, const uint8_t *up, uint8_t *res,
+                             int64_t first, int64_t last, int64_t own_lo, int64_t own_hi) {
+  int32_t d0 = (int32_t)s->map[0];
+  int64_t lo = d0 == s->part_dim ? own_lo : 0, hi = d0 == s->part_dim ? own_hi : s->xdims[d0], step = s->xstr[d0];
+  size_t istride = (size_t)s->oistr[0] * s->index_bytes;
+  int64_t dst[BLOCK], src[BLOCK];
+  for (int64_t p = first; p < last;) {
+    int64_t n = last - p < BLOCK ? last - p : BLOCK, m = 0;
+    for (int64_t j = 0; j < n; j++, p++) {
+      int64_t v = kiln_cpu_load_index(s->index_elem, ix + (size_t)p * istride);
+      if (v >= lo && v < hi) dst[m] = v * step, src[m++] = p;
+    }
+    s->comb.at(&s->comb, res, dst, up, src, m);
+  }
+}
+
 /* Outer points [first, last): each one's inner run, where it lands inside the operand and,
  * along the part dim, inside [own_lo, own_hi) (the whole dim, or a chunk's part). Points go
  * in blocks: a block's runs are placed (and their first bytes in the result prefetched)
@@ -188,6 +212,10 @@ static void scatter_points(const kiln_cpu_scatter *s, const uint8_t *ix, const u
                            int64_t last, int64_t own_lo, int64_t own_hi) {
   if (s->rows) {
     scatter_rows(s, ix, up, res, first, last, own_lo, own_hi);
+    return;
+  }
+  if (s->elements) {
+    scatter_elements(s, ix, up, res, first, last, own_lo, own_hi);
     return;
   }
   int64_t o[R], rest = first, dlo[R], dhi[R], ob[R], ibase = 0, dst[BLOCK], src[BLOCK], len[BLOCK];
@@ -242,6 +270,13 @@ static void scatter_points(const kiln_cpu_scatter *s, const uint8_t *ix, const u
       dst[j] = at + lo * jstr, src[j] = p * s->inner + lo, len[j] = hi - lo;
       const uint8_t *d = res + (size_t)dst[j] * s->eb;
       for (size_t b = 0; b < ahead; b += 64) __builtin_prefetch(d + b, 1);
+    }
+    if (s->inner == 1) { /* single elements: the block's in one call */
+      int64_t m = 0;
+      for (int64_t j = 0; j < n; j++)
+        if (len[j] > 0) dst[m] = dst[j], src[m++] = src[j];
+      s->comb.at(&s->comb, res, dst, up, src, m);
+      continue;
     }
     for (int64_t j = 0; j < n; j++)
       if (len[j] > 0) s->comb.fn(&s->comb, res + (size_t)dst[j] * s->eb, jstr, up + (size_t)src[j] * s->eb, len[j]);

@@ -33,6 +33,18 @@ static void combine_scalar(const kiln_cpu_combiner *c, uint8_t *dst, int64_t ds,
   }
 }
 
+static void combine_keep_at(const kiln_cpu_combiner *c, uint8_t *dst, const int64_t *da, const uint8_t *src,
+                            const int64_t *sa, int64_t n) {
+  (void)c, (void)dst, (void)da, (void)src, (void)sa, (void)n;
+}
+
+/* Element by element through the run function (replace, the scalar path). */
+static void combine_each_at(const kiln_cpu_combiner *c, uint8_t *dst, const int64_t *da, const uint8_t *src,
+                            const int64_t *sa, int64_t n) {
+  size_t eb = c->elem_bytes;
+  for (int64_t w = 0; w < n; w++) c->fn(c, dst + (size_t)da[w] * eb, 1, src + (size_t)sa[w] * eb, 1);
+}
+
 /* NaN first, then -0 < +0 with the current value (a) kept on ties. */
 #define FMAX(a, b) ((a) != (a) ? (a) : (b) != (b) ? (b) : (a) == (b) ? (signbit(a) ? (b) : (a)) : (a) > (b) ? (a) : (b))
 #define FMIN(a, b) ((a) != (a) ? (a) : (b) != (b) ? (b) : (a) == (b) ? (signbit(a) ? (a) : (b)) : (a) < (b) ? (a) : (b))
@@ -71,9 +83,19 @@ static inline uint16_t f32_to_bf16(float f) {
       d[w * ds] = STORE(EXPR);                                                                                  \
     }                                                                                                           \
   }
-#define DEFINE_COMBINE(NAME, S, T, LOAD, STORE, EXPR)                  \
-  DEFINE_COMBINE_FOR(NAME, , S, T, LOAD, STORE, EXPR)                  \
-  DEFINE_COMBINE_FOR(NAME##_avx2, __attribute__((target("avx2"))), S, T, LOAD, STORE, EXPR)
+#define DEFINE_COMBINE(NAME, S, T, LOAD, STORE, EXPR)                                                        \
+  DEFINE_COMBINE_FOR(NAME, , S, T, LOAD, STORE, EXPR)                                                        \
+  DEFINE_COMBINE_FOR(NAME##_avx2, __attribute__((target("avx2"))), S, T, LOAD, STORE, EXPR)                  \
+  static void NAME##_at(const kiln_cpu_combiner *c, uint8_t *dst, const int64_t *da, const uint8_t *src,        \
+                        const int64_t *sa, int64_t n) {                                                       \
+    (void)c;                                                                                                  \
+    S *d = (S *)dst;                                                                                          \
+    const S *u = (const S *)src;                                                                              \
+    for (int64_t w = 0; w < n; w++) {                                                                         \
+      T a = LOAD(d[da[w]]), b = LOAD(u[sa[w]]);                                                               \
+      d[da[w]] = STORE(EXPR);                                                                                 \
+    }                                                                                                         \
+  }
 #define SAME(x) (x)
 #define INT_MAX_OF(a, b) ((a) > (b) ? (a) : (b))
 #define INT_MIN_OF(a, b) ((a) < (b) ? (a) : (b))
@@ -116,9 +138,10 @@ DEFINE_COMBINE(i1_or, uint8_t, uint8_t, SAME, SAME, a | b)
 DEFINE_COMBINE(i1_and, uint8_t, uint8_t, SAME, SAME, a & b)
 DEFINE_COMBINE(i1_xor, uint8_t, uint8_t, SAME, SAME, a ^ b)
 
-/* The loop of op k on type e (its AVX2 build when avx2), or NULL. */
-static kiln_cpu_combine_fn native_fn(kiln_elem e, kiln_op_kind k, bool avx2) {
-#define PICK(F) (avx2 ? F##_avx2 : F)
+/* The loops of op k on type e into out (the run loop's AVX2 build when avx2); false when
+ * there are none. */
+static bool native(kiln_elem e, kiln_op_kind k, bool avx2, kiln_cpu_combiner *out) {
+#define PICK(F) (out->fn = avx2 ? F##_avx2 : F, out->at = F##_at, true)
 #define ARITH_CASES(N)                                 \
   case KILN_OP_ADD: return PICK(N##_add);              \
   case KILN_OP_MULTIPLY: return PICK(N##_mul);         \
@@ -131,13 +154,13 @@ static kiln_cpu_combine_fn native_fn(kiln_elem e, kiln_op_kind k, bool avx2) {
       case KILN_OP_AND: return PICK(N##_and);          \
       case KILN_OP_OR: return PICK(N##_or);            \
       case KILN_OP_XOR: return PICK(N##_xor);          \
-      default: return NULL;                            \
+      default: return false;                           \
     }
 #define FLOAT_CASE(N, S, T, LOAD, STORE)               \
   case KILN_ELEM_##N:                                  \
     switch (k) {                                       \
       ARITH_CASES(N)                                   \
-      default: return NULL;                            \
+      default: return false;                           \
     }
   switch (e) {
     INT_TYPES(INT_CASE)
@@ -147,9 +170,9 @@ static kiln_cpu_combine_fn native_fn(kiln_elem e, kiln_op_kind k, bool avx2) {
         case KILN_OP_ADD: case KILN_OP_OR: case KILN_OP_MAXIMUM: return PICK(i1_or);
         case KILN_OP_MULTIPLY: case KILN_OP_AND: case KILN_OP_MINIMUM: return PICK(i1_and);
         case KILN_OP_XOR: return PICK(i1_xor);
-        default: return NULL;
+        default: return false;
       }
-    default: return NULL;
+    default: return false;
   }
 #undef INT_CASE
 #undef PICK
@@ -176,6 +199,7 @@ bool kiln_cpu_combiner_prepare(const kiln_op *op, kiln_elem elem, kiln_cpu_combi
     if (ret->operands[0] != &b->args[0] && ret->operands[0] != &b->args[1]) return false;
     bool replace = ret->operands[0] == &b->args[1];
     out->fn = replace ? combine_replace : combine_keep;
+    out->at = replace ? combine_each_at : combine_keep_at;
     out->how = replace ? "replace" : "keep";
     return true;
   }
@@ -187,11 +211,11 @@ bool kiln_cpu_combiner_prepare(const kiln_op *op, kiln_elem elem, kiln_cpu_combi
   bool straight = p == &b->args[0] && q == &b->args[1], crossed = p == &b->args[1] && q == &b->args[0];
   if (!straight && !crossed) return false;
   out->swapped = crossed;
-  out->fn = native_fn(elem, f->kind, __builtin_cpu_supports("avx2")); /* no KILN_CPU_ISA cap is below AVX2 */
   out->how = "native";
-  if (out->fn) return true;
+  if (native(elem, f->kind, __builtin_cpu_supports("avx2"), out)) return true; /* no KILN_CPU_ISA cap is below AVX2 */
   out->scalar = kiln_ew_binary_fn(f, elem, &out->ew);
   out->fn = combine_scalar;
+  out->at = combine_each_at;
   out->how = "scalar";
   return out->scalar != NULL;
 }

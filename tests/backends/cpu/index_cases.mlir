@@ -120,3 +120,57 @@ func.func @element_gather() {
   check.expect_eq_const %gi, dense<[7, 2, 7, 5]> : tensor<4xi32>
   func.return
 }
+
+// -----
+
+// One element a point (a bincount, x.at[i].add(u) of a vector: scatter.c's element loop):
+// updates whose index is below 0 or past the end skipped, repeated ones applied in order
+// (i32 add, i64-indexed replace, a subtract through the scalar path), 200 points (several
+// blocks of them); and a window of one element along a dim of one (the general walk, its
+// elements combined a block at a time: f32 maximum).
+func.func @element_scatter() {
+  %x = stablehlo.constant dense<0> : tensor<4xi32>
+  %i = stablehlo.constant dense<[[1], [1], [-1], [4], [3], [2147483647], [0]]> : tensor<7x1xi32>
+  %u = stablehlo.constant dense<[1, 2, 3, 4, 5, 6, 7]> : tensor<7xi32>
+  %r = "stablehlo.scatter"(%x, %i, %u) ({
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+    %s = stablehlo.add %a, %b : tensor<i32>
+    stablehlo.return %s : tensor<i32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<4xi32>, tensor<7x1xi32>, tensor<7xi32>) -> tensor<4xi32>
+  check.expect_eq_const %r, dense<[7, 3, 0, 5]> : tensor<4xi32>
+  %xf = stablehlo.constant dense<[[1.0, 5.0, -2.0]]> : tensor<1x3xf32>
+  %iu = stablehlo.constant dense<[2, 0, 7, 2, 1]> : tensor<5xui32>
+  %uf = stablehlo.constant dense<[[-3.0], [4.0], [9.0], [-1.0], [0.5]]> : tensor<5x1xf32>
+  %m = "stablehlo.scatter"(%xf, %iu, %uf) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.maximum %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [1], scatter_dims_to_operand_dims = [1], index_vector_dim = 1>} : (tensor<1x3xf32>, tensor<5xui32>, tensor<5x1xf32>) -> tensor<1x3xf32>
+  check.expect_eq_const %m, dense<[[4.0, 5.0, -1.0]]> : tensor<1x3xf32>
+  %x8 = stablehlo.constant dense<[1, 2, 3]> : tensor<3xi64>
+  %i8 = stablehlo.constant dense<[[2], [-9223372036854775808], [2], [0]]> : tensor<4x1xi64>
+  %u8 = stablehlo.constant dense<[10, 20, 30, 40]> : tensor<4xi64>
+  %p = "stablehlo.scatter"(%x8, %i8, %u8) ({
+  ^bb0(%a: tensor<i64>, %b: tensor<i64>):
+    stablehlo.return %b : tensor<i64>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<3xi64>, tensor<4x1xi64>, tensor<4xi64>) -> tensor<3xi64>
+  check.expect_eq_const %p, dense<[40, 2, 30]> : tensor<3xi64>
+  %q = "stablehlo.scatter"(%x8, %i8, %u8) ({
+  ^bb0(%a: tensor<i64>, %b: tensor<i64>):
+    %s = stablehlo.subtract %a, %b : tensor<i64>
+    stablehlo.return %s : tensor<i64>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<3xi64>, tensor<4x1xi64>, tensor<4xi64>) -> tensor<3xi64>
+  check.expect_eq_const %q, dense<[-39, 2, -37]> : tensor<3xi64>
+  %zero = stablehlo.constant dense<0> : tensor<7xi32>
+  %n = stablehlo.iota dim = 0 : tensor<200x1xi32>
+  %seven = stablehlo.constant dense<7> : tensor<200x1xi32>
+  %bins = stablehlo.remainder %n, %seven : tensor<200x1xi32>
+  %ones = stablehlo.constant dense<1> : tensor<200xi32>
+  %h = "stablehlo.scatter"(%zero, %bins, %ones) ({
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+    %s = stablehlo.add %a, %b : tensor<i32>
+    stablehlo.return %s : tensor<i32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<7xi32>, tensor<200x1xi32>, tensor<200xi32>) -> tensor<7xi32>
+  check.expect_eq_const %h, dense<[29, 29, 29, 29, 28, 28, 28]> : tensor<7xi32>
+  func.return
+}
