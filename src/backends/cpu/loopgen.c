@@ -7,6 +7,7 @@
 #include "backends/cpu/loopgen.h"
 
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -357,6 +358,33 @@ static LLVMValueRef emit_shift(kiln_cpu_gen *g, kiln_op_kind k, LLVMValueRef x, 
   }
 }
 
+/* Float to integer as convert does it (toward zero, saturating at the type's bounds, NaN
+ * to 0: llvm.fptosi.sat's meaning), in ops that vectorise: LLVM 14 expands the saturating
+ * intrinsics on x86 one lane at a time (a scalar cvttss2si per element: 1.2 ns an element
+ * for f32 to i32 or i8). The value is clamped into the largest float range inside the
+ * type's, so that the plain conversion is defined (narrow types go through i32 and are
+ * truncated), then a value above that range's top, when the top is not the type's largest
+ * integer, becomes it, and a NaN becomes 0. */
+static LLVMValueRef float_to_int(kiln_cpu_gen *g, kiln_elem to, LLVMValueRef x, LLVMTypeRef tt) {
+  int w = kiln_cpu_width(x);
+  if (LLVMGetTypeKind(w > 1 ? LLVMGetElementType(LLVMTypeOf(x)) : LLVMTypeOf(x)) == LLVMHalfTypeKind)
+    x = LLVMBuildFPExt(g->b, x, vec_of(g->f32, w), "");
+  bool f64 = LLVMGetTypeKind(w > 1 ? LLVMGetElementType(LLVMTypeOf(x)) : LLVMTypeOf(x)) == LLVMDoubleTypeKind;
+  bool uns = is_unsigned(to);
+  unsigned bits = LLVMGetIntTypeWidth(w > 1 ? LLVMGetElementType(tt) : tt), m = uns ? bits : bits - 1;
+  double top = ldexp(1.0, (int)m), lo = uns ? 0.0 : -top; /* the integers are [lo, top) */
+  double hi = f64 ? nextafter(top, 0.0) : (double)nextafterf((float)top, 0.0f);
+  LLVMValueRef c = intr2(g, "llvm.minnum", intr2(g, "llvm.maxnum", x, const_like(g, x, lo, 0)), const_like(g, x, hi, 0));
+  LLVMTypeRef ct = bits < 32 ? vec_of(g->i32, w) : tt;
+  LLVMValueRef r = uns && bits >= 32 ? LLVMBuildFPToUI(g->b, c, ct, "") : LLVMBuildFPToSI(g->b, c, ct, "");
+  if (bits < 32) r = LLVMBuildTrunc(g->b, r, tt, "");
+  uint64_t largest = m == 64 ? UINT64_MAX : (1ull << m) - 1;
+  if (m >= 63 || (uint64_t)hi != largest)
+    r = LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOGT, x, const_like(g, x, hi, 0), ""),
+                        const_like(g, r, 0, largest), r, "");
+  return LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealUNO, x, x, ""), const_like(g, r, 0, 0), r, "");
+}
+
 LLVMValueRef kiln_cpu_convert(kiln_cpu_gen *g, kiln_elem from, kiln_elem to, LLVMValueRef x) {
   if (kiln_elem_is_complex(from) || kiln_elem_is_complex(to)) return kiln_cpu_complex_convert(g, from, to, x);
   int w = kiln_cpu_width(x);
@@ -368,11 +396,7 @@ LLVMValueRef kiln_cpu_convert(kiln_cpu_gen *g, kiln_elem from, kiln_elem to, LLV
   }
   if (is_float(from)) {
     if (to == KILN_ELEM_I1) return LLVMBuildFCmp(g->b, LLVMRealUNE, x, const_like(g, x, 0, 0), "");
-    LLVMTypeRef over[2] = {tt, LLVMTypeOf(x)};
-    const char *name = is_unsigned(to) ? "llvm.fptoui.sat" : "llvm.fptosi.sat";
-    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
-    LLVMValueRef fn = LLVMGetIntrinsicDeclaration(g->m, id, over, 2);
-    return LLVMBuildCall2(g->b, LLVMIntrinsicGetType(g->c, id, over, 2), fn, &x, 1, "");
+    return float_to_int(g, to, x, tt);
   }
   if (is_float(to)) {
     LLVMValueRef r = is_unsigned(from) ? LLVMBuildUIToFP(g->b, x, tt, "") : LLVMBuildSIToFP(g->b, x, tt, "");
