@@ -231,6 +231,20 @@ static kiln_status new_pad(const kiln_type *t, const int64_t *lo, const int64_t 
   return NULL;
 }
 
+/* A PAD kernel's last dim, when it is not padded, merged into the one before it (when that
+ * one has no interior padding): the same bytes in both layouts, rows as long as they can
+ * be (the kernel's walk costs per row: a signal's samples of one channel in NWC padded for
+ * a convolution had rows of one element). */
+static void pad_merge_tail(kiln_cpu_window *w) {
+  while (w->rank > 1) {
+    int32_t last = w->rank - 1, prev = last - 1;
+    if (w->lo[last] || w->dil[last] != 1 || w->pdims[last] != w->dims[last] || w->dil[prev] != 1) return;
+    int64_t n = w->dims[last];
+    w->dims[prev] *= n, w->pdims[prev] *= n, w->lo[prev] *= n;
+    w->rank--;
+  }
+}
+
 kiln_status kiln_cpu_window_add_pad(kiln_cpu_executable *x, const kiln_op *op, int32_t src, int32_t init,
                                     const kiln_type *t, const int64_t *lo, const int64_t *hi, const int64_t *dil,
                                     int32_t *out_value, const kiln_type **out_type) {
@@ -248,6 +262,7 @@ kiln_status kiln_cpu_window_add_pad(kiln_cpu_executable *x, const kiln_op *op, i
   int32_t values[3] = {src, init, pv};
   *out_value = pv;
   *out_type = pt;
+  pad_merge_tail(w);
   kiln_status st = add_native(x, op, w, values, 3);
   if (st) kiln_cpu_window_destroy(w);
   return st;
@@ -284,6 +299,7 @@ static kiln_status prepare_pad(kiln_cpu_executable *x, const kiln_op *op, bool *
   *out_done = true;
   x->slots[op->results[0].id].store = KILN_CPU_STORE_TEMP;
   int32_t values[3] = {op->operands[0]->id, op->operands[1]->id, op->results[0].id};
+  pad_merge_tail(w);
   kiln_status st = add_native(x, op, w, values, 3);
   if (st) kiln_cpu_window_destroy(w);
   return st;

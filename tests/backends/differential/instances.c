@@ -146,6 +146,10 @@ const kiln_diff_instance kiln_diff_instances[] = {
     {KILN_OP_DYNAMIC_UPDATE_SLICE, "clamped starts", "5x7x$T; 2x3x$T; i32@-2:8; i32@-2:8", "5x7x$T", "", 0, 0, 0, 0},
     {KILN_OP_PAD, "negative and interior", "3x5x$T; $T", "8x12x$T",
      "{edge_padding_low = array<i64: 1, -1>, edge_padding_high = array<i64: 2, 0>, interior_padding = array<i64: 1, 2>}", 0, 0, 0, 0},
+    /* unpadded trailing dims (merged into longer rows by the cpu kernel) under an interior */
+    {KILN_OP_PAD, "unpadded tail", "4x3x5x1x2x$T; $T", "8x6x5x1x2x$T",
+     "{edge_padding_low = array<i64: 0, 1, -1, 0, 0>, edge_padding_high = array<i64: 1, 2, 1, 0, 0>, "
+     "interior_padding = array<i64: 1, 0, 0, 0, 0>}", 0, 0, 0, 0},
     {KILN_OP_CONCATENATE, "dim=1", "3x5x$T; 3x2x$T", "3x7x$T", "{dimension = 1 : i64}", 0, 0, 0, 0},
     {KILN_OP_CONCATENATE, "dim=0 with empty", "0x5x$T; 3x5x$T; 1x5x$T", "4x5x$T", "{dimension = 0 : i64}", 0, 0, 0, 0},
     {KILN_OP_CONCATENATE, "middle dim of three", "2x3x4x$T; 2x1x4x$T; 2x5x4x$T", "2x9x4x$T", "{dimension = 1 : i64}", 0, 0, 0, 0},
@@ -379,7 +383,14 @@ const kiln_diff_instance kiln_diff_instances[] = {
      "padding = dense<[[1, 1], [1, 1]]> : tensor<2x2xi64>, " GROUPS(16, 1) "}", 9, 0, KILN_DIFF_FEW_SPECIALS, 0},
     {KILN_OP_CONVOLUTION, "batch groups large", "8x10x10x4x$T; 3x3x4x8x$T", "2x8x8x8x$T",
      "{" CONV_NHWC ", " GROUPS(1, 4) "}", 36, 0, KILN_DIFF_FEW_SPECIALS, 0},
-    /* the generated loop's forms */
+    /* the generated loop's forms; a one-channel filter of many taps (jnp.correlate's
+     * "full" form, a strided one along NWC) takes it at any size */
+    {KILN_OP_CONVOLUTION, "long filter ncw", "2x1x2048x$T; 1x1x40x$T", "2x1x2087x$T",
+     "{dimension_numbers = #stablehlo.conv<[b, f, 0]x[o, i, 0]->[b, f, 0]>, "
+     "padding = dense<[[39, 39]]> : tensor<1x2xi64>, " GROUPS(1, 1) "}", 40, 0, KILN_DIFF_FEW_SPECIALS, 0},
+    {KILN_OP_CONVOLUTION, "long filter nwc strided", "2x2049x1x$T; 33x1x1x$T", "2x1025x1x$T",
+     "{dimension_numbers = #stablehlo.conv<[b, 0, f]x[0, i, o]->[b, 0, f]>, window_strides = array<i64: 2>, "
+     "padding = dense<[[16, 16]]> : tensor<1x2xi64>, " GROUPS(1, 1) "}", 33, 0, KILN_DIFF_FEW_SPECIALS, 0},
     {KILN_OP_CONVOLUTION, "reversal, negative padding", "1x6x7x2x$T; 2x3x2x3x$T@nospec", "1x5x7x3x$T",
      "{" CONV_NHWC ", padding = dense<[[-1, 1], [2, 0]]> : tensor<2x2xi64>, "
      "window_reversal = array<i1: true, false>, " GROUPS(1, 1) "}", 12, 0, KILN_DIFF_FEW_SPECIALS, 0},
