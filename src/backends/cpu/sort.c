@@ -8,6 +8,7 @@
  * comparison, so the result is the same even where the comparator is not a strict order
  * (NaNs under FLOAT, LE). Slices are sorted in parallel. */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,7 +28,13 @@ struct kiln_cpu_sort {
   kiln_elem key_elem;
   int64_t outer, len, inner;     /* slices along the sort dimension */
   size_t *elem_bytes;            /* per operand */
+  /* The last run's scratch, kept for the next (a run takes it or allocates its own, and
+   * gives back one): a large sort's 32 bytes an element are not paged in again each run.
+   * Its first SPARE_HEADER bytes hold its size. */
+  _Atomic(uint8_t *) spare;
 };
+
+enum { SPARE_HEADER = 16 };
 
 /* The splat float constant v is defined by, or false. */
 static bool splat_value(const kiln_value *v, double *out) {
@@ -134,6 +141,7 @@ kiln_status kiln_cpu_sort_prepare(const kiln_op *op, kiln_cpu_sort **out) {
 void kiln_cpu_sort_destroy(kiln_cpu_sort *s) {
   if (!s) return;
   free(s->elem_bytes);
+  free(atomic_load(&s->spare));
   free(s);
 }
 
@@ -143,7 +151,10 @@ static uint64_t ordered_key(kiln_elem e, const uint8_t *p) {
   switch (kiln_elem_class_of(e)) {
     case KILN_ELEM_CLASS_U:
     case KILN_ELEM_CLASS_B: return v.u;
-    case KILN_ELEM_CLASS_I: return v.u ^ ((uint64_t)1 << 63);
+    case KILN_ELEM_CLASS_I: { /* the width's bits with the sign flipped: no more bits than the type has */
+      int width = kiln_elem_bits(e);
+      return width < 64 ? (v.u ^ (uint64_t)1 << (width - 1)) & (((uint64_t)1 << width) - 1) : v.u ^ (uint64_t)1 << 63;
+    }
     default: { /* floats: the total order's key from the storage bits */
       int width = kiln_elem_bits(e);
       uint64_t bits = 0;
@@ -203,11 +214,153 @@ static void merge_sort(const kiln_cpu_sort *s, const key *k, int64_t *perm, int6
   if (src != perm) memcpy(perm, src, sizeof *perm * (size_t)n);
 }
 
+/* A digit's counts made into the first position of each digit's elements. */
+static void starts(int64_t *count) {
+  int64_t at = 0;
+  for (int32_t v = 0; v < 256; v++) {
+    int64_t c = count[v];
+    count[v] = at;
+    at += c;
+  }
+}
+
+/* radix_sort's passes when the keys differ in their low 32 bits only and n fits 32 bits:
+ * each element is one word, those bits above its index, half the traffic of a key and an
+ * index apart. */
+static void radix_packed(key *k, int64_t *perm, uint64_t *other, int64_t n, const int32_t *bytes, int32_t nb) {
+  uint64_t *src = (uint64_t *)k, *dst = other;
+  for (int64_t i = 0; i < n; i++) src[i] = k[i].u << 32 | (uint64_t)perm[i];
+  int64_t count[4][256];
+  memset(count, 0, sizeof count[0] * (size_t)nb);
+  for (int64_t i = 0; i < n; i++)
+    for (int32_t d = 0; d < nb; d++) count[d][src[i] >> (32 + 8 * bytes[d]) & 0xff]++;
+  for (int32_t d = 0; d < nb; d++) {
+    starts(count[d]);
+    int32_t shift = 32 + 8 * bytes[d];
+    for (int64_t i = 0; i < n; i++) dst[count[d][src[i] >> shift & 0xff]++] = src[i];
+    uint64_t *t = src;
+    src = dst, dst = t;
+  }
+  for (int64_t i = 0; i < n; i++) perm[i] = (int64_t)(src[i] & UINT32_MAX);
+}
+
+/* A stable sort of perm[0, n) by ordered keys, ascending or descending (the merge sort's
+ * order for LT and GT, which are strict), as a least-significant-digit radix sort: a pass
+ * per byte in which the keys differ (an i32 key has at most 4). k2 and perm2 hold n each;
+ * k's keys are spent. */
+static void radix_sort(key *k, int64_t *perm, key *k2, int64_t *perm2, int64_t n, bool descending) {
+  uint64_t flip = descending ? UINT64_MAX : 0, diff = 0;
+  for (int64_t i = 0; i < n; i++) {
+    k[i].u ^= flip;
+    diff |= k[i].u ^ k[0].u;
+  }
+  int32_t bytes[8], nb = 0;
+  for (int32_t b = 0; b < 8; b++)
+    if (diff >> (8 * b) & 0xff) bytes[nb++] = b;
+  if (diff >> 32 == 0 && (uint64_t)n <= UINT32_MAX) { /* the bits that differ and the index in one word */
+    radix_packed(k, perm, (uint64_t *)k2, n, bytes, nb);
+    return;
+  }
+  int64_t count[8][256];
+  memset(count, 0, sizeof count[0] * (size_t)nb);
+  for (int64_t i = 0; i < n; i++)
+    for (int32_t d = 0; d < nb; d++) count[d][k[i].u >> (8 * bytes[d]) & 0xff]++;
+  key *ks = k, *kd = k2;
+  int64_t *ps = perm, *pd = perm2;
+  for (int32_t d = 0; d < nb; d++) {
+    starts(count[d]);
+    int32_t shift = 8 * bytes[d];
+    for (int64_t i = 0; i < n; i++) {
+      int64_t to = count[d][ks[i].u >> shift & 0xff]++;
+      kd[to] = ks[i];
+      pd[to] = ps[i];
+    }
+    key *tk = ks;
+    ks = kd, kd = tk;
+    int64_t *tp = ps;
+    ps = pd, pd = tp;
+  }
+  if (ps != perm) memcpy(perm, ps, sizeof *perm * (size_t)n);
+}
+
+/* The slice's keys k[0, len) (its first at p, len elements s->inner apart) read by a loop
+ * of the key's type, for the common forms (32 and 64-bit integers and floats, not
+ * canonicalised); false for the others (read element by element). */
+static bool read_keys_fast(const kiln_cpu_sort *s, const uint8_t *p, key *k) {
+  if (s->canonical) return false;
+  int64_t n = s->len, st = s->inner;
+  bool fl = s->kind == KEYS_FLOAT;
+  switch (s->key_elem) {
+#define READ(T, EXPR)                     \
+  for (int64_t i = 0; i < n; i++) {       \
+    T v;                                  \
+    memcpy(&v, p + sizeof v * (size_t)(i * st), sizeof v); \
+    EXPR;                                 \
+  }                                       \
+  return true;
+    case KILN_ELEM_SI32: READ(uint32_t, k[i].u = v ^ 0x80000000u)
+    case KILN_ELEM_UI32: READ(uint32_t, k[i].u = v)
+    case KILN_ELEM_SI64: READ(uint64_t, k[i].u = v ^ (uint64_t)1 << 63)
+    case KILN_ELEM_UI64: READ(uint64_t, k[i].u = v)
+    case KILN_ELEM_F32:
+      if (fl) {
+        READ(float, k[i].f = v)
+      }
+      READ(uint32_t, k[i].u = v & 0x80000000u ? ~v : v | 0x80000000u)
+    case KILN_ELEM_F64:
+      if (fl) {
+        READ(double, k[i].f = v)
+      }
+      READ(uint64_t, k[i].u = v >> 63 ? ~v : v | (uint64_t)1 << 63)
+#undef READ
+    default: return false;
+  }
+}
+
+/* perm ordered by the keys k: the radix sort where the comparator is a strict order of
+ * ordered keys, else the interpreter's merge sort. */
+static void sort_perm(const kiln_cpu_sort *s, key *k, int64_t *perm) {
+  if (s->kind == KEYS_ORDERED && (s->dir == DIR_LT || s->dir == DIR_GT))
+    radix_sort(k, perm, k + s->len, perm + s->len, s->len, (s->dir == DIR_GT) != s->swapped);
+  else
+    merge_sort(s, k, perm, perm + s->len, s->len);
+}
+
+/* Every operand's slice at base permuted by perm into the results. */
+static void permute(const kiln_cpu_sort *s, const void *const *in, void *const *out, int64_t base, const int64_t *perm) {
+  for (int32_t a = 0; a < s->num_operands; a++) {
+    size_t eb = s->elem_bytes[a];
+    const uint8_t *src = in[a];
+    uint8_t *dst = out[a];
+    switch (s->inner == 1 ? eb : 0) { /* a contiguous slice of 4 or 8-byte elements: typed copies */
+#define GATHER(T)                                                                        \
+  {                                                                                      \
+    const T *from = (const T *)(const void *)src + base;                                 \
+    T *to = (T *)(void *)dst + base;                                                     \
+    for (int64_t i = 0; i < s->len; i++) to[i] = from[perm[i]];                          \
+    break;                                                                               \
+  }
+      case 4: GATHER(uint32_t)
+      case 8: GATHER(uint64_t)
+#undef GATHER
+      default:
+        for (int64_t i = 0; i < s->len; i++)
+          memcpy(dst + (size_t)(base + i * s->inner) * eb, src + (size_t)(base + perm[i] * s->inner) * eb, eb);
+    }
+  }
+}
+
 static void sort_slice(const kiln_cpu_sort *s, const void *const *in, void *const *out, int64_t slice, key *k,
                        int64_t *perm) {
   int64_t o = slice / s->inner, j = slice % s->inner, base = o * s->len * s->inner + j;
   size_t kb = s->elem_bytes[s->key];
   const uint8_t *keys = in[s->key];
+  for (int64_t i = 0; i < s->len; i++) perm[i] = i;
+  if (read_keys_fast(s, keys + (size_t)base * kb, k)) {
+    sort_perm(s, k, perm);
+    permute(s, in, out, base, perm);
+    return;
+  }
   for (int64_t i = 0; i < s->len; i++) {
     const uint8_t *p = keys + (size_t)(base + i * s->inner) * kb;
     if (s->canonical) { /* as the comparator computes: the canonical value's key */
@@ -220,16 +373,9 @@ static void sort_slice(const kiln_cpu_sort *s, const void *const *in, void *cons
     } else {
       k[i].u = ordered_key(s->key_elem, p);
     }
-    perm[i] = i;
   }
-  merge_sort(s, k, perm, perm + s->len, s->len);
-  for (int32_t a = 0; a < s->num_operands; a++) {
-    size_t eb = s->elem_bytes[a];
-    const uint8_t *src = in[a];
-    uint8_t *dst = out[a];
-    for (int64_t i = 0; i < s->len; i++)
-      memcpy(dst + (size_t)(base + i * s->inner) * eb, src + (size_t)(base + perm[i] * s->inner) * eb, eb);
-  }
+  sort_perm(s, k, perm);
+  permute(s, in, out, base, perm);
 }
 
 typedef struct sort_job {
@@ -246,7 +392,7 @@ static void sort_slices(void *ctx, int32_t c, int32_t thread) {
   const sort_job *j = ctx;
   uint8_t *mine = j->scratch + j->per * (size_t)thread;
   for (int64_t slice = j->slices * c / j->chunks; slice < j->slices * (c + 1) / j->chunks; slice++)
-    sort_slice(j->s, j->in, j->out, slice, (key *)mine, (int64_t *)(mine + (size_t)j->s->len * sizeof(key)));
+    sort_slice(j->s, j->in, j->out, slice, (key *)mine, (int64_t *)(mine + 2 * (size_t)j->s->len * sizeof(key)));
 }
 
 kiln_status kiln_cpu_sort_run(const kiln_cpu_sort *s, const void *const *in, void *const *out) {
@@ -257,12 +403,21 @@ kiln_status kiln_cpu_sort_run(const kiln_cpu_sort *s, const void *const *in, voi
   int64_t work = slices * s->len * (64 - __builtin_clzll((unsigned long long)s->len));
   int32_t chunks = kiln_cpu_pool_chunks(pool, work, slices);
   int32_t threads = chunks > 1 ? kiln_cpu_pool_threads(pool) : 1;
-  /* per thread: the keys and the permutation with its merge buffer */
-  size_t per = (size_t)s->len * (sizeof(key) + 2 * sizeof(int64_t));
-  uint8_t *scratch = kiln_fault_malloc(per * (size_t)threads);
-  if (!scratch) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory sorting %lld elements", (long long)s->len);
-  sort_job j = {s, in, out, scratch, per, slices, chunks};
+  /* per thread: the keys and the permutation, each with a second buffer (radix passes, merges) */
+  size_t per = (size_t)s->len * (2 * sizeof(key) + 2 * sizeof(int64_t)), bytes = per * (size_t)threads;
+  kiln_cpu_sort *plan = (kiln_cpu_sort *)s; /* its spare scratch only, taken and given back atomically */
+  uint8_t *block = atomic_exchange(&plan->spare, NULL);
+  size_t have = 0;
+  if (block) memcpy(&have, block, sizeof have);
+  if (block && have < bytes) {
+    free(block);
+    block = NULL;
+  }
+  if (!block && (block = kiln_fault_malloc(SPARE_HEADER + bytes))) memcpy(block, &bytes, sizeof bytes);
+  if (!block) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory sorting %lld elements", (long long)s->len);
+  sort_job j = {s, in, out, block + SPARE_HEADER, per, slices, chunks};
   kiln_cpu_pool_run(pool, chunks, work, sort_slices, &j);
-  free(scratch);
+  uint8_t *none = NULL;
+  if (!atomic_compare_exchange_strong(&plan->spare, &none, block)) free(block);
   return NULL;
 }

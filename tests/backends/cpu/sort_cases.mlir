@@ -81,3 +81,52 @@ func.func @top_k_full_heap_ties() {
   check.expect_eq_const %ci, dense<[1, 4, 0]> : tensor<3xi32>
   func.return
 }
+
+// -----
+
+// Strict orders of integer keys take a radix sort (sort.c), other comparators the merge
+// sort: 2,000 keys with many ties, negative ones, sorted by LT as si32 (keys in one word
+// with their index) and descending by GT as si64 keys that differ above bit 32 (a key and
+// an index apart), each against the same order of the same keys as exact floats under a
+// FLOAT compare (the merge sort); the payloads (i32, i8) must come out in the same order.
+func.func @radix_against_merge() {
+  %n = stablehlo.iota dim = 0 : tensor<2000xi32>
+  %m = stablehlo.constant dense<7919> : tensor<2000xi32>
+  %q = stablehlo.constant dense<1000> : tensor<2000xi32>
+  %h = stablehlo.constant dense<500> : tensor<2000xi32>
+  %p = stablehlo.multiply %n, %m : tensor<2000xi32>
+  %r = stablehlo.remainder %p, %q : tensor<2000xi32>
+  %k = stablehlo.subtract %r, %h : tensor<2000xi32>
+  %b = stablehlo.convert %n : (tensor<2000xi32>) -> tensor<2000xi8>
+  %s:3 = "stablehlo.sort"(%k, %n, %b) ({
+  ^bb0(%a: tensor<i32>, %c: tensor<i32>, %x: tensor<i32>, %y: tensor<i32>, %u: tensor<i8>, %v: tensor<i8>):
+    %lt = stablehlo.compare LT, %a, %c, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  }) {dimension = 0 : i64, is_stable = true} : (tensor<2000xi32>, tensor<2000xi32>, tensor<2000xi8>) -> (tensor<2000xi32>, tensor<2000xi32>, tensor<2000xi8>)
+  %kf = stablehlo.convert %k : (tensor<2000xi32>) -> tensor<2000xf32>
+  %f:3 = "stablehlo.sort"(%kf, %n, %b) ({
+  ^bb0(%a: tensor<f32>, %c: tensor<f32>, %x: tensor<i32>, %y: tensor<i32>, %u: tensor<i8>, %v: tensor<i8>):
+    %lt = stablehlo.compare LT, %a, %c, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  }) {dimension = 0 : i64, is_stable = true} : (tensor<2000xf32>, tensor<2000xi32>, tensor<2000xi8>) -> (tensor<2000xf32>, tensor<2000xi32>, tensor<2000xi8>)
+  check.expect_eq %s#1, %f#1 : tensor<2000xi32>
+  check.expect_eq %s#2, %f#2 : tensor<2000xi8>
+  %k64 = stablehlo.convert %k : (tensor<2000xi32>) -> tensor<2000xi64>
+  %big = stablehlo.constant dense<4294967296> : tensor<2000xi64>
+  %wide = stablehlo.multiply %k64, %big : tensor<2000xi64>
+  %g:2 = "stablehlo.sort"(%wide, %n) ({
+  ^bb0(%a: tensor<i64>, %c: tensor<i64>, %x: tensor<i32>, %y: tensor<i32>):
+    %gt = stablehlo.compare GT, %a, %c, SIGNED : (tensor<i64>, tensor<i64>) -> tensor<i1>
+    stablehlo.return %gt : tensor<i1>
+  }) {dimension = 0 : i64, is_stable = true} : (tensor<2000xi64>, tensor<2000xi32>) -> (tensor<2000xi64>, tensor<2000xi32>)
+  %wf = stablehlo.convert %wide : (tensor<2000xi64>) -> tensor<2000xf64>
+  %e:2 = "stablehlo.sort"(%wf, %n) ({
+  ^bb0(%a: tensor<f64>, %c: tensor<f64>, %x: tensor<i32>, %y: tensor<i32>):
+    %gt = stablehlo.compare GT, %a, %c, FLOAT : (tensor<f64>, tensor<f64>) -> tensor<i1>
+    stablehlo.return %gt : tensor<i1>
+  }) {dimension = 0 : i64, is_stable = true} : (tensor<2000xf64>, tensor<2000xi32>) -> (tensor<2000xf64>, tensor<2000xi32>)
+  check.expect_eq %g#1, %e#1 : tensor<2000xi32>
+  %first = stablehlo.slice %s#0 [0:3] : (tensor<2000xi32>) -> tensor<3xi32>
+  check.expect_eq_const %first, dense<[-500, -500, -499]> : tensor<3xi32>
+  func.return
+}
