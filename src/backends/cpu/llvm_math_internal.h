@@ -137,6 +137,7 @@ kiln_mv kiln_math_cos(const kiln_mb *e, kiln_mv x);
 kiln_mv kiln_math_tan(const kiln_mb *e, kiln_mv x);
 kiln_mv kiln_math_erf(const kiln_mb *e, kiln_mv x);
 kiln_mv kiln_math_erfc(const kiln_mb *e, kiln_mv x);
+kiln_mv kiln_math_erf_inv(const kiln_mb *e, kiln_mv x);
 kiln_mv kiln_math_atan(const kiln_mb *e, kiln_mv x);
 kiln_mv kiln_math_asin(const kiln_mb *e, kiln_mv x);
 kiln_mv kiln_math_acos(const kiln_mb *e, kiln_mv x);
