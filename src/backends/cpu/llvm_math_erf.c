@@ -282,7 +282,7 @@ kiln_mv kiln_math_erfc(const kiln_mb *e, kiln_mv x) {
 /* ---------------------------------------------------------------- erf_inv */
 
 /* erfinv(x) = x F(w) with w = -log(1 - x^2) (M. Giles' variable, "Approximating the
- * erfinv function", 2011): F fitted by llvm_math_erf_inv_fit.py (its output, pasted) to
+ * erfinv function", 2011): F fitted by llvm_math_erf_fit.py (its output, pasted) to
  * 2e-9 relative in two pieces, in w up to 5 and in sqrt(w) beyond (to the largest double
  * below 1). */
 /* kErfInvCentral: t = (v - 2.5) / 2.5; relative error 7.2e-10 */

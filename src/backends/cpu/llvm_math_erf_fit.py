@@ -7,6 +7,10 @@ with the fewest terms whose error is under 3e-18 relative (a thirtieth of a doub
   mid1   erfc(x) exp(x^2) on [0.75, 2]
   mid2   erfc(x) exp(x^2) on [2, 4]
   tail   x erfc(x) exp(x^2) as a function of s = 1/x on [1/27.5, 1/4]
+and erf_inv's, erfinv(x) = x F(w) with w = -log(1 - x^2), under 2e-9 relative (a float's
+result is then within 0.54 of its ULP, a double's one Halley step from exact):
+  central  F(w) on [0, 5]
+  tail     F as a function of s = sqrt(w) on [sqrt(5), 6.1]  (6.003: the largest double below 1)
 
 the f32 erf's and erfc's, computed in f32 (error in its ULP, not a double's): power-basis
 coefficients in v = x - c with c such that x - c is exact over the piece (Sterbenz), the
@@ -21,6 +25,14 @@ fewest terms under the given error:
 import mpmath as mp
 
 mp.mp.dps = 50
+def erf_inv_factor(w):
+    """F(w) = erfinv(x) / x for w = -log(1 - x^2)."""
+    if w == 0:
+        return mp.sqrt(mp.pi) / 2
+    x = mp.sqrt(-mp.expm1(-w))
+    return mp.erfinv(x) / x
+
+
 PIECES = [
     ("kErfSmall", lambda u: mp.erf(mp.sqrt(u)) / mp.sqrt(u) if u > 0 else 2 / mp.sqrt(mp.pi),
      mp.mpf(0), mp.mpf("0.5625")),
@@ -28,6 +40,8 @@ PIECES = [
     ("kErfcMid2", lambda x: mp.erfc(x) * mp.exp(x * x), mp.mpf(2), mp.mpf(4)),
     ("kErfcTail", lambda s: mp.erfc(1 / s) * mp.exp(1 / (s * s)) / s, 1 / mp.mpf("27.5"),
      mp.mpf("0.25")),
+    ("kErfInvCentral", erf_inv_factor, mp.mpf(0), mp.mpf(5), 2e-9),
+    ("kErfInvTail", lambda s: erf_inv_factor(s * s), mp.sqrt(5), mp.mpf("6.1"), 2e-9),
 ]
 
 
