@@ -35,7 +35,7 @@ static const kiln_math_entry kEntries[] = {
     {KILN_OP_CBRT, "cbrt", kiln_math_cbrt, NULL, true, true, 32},
     {KILN_OP_CHLO_ERF, "erf", kiln_math_erf, NULL, false, true, 5},
     {KILN_OP_CHLO_ERFC, "erfc", kiln_math_erfc, NULL, false, false, 14},
-    {KILN_OP_CHLO_ERF_INV, "erf_inv", kiln_math_erf_inv, NULL, true, true, 31},
+    {KILN_OP_CHLO_ERF_INV, "erf_inv", kiln_math_erf_inv, NULL, false, true, 13},
     {KILN_OP_CHLO_SINH, "sinh", kiln_math_sinh, NULL, false, true, 5},
     {KILN_OP_CHLO_COSH, "cosh", kiln_math_cosh, NULL, false, false, 10},
     {KILN_OP_CHLO_ATAN, "atan", kiln_math_atan, NULL, false, true, 6},

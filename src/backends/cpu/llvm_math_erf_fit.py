@@ -11,6 +11,10 @@ and erf_inv's, erfinv(x) = x F(w) with w = -log(1 - x^2), under 2e-9 relative (a
 result is then within 0.54 of its ULP, a double's one Halley step from exact):
   central  F(w) on [0, 5]
   tail     F as a function of s = sqrt(w) on [sqrt(5), 6.1]  (6.003: the largest double below 1)
+and for the f32 erf_inv, computed in f32 (increments fitted, so that the leading term is
+added once, unrounded; relative 4e-9), power basis:
+  central  (F(w) - F(0)) / w in w on [0, 5]
+  tail     (F(s) - F(s0)) / (s - s0) in v = s - s0 on [s0, 4], s0 = sqrt(5) rounded to a float
 
 the f32 erf's and erfc's, computed in f32 (error in its ULP, not a double's): power-basis
 coefficients in v = x - c with c such that x - c is exact over the piece (Sterbenz), the
@@ -22,6 +26,8 @@ fewest terms under the given error:
          relative 4e-9, padded with zeros to one length (one table, rows selected per
          lane); and x erfc(x) exp(x^2) as a function of u = 1/x^2 on [0, 1/16] (x >= 4)
 """
+import struct
+
 import mpmath as mp
 
 mp.mp.dps = 50
@@ -88,6 +94,15 @@ def fit_shifted(f, a, b, c, tol, relative):
     return coef, err / scale
 
 
+S0 = mp.mpf(struct.unpack("f", struct.pack("f", float(mp.sqrt(5))))[0])  # sqrt(5) as a float
+F_OF_S = lambda x: erf_inv_factor(x * x)
+PIECES32 += [
+    ("kErfInv32Central", "w", lambda w: (erf_inv_factor(w) - erf_inv_factor(0)) / w if w else mp.sqrt(mp.pi) / 2 * mp.pi / 12,
+     mp.mpf(0), mp.mpf(5), 0, mp.mpf("4e-9"), True),
+    ("kErfInv32Tail", "v = s - s0", lambda x: (F_OF_S(x) - F_OF_S(S0)) / (x - S0) if x != S0 else mp.diff(F_OF_S, S0),
+     S0, mp.mpf(4), S0, mp.mpf("4e-9"), True),
+]
+
 for name, var, f, a, b, c, tol, relative in PIECES32:
     coef, err = fit_shifted(f, a, b, c, tol, relative)
     kind = "relative" if relative else "absolute"
@@ -112,3 +127,5 @@ coef, err = fit_shifted(H, mp.mpf(0), mp.mpf(1) / 16, mp.mpf(0), mp.mpf("4e-9"),
 print(f"/* kErfc32Tail: x erfc(x) exp(x^2) in u = 1/x^2 on [0, 1/16]; relative error {mp.nstr(err, 2)} */")
 print(f"static const double kErfc32Tail[{len(coef)}] = {{")
 print("    " + ",\n    ".join(f"{float(x)!r}" for x in coef) + "};")
+print(f"static const double kErfInv32Base = {float(erf_inv_factor(0))!r}, kErfInv32TailBase = {float(F_OF_S(S0))!r},")
+print(f"                    kErfInv32S0 = {float(S0)!r};")
