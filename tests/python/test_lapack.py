@@ -121,6 +121,14 @@ def test_lu_and_triangular(tmp_path, device, dtype):
         wlu, wpiv = scipy_linalg.lu_factor(a[i])
         close(lu[i], wlu, dtype)
         np.testing.assert_array_equal(piv[i], wpiv)
+    # singular (a zero pivot: LAPACK's info > 0, the factors still made), tied pivots
+    s = np.array([[[1, 2, 3], [2, 4, 6], [1, 0, 1]], [[0, 1, 0], [0, 0, 1], [0, 0, 0]]], dtype)
+    lu, piv, perm = run(tmp_path, device, lax.linalg.lu, s, targets=["getrf_ffi"])
+    for i in range(2):
+        with np.errstate(all="ignore"):
+            wlu, wpiv = scipy_linalg.lu_factor(s[i], check_finite=False)
+        close(lu[i], wlu, dtype)
+        np.testing.assert_array_equal(piv[i], wpiv)
     t = np.triu(rand(rng, (2, 4, 4), dtype)) + 4 * np.eye(4, dtype=dtype)
     b = rand(rng, (2, 4, 3), dtype)
     for lower, trans, unit in ((True, 0, False), (False, 1, True), (False, 2, False)):

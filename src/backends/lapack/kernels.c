@@ -267,7 +267,10 @@ static kiln_status run_matrices(const kiln_lapack_plan *p, void *const *pin, voi
       break;
     case KILN_LAPACK_GETRF:
       for (int64_t b = b0; b < b1; b++)
-        f->getrf(&m, &n, AT(pout[0], ts, b * mat), &ldm, (int32_t *)pout[1] + b * mn, (int32_t *)pout[2] + b);
+        if (kiln_lapack_small(p))
+          kiln_lapack_small_getrf(p, AT(pout[0], ts, b * mat), ldm, (int32_t *)pout[1] + b * mn, (int32_t *)pout[2] + b);
+        else
+          f->getrf(&m, &n, AT(pout[0], ts, b * mat), &ldm, (int32_t *)pout[1] + b * mn, (int32_t *)pout[2] + b);
       break;
     case KILN_LAPACK_GEQRF:
       for (int64_t b = b0; !st && b < b1; b++) {
@@ -307,8 +310,11 @@ static kiln_status run_matrices(const kiln_lapack_plan *p, void *const *pin, voi
       const void *one = single ? (const void *)one_s : (const void *)one_d;
       int na = p->side == 'L' ? m : n, lda = lead(na);
       for (int64_t b = b0; b < b1; b++)
-        f->trsm(&p->side, &p->uplo, &p->trans, &p->diag, &m, &n, one, AT(pin[0], ts, b * (int64_t)na * na), &lda,
-                AT(pout[0], ts, b * mat), &ldm, 1, 1, 1, 1);
+        if (kiln_lapack_small(p))
+          kiln_lapack_small_trsm(p, AT(pin[0], ts, b * (int64_t)na * na), lda, AT(pout[0], ts, b * mat), ldm);
+        else
+          f->trsm(&p->side, &p->uplo, &p->trans, &p->diag, &m, &n, one, AT(pin[0], ts, b * (int64_t)na * na), &lda,
+                  AT(pout[0], ts, b * mat), &ldm, 1, 1, 1, 1);
       break;
     }
     case KILN_LAPACK_SYEVD:

@@ -54,6 +54,16 @@ struct kiln_lapack_plan {
   int lwork, lrwork, liwork; /* from the workspace queries (at least 1) */
 };
 
+/* The largest m and n of a real getrf or trsm that small.c runs natively. */
+#define KILN_LAPACK_SMALL 16
+
+/* Whether p is such a plan (small.c). */
+bool kiln_lapack_small(const kiln_lapack_plan *p);
+/* p's routine on one matrix, as LAPACK's getrf (m x n, column-major, lda) and trsm (A
+ * triangular, B m x n, alpha 1) would compute it; p must be kiln_lapack_small. Reentrant. */
+void kiln_lapack_small_getrf(const kiln_lapack_plan *p, void *a, int lda, int32_t *ipiv, int32_t *info);
+void kiln_lapack_small_trsm(const kiln_lapack_plan *p, const void *a, int lda, void *b, int ldb);
+
 /* Workspace queries (lwork = -1) for a checked plan; kernels.c. */
 kiln_status kiln_lapack_query(kiln_lapack_plan *p);
 
