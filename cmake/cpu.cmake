@@ -16,7 +16,7 @@ set(KILN_HAVE_CPU ON)
 # which the partitioner uses too).
 add_library(kiln_passes_objects OBJECT src/passes/canonicalize.c src/passes/combine_collectives.c src/passes/fusion.c
             src/passes/buffer_plan.c src/passes/refine_shapes.c src/passes/rewrite.c src/passes/loop_products.c
-            src/passes/unroll_loops.c)
+            src/passes/unroll_loops.c src/passes/select_branches.c)
 target_include_directories(kiln_passes_objects PUBLIC include PRIVATE src)
 set_target_properties(kiln_passes_objects PROPERTIES POSITION_INDEPENDENT_CODE ON C_VISIBILITY_PRESET hidden)
 

@@ -88,3 +88,44 @@ bool kiln_rewrite_dims_are(const kiln_attr *a, const char *name, const int64_t *
   }
   return true;
 }
+
+void kiln_rewrite_replace_from(kiln_op *op, const kiln_value *from, kiln_value *to) {
+  for (; op; op = op->next) {
+    for (int32_t i = 0; i < op->num_operands; i++)
+      if (op->operands[i] == from) op->operands[i] = to;
+    for (int32_t r = 0; r < op->num_regions; r++)
+      for (kiln_block *inner = op->regions[r].first; inner; inner = inner->next)
+        kiln_rewrite_replace_from(inner->first, from, to);
+  }
+}
+
+void kiln_rewrite_move_before(kiln_block *from, kiln_op *before) {
+  while (from->first) {
+    kiln_op *op = from->first;
+    kiln_block_remove(from, op);
+    kiln_block_insert_before(before, op);
+  }
+}
+
+static kiln_status each_op(kiln_block *b, kiln_rewrite_op_fn fn, kiln_rewrite_walk *walk) {
+  for (kiln_op *op = b->first; op;) {
+    kiln_op *next = op->next;
+    for (int32_t r = 0; r < op->num_regions; r++)
+      for (kiln_block *inner = op->regions[r].first; inner; inner = inner->next)
+        KILN_RETURN_IF_ERROR(each_op(inner, fn, walk));
+    KILN_RETURN_IF_ERROR(fn(op, walk));
+    op = next;
+  }
+  return NULL;
+}
+
+kiln_status kiln_rewrite_each_op(kiln_module *m, kiln_op *func, kiln_rewrite_op_fn fn, int32_t *out_count) {
+  *out_count = 0;
+  kiln_block *body = kiln_op_block(func, 0);
+  if (!body) return NULL;
+  kiln_func_number_values(func);
+  kiln_rewrite_walk walk = {m, func, 0};
+  kiln_status st = each_op(body, fn, &walk);
+  *out_count = walk.count;
+  return st;
+}

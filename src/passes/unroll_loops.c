@@ -25,17 +25,6 @@ static int64_t copyable_ops(const kiln_block *b) {
   return n;
 }
 
-/* Every read of `from` by op and the ops after it in its block (their regions included)
- * reads `to`. */
-static void replace_from(kiln_op *op, const kiln_value *from, kiln_value *to) {
-  for (; op; op = op->next) {
-    for (int32_t i = 0; i < op->num_operands; i++)
-      if (op->operands[i] == from) op->operands[i] = to;
-    for (int32_t r = 0; r < op->num_regions; r++)
-      for (kiln_block *inner = op->regions[r].first; inner; inner = inner->next) replace_from(inner->first, from, to);
-  }
-}
-
 /* w (trips iterations) as that many copies of its body before it; w removed. */
 static kiln_status unroll(kiln_module *m, kiln_op *func, kiln_op *w, int64_t trips) {
   kiln_block *body = kiln_op_block(w, 1), *parent = w->parent;
@@ -51,12 +40,8 @@ static kiln_status unroll(kiln_module *m, kiln_op *func, kiln_op *w, int64_t tri
     st = kiln_clone_block_ops(m, body, copies, map, carried);
   }
   if (!st) {
-    while (copies->first) { /* the copies go before w, in order */
-      kiln_op *op = copies->first;
-      kiln_block_remove(copies, op);
-      kiln_block_insert_before(w, op);
-    }
-    for (int32_t i = 0; i < w->num_results; i++) replace_from(w->next, &w->results[i], carried[i]);
+    kiln_rewrite_move_before(copies, w);
+    for (int32_t i = 0; i < w->num_results; i++) kiln_rewrite_replace_from(w->next, &w->results[i], carried[i]);
     kiln_block_remove(parent, w);
     kiln_func_number_values(func);
   }
@@ -65,29 +50,19 @@ static kiln_status unroll(kiln_module *m, kiln_op *func, kiln_op *w, int64_t tri
   return st;
 }
 
-static kiln_status unroll_block(kiln_module *m, kiln_op *func, kiln_block *b, int32_t *unrolled) {
-  for (kiln_op *op = b->first; op;) {
-    kiln_op *next = op->next;
-    for (int32_t r = 0; r < op->num_regions; r++) /* inner loops first */
-      for (kiln_block *inner = op->regions[r].first; inner; inner = inner->next)
-        KILN_RETURN_IF_ERROR(unroll_block(m, func, inner, unrolled));
-    int64_t trips, ops;
-    const kiln_block *body = op->kind == KILN_OP_WHILE ? kiln_op_block(op, 1) : NULL;
-    if (body && body->num_args == op->num_operands && kiln_rewrite_trip_count(op, &trips) &&
-        trips <= (kiln_op_attr(op, KILN_UNROLL_KEEP) ? 1 : KILN_UNROLL_MAX_TRIPS) && (ops = copyable_ops(body)) >= 0 &&
-        trips * ops <= KILN_UNROLL_MAX_OPS) {
-      KILN_RETURN_IF_ERROR(unroll(m, func, op, trips));
-      (*unrolled)++;
-    }
-    op = next;
-  }
+/* op unrolled when it is such a loop (its inner loops come first: kiln_rewrite_each_op). */
+static kiln_status unroll_op(kiln_op *op, kiln_rewrite_walk *walk) {
+  int64_t trips, ops;
+  const kiln_block *body = op->kind == KILN_OP_WHILE ? kiln_op_block(op, 1) : NULL;
+  if (!body || body->num_args != op->num_operands || !kiln_rewrite_trip_count(op, &trips) ||
+      trips > (kiln_op_attr(op, KILN_UNROLL_KEEP) ? 1 : KILN_UNROLL_MAX_TRIPS) || (ops = copyable_ops(body)) < 0 ||
+      trips * ops > KILN_UNROLL_MAX_OPS)
+    return NULL;
+  KILN_RETURN_IF_ERROR(unroll(walk->m, walk->func, op, trips));
+  walk->count++;
   return NULL;
 }
 
 kiln_status kiln_unroll_loops(kiln_module *m, kiln_op *func, int32_t *out_unrolled) {
-  *out_unrolled = 0;
-  kiln_block *body = kiln_op_block(func, 0);
-  if (!body) return NULL;
-  kiln_func_number_values(func); /* the copies are made by value id: earlier passes may have left new ones unnumbered */
-  return unroll_block(m, func, body, out_unrolled);
+  return kiln_rewrite_each_op(m, func, unroll_op, out_unrolled);
 }
