@@ -234,22 +234,26 @@ static void gather_points(const kiln_cpu_gather *g, const uint8_t *x, const uint
   }
 }
 
-/* One 4-byte element a point along one batch dim by one i32/ui32 index (the probes of a
- * binary search, jnp.searchsorted's): a loop of its own, which the general walk above
- * spends about four times as long on (its blocks, batch stepping and slice copies). */
+/* One 4-byte element a point along one or two batch dims by one i32/ui32 index (the probes
+ * of a binary search, jnp.searchsorted's, and vmap's batch of them): a loop of its own,
+ * which the general walk above spends about four times as long on (its blocks, batch
+ * stepping and slice copies). */
 static bool gather_elements(const kiln_cpu_gather *g, const uint8_t *x, const uint8_t *ix, uint8_t *res, int64_t first,
                             int64_t last) {
-  if (g->nb != 1 || g->nmap != 1 || g->box_rank != 1 || g->ext[0] != 1 || g->eb != 4 ||
+  if (g->nb < 1 || g->nb > 2 || g->nmap != 1 || g->box_rank != 1 || g->ext[0] != 1 || g->eb != 4 ||
       (g->index_elem != KILN_ELEM_SI32 && g->index_elem != KILN_ELEM_UI32))
     return false;
-  bool is_signed = g->index_elem == KILN_ELEM_SI32;
-  int64_t hi = g->mhi[0], ms = g->mstr[0];
+  bool is_signed = g->index_elem == KILN_ELEM_SI32, two = g->nb == 2;
+  int64_t hi = g->mhi[0], ms = g->mstr[0], inner = two ? g->bdims[1] : 1;
+  int64_t is1 = two ? g->istr[1] : 0, rs1 = two ? g->rstr[1] : 0, xs1 = two ? g->xbstr[1] : 0;
+  int64_t c0 = first / inner, c1 = first % inner; /* the point's coordinates along the batch dims */
   for (int64_t p = first; p < last; p++) {
     uint32_t u;
-    memcpy(&u, ix + (size_t)(p * g->istr[0]) * 4, 4);
+    memcpy(&u, ix + (size_t)(c0 * g->istr[0] + c1 * is1) * 4, 4);
     int64_t v = is_signed ? (int64_t)(int32_t)u : (int64_t)u;
     v = v < 0 ? 0 : v > hi ? hi : v;
-    memcpy(res + (size_t)(p * g->rstr[0]) * 4, x + (size_t)(p * g->xbstr[0] + v * ms) * 4, 4);
+    memcpy(res + (size_t)(c0 * g->rstr[0] + c1 * rs1) * 4, x + (size_t)(c0 * g->xbstr[0] + c1 * xs1 + v * ms) * 4, 4);
+    if (++c1 == inner) c1 = 0, c0++;
   }
   return true;
 }

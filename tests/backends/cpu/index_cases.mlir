@@ -174,3 +174,19 @@ func.func @element_scatter() {
   check.expect_eq_const %h, dense<[29, 29, 29, 29, 28, 28, 28]> : tensor<7xi32>
   func.return
 }
+
+// -----
+
+// One element a point along two batch dims (vmap of a binary search's probes: gather.c's
+// element loop), the operand's batching dim first in the indices or second; clamped
+// starts.
+func.func @element_gather_two_batch_dims() {
+  %t = stablehlo.constant dense<[[10.0, 11.0, 12.0, 13.0, 14.0], [20.0, 21.0, 22.0, 23.0, 24.0]]> : tensor<2x5xf32>
+  %i = stablehlo.constant dense<[[[4], [0], [-3]], [[100], [2], [1]]]> : tensor<2x3x1xi32>
+  %g = "stablehlo.gather"(%t, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [2], operand_batching_dims = [0], start_indices_batching_dims = [0], start_index_map = [1], index_vector_dim = 2>, indices_are_sorted = false, slice_sizes = array<i64: 1, 1>}> : (tensor<2x5xf32>, tensor<2x3x1xi32>) -> tensor<2x3x1xf32>
+  check.expect_eq_const %g, dense<[[[14.0], [10.0], [10.0]], [[24.0], [22.0], [21.0]]]> : tensor<2x3x1xf32>
+  %j = stablehlo.constant dense<[[[4], [0]], [[0], [3]], [[2], [9]]]> : tensor<3x2x1xui32>
+  %h = "stablehlo.gather"(%t, %j) <{dimension_numbers = #stablehlo.gather<offset_dims = [2], operand_batching_dims = [0], start_indices_batching_dims = [1], start_index_map = [1], index_vector_dim = 2>, indices_are_sorted = false, slice_sizes = array<i64: 1, 1>}> : (tensor<2x5xf32>, tensor<3x2x1xui32>) -> tensor<3x2x1xf32>
+  check.expect_eq_const %h, dense<[[[14.0], [20.0]], [[10.0], [23.0]], [[12.0], [24.0]]]> : tensor<3x2x1xf32>
+  func.return
+}
