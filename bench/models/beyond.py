@@ -11,10 +11,11 @@ to StableHLO text, its inputs saved as .npy, into bench/models/beyond/. Per roun
             its median.
   XLA:CPU   the jitted function in this process, called until a second has passed (at least
             20 calls) after one warm-up call; the median.
-The table gives the medians of --rounds rounds (default 3), Kiln / XLA:CPU, and how many ops
-Kiln interpreted. XLA:CPU's own time swings between rounds on these machines (its
-segment_sum read 0.48 and 1.3 ms in one session), hence the rounds. Results are not checked
-here: the ops' results are tested in tests/ (the differential harness, the cases files).
+The table gives the medians of --rounds rounds (default 3), Kiln / XLA:CPU, how many ops
+Kiln interpreted, and Kiln's results (`kiln run`) against XLA:CPU's: floats within 1e-3 of
+the largest magnitude with NaNs in the same places, integers exactly. XLA:CPU's own time
+swings between rounds on these machines (its segment_sum read 0.48 and 1.3 ms in one
+session), hence the rounds. Exit status 1 when a program failed or a result differed.
 """
 import argparse
 import os
@@ -33,8 +34,155 @@ import tiers  # noqa: E402  (load_avg)
 import numpy as np  # noqa: E402
 import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
+from jax import lax  # noqa: E402
 
 OUT = os.path.join(HERE, "beyond")
+
+
+def adam(params, grads, m, v):
+    b1, b2, lr = 0.9, 0.999, 1e-3
+    m = jax.tree_util.tree_map(lambda m, g: b1 * m + (1 - b1) * g, m, grads)
+    v = jax.tree_util.tree_map(lambda v, g: b2 * v + (1 - b2) * g * g, v, grads)
+    return jax.tree_util.tree_map(lambda p, m, v: p - lr * m / (jnp.sqrt(v) + 1e-8), params, m, v)
+
+def per_example_grads(w, x, y):
+    loss = lambda w, x, y: jnp.sum((jnp.tanh(x @ w) - y) ** 2)
+    return jax.vmap(jax.grad(loss), in_axes=(None, 0, 0))(w, x, y)
+
+def newton_sqrt(x):
+    def cond(c): return jnp.max(jnp.abs(c[0] * c[0] - x)) > 1e-3
+    def body(c): return ((c[0] + x / c[0]) * 0.5, c[1] + 1)
+    return lax.while_loop(cond, body, (x, 0))
+
+def top_p(logits, key):
+    p = jax.nn.softmax(logits, -1)
+    s = jnp.sort(p, -1)[:, ::-1]
+    c = jnp.cumsum(s, -1)
+    thr = jnp.take_along_axis(s, jnp.argmax(c > 0.9, -1)[:, None], -1)
+    masked = jnp.where(p >= thr, logits, -jnp.inf)
+    return jax.random.categorical(jax.random.wrap_key_data(key), masked)
+
+def gru_scan(h0, xs, wz, uz, wr, ur, wh, uh):
+    def step(h, x):
+        z = jax.nn.sigmoid(x @ wz + h @ uz); r = jax.nn.sigmoid(x @ wr + h @ ur)
+        hh = jnp.tanh(x @ wh + (r * h) @ uh); h = (1 - z) * h + z * hh
+        return h, h
+    return lax.scan(step, h0, xs)[1]
+
+def resblock_grad(w1, w2, x):
+    def f(w1, w2, x):
+        y = lax.conv_general_dilated(x, w1, (1,1), "SAME", dimension_numbers=("NHWC","HWIO","NHWC"))
+        m = y.mean((0,1,2)); v = y.var((0,1,2)); y = jax.nn.relu((y - m) * lax.rsqrt(v + 1e-5))
+        y = lax.conv_general_dilated(y, w2, (1,1), "SAME", dimension_numbers=("NHWC","HWIO","NHWC"))
+        return jnp.sum((y + x) ** 2)
+    return jax.grad(f, argnums=(0, 1))(w1, w2, x)
+
+def kv_decode(cache_k, cache_v, q, k, v, pos):
+    ck = lax.dynamic_update_slice(cache_k, k, (0, pos, 0)); cv = lax.dynamic_update_slice(cache_v, v, (0, pos, 0))
+    s = jnp.einsum("bd,btd->bt", q, ck) / 8.0
+    s = jnp.where(jnp.arange(ck.shape[1])[None] <= pos, s, -1e9)
+    return jnp.einsum("bt,btd->bd", jax.nn.softmax(s, -1), cv), ck, cv
+
+def bf16_attn(q, k, v):
+    q, k, v = (a.astype(jnp.bfloat16) for a in (q, k, v))
+    s = jnp.einsum("bqd,bkd->bqk", q, k, preferred_element_type=jnp.float32) / 8
+    p = jax.nn.softmax(s, -1).astype(jnp.bfloat16)
+    return jnp.einsum("bqk,bkd->bqd", p, v, preferred_element_type=jnp.float32)
+
+def xent_smooth_grad(h, w, y):
+    def f(w):
+        logits = h @ w; lp = jax.nn.log_softmax(logits)
+        t = jax.nn.one_hot(y, w.shape[1]) * 0.9 + 0.1 / w.shape[1]
+        return -jnp.mean(jnp.sum(t * lp, -1))
+    return jax.grad(f)(w)
+
+def beam_step(logp, scores):
+    tot = (scores[:, :, None] + logp).reshape(scores.shape[0], -1)
+    v, i = lax.top_k(tot, 8)
+    return v, i // logp.shape[-1], i % logp.shape[-1]
+
+def groupnorm(x, g):
+    n, h, w, c = x.shape; xr = x.reshape(n, h, w, 8, c // 8)
+    m = xr.mean((1, 2, 4), keepdims=True); v = xr.var((1, 2, 4), keepdims=True)
+    return ((xr - m) * lax.rsqrt(v + 1e-5)).reshape(n, h, w, c) * g
+
+def table_loop(tab, x):
+    def body(i, acc): return acc + lax.dynamic_slice(tab, (i * 7 % 1000, 0), (1, 64))[0] * x
+    return lax.fori_loop(0, 200, body, jnp.zeros(64))
+
+def cnn_nchw(x, w1, g, b, w2, wd):
+    y = lax.conv_general_dilated(x, w1, (1, 1), "SAME", dimension_numbers=("NCHW", "OIHW", "NCHW"))
+    y = (y - y.mean((0, 2, 3), keepdims=True)) * g[None, :, None, None] + b[None, :, None, None]
+    y = jax.nn.relu(y)
+    y = lax.reduce_window(y, -jnp.inf, lax.max, (1, 1, 2, 2), (1, 1, 2, 2), "VALID")
+    y = lax.conv_general_dilated(y, w2, (1, 1), "SAME", dimension_numbers=("NCHW", "OIHW", "NCHW"))
+    return jax.nn.relu(y).mean((2, 3)) @ wd
+
+def rope_attn(q, k, v):
+    t = q.shape[1]; d = q.shape[-1] // 2
+    f = 1.0 / (10000 ** (jnp.arange(d) / d)); a = jnp.arange(t)[:, None] * f[None]
+    c, s = jnp.cos(a)[None], jnp.sin(a)[None]
+    rot = lambda x: jnp.concatenate([x[..., :d] * c - x[..., d:] * s, x[..., :d] * s + x[..., d:] * c], -1)
+    q, k = rot(q), rot(k)
+    return jax.nn.softmax(q @ jnp.swapaxes(k, 1, 2) / 8, -1) @ v
+
+def unet_block(x, skip, w, g):
+    y = jax.image.resize(x, (x.shape[0], x.shape[1] * 2, x.shape[2] * 2, x.shape[3]), "nearest")
+    y = jnp.concatenate([y, skip], -1)
+    y = lax.conv_general_dilated(y, w, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"))
+    n, h, wd, c = y.shape; yr = y.reshape(n, h, wd, 8, c // 8)
+    yr = (yr - yr.mean((1, 2, 4), keepdims=True)) * lax.rsqrt(yr.var((1, 2, 4), keepdims=True) + 1e-5)
+    return jax.nn.silu(yr.reshape(n, h, wd, c) * g)
+
+def vae_loss_grad(w, x, key):
+    def f(w):
+        h = jnp.tanh(x @ w); mu, logv = h[:, :32], h[:, 32:]
+        z = mu + jnp.exp(0.5 * logv) * jax.random.normal(jax.random.wrap_key_data(key), mu.shape)
+        return jnp.mean(z ** 2) - 0.5 * jnp.mean(1 + logv - mu ** 2 - jnp.exp(logv))
+    return jax.grad(f)(w)
+
+def graph_attn(h, src, dst, a):
+    e = jax.nn.leaky_relu((h[src] * a).sum(-1) + (h[dst] * a).sum(-1))
+    m = jax.ops.segment_max(e, dst, 2048)
+    p = jnp.exp(e - m[dst]); z = jax.ops.segment_sum(p, dst, 2048)
+    return jax.ops.segment_sum((p / z[dst])[:, None] * h[src], dst, 2048)
+
+def clip_loss(a, b):
+    a = a / jnp.linalg.norm(a, axis=-1, keepdims=True); b = b / jnp.linalg.norm(b, axis=-1, keepdims=True)
+    l = a @ b.T * 14.3; i = jnp.arange(l.shape[0])
+    return (jax.nn.logsumexp(l, 1) - l[i, i]).mean() + (jax.nn.logsumexp(l, 0) - l[i, i]).mean()
+
+def viterbi(em, tr):
+    def step(s, e):
+        x = s[:, None] + tr
+        return x.max(0) + e, x.argmax(0)
+    s, bp = lax.scan(step, em[0], em[1:])
+    return s.max(), bp
+
+def greedy_decode(w, e, h0):
+    def cond(c): return c[2] < 32
+    def body(c):
+        h, toks, i = c
+        logits = h @ w; t = jnp.argmax(logits, -1)
+        h = jnp.tanh(e[t] + h)
+        return h, toks.at[:, i].set(t), i + 1
+    return lax.while_loop(cond, body, (h0, jnp.zeros((h0.shape[0], 32), jnp.int32), 0))[1]
+
+def w8_matmul(x, wq, s):
+    return x.astype(jnp.bfloat16) @ (wq.astype(jnp.bfloat16) * s.astype(jnp.bfloat16))
+
+def matpow(a):
+    return jnp.linalg.matrix_power(a, 13)
+
+def scan_cond(x):
+    def step(c, xi):
+        c = lax.cond(xi > 0, lambda c: c * 0.9 + xi, lambda c: c - xi * 0.5, c)
+        return c, c
+    return lax.scan(step, jnp.zeros(()), x)[1]
+
+def rbf(x, y):
+    d = (x * x).sum(-1)[:, None] + (y * y).sum(-1)[None, :] - 2 * x @ y.T
+    return jnp.exp(-0.5 * d)
 
 
 def programs():
@@ -44,10 +192,9 @@ def programs():
     def f32(*shape, scale=1.0):
         return (rng.standard_normal(shape) * scale).astype(np.float32)
 
-    def ints(hi, n):
-        return rng.integers(0, hi, n).astype(np.int32)
+    def ints(hi, *shape):
+        return rng.integers(0, hi, shape).astype(np.int32)
 
-    lax = jax.lax
     return {
         "layernorm": (lambda x: (x - x.mean(-1, keepdims=True)) / jnp.sqrt(x.var(-1, keepdims=True) + 1e-5),
                       [f32(512, 1024)]),
@@ -98,6 +245,109 @@ def programs():
         "dropout": (lambda k, x: jnp.where(jax.random.bernoulli(jax.random.wrap_key_data(k), 0.9, x.shape),
                                            x / 0.9, 0),
                     [np.asarray(jax.random.key_data(jax.random.PRNGKey(0))), f32(512, 1024)]),
+        # 2026-12-05: blocks of real models and library functions, each result checked
+        "depthwise_conv": (lambda x, w: lax.conv_general_dilated(x, w, (1,1), "SAME", dimension_numbers=("NHWC","HWIO","NHWC"), feature_group_count=64), [f32(8,56,56,64), f32(3,3,1,64)]),
+        "atrous_conv": (lambda x, w: lax.conv_general_dilated(x, w, (1,1), "SAME", rhs_dilation=(2,2), dimension_numbers=("NHWC","HWIO","NHWC")), [f32(4,64,64,32), f32(3,3,32,32, scale=0.1)]),
+        "strided_conv_nchw": (lambda x, w: lax.conv_general_dilated(x, w, (2,2), ((1,0),(1,0)), dimension_numbers=("NCHW","OIHW","NCHW")), [f32(8,32,64,64), f32(64,32,3,3, scale=0.1)]),
+        "per_example_grads": (per_example_grads, [f32(128,64, scale=0.1), f32(256,128), f32(256,64)]),
+        "linalg_inv": (jnp.linalg.inv, [f32(64,64) + 8*np.eye(64, dtype=np.float32)]),
+        "slogdet": (lambda a: jnp.linalg.slogdet(a)[1], [f32(16,32,32) + 6*np.eye(32, dtype=np.float32)]),
+        "solve_batched": (jnp.linalg.solve, [f32(32,16,16) + 5*np.eye(16, dtype=np.float32), f32(32,16,4)]),
+        "one_hot_embed": (lambda i, e: jax.nn.one_hot(i, 1000) @ e, [ints(1000, 512), f32(1000, 128)]),
+        "xent_grad": (jax.grad(lambda x, y: -jnp.sum(jax.nn.log_softmax(x) * jax.nn.one_hot(y, 1000))), [f32(256,1000), ints(1000,256)]),
+        "assoc_scan": (lambda x: lax.associative_scan(jnp.add, x, axis=1), [f32(64, 4096)]),
+        "pad_reflect_flip": (lambda x: jnp.flip(jnp.pad(x, ((0,0),(3,3),(3,3),(0,0)), mode="reflect"), 1), [f32(8,64,64,16)]),
+        "bincount": (lambda i: jnp.bincount(i, length=1024), [ints(1024, 1 << 18)]),
+        "fft2_conv": (lambda a, b: jnp.fft.irfft2(jnp.fft.rfft2(a) * jnp.fft.rfft2(b), s=a.shape[-2:]), [f32(8,128,128), f32(8,128,128)]),
+        "einsum_chain": (lambda a, b, c: jnp.einsum("ij,jk,kl->il", a, b, c), [f32(256,512), f32(512,128), f32(128,512)]),
+        "adam_step": (adam, [[f32(512,512), f32(512), f32(1024,256)], [f32(512,512), f32(512), f32(1024,256)], [f32(512,512), f32(512), f32(1024,256)], [np.abs(f32(512,512)), np.abs(f32(512)), np.abs(f32(1024,256))]]),
+        "gumbel_argmax": (lambda k, l: jnp.argmax(l + jax.random.gumbel(jax.random.wrap_key_data(k), l.shape), -1), [np.asarray(jax.random.key_data(jax.random.PRNGKey(3))), f32(256, 1000)]),
+        "median": (lambda x: jnp.median(x, axis=-1), [f32(512, 1001)]),
+        "percentile": (lambda x: jnp.percentile(x, jnp.array([5., 50., 95.]), axis=0), [f32(2000, 64)]),
+        "newton_sqrt": (newton_sqrt, [np.abs(f32(4096)) + 0.5]),
+        "interp": (lambda xq, xp, fp: jnp.interp(xq, xp, fp), [f32(100000), np.sort(f32(512)), f32(512)]),
+        "quantize": (lambda x, s: (jnp.clip(jnp.round(x / s), -128, 127).astype(jnp.int8).astype(jnp.float32) * s), [f32(1024, 1024), np.float32(0.02)]),
+        "bf16_mlp_pref": (lambda x, w: lax.dot_general(x.astype(jnp.bfloat16), w.astype(jnp.bfloat16), (((1,),(0,)),((),())), preferred_element_type=jnp.float32), [f32(256, 1024), f32(1024, 1024)]),
+        "cov": (lambda x: jnp.cov(x), [f32(64, 4096)]),
+        "nan_stats": (lambda x: (jnp.sum(jnp.isnan(x)), jnp.nan_to_num(x, nan=0.0, posinf=1.0).sum(-1)), [np.where(f32(512,512) > 2, np.nan, f32(512,512)).astype(np.float32)]),
+        "top_p": (top_p, [f32(16, 32000), np.asarray(jax.random.key_data(jax.random.PRNGKey(5)))]),
+        "unique_sized": (lambda x: jnp.unique(x, size=256, fill_value=-1), [ints(300, 10000)]),
+        "dot_attention": (lambda q, k, v: jax.nn.dot_product_attention(q, k, v, is_causal=True), [f32(2,256,8,64), f32(2,256,8,64), f32(2,256,8,64)]),
+        "layernorm_grad": (jax.grad(lambda x, g: jnp.sum(((x - x.mean(-1, keepdims=True)) * lax.rsqrt(x.var(-1, keepdims=True) + 1e-5) * g) ** 2)), [f32(512, 768), f32(768)]),
+        "conv_grad_w": (jax.grad(lambda w, x: jnp.sum(lax.conv_general_dilated(x, w, (1,1), "SAME", dimension_numbers=("NHWC","HWIO","NHWC")) ** 2)), [f32(3,3,32,64, scale=0.1), f32(8,32,32,32)]),
+        "max_pool_same": (lambda x: lax.reduce_window(x, -jnp.inf, lax.max, (1,3,3,1), (1,2,2,1), "SAME"), [f32(16,64,64,32)]),
+        "cumprod_rev": (lambda x: jnp.flip(jnp.cumprod(jnp.flip(x, 1), 1), 1), [1 + 0.01 * f32(256, 1024)]),
+        "sort_kv": (lambda k, v: lax.sort((k, v), num_keys=1), [f32(64, 2048), ints(100, 64, 2048)]),
+        "int_bitops": (lambda a, b: ((a ^ b) >> 3) | (a << 2) & lax.population_count(b), [ints(1 << 30, 1 << 20), ints(1 << 30, 1 << 20)]),
+        "softplus_logsig": (lambda x: jax.nn.softplus(x) + jax.nn.log_sigmoid(x) + jax.nn.silu(x), [f32(1024, 1024, scale=3)]),
+        "rem_f": (lambda x, y: jnp.remainder(x, y) + jnp.fmod(x, y), [f32(1024, 1024, scale=10), f32(1024, 1024) + 3]),
+        "expm1_log1p": (lambda x: jnp.expm1(x) * jnp.log1p(jnp.abs(x)), [f32(1024, 1024)]),
+        "atan2_hypot": (lambda x, y: jnp.arctan2(y, x) + jnp.hypot(x, y), [f32(1024, 1024), f32(1024, 1024)]),
+        "gru_scan": (gru_scan, [f32(32, 256, scale=0.1), f32(100, 32, 128)] + [f32(128, 256, scale=0.05), f32(256, 256, scale=0.05)] * 3),
+        "resblock_grad": (resblock_grad, [f32(3,3,32,32, scale=0.1), f32(3,3,32,32, scale=0.1), f32(8,32,32,32)]),
+        "kv_decode": (kv_decode, [f32(8,1024,64), f32(8,1024,64), f32(8,64), f32(8,1,64), f32(8,1,64), np.int32(500)]),
+        "bf16_attn": (bf16_attn, [f32(8,256,64), f32(8,256,64), f32(8,256,64)]),
+        "blur_nchw": (lambda x, w: lax.conv_general_dilated(x, w, (1,1), "SAME", dimension_numbers=("NCHW","OIHW","NCHW"), feature_group_count=3), [f32(8,3,256,256), f32(3,1,5,5, scale=0.2)]),
+        "eigh": (lambda a: jnp.linalg.eigh(a + a.T)[0], [f32(64, 64)]),
+        "svd": (lambda a: jnp.linalg.svd(a, compute_uv=False), [f32(128, 64)]),
+        "qr": (lambda a: jnp.linalg.qr(a)[1], [f32(256, 128)]),
+        "lse_axis0": (lambda x: jax.nn.logsumexp(x, axis=0), [f32(8192, 512)]),
+        "huber_grad": (jax.grad(lambda p, t: jnp.mean(jnp.where(jnp.abs(p - t) < 1, 0.5 * (p - t) ** 2, jnp.abs(p - t) - 0.5))), [f32(1024, 1024), f32(1024, 1024)]),
+        "correlate_full": (lambda a, b: jnp.correlate(a, b, mode="full"), [f32(65536), f32(255)]),
+        "img_normalize": (lambda x: (x - x.mean((0,1,2))) / (x.std((0,1,2)) + 1e-6), [f32(32, 64, 64, 3)]),
+        "embedding_bag": (lambda e, i, s: jax.ops.segment_sum(e[i], s, 1024), [f32(20000, 64), ints(20000, 16384), np.sort(ints(1024, 16384))]),
+        "pairwise_dist": (lambda x, y: jnp.sum((x[:, None, :] - y[None, :, :]) ** 2, -1), [f32(512, 64), f32(512, 64)]),
+        "xent_smooth_grad": (xent_smooth_grad, [f32(256, 512), f32(512, 8192, scale=0.05), ints(8192, 256)]),
+        "beam_step": (beam_step, [f32(8, 8, 4096), f32(8, 8)]),
+        "cummax": (lambda x: lax.cummax(x, axis=1), [f32(256, 4096)]),
+        "window_sum_1d": (lambda x: lax.reduce_window(x, 0.0, lax.add, (64,), (1,), "VALID"), [f32(1 << 20)]),
+        "conv3d": (lambda x, w: lax.conv_general_dilated(x, w, (1,1,1), "SAME", dimension_numbers=("NDHWC","DHWIO","NDHWC")), [f32(2,16,32,32,16), f32(3,3,3,16,32, scale=0.1)]),
+        "inv3x3_batched": (jnp.linalg.inv, [f32(1000, 3, 3) + 3 * np.eye(3, dtype=np.float32)]),
+        "sort_i32": (jnp.sort, [ints(1 << 30, 1 << 20)]),
+        "argsort_ties": (lambda x: jnp.argsort(x, stable=True), [ints(16, 1 << 18)]),
+        "round2": (lambda x: jnp.round(x, 2), [f32(1024, 1024)]),
+        "polyval": (lambda x: jnp.polyval(jnp.arange(11.0), x), [f32(1 << 20)]),
+        "gelu_bf16": (lambda x: jax.nn.gelu(x.astype(jnp.bfloat16)), [f32(1024, 1024)]),
+        "masked_mean": (lambda x, m: jnp.where(m, x, 0).sum(-1) / m.sum(-1), [f32(4096, 512), (f32(4096, 512) > 0)]),
+        "wavenet_conv": (lambda x, w: lax.conv_general_dilated(x, w, (1,), ((16, 0),), rhs_dilation=(8,), dimension_numbers=("NWC","WIO","NWC")), [f32(8, 4096, 64), f32(3, 64, 64, scale=0.1)]),
+        "groupnorm": (groupnorm, [f32(8, 32, 32, 64), f32(64)]),
+        "table_loop": (table_loop, [f32(1000, 64), f32(64)]),
+        "cnn_nchw": (cnn_nchw, [f32(16, 3, 64, 64), f32(32, 3, 3, 3, scale=0.2), f32(32), f32(32), f32(64, 32, 3, 3, scale=0.1), f32(64, 10)]),
+        "rope_attn": (rope_attn, [f32(8, 256, 64), f32(8, 256, 64), f32(8, 256, 64)]),
+        "unet_block": (unet_block, [f32(4, 16, 16, 32), f32(4, 32, 32, 32), f32(3, 3, 64, 32, scale=0.1), f32(32)]),
+        "vae_loss_grad": (vae_loss_grad, [f32(512, 64, scale=0.05), f32(256, 512), np.asarray(jax.random.key_data(jax.random.PRNGKey(7)))]),
+        "graph_attn": (graph_attn, [f32(2048, 64), ints(2048, 16384), ints(2048, 16384), f32(64)]),
+        "clip_loss": (clip_loss, [f32(512, 256), f32(512, 256)]),
+        "viterbi": (viterbi, [f32(200, 64), f32(64, 64)]),
+        "greedy_decode": (greedy_decode, [f32(128, 1000, scale=0.1), f32(1000, 128), f32(16, 128)]),
+        "w8_matmul": (w8_matmul, [f32(256, 1024), rng.integers(-127, 127, (1024, 1024)).astype(np.int8), f32(1024, scale=0.01)]),
+        "fft2_complex": (lambda x: jnp.fft.ifft2(jnp.fft.fft2(x) * 0.5), [(f32(16, 128, 128) + 1j * f32(16, 128, 128)).astype(np.complex64)]),
+        "avg_pool_valid_count": (lambda x: lax.reduce_window(x, 0.0, lax.add, (1, 3, 3, 1), (1, 1, 1, 1), "SAME") / lax.reduce_window(jnp.ones_like(x), 0.0, lax.add, (1, 3, 3, 1), (1, 1, 1, 1), "SAME"), [f32(8, 64, 64, 32)]),
+        "cum_logsumexp": (lambda x: lax.associative_scan(jnp.logaddexp, x, axis=1), [f32(64, 1024)]),
+        "maxpool1d_nwc": (lambda x: lax.reduce_window(x, -jnp.inf, lax.max, (1, 4, 1), (1, 2, 1), "VALID"), [f32(16, 8192, 64)]),
+        "random_normal_1m": (lambda k: jax.random.normal(jax.random.wrap_key_data(k), (1024, 1024)), [np.asarray(jax.random.key_data(jax.random.PRNGKey(11)))]),
+        "truncated_normal": (lambda k: jax.random.truncated_normal(jax.random.wrap_key_data(k), -2.0, 2.0, (512, 512)), [np.asarray(jax.random.key_data(jax.random.PRNGKey(12)))]),
+        "erfinv_f32": (lambda x: jax.scipy.special.erfinv(x), [np.clip(f32(1024, 1024) * 0.4, -0.999, 0.999)]),
+        "lstsq": (lambda a, b: jnp.linalg.lstsq(a, b)[0], [f32(64, 16), f32(64, 4)]),
+        "masked_softmax": (lambda x, m: jax.nn.softmax(jnp.where(m, x, -jnp.inf), -1), [f32(512, 512), (f32(512, 512) > -1.0)]),
+        "histogram": (lambda x: jnp.histogram(x, bins=64, range=(-3, 3))[0], [f32(1 << 18)]),
+        "matrix_power": (matpow, [f32(128, 128, scale=0.05)]),
+        "scan_cond": (scan_cond, [f32(2000)]),
+        "einsum_batched_chain": (lambda a, b, c: jnp.einsum("bij,bjk,bkl->bil", a, b, c), [f32(32, 64, 64), f32(32, 64, 64), f32(32, 64, 64)]),
+        "kron": (lambda a, b: jnp.kron(a, b), [f32(32, 32), f32(32, 32)]),
+        "tril_gather": (lambda x: x[jnp.tril_indices(256)], [f32(256, 256)]),
+        "fftshift_roll": (lambda x: jnp.fft.fftshift(jnp.roll(x, (3, -5), (0, 1))), [f32(1024, 1024)]),
+        "convolve_same_k5": (lambda x, k: jnp.convolve(x, k, mode="same"), [f32(1 << 20), f32(5)]),
+        "conv_gray_3x3": (lambda x, w: lax.conv_general_dilated(x, w, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")), [f32(16, 256, 256, 1), f32(3, 3, 1, 1)]),
+        "cumsum_axis0": (lambda x: jnp.cumsum(x, axis=0), [f32(4096, 256)]),
+        "dilated_window": (lambda x: lax.reduce_window(x, -jnp.inf, lax.max, (1, 3, 3, 1), (1, 1, 1, 1), "SAME", window_dilation=(1, 2, 2, 1)), [f32(8, 64, 64, 32)]),
+        "argmin_axis0": (lambda x: jnp.argmin(x, axis=0), [f32(4096, 1024)]),
+        "gelu_grad": (jax.grad(lambda x: jax.nn.gelu(x).sum()), [f32(1024, 1024)]),
+        "take_wrap": (lambda x, i: jnp.take(x, i, axis=0, mode="wrap"), [f32(1000, 64), ints(5000, 20000) - 2500]),
+        "sliding_loop": (lambda x: lax.fori_loop(0, 64, lambda i, acc: acc + lax.dynamic_slice(x, (i, 0), (1024, 128)), jnp.zeros((1024, 128))), [f32(1088, 128)]),
+        "rbf_kernel": (rbf, [f32(2048, 32), f32(2048, 32)]),
+        "vmap_interp": (jax.vmap(lambda xq, xp, fp: jnp.interp(xq, xp, fp)), [f32(64, 4096), np.sort(f32(64, 256), -1), f32(64, 256)]),
+        "solve_4x4_batched": (jnp.linalg.solve, [f32(4096, 4, 4) + 4 * np.eye(4, dtype=np.float32), f32(4096, 4, 1)]),
     }
 
 
@@ -109,11 +359,36 @@ def export(name, fn, inputs):
     with open(os.path.join(d, "model.mlir"), "w") as out:
         out.write(f.lower(*inputs).as_text())
     args = [os.path.join(d, "model.mlir")]
-    for i, a in enumerate(inputs):
+    for i, a in enumerate(jax.tree_util.tree_leaves(inputs)):  # a pytree's leaves: the lowered parameters
         path = os.path.join(d, f"input_{i}.npy")
         np.save(path, a)
         args += ["--input", path]
     return f, args
+
+
+def check_kiln(kiln, args, ref):
+    """Kiln's results (`kiln run`) against XLA:CPU's: floats within 1e-3 of the largest
+    magnitude (NaNs where XLA's are), integers exactly; "ok" or what differs."""
+    out = os.path.join(os.path.dirname(args[0]), "results")
+    os.makedirs(out, exist_ok=True)
+    env = dict(os.environ, KILN_CACHE_MAX_BYTES="0")
+    r = subprocess.run([kiln, "run"] + args + ["--output-dir", out], capture_output=True, text=True, env=env, timeout=600)
+    if r.returncode:
+        return "run failed: " + (r.stderr.strip() or r.stdout.strip())[:120]
+    for k, want in enumerate(jax.tree_util.tree_leaves(ref)):
+        want = np.asarray(want)
+        got = np.load(os.path.join(out, f"result_{k}.npy"))
+        if got.shape != want.shape:
+            return f"result {k}: shape {got.shape}, XLA {want.shape}"
+        if want.dtype.kind in "fc" or want.dtype.name == "bfloat16":
+            wide = np.complex128 if want.dtype.kind == "c" else np.float64
+            w, g = want.astype(wide), got.astype(wide)
+            scale = float(np.nanmax(np.abs(w))) if w.size and not np.all(np.isnan(w)) else 1.0
+            if not np.array_equal(np.isnan(w), np.isnan(g)) or (w.size and np.nanmax(np.abs(g - w)) > 1e-3 * scale + 1e-5):
+                return f"result {k}: off by {float(np.nanmax(np.abs(g - w))):.3g} (scale {scale:.3g})"
+        elif not np.array_equal(got, want):
+            return f"result {k}: {int(np.sum(got != want))} of {want.size} differ"
+    return "ok"
 
 
 def time_xla(f, inputs):
@@ -151,12 +426,14 @@ def main():
         sys.exit(f"beyond.py: no program {', '.join(unknown)} (have: {', '.join(progs)})")
     print(f"Host: {peers.host_line(a.kiln)}; {peers.kiln_version(a.kiln)}; jax {jax.__version__}; "
           f"{a.rounds} rounds, medians; load {tiers.load_avg()}", flush=True)
-    print("| program | Kiln (us) | XLA:CPU (us) | Kiln / XLA:CPU | ops Kiln interpreted |")
-    print("|---|---:|---:|---:|---:|")
+    print("| program | Kiln (us) | XLA:CPU (us) | Kiln / XLA:CPU | ops Kiln interpreted | result |")
+    print("|---|---:|---:|---:|---:|---|")
     failed = 0
     for name in names:
         fn, inputs = progs[name]
         f, args = export(name, fn, inputs)
+        result = check_kiln(a.kiln, args, f(*inputs))
+        failed += result != "ok"
         kiln_t, xla_t, note = [], [], ""
         for _ in range(a.rounds):
             k, note = time_kiln(a.kiln, args)
@@ -164,10 +441,10 @@ def main():
             xla_t.append(time_xla(f, inputs))
         if None in kiln_t:
             failed += 1
-            print(f"| {name} | failed: {note} | {statistics.median(xla_t):.1f} | - | - |", flush=True)
+            print(f"| {name} | failed: {note} | {statistics.median(xla_t):.1f} | - | - | {result} |", flush=True)
             continue
         k, x = statistics.median(kiln_t), statistics.median(xla_t)
-        print(f"| {name} | {k:.1f} | {x:.1f} | {k / x:.2f} | {note} |", flush=True)
+        print(f"| {name} | {k:.1f} | {x:.1f} | {k / x:.2f} | {note} | {result} |", flush=True)
     print(f"load at the end {tiers.load_avg()}")
     return 1 if failed else 0
 
