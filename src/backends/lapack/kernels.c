@@ -250,7 +250,7 @@ static kiln_status run_matrices(const kiln_lapack_plan *p, void *const *pin, voi
                                 int64_t b0, int64_t b1) {
   const kiln_lapack_fns *f = &kiln_lapack_routines[p->type];
   size_t ts = k_size[p->type], rs = k_rsize[p->type];
-  bool cx = p->type >= KILN_LAPACK_C, single = rs == 4;
+  bool cx = p->type >= KILN_LAPACK_C, single = rs == 4, small = kiln_lapack_small(p);
   int m = p->m, n = p->n, k = p->k, ldm = lead(m), ldn = lead(n), mn = m < n ? m : n, info = 0;
   int64_t mat = (int64_t)m * n, sq = (int64_t)n * n;
   char sortn = 'N';
@@ -267,7 +267,7 @@ static kiln_status run_matrices(const kiln_lapack_plan *p, void *const *pin, voi
       break;
     case KILN_LAPACK_GETRF:
       for (int64_t b = b0; b < b1; b++)
-        if (kiln_lapack_small(p))
+        if (small)
           kiln_lapack_small_getrf(p, AT(pout[0], ts, b * mat), ldm, (int32_t *)pout[1] + b * mn, (int32_t *)pout[2] + b);
         else
           f->getrf(&m, &n, AT(pout[0], ts, b * mat), &ldm, (int32_t *)pout[1] + b * mn, (int32_t *)pout[2] + b);
@@ -310,7 +310,7 @@ static kiln_status run_matrices(const kiln_lapack_plan *p, void *const *pin, voi
       const void *one = single ? (const void *)one_s : (const void *)one_d;
       int na = p->side == 'L' ? m : n, lda = lead(na);
       for (int64_t b = b0; b < b1; b++)
-        if (kiln_lapack_small(p))
+        if (small)
           kiln_lapack_small_trsm(p, AT(pin[0], ts, b * (int64_t)na * na), lda, AT(pout[0], ts, b * mat), ldm);
         else
           f->trsm(&p->side, &p->uplo, &p->trans, &p->diag, &m, &n, one, AT(pin[0], ts, b * (int64_t)na * na), &lda,

@@ -23,8 +23,10 @@ bool kiln_lapack_small(const kiln_lapack_plan *p) {
     for (int j = 0; j < mn; j++) {                                                                            \
       int p = j;                                                                                              \
       T best = (T)fabs((double)a[j + (size_t)j * lda]);                                                       \
-      for (int i = j + 1; i < m; i++)                                                                         \
-        if ((T)fabs((double)a[i + (size_t)j * lda]) > best) best = (T)fabs((double)a[i + (size_t)j * lda]), p = i; \
+      for (int i = j + 1; i < m; i++) {                                                                       \
+        T v = (T)fabs((double)a[i + (size_t)j * lda]);                                                        \
+        if (v > best) best = v, p = i;                                                                        \
+      }                                                                                                       \
       ipiv[j] = p + 1;                                                                                        \
       T piv = a[p + (size_t)j * lda];                                                                         \
       if (piv != 0) {                                                                                         \
