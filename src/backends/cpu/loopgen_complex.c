@@ -170,13 +170,18 @@ V kiln_cpu_complex_const(kiln_cpu_gen *g, kiln_scalar v, int w) {
 
 /* ---------------------------------------------------------------- arithmetic */
 
-/* (a + bi)(c + di) as libgcc's __muldc3: the plain products, and where both parts come
- * out NaN, infinities recovered (an infinite factor boxed to +-1/0, NaNs in the other
- * factor made 0, then scaled by infinity). */
-static V multiply(kiln_cpu_gen *g, V z, V u) {
-  V a = re_of(g, z), b = im_of(g, z), c = re_of(g, u), d = im_of(g, u);
+/* Whether any lane of an i1 vector (or the i1 itself) is set. */
+static V any_lane(kiln_cpu_gen *g, V c) {
+  int w = kiln_cpu_width(c);
+  if (w == 1) return c;
+  LLVMTypeRef it = LLVMIntTypeInContext(g->c, (unsigned)w);
+  return LLVMBuildICmp(g->b, LLVMIntNE, LLVMBuildBitCast(g->b, c, it, ""), LLVMConstNull(it), "");
+}
+
+/* __muldc3's recovery of infinities (below), for the lanes whose plain products x + iy
+ * came out NaN in both parts. */
+static V multiply_recover(kiln_cpu_gen *g, V a, V b, V c, V d, V x, V y) {
   V ac = mul(g, a, c), bd = mul(g, b, d), ad = mul(g, a, d), bc = mul(g, b, c);
-  V x = sub(g, ac, bd), y = add(g, ad, bc);
   V z_inf = or_(g, is_inf(g, a), is_inf(g, b));
   V a1 = sel(g, z_inf, box(g, a), a), b1 = sel(g, z_inf, box(g, b), b);
   V c1 = sel(g, z_inf, nan_to_zero(g, c), c), d1 = sel(g, z_inf, nan_to_zero(g, d), d);
@@ -194,6 +199,31 @@ static V multiply(kiln_cpu_gen *g, V z, V u) {
   V ry = mul(g, inf, add(g, mul(g, zeroed[0], zeroed[3]), mul(g, zeroed[1], zeroed[2])));
   V use = and_(g, and_(g, is_nan(g, x), is_nan(g, y)), or_(g, recalc, over));
   return make(g, sel(g, use, rx, x), sel(g, use, ry, y));
+}
+
+/* (a + bi)(c + di) as libgcc's __muldc3: the plain products, and where both parts come
+ * out NaN, infinities recovered (an infinite factor boxed to +-1/0, NaNs in the other
+ * factor made 0, then scaled by infinity). The recovery, four times the plain products'
+ * work, runs in a block of its own, entered only when some lane needs it. */
+static V multiply(kiln_cpu_gen *g, V z, V u) {
+  V a = re_of(g, z), b = im_of(g, z), c = re_of(g, u), d = im_of(g, u);
+  V x = sub(g, mul(g, a, c), mul(g, b, d)), y = add(g, mul(g, a, d), mul(g, b, c));
+  V plain = make(g, x, y);
+  LLVMBasicBlockRef from = LLVMGetInsertBlock(g->b);
+  LLVMValueRef fn = LLVMGetBasicBlockParent(from);
+  LLVMBasicBlockRef nan = LLVMAppendBasicBlockInContext(g->c, fn, "cmul.nan");
+  LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(g->c, fn, "cmul.join");
+  LLVMBuildCondBr(g->b, any_lane(g, and_(g, is_nan(g, x), is_nan(g, y))), nan, join);
+  LLVMPositionBuilderAtEnd(g->b, nan);
+  V recovered = multiply_recover(g, a, b, c, d, x, y);
+  LLVMBasicBlockRef nan_end = LLVMGetInsertBlock(g->b);
+  LLVMBuildBr(g->b, join);
+  LLVMPositionBuilderAtEnd(g->b, join);
+  V r = LLVMBuildPhi(g->b, LLVMTypeOf(plain), "");
+  V vals[2] = {plain, recovered};
+  LLVMBasicBlockRef blocks[2] = {from, nan_end};
+  LLVMAddIncoming(r, vals, blocks, 2);
+  return r;
 }
 
 /* (a + bi) / (c + di) as libgcc's __divdc3 (GCC 11 on): Smith's algorithm on the operands
