@@ -280,8 +280,53 @@ static kiln_status complex_product(kiln_module *m, kiln_op *dot, bool *done) {
   return NULL;
 }
 
+/* Whether integer list `name` of op is all zeros (absent reads as empty) or, with iota,
+ * 0, 1, 2, ... */
+static bool list_is(const kiln_op *op, const char *name, bool iota) {
+  const kiln_attr *a = kiln_op_attr(op, name);
+  for (int64_t i = 0, v; a && i < kiln_attr_count(a); i++)
+    if (!kiln_attr_i64_at(a, i, &v) || v != (iota ? i : 0)) return false;
+  return true;
+}
+
+/* Whether op's result is its operand unchanged: a pad by nothing, a slice of all of it, a
+ * transpose or broadcast_in_dim in the operand's own order, a reverse of no dimension, a
+ * reshape or a convert to the operand's own type (static shapes: a `?` hides a slice's
+ * extent). */
+static bool is_identity(const kiln_op *op) {
+  if (op->num_operands < 1 || op->num_results != 1 || op->num_regions != 0) return false;
+  const kiln_type *in = op->operands[0]->type, *out = op->results[0].type;
+  if (!in || !out || !kiln_type_is_static(in) || !kiln_type_equal(in, out)) return false;
+  switch (op->kind) {
+    case KILN_OP_PAD:
+      return list_is(op, "edge_padding_low", false) && list_is(op, "edge_padding_high", false) &&
+             list_is(op, "interior_padding", false);
+    case KILN_OP_TRANSPOSE: return list_is(op, "permutation", true);
+    case KILN_OP_BROADCAST_IN_DIM: return list_is(op, "broadcast_dimensions", true);
+    case KILN_OP_REVERSE: {
+      const kiln_attr *d = kiln_op_attr(op, "dimensions");
+      for (int64_t i = 0, v; d && i < kiln_attr_count(d); i++)
+        if (!kiln_attr_i64_at(d, i, &v) || v < 0 || v >= in->tensor.rank || in->tensor.dims[v] != 1) return false;
+      return true;
+    }
+    case KILN_OP_SLICE:
+    case KILN_OP_RESHAPE:
+    case KILN_OP_CONVERT: return true;
+    default: return false;
+  }
+}
+
+/* An op that computes its operand unchanged goes; its readers read the operand. */
+static kiln_status drop_identity(kiln_op *op, kiln_rewrite_walk *walk) {
+  if (!op->next || !is_identity(op)) return NULL;
+  kiln_rewrite_replace_from(op->next, &op->results[0], op->operands[0]);
+  kiln_block_remove(op->parent, op);
+  walk->count++;
+  return NULL;
+}
+
 kiln_status kiln_canonicalize(kiln_module *m, kiln_op *func, int32_t *out_rewrites) {
-  *out_rewrites = 0;
+  KILN_RETURN_IF_ERROR(kiln_rewrite_each_op(m, func, drop_identity, out_rewrites));
   kiln_block *body = kiln_op_block(func, 0);
   for (kiln_op *t = body ? body->first : NULL; t; t = t->next) {
     if (t->kind == KILN_OP_DOT_GENERAL) {

@@ -9,7 +9,9 @@
  * matrix has, becomes the gather of the product's rows (each row's product made once). A
  * transposed sum over devices of such a product (all_reduce between them) becomes the sum
  * of the swapped product. A product of complex tensors becomes four real products of their
- * real and imaginary parts and the complex of their difference and sum.
+ * real and imaginary parts and the complex of their difference and sum. An op that computes
+ * its operand unchanged (a pad by nothing, a whole slice, an identity transpose, broadcast,
+ * reverse, reshape or convert; in nested regions too) goes, its readers reading the operand.
  *
  * Writes the function (in place) and allocates in `m`, the module that owns it. Not
  * thread-safe for one function. */

@@ -1,10 +1,11 @@
-/* The control-flow passes of the cpu backend on each case of the files given: `hoist
- * FILE...` the loop-invariant products (src/passes/loop_products.c), `unroll FILE...` the
+/* The rewriting passes of the cpu backend on each case of the files given: `canonicalize
+ * FILE...` the algebraic rewrites (src/passes/canonicalize.c), `hoist FILE...` the
+ * loop-invariant products (src/passes/loop_products.c), `unroll FILE...` the
  * unrolling of short counted loops (src/passes/unroll_loops.c), `select FILE...` small
  * conditionals made selects (src/passes/select_branches.c). The case's function, inlined
  * (calls in regions too, as the cpu backend plans it), must have as many products hoisted
- * (loops unrolled, conditionals selected) as its `// hoisted: N` (`// unrolled: N`,
- * `// selected: N`) line says, and the rewritten function
+ * (rewrites made, loops unrolled, conditionals selected) as its `// hoisted: N`
+ * (`// rewritten: N`, `// unrolled: N`, `// selected: N`) line says, and the rewritten function
  * must verify (types and shapes of the ops the pass made). The results of the same cases
  * are checked on cpu and on the interpreter by `kiln check`. */
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "base/source.h"
 #include "ir/ir.h"
 #include "parse/parse.h"
+#include "passes/canonicalize.h"
 #include "passes/inline.h"
 #include "passes/loop_products.h"
 #include "passes/select_branches.h"
@@ -26,6 +28,7 @@ typedef struct loop_pass {
 } loop_pass;
 
 static const loop_pass kPasses[] = {
+    {"canonicalize", "// rewritten: ", "rewrites made", kiln_canonicalize},
     {"hoist", "// hoisted: ", "products hoisted", kiln_hoist_loop_products},
     {"unroll", "// unrolled: ", "loops unrolled", kiln_unroll_loops},
     {"select", "// selected: ", "conditionals made selects", kiln_select_branches},
@@ -71,7 +74,7 @@ int main(int argc, char **argv) {
   for (size_t i = 0; argc > 1 && i < sizeof kPasses / sizeof kPasses[0]; i++)
     if (!strcmp(argv[1], kPasses[i].name)) pass = &kPasses[i];
   if (!pass) {
-    fprintf(stderr, "usage: test_loop_passes hoist|unroll|select FILE...\n");
+    fprintf(stderr, "usage: test_loop_passes canonicalize|hoist|unroll|select FILE...\n");
     return 2;
   }
   g_failed += test_split_files(argv + 2, argc - 2, check_case, (void *)pass);

@@ -1,0 +1,76 @@
+// Algebraic rewrites of the cpu backend's planned function (src/passes/canonicalize.c:
+// test_loop_passes checks how many each function has made); kiln check runs them on cpu
+// and on the interpreter, which rewrites nothing.
+
+// Ops that compute their operand unchanged go: a pad by nothing (as jnp.fft's irfft
+// emits), a whole slice, identity transpose and broadcast_in_dim, a reverse along a dim of
+// 1, a reshape and a convert to the operand's own type; the readers read the operand.
+// rewritten: 7
+func.func @identities() {
+  %x = stablehlo.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %xb = stablehlo.optimization_barrier %x : tensor<2x3xf32>
+  %p = stablehlo.pad %xb, %z, low = [0, 0], high = [0, 0], interior = [0, 0] : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xf32>
+  %s = stablehlo.slice %p [0:2, 0:3] : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %t = stablehlo.transpose %s, dims = [0, 1] : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %b = stablehlo.broadcast_in_dim %t, dims = [0, 1] : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %r = stablehlo.reshape %b : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %c = stablehlo.convert %r : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %one = stablehlo.reshape %c : (tensor<2x3xf32>) -> tensor<1x6xf32>
+  %v = stablehlo.reverse %one, dims = [0] : tensor<1x6xf32>
+  %w = stablehlo.add %v, %v : tensor<1x6xf32>
+  check.expect_almost_eq_const %w, dense<[[2.0, 4.0, 6.0, 8.0, 10.0, 12.0]]> : tensor<1x6xf32>
+  func.return
+}
+
+// -----
+
+// Same shapes, other values: a pad that shifts (low -1, high 1), a transpose and a
+// broadcast_in_dim that swap a square's dims, a reverse along a dim of 2, a strided slice
+// of a dim of 1, converts that change the type: none is an identity.
+// rewritten: 0
+func.func @not_identities() {
+  %x = stablehlo.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
+  %z = stablehlo.constant dense<9.0> : tensor<f32>
+  %xb = stablehlo.optimization_barrier %x : tensor<2x2xf32>
+  %p = stablehlo.pad %xb, %z, low = [0, -1], high = [0, 1], interior = [0, 0] : (tensor<2x2xf32>, tensor<f32>) -> tensor<2x2xf32>
+  check.expect_almost_eq_const %p, dense<[[2.0, 9.0], [4.0, 9.0]]> : tensor<2x2xf32>
+  %t = stablehlo.transpose %xb, dims = [1, 0] : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  check.expect_almost_eq_const %t, dense<[[1.0, 3.0], [2.0, 4.0]]> : tensor<2x2xf32>
+  %b = stablehlo.broadcast_in_dim %xb, dims = [1, 0] : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  check.expect_almost_eq_const %b, dense<[[1.0, 3.0], [2.0, 4.0]]> : tensor<2x2xf32>
+  %v = stablehlo.reverse %xb, dims = [1] : tensor<2x2xf32>
+  check.expect_almost_eq_const %v, dense<[[2.0, 1.0], [4.0, 3.0]]> : tensor<2x2xf32>
+  %i = stablehlo.convert %xb : (tensor<2x2xf32>) -> tensor<2x2xi32>
+  %f = stablehlo.convert %i : (tensor<2x2xi32>) -> tensor<2x2xf32>
+  check.expect_almost_eq_const %f, dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
+  func.return
+}
+
+// -----
+
+// Inside a loop's body and condition: the identity pad and slice of the carried value go,
+// the loop reading its carried value directly; a whole slice returned by the body too.
+// rewritten: 3
+func.func @identities_in_loop() {
+  %x = stablehlo.constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %i0 = stablehlo.optimization_barrier %c0 : tensor<i32>
+  %r:2 = stablehlo.while(%i = %i0, %v = %x) : tensor<i32>, tensor<3xf32>
+    cond {
+      %n = stablehlo.constant dense<3> : tensor<i32>
+      %s = stablehlo.slice %v [0:3] : (tensor<3xf32>) -> tensor<3xf32>
+      %p = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %p : tensor<i1>
+    } do {
+      %p = stablehlo.pad %v, %z, low = [0], high = [0], interior = [0] : (tensor<3xf32>, tensor<f32>) -> tensor<3xf32>
+      %d = stablehlo.add %p, %p : tensor<3xf32>
+      %s = stablehlo.slice %d [0:3] : (tensor<3xf32>) -> tensor<3xf32>
+      %one = stablehlo.constant dense<1> : tensor<i32>
+      %j = stablehlo.add %i, %one : tensor<i32>
+      stablehlo.return %j, %s : tensor<i32>, tensor<3xf32>
+    }
+  check.expect_almost_eq_const %r#1, dense<[8.0, 16.0, 24.0]> : tensor<3xf32>
+  func.return
+}
