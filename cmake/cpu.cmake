@@ -29,6 +29,7 @@ set(KILN_CPU_SOURCES
   src/backends/cpu/conv.c
   src/backends/cpu/conv_bias.c
   src/backends/cpu/conv_dims.c
+  src/backends/cpu/const_table.c
   src/backends/cpu/device.c
   src/backends/cpu/donate.c
   src/backends/cpu/dynamic_slice.c

@@ -19,6 +19,7 @@
 #include <llvm/Config/llvm-config.h> /* LLVM_VERSION_STRING (a C header) */
 
 #include "backends/cpu/code_cache.h"
+#include "backends/cpu/const_table.h"
 #include "backends/cpu/isa.h"
 #include "backends/cpu/loopgen.h"
 #include "kiln/kiln.h" /* KILN_VERSION_STRING */
@@ -129,6 +130,7 @@ static kiln_status optimise(LLVMModuleRef m, LLVMTargetMachineRef tm, bool quick
     }
     LLVMRunPassManager(pm, m);
     LLVMDisposePassManager(pm);
+    if (!quick) kiln_cpu_constants_to_table(m); /* last: nothing may fold the loads back */
   }
   LLVMDisposeMessage(err);
   LLVMDisposeTargetData(layout);
