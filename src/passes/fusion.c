@@ -128,8 +128,8 @@ kiln_status kiln_fusion_run(const kiln_block *b, kiln_fuse_classify_fn classify,
   qsort(out->sorted, (size_t)n, sizeof *out->sorted, cmp_pos);
   for (i = 0; i < n; i++) {
     const kiln_op *op = out->ops[i];
-    if (out->cls[i] != KILN_FUSE_LOOP) continue;
-    costly[i] = expensive(op);
+    if (out->cls[i] != KILN_FUSE_LOOP && out->cls[i] != KILN_FUSE_GATHER) continue;
+    costly[i] = expensive(op) || out->cls[i] == KILN_FUSE_GATHER; /* a load from anywhere */
     for (int32_t k = 0; k < op->num_operands && !costly[i]; k++) {
       int32_t p = op->operands[k]->def ? kiln_fusion_index(out, op->operands[k]->def) : -1;
       costly[i] = p >= 0 && costly[p];
@@ -150,6 +150,7 @@ kiln_status kiln_fusion_run(const kiln_block *b, kiln_fuse_classify_fn classify,
         if (escapes[i]) out->group[i] = new_group(out, i);
         break;
       case KILN_FUSE_LOOP:
+      case KILN_FUSE_GATHER:
         out->materialized[i] = escapes[i] || user_group[i] < 0;
         out->group[i] = out->materialized[i] ? new_group(out, i) : user_group[i];
         break;
@@ -162,8 +163,10 @@ kiln_status kiln_fusion_run(const kiln_block *b, kiln_fuse_classify_fn classify,
       const kiln_op *def = op->operands[k]->def;
       int32_t p = def ? kiln_fusion_index(out, def) : -1;
       if (p < 0) continue;
-      bool in_loop = out->group[i] >= 0 && (c == KILN_FUSE_LOOP || c == KILN_FUSE_REDUCE);
-      if (out->cls[p] == KILN_FUSE_DUPLICATE) {
+      bool in_loop = out->group[i] >= 0 && (c == KILN_FUSE_LOOP || c == KILN_FUSE_GATHER || c == KILN_FUSE_REDUCE);
+      if (c == KILN_FUSE_GATHER && k == 0) {
+        escapes[p] = true; /* read at computed positions: stored */
+      } else if (out->cls[p] == KILN_FUSE_DUPLICATE) {
         /* recomputed by whoever reads it inside a loop (or by another DUPLICATE op) */
         if (!in_loop && c != KILN_FUSE_DUPLICATE) escapes[p] = true;
       } else if (!in_loop) {

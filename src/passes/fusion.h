@@ -5,11 +5,14 @@
  * cheaply enough to recompute in every consumer (DUPLICATE: broadcasts of constants,
  * iota, splats); an op the producer of its first operand computes as well (EPILOGUE: a
  * bias add fused into a oneDNN convolution) is stored, and its other operands are not read
- * for it; everything else (NONE) is a boundary. The pass then forms groups from
+ * for it; a LOOP op that reads its first operand at positions it computes (GATHER: a gather
+ * of single elements) fuses like LOOP, but that operand is stored; everything else (NONE)
+ * is a boundary. The pass then forms groups from
  * the end of the block backwards (dropping pure ops whose values nobody reads), as XLA's producer-consumer fusion does: a LOOP op joins
  * the group of its users when all of them are in one group and its value does not
  * escape (returned, or used by a NONE op or inside another op's region), unless it
- * computes an expensive op (a transcendental function, a root, a division: XLA's list)
+ * computes an expensive op (a transcendental function, a root, a division: XLA's list;
+ * a GATHER's loads from anywhere)
  * that its user would read more than once per element (a broadcast, an outer product,
  * overlapping windows) over at least 4,096 more points than it has; otherwise it roots a
  * group of its own, and its value is materialized.
@@ -27,6 +30,7 @@ typedef enum kiln_fuse_class {
   KILN_FUSE_REDUCE,
   KILN_FUSE_DUPLICATE,
   KILN_FUSE_EPILOGUE,
+  KILN_FUSE_GATHER,
 } kiln_fuse_class;
 
 typedef kiln_fuse_class (*kiln_fuse_classify_fn)(const kiln_op *op, void *user);

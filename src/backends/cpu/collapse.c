@@ -3,7 +3,7 @@
 
 #include "backends/cpu/loop.h"
 
-static bool is_read(const kiln_cpu_node *x) { return x && (x->kind == KILN_CPU_NODE_LOAD || x->kind == KILN_CPU_NODE_IOTA); }
+static bool is_read(const kiln_cpu_node *x) { return kiln_cpu_node_affine(x); }
 
 /* Whether dim d continues dim p (p before d) contiguously in every read of L. */
 static bool continues(const kiln_cpu_loop *L, kiln_cpu_node *const *nodes, int32_t p, int32_t d) {

@@ -5,6 +5,7 @@
 
 #include "backends/cpu/cpu.h"
 #include "backends/cpu/family.h"
+#include "backends/cpu/gather_scatter.h"
 #include "backends/cpu/dnnl_ops.h"
 #include "backends/cpu/llvm_math.h"
 #include "backends/cpu/native.h"
@@ -107,6 +108,53 @@ static bool same_shape_operands(const kiln_op *op) {
 
 static bool unit_contraction(const kiln_op *op);
 
+/* A gather of single elements (every slice size 1), its geometry read: for each result
+ * point, the operand element at its start indices (clamped) along start_index_map and,
+ * along operand_batching_dims, at its batch position. Types the loop code handles (not
+ * complex), integer indices. */
+typedef struct element_gather {
+  kiln_cpu_dims map, obatch, ibatch;
+  int64_t ivd;
+  int32_t batch_dim[KILN_CPU_MAX_RANK]; /* per index dim but ivd, in order: its result dim */
+} element_gather;
+
+static bool element_gather_read(const kiln_op *op, element_gather *g) {
+  if (op->kind != KILN_OP_GATHER || op->num_operands != 2 || op->num_results != 1) return false;
+  const kiln_type *x = op->operands[0]->type, *ix = op->operands[1]->type, *r = op->results[0].type;
+  kiln_elem e = kiln_type_elem(x);
+  if (!kiln_cpu_static_dense(x) || !kiln_cpu_static_dense(ix) || !kiln_cpu_static_dense(r) || kiln_elem_is_complex(e) ||
+      !kiln_cpu_loopgen_elem(e) || kiln_type_elem(r) != e || !kiln_cpu_index_elem(kiln_type_elem(ix)) ||
+      !kiln_cpu_loopgen_elem(kiln_type_elem(ix)))
+    return false;
+  const kiln_attr *dn = kiln_op_attr(op, "dimension_numbers"), *ss = kiln_op_attr(op, "slice_sizes");
+  const kiln_attr *ivd_attr = dn && dn->kind == KILN_ATTR_STRUCT ? kiln_attr_get(dn, "index_vector_dim") : NULL;
+  int32_t xr = x->tensor.rank, ir = ix->tensor.rank, rr = r->tensor.rank;
+  kiln_cpu_dims offset, collapsed;
+  g->ivd = 0;
+  if (!dn || dn->kind != KILN_ATTR_STRUCT || !ss || kiln_attr_count(ss) != xr || (ivd_attr && !kiln_attr_i64_at(ivd_attr, 0, &g->ivd)) ||
+      !kiln_cpu_dims_read(dn, "offset_dims", rr, &offset) || !kiln_cpu_dims_read(dn, "collapsed_slice_dims", xr, &collapsed) ||
+      !kiln_cpu_dims_read(dn, "operand_batching_dims", xr, &g->obatch) ||
+      !kiln_cpu_dims_read(dn, "start_indices_batching_dims", ir, &g->ibatch) ||
+      !kiln_cpu_dims_read(dn, "start_index_map", xr, &g->map) || g->ivd < 0 || g->ivd > ir ||
+      offset.n + collapsed.n + g->obatch.n != xr || g->ibatch.n != g->obatch.n || kiln_cpu_dims_find(&g->ibatch, g->ivd) >= 0 ||
+      g->map.n != (g->ivd < ir ? ix->tensor.dims[g->ivd] : 1) || rr != offset.n + ir - (g->ivd < ir))
+    return false;
+  for (int32_t d = 0; d < xr; d++) {
+    int64_t size;
+    if (!kiln_attr_i64_at(ss, d, &size) || size != 1 || x->tensor.dims[d] < 1) return false;
+    if (kiln_cpu_dims_find(&g->map, d) >= 0 && kiln_cpu_dims_find(&g->obatch, d) >= 0) return false;
+  }
+  for (int32_t d = 0, rd = 0; d < ir; d++) { /* the batch dims: the result's non-offset dims, in order */
+    if (d == g->ivd) continue;
+    while (kiln_cpu_dims_find(&offset, rd) >= 0) rd++;
+    if (rd >= rr || r->tensor.dims[rd] != ix->tensor.dims[d]) return false;
+    int32_t i = kiln_cpu_dims_find(&g->ibatch, d);
+    if (i >= 0 && x->tensor.dims[g->obatch.v[i]] != ix->tensor.dims[d]) return false;
+    g->batch_dim[d - (d > g->ivd)] = rd++;
+  }
+  return true;
+}
+
 static kiln_fuse_class classify(const kiln_op *op, void *user) {
   const kiln_cpu_executable *x = user;
   if (x->baseline || op->num_results != 1 || !all_static(op)) return KILN_FUSE_NONE;
@@ -129,6 +177,10 @@ static kiln_fuse_class classify(const kiln_op *op, void *user) {
     case KILN_OP_REDUCE: return reduce_combiner(op) ? KILN_FUSE_REDUCE : KILN_FUSE_NONE;
     case KILN_OP_REDUCE_WINDOW: return reduce_combiner(op) && affine_window(op) ? KILN_FUSE_REDUCE : KILN_FUSE_NONE;
     case KILN_OP_DOT_GENERAL: return unit_contraction(op) ? KILN_FUSE_LOOP : KILN_FUSE_NONE;
+    case KILN_OP_GATHER: {
+      element_gather g;
+      return element_gather_read(op, &g) ? KILN_FUSE_GATHER : KILN_FUSE_NONE;
+    }
     default: return kiln_cpu_loopgen_supports(op) && same_shape_operands(op) ? KILN_FUSE_LOOP : KILN_FUSE_NONE;
   }
 }
@@ -314,6 +366,57 @@ static imap *operand_map(builder *bd, const kiln_op *op, int32_t k, const imap *
 
 static kiln_cpu_node *build_unit_dot(builder *bd, const kiln_op *op, const imap *m);
 
+/* An element_gather read through result map m: the operand's element at the affine offset
+ * of its batching dims plus each start index (an arg, read where index_vector_dim is k)
+ * clamped and scaled by its dim's stride. */
+static kiln_cpu_node *build_gather(builder *bd, const kiln_op *op, const imap *m) {
+  element_gather g;
+  const kiln_type *x = op->operands[0]->type, *ix = op->operands[1]->type;
+  imap *o = element_gather_read(op, &g) ? map_new(bd, x->tensor.rank, m->n) : NULL;
+  kiln_cpu_node *n = o ? new_node(bd, KILN_CPU_NODE_GATHER, kiln_type_elem(x)) : NULL;
+  if (!n) {
+    if (!bd->st) bd->st = KILN_STATUS(KILN_STATUS_INTERNAL, "cpu: bad gather in a loop");
+    return NULL;
+  }
+  for (int32_t i = 0; i < g.obatch.n; i++) { /* an operand batching dim: the matching batch position */
+    int64_t e = g.ibatch.v[i];
+    int32_t rd = g.batch_dim[e - (e > g.ivd)];
+    memcpy(o->a[g.obatch.v[i]], m->a[rd], sizeof o->a[0]);
+    o->b[g.obatch.v[i]] = m->b[rd];
+  }
+  n->input = input_of(bd, op->operands[0]->id);
+  affine(x, o, n->strides, &n->base);
+  int64_t xstr[KILN_CPU_MAX_RANK], s = 1;
+  for (int32_t d = x->tensor.rank - 1; d >= 0; d--) xstr[d] = s, s *= x->tensor.dims[d];
+  n->num_args = g.map.n;
+  n->args = kiln_arena_alloc_array(bd->x->arena, (size_t)g.map.n + 1, sizeof *n->args);
+  int64_t *strides = kiln_arena_alloc_array(bd->x->arena, (size_t)g.map.n + 1, sizeof *strides);
+  int64_t *limits = kiln_arena_alloc_array(bd->x->arena, (size_t)g.map.n + 1, sizeof *limits);
+  if (!n->args || !strides || !limits) {
+    if (!bd->st) bd->st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+    return NULL;
+  }
+  n->index_strides = strides;
+  n->index_limits = limits;
+  for (int32_t k = 0; k < g.map.n; k++) {
+    imap *im = map_new(bd, ix->tensor.rank, m->n);
+    if (!im) return NULL;
+    for (int32_t e = 0; e < ix->tensor.rank; e++) {
+      if (e == g.ivd) {
+        im->b[e] = k;
+        continue;
+      }
+      int32_t rd = g.batch_dim[e - (e > g.ivd)];
+      memcpy(im->a[e], m->a[rd], sizeof im->a[0]);
+      im->b[e] = m->b[rd];
+    }
+    strides[k] = xstr[g.map.v[k]];
+    limits[k] = x->tensor.dims[g.map.v[k]] - 1;
+    if (!(n->args[k] = build_value(bd, op->operands[1], im))) return NULL;
+  }
+  return n;
+}
+
 static kiln_cpu_node *build_op(builder *bd, const kiln_op *op, const imap *m) {
   kiln_elem re = kiln_type_elem(op->results[0].type);
   switch (op->kind) {
@@ -344,6 +447,7 @@ static kiln_cpu_node *build_op(builder *bd, const kiln_op *op, const imap *m) {
       return build_value(bd, op->operands[0], o);
     }
     case KILN_OP_DOT_GENERAL: return build_unit_dot(bd, op, m);
+    case KILN_OP_GATHER: return build_gather(bd, op, m);
     default: {
       kiln_cpu_node *n = new_node(bd, KILN_CPU_NODE_OP, re);
       if (!n) return NULL;
@@ -963,7 +1067,7 @@ enum { SPLIT_MAX_POINTS = 8, SPLIT_MIN_WORK = 1 << 18 };
 static void shift_inputs(kiln_cpu_node *nd, bool *seen) {
   if (seen[nd->id]) return;
   seen[nd->id] = true;
-  if (nd->kind == KILN_CPU_NODE_LOAD) nd->input++;
+  if (nd->kind == KILN_CPU_NODE_LOAD || nd->kind == KILN_CPU_NODE_GATHER) nd->input++;
   for (int32_t i = 0; i < nd->num_args; i++) shift_inputs(nd->args[i], seen);
 }
 
@@ -971,7 +1075,7 @@ static void shift_inputs(kiln_cpu_node *nd, bool *seen) {
 static void split_strides(kiln_cpu_node *nd, bool *seen, int32_t ro, int32_t rank, int64_t part) {
   if (seen[nd->id]) return;
   seen[nd->id] = true;
-  if (nd->kind == KILN_CPU_NODE_LOAD || nd->kind == KILN_CPU_NODE_IOTA) {
+  if (kiln_cpu_node_affine(nd)) {
     for (int32_t d = rank; d > ro + 1; d--) nd->strides[d] = nd->strides[d - 1];
     nd->strides[ro + 1] = nd->strides[ro];
     nd->strides[ro] *= part;

@@ -48,10 +48,10 @@ static bool reads_pointwise(const kiln_cpu_executable *x, const kiln_cpu_step *p
   bool ok = true;
   for (int32_t i = 0; ok && i < L->num_nodes; i++) {
     const kiln_cpu_node *nd = nodes[i];
-    if (!nd || nd->kind != KILN_CPU_NODE_LOAD) continue;
+    if (!nd || (nd->kind != KILN_CPU_NODE_LOAD && nd->kind != KILN_CPU_NODE_GATHER)) continue;
     int32_t v = p->values[nd->input];
     if (kiln_cpu_alias_base(x, v) != a) continue;
-    ok = nd->base == 0 && kiln_elem_storage_bytes(kiln_type_elem(x->slots[v].type)) == out_bytes;
+    ok = nd->kind == KILN_CPU_NODE_LOAD && nd->base == 0 && kiln_elem_storage_bytes(kiln_type_elem(x->slots[v].type)) == out_bytes;
     for (int32_t d = 0; ok && d < L->rank; d++) ok = L->dims[d] <= 1 || nd->strides[d] == stride[d];
   }
   free(nodes);

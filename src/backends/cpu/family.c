@@ -134,7 +134,10 @@ static bool same_structure(const kiln_cpu_loop *a, kiln_cpu_node *const *na, con
     if (x->kind == KILN_CPU_NODE_SCALAR && kiln_elem_is_complex(x->elem) && memcmp(&x->value.im, &y->value.im, sizeof x->value.im))
       return false; /* a field holds a complex constant's real part only */
     for (int32_t i = 0; i < x->num_args; i++)
-      if (x->args[i]->id != y->args[i]->id) return false;
+      if (x->args[i]->id != y->args[i]->id ||
+          (x->kind == KILN_CPU_NODE_GATHER &&
+           (x->index_strides[i] != y->index_strides[i] || x->index_limits[i] != y->index_limits[i])))
+        return false; /* a gather's index geometry is constant in the code */
   }
   return true;
 }

@@ -35,16 +35,21 @@ typedef enum kiln_cpu_node_kind {
   KILN_CPU_NODE_SCALAR, /* a constant */
   KILN_CPU_NODE_OP,     /* op applied to args (elementwise: kiln op semantics) */
   KILN_CPU_NODE_ARG,    /* a fold's region argument `input` (see kiln_cpu_loop) */
+  KILN_CPU_NODE_GATHER, /* an element of input buffer `input` at the affine offset plus, for
+                           each arg k (an integer: a gather's start index), clamp(args[k], 0,
+                           index_limits[k]) * index_strides[k] */
 } kiln_cpu_node_kind;
 
 typedef struct kiln_cpu_node {
   kiln_cpu_node_kind kind;
   kiln_elem elem;   /* the value's element type */
   int32_t id;       /* dense per kernel */
-  /* LOAD, IOTA */
+  /* LOAD, IOTA, GATHER */
   int32_t input;
   int64_t base;
   int64_t strides[KILN_CPU_MAX_RANK];
+  /* GATHER: num_args of each (arena) */
+  const int64_t *index_strides, *index_limits;
   /* SCALAR */
   kiln_scalar value;
   /* OP */
@@ -101,6 +106,11 @@ typedef struct kiln_cpu_loop {
 /* How many fields L has. */
 static inline int32_t kiln_cpu_loop_fields(const kiln_cpu_loop *L) {
   return KILN_CPU_MAX_RANK + L->num_nodes * KILN_CPU_NODE_FIELDS;
+}
+
+/* Whether x reads at an affine offset (base + sum strides[d] * i[d]): LOAD, IOTA, GATHER. */
+static inline bool kiln_cpu_node_affine(const kiln_cpu_node *x) {
+  return x && (x->kind == KILN_CPU_NODE_LOAD || x->kind == KILN_CPU_NODE_IOTA || x->kind == KILN_CPU_NODE_GATHER);
 }
 
 /* The identity of a reduction's combiner (ADD: -0.0 for floats, MAXIMUM: -inf or the

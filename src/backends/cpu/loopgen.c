@@ -225,6 +225,20 @@ LLVMValueRef kiln_cpu_load(kiln_cpu_gen *g, LLVMValueRef base, kiln_elem e, LLVM
   return from_storage(g, e, v);
 }
 
+LLVMValueRef kiln_cpu_load_at(kiln_cpu_gen *g, LLVMValueRef base, kiln_elem e, LLVMValueRef offsets) {
+  int w = kiln_cpu_width(offsets);
+  if (w == 1) return kiln_cpu_load(g, base, e, offsets, 0, 1);
+  LLVMTypeRef st = storage_type(g, e);
+  LLVMValueRef v = LLVMGetUndef(LLVMVectorType(st, (unsigned)w));
+  for (int i = 0; i < w; i++) { /* one load a lane: x86's gathers are no faster */
+    LLVMValueRef lane = LLVMConstInt(g->i32, (uint64_t)i, 0);
+    LLVMValueRef s = LLVMBuildLoad2(g->b, st, elem_ptr(g, base, e, LLVMBuildExtractElement(g->b, offsets, lane, "")), "");
+    LLVMSetAlignment(s, (unsigned)kiln_elem_storage_bytes(e));
+    v = LLVMBuildInsertElement(g->b, v, s, lane, "");
+  }
+  return from_storage(g, e, v);
+}
+
 void kiln_cpu_store(kiln_cpu_gen *g, LLVMValueRef base, kiln_elem e, LLVMValueRef offset, LLVMValueRef v) {
   if (kiln_elem_is_complex(e)) {
     kiln_cpu_complex_store(g, base, e, offset, v);
@@ -242,6 +256,16 @@ void kiln_cpu_store(kiln_cpu_gen *g, LLVMValueRef base, kiln_elem e, LLVMValueRe
 
 static bool is_unsigned(kiln_elem e) { return kiln_elem_class_of(e) == KILN_ELEM_CLASS_U || e == KILN_ELEM_I1; }
 static bool is_float(kiln_elem e) { return kiln_elem_is_float(e); }
+
+LLVMValueRef kiln_cpu_clamped_index(kiln_cpu_gen *g, kiln_elem e, LLVMValueRef x, int64_t limit) {
+  int w = kiln_cpu_width(x);
+  LLVMTypeRef t = vec_of(g->i64, w);
+  bool uns = is_unsigned(e);
+  x = LLVMBuildIntCast2(g->b, x, t, !uns, "");
+  LLVMValueRef hi = kiln_cpu_splat(g, LLVMConstInt(g->i64, (uint64_t)limit, 0), w);
+  if (uns) return intr2(g, "llvm.umin", x, hi);
+  return intr2(g, "llvm.smin", intr2(g, "llvm.smax", x, kiln_cpu_splat(g, LLVMConstInt(g->i64, 0, 0), w)), hi);
+}
 
 static const char *compare_direction(const kiln_op *op) {
   const kiln_attr *a = kiln_op_attr(op, "comparison_direction");

@@ -21,6 +21,12 @@ typedef struct kiln_cpu_gen {
  * apart (0: one element, splat), converted to the compute representation (f16/bf16 as
  * f32, i1 as i1). */
 LLVMValueRef kiln_cpu_load(kiln_cpu_gen *g, LLVMValueRef base, kiln_elem e, LLVMValueRef offset, int64_t stride, int w);
+/* Loads the elements of type e (not complex) at element offsets `offsets` (an i64, or a
+ * vector of them: one element per lane) from base, converted as kiln_cpu_load does. */
+LLVMValueRef kiln_cpu_load_at(kiln_cpu_gen *g, LLVMValueRef base, kiln_elem e, LLVMValueRef offsets);
+/* An integer index x (compute representation of e, scalar or vector) as i64, clamped into
+ * [0, limit] (limit >= 0), as a gather's start index is. */
+LLVMValueRef kiln_cpu_clamped_index(kiln_cpu_gen *g, kiln_elem e, LLVMValueRef x, int64_t limit);
 /* Stores v (compute representation, width 1 or a vector) densely at element `offset`. */
 void kiln_cpu_store(kiln_cpu_gen *g, LLVMValueRef base, kiln_elem e, LLVMValueRef offset, LLVMValueRef v);
 /* An elementwise op of kind `kind` (op, when given, supplies attributes: a compare's

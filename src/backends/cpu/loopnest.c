@@ -87,7 +87,7 @@ static void add_offsets(nest *n, LLVMValueRef *base, int32_t from, int32_t to, L
     if (d > from) rest = LLVMBuildUDiv(b, rest, dim(n, d), "");
     for (int32_t k = 0; k < n->L->num_nodes; k++) {
       const kiln_cpu_node *x = n->nodes[k];
-      if (!x || (x->kind != KILN_CPU_NODE_LOAD && x->kind != KILN_CPU_NODE_IOTA)) continue;
+      if (!kiln_cpu_node_affine(x)) continue;
       int32_t f = KILN_CPU_FIELD_STRIDE(k, d);
       if (!x->strides[d] && !param(n, f)) continue;
       base[k] = LLVMBuildAdd(b, base[k], LLVMBuildMul(b, idx, num(n, f, x->strides[d]), ""), "");
@@ -98,8 +98,7 @@ static void add_offsets(nest *n, LLVMValueRef *base, int32_t from, int32_t to, L
 static void start_offsets(nest *n, LLVMValueRef *base) {
   for (int32_t k = 0; k < n->L->num_nodes; k++) {
     const kiln_cpu_node *x = n->nodes[k];
-    base[k] = x && (x->kind == KILN_CPU_NODE_LOAD || x->kind == KILN_CPU_NODE_IOTA) ? num(n, KILN_CPU_FIELD_BASE(k), x->base)
-                                                                                    : NULL;
+    base[k] = kiln_cpu_node_affine(x) ? num(n, KILN_CPU_FIELD_BASE(k), x->base) : NULL;
   }
 }
 
@@ -112,12 +111,19 @@ static LLVMValueRef scalar_param(nest *n, const kiln_cpu_node *x, int w) {
   return kiln_cpu_splat(g, v, w);
 }
 
+/* <0, s, 2s, ...>: lane i's offset from lane 0's along a dim of stride s, w lanes. */
+static LLVMValueRef lane_steps(nest *n, int64_t s, int w) {
+  LLVMValueRef lanes[64];
+  for (int i = 0; i < w && i < 64; i++) lanes[i] = i64c(n, s * i);
+  return LLVMConstVector(lanes, (unsigned)w);
+}
+
 static LLVMValueRef value(nest *n, const kiln_cpu_node *x, LLVMValueRef pos, int w) {
   if (n->memo[x->id]) return n->memo[x->id];
   kiln_cpu_gen *g = n->g;
   LLVMValueRef v = NULL;
   int32_t fs = KILN_CPU_FIELD_STRIDE(x->id, n->inner);
-  bool inner_param = (x->kind == KILN_CPU_NODE_LOAD || x->kind == KILN_CPU_NODE_IOTA) && param(n, fs);
+  bool inner_param = kiln_cpu_node_affine(x) && param(n, fs);
   if (inner_param && w > 1) return NULL; /* a vector along a dim needs its stride as a constant */
   switch (x->kind) {
     case KILN_CPU_NODE_LOAD: {
@@ -131,17 +137,22 @@ static LLVMValueRef value(nest *n, const kiln_cpu_node *x, LLVMValueRef pos, int
       int64_t s = x->strides[n->inner];
       LLVMValueRef off = n->offset[x->id];
       if (s || inner_param) off = LLVMBuildAdd(g->b, off, LLVMBuildMul(g->b, pos, num(n, fs, s), ""), "");
-      LLVMValueRef idx = off;
-      if (w > 1) {
-        LLVMValueRef lanes[64];
-        for (int i = 0; i < w; i++) lanes[i] = i64c(n, s * i);
-        LLVMValueRef step = LLVMConstVector(lanes, (unsigned)w);
-        LLVMValueRef sp = LLVMBuildInsertElement(g->b, LLVMGetUndef(LLVMVectorType(g->i64, (unsigned)w)), off, LLVMConstInt(g->i32, 0, 0), "");
-        sp = LLVMBuildShuffleVector(g->b, sp, LLVMGetUndef(LLVMVectorType(g->i64, (unsigned)w)),
-                                    LLVMConstNull(LLVMVectorType(g->i32, (unsigned)w)), "");
-        idx = LLVMBuildAdd(g->b, sp, step, "");
-      }
+      LLVMValueRef idx = w > 1 ? LLVMBuildAdd(g->b, kiln_cpu_splat(g, off, w), lane_steps(n, s, w), "") : off;
       v = kiln_cpu_convert(g, KILN_ELEM_SI64, x->elem, idx);
+      break;
+    }
+    case KILN_CPU_NODE_GATHER: {
+      int64_t s = x->strides[n->inner];
+      LLVMValueRef off = n->offset[x->id];
+      if (s || inner_param) off = LLVMBuildAdd(g->b, off, LLVMBuildMul(g->b, pos, num(n, fs, s), ""), "");
+      if (w > 1) off = LLVMBuildAdd(g->b, kiln_cpu_splat(g, off, w), lane_steps(n, s, w), "");
+      for (int32_t k = 0; k < x->num_args; k++) {
+        LLVMValueRef at = value(n, x->args[k], pos, w);
+        if (!at) return NULL;
+        at = kiln_cpu_clamped_index(g, x->args[k]->elem, at, x->index_limits[k]);
+        off = LLVMBuildAdd(g->b, off, LLVMBuildMul(g->b, at, kiln_cpu_splat(g, i64c(n, x->index_strides[k]), w), ""), "");
+      }
+      v = kiln_cpu_load_at(g, n->inputs[x->input], x->elem, off);
       break;
     }
     case KILN_CPU_NODE_SCALAR:
@@ -379,7 +390,7 @@ static bool emit_reduce(nest *n, LLVMValueRef begin, LLVMValueRef end) {
 static bool fixed_strides(const nest *n, int32_t d) {
   for (int32_t k = 0; k < n->L->num_nodes; k++) {
     const kiln_cpu_node *x = n->nodes[k];
-    if (x && (x->kind == KILN_CPU_NODE_LOAD || x->kind == KILN_CPU_NODE_IOTA) && param(n, KILN_CPU_FIELD_STRIDE(k, d)))
+    if (kiln_cpu_node_affine(x) && param(n, KILN_CPU_FIELD_STRIDE(k, d)))
       return false;
   }
   return true;

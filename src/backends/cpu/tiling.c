@@ -42,6 +42,7 @@ typedef struct run_scan {
 static void check_reads(run_scan *rs, const kiln_cpu_node *n) {
   if (!n || !rs->ok || rs->seen[n->id]) return;
   rs->seen[n->id] = true;
+  if (n->kind == KILN_CPU_NODE_GATHER) rs->ok = false; /* its reads follow indices, not rows */
   if (n->kind == KILN_CPU_NODE_LOAD) {
     int32_t v = kiln_cpu_alias_base(rs->x, rs->step->values[n->input]);
     int32_t p = rs->producer[v];

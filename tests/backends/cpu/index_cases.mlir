@@ -190,3 +190,97 @@ func.func @element_gather_two_batch_dims() {
   check.expect_eq_const %h, dense<[[[14.0], [20.0]], [[10.0], [23.0]], [[12.0], [24.0]]]> : tensor<3x2x1xf32>
   func.return
 }
+
+// -----
+
+// Gathers of single elements fuse into the loop that reads them (compile.c: the loop
+// reads the operand at the clamped start indices it computes). Indices computed in the
+// loop (iota * 2 - 3: -3 and 7 clamped), then used: a search step's shape.
+func.func @element_gather_computed_indices() {
+  %x = stablehlo.constant dense<[0.0, 10.0, 20.0, 30.0, 40.0]> : tensor<5xf32>
+  %i = stablehlo.iota dim = 0 : tensor<6xi32>
+  %two = stablehlo.constant dense<2> : tensor<6xi32>
+  %three = stablehlo.constant dense<3> : tensor<6xi32>
+  %i2 = stablehlo.multiply %i, %two : tensor<6xi32>
+  %k = stablehlo.subtract %i2, %three : tensor<6xi32>
+  %k1 = stablehlo.reshape %k : (tensor<6xi32>) -> tensor<6x1xi32>
+  %g = "stablehlo.gather"(%x, %k1) {dimension_numbers = #stablehlo.gather<collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1>} : (tensor<5xf32>, tensor<6x1xi32>) -> tensor<6xf32>
+  %h = stablehlo.constant dense<0.5> : tensor<6xf32>
+  %r = stablehlo.add %g, %h : tensor<6xf32>
+  check.expect_eq_const %r, dense<[0.5, 0.5, 10.5, 30.5, 40.5, 40.5]> : tensor<6xf32>
+  func.return
+}
+
+// -----
+
+// The operand made by a loop of the same function (stored for the gather), indices past
+// both ends.
+func.func @element_gather_of_loop_result() {
+  %i = stablehlo.iota dim = 0 : tensor<8xf32>
+  %c = stablehlo.constant dense<3.0> : tensor<8xf32>
+  %x = stablehlo.multiply %i, %c : tensor<8xf32>
+  %k = stablehlo.constant dense<[7, 0, 3, 9, -2]> : tensor<5xi32>
+  %g = "stablehlo.gather"(%x, %k) {dimension_numbers = #stablehlo.gather<collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1>} : (tensor<8xf32>, tensor<5xi32>) -> tensor<5xf32>
+  %d = stablehlo.add %g, %g : tensor<5xf32>
+  check.expect_eq_const %d, dense<[42.0, 0.0, 18.0, 42.0, 0.0]> : tensor<5xf32>
+  func.return
+}
+
+// -----
+
+// Two start indices per point, mapped to the operand's dims in reverse order, the index
+// vector first (index_vector_dim = 0), i8 indices clamped per dim.
+func.func @element_gather_two_dims_vector_first() {
+  %x = stablehlo.constant dense<[[0, 1, 2, 3], [10, 11, 12, 13], [20, 21, 22, 23]]> : tensor<3x4xi32>
+  %k = stablehlo.constant dense<[[1, 3, 9], [2, -1, 5]]> : tensor<2x3xi8>
+  %g = "stablehlo.gather"(%x, %k) {dimension_numbers = #stablehlo.gather<collapsed_slice_dims = [0, 1], start_index_map = [1, 0], index_vector_dim = 0>, slice_sizes = array<i64: 1, 1>} : (tensor<3x4xi32>, tensor<2x3xi8>) -> tensor<3xi32>
+  check.expect_eq_const %g, dense<[21, 3, 23]> : tensor<3xi32>
+  func.return
+}
+
+// -----
+
+// Unsigned 64-bit indices above INT64_MAX clamp to the last element.
+func.func @element_gather_huge_unsigned() {
+  %x = stablehlo.constant dense<[5, 6, 7, 8]> : tensor<4xi64>
+  %k = stablehlo.constant dense<[[18446744073709551615], [2], [9223372036854775808]]> : tensor<3x1xui64>
+  %g = "stablehlo.gather"(%x, %k) {dimension_numbers = #stablehlo.gather<collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1>} : (tensor<4xi64>, tensor<3x1xui64>) -> tensor<3xi64>
+  check.expect_eq_const %g, dense<[8, 7, 8]> : tensor<3xi64>
+  func.return
+}
+
+// -----
+
+// Batching dims (take_along_axis under vmap): row b's own indices.
+func.func @element_gather_batching_dims() {
+  %x = stablehlo.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
+  %k = stablehlo.constant dense<[[2, 0], [1, 7]]> : tensor<2x2xi32>
+  %g = "stablehlo.gather"(%x, %k) {dimension_numbers = #stablehlo.gather<collapsed_slice_dims = [1], operand_batching_dims = [0], start_indices_batching_dims = [0], start_index_map = [1], index_vector_dim = 2>, slice_sizes = array<i64: 1, 1>} : (tensor<2x3xf32>, tensor<2x2xi32>) -> tensor<2x2xf32>
+  %n = stablehlo.negate %g : tensor<2x2xf32>
+  check.expect_eq_const %n, dense<[[-3.0, -1.0], [-5.0, -6.0]]> : tensor<2x2xf32>
+  func.return
+}
+
+// -----
+
+// A gathered value read through a broadcast by many more points (stored once, not
+// gathered again at each), and gathers of bf16 and i1 elements.
+func.func @element_gather_broadcast_and_narrow_types() {
+  %x = stablehlo.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+  %k = stablehlo.constant dense<[[3], [1]]> : tensor<2x1xi32>
+  %g = "stablehlo.gather"(%x, %k) {dimension_numbers = #stablehlo.gather<collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1>} : (tensor<4xf32>, tensor<2x1xi32>) -> tensor<2xf32>
+  %b = stablehlo.broadcast_in_dim %g, dims = [0] : (tensor<2xf32>) -> tensor<2x4096xf32>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %s = stablehlo.reduce(%b init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<2x4096xf32>, tensor<f32>) -> tensor<2xf32>
+  check.expect_eq_const %s, dense<[16384.0, 8192.0]> : tensor<2xf32>
+  %y = stablehlo.constant dense<[1.5, 2.5, -3.0]> : tensor<3xbf16>
+  %j = stablehlo.constant dense<[[2], [0]]> : tensor<2x1xi32>
+  %gy = "stablehlo.gather"(%y, %j) {dimension_numbers = #stablehlo.gather<collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1>} : (tensor<3xbf16>, tensor<2x1xi32>) -> tensor<2xbf16>
+  check.expect_eq_const %gy, dense<[-3.0, 1.5]> : tensor<2xbf16>
+  %z = stablehlo.constant dense<[true, false, true]> : tensor<3xi1>
+  %m = stablehlo.constant dense<[[1], [2], [0]]> : tensor<3x1xi32>
+  %gz = "stablehlo.gather"(%z, %m) {dimension_numbers = #stablehlo.gather<collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1>} : (tensor<3xi1>, tensor<3x1xi32>) -> tensor<3xi1>
+  %nz = stablehlo.not %gz : tensor<3xi1>
+  check.expect_eq_const %nz, dense<[true, false, false]> : tensor<3xi1>
+  func.return
+}

@@ -2,7 +2,8 @@
  * donate.c, exec.c, control.c), through the public API: a result written in place over
  * a donated input (an elementwise loop, a dynamic_update_slice), handed over (the input
  * returned, or a view of it), or copied into it; the pairs argument attributes pick; the
- * cases that must not be made in place (a read after the write, a permuted read) keep
+ * cases that must not be made in place (a read after the write, a permuted or gathered
+ * read) keep
  * their values; and the copies kiln_executable_stats counts: none for a while loop's
  * carried values, one for a scan's output buffer whatever the trip count, one per
  * dynamic_update_slice of an undonated operand; a loop's results stay the caller's
@@ -120,6 +121,23 @@ static void test_not_in_place(void) {
   const void *pa = address(a);
   bool yes = true;
   if (run(x, &a, 1, &yes, &r, 1)) EXPECT(address(r) != pa && values(r, N, reversed), "a reversed read: not in place");
+  kiln_buffer_release(a);
+  kiln_buffer_release(r);
+  kiln_executable_release(x);
+
+  /* the same read as a gather of single elements (a loop reading at computed indices) */
+  x = compile("func.func @main(%a: tensor<1000xf32>) -> tensor<1000xf32> {\n"
+              "  %i = stablehlo.iota dim = 0 : tensor<1000xi32>\n"
+              "  %n = stablehlo.constant dense<999> : tensor<1000xi32>\n"
+              "  %k = stablehlo.subtract %n, %i : tensor<1000xi32>\n"
+              "  %g = \"stablehlo.gather\"(%a, %k) {dimension_numbers = #stablehlo.gather<collapsed_slice_dims = [0], "
+              "start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1>} : "
+              "(tensor<1000xf32>, tensor<1000xi32>) -> tensor<1000xf32>\n"
+              "  %0 = stablehlo.add %g, %a : tensor<1000xf32>\n"
+              "  return %0 : tensor<1000xf32>\n}\n");
+  a = vec(N, 0);
+  pa = address(a);
+  if (run(x, &a, 1, &yes, &r, 1)) EXPECT(address(r) != pa && values(r, N, reversed), "a gathered read: not in place");
   kiln_buffer_release(a);
   kiln_buffer_release(r);
   kiln_executable_release(x);
