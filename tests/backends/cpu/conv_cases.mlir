@@ -287,6 +287,27 @@ func.func @one_spatial_dim() {
 
 // -----
 
+func.func @dilated_causal_1d() {
+  %v1 = stablehlo.iota dim = 0 : tensor<2048xf32>
+  %v2 = stablehlo.constant dense<0.37> : tensor<2048xf32>
+  %v3 = stablehlo.multiply %v1, %v2 : tensor<2048xf32>
+  %v4 = stablehlo.sine %v3 : tensor<2048xf32>
+  %v5 = stablehlo.reshape %v4 : (tensor<2048xf32>) -> tensor<2x64x16xf32>
+  %v6 = stablehlo.iota dim = 0 : tensor<768xf32>
+  %v7 = stablehlo.constant dense<0.61> : tensor<768xf32>
+  %v8 = stablehlo.multiply %v6, %v7 : tensor<768xf32>
+  %v9 = stablehlo.sine %v8 : tensor<768xf32>
+  %v10 = stablehlo.reshape %v9 : (tensor<768xf32>) -> tensor<3x16x16xf32>
+  %v11 = stablehlo.convolution(%v5, %v10) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {stride = [1], pad = [[8, 0]], lhs_dilate = [1], rhs_dilate = [4]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x64x16xf32>, tensor<3x16x16xf32>) -> tensor<2x64x16xf32>
+  %v12 = stablehlo.constant dense<0.0> : tensor<f32>
+  %v13 = stablehlo.pad %v5, %v12, low = [0, 8, 0], high = [0, 0, 0], interior = [0, 0, 0] : (tensor<2x64x16xf32>, tensor<f32>) -> tensor<2x72x16xf32>
+  %v14 = stablehlo.convolution(%v13, %v10) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {stride = [1], rhs_dilate = [4]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x72x16xf32>, tensor<3x16x16xf32>) -> tensor<2x64x16xf32>
+  check.expect_almost_eq %v11, %v14 : tensor<2x64x16xf32>
+  func.return
+}
+
+// -----
+
 func.func @three_spatial_dims() {
   %v1 = stablehlo.iota dim = 0 : tensor<1024xf32>
   %v2 = stablehlo.constant dense<0.37> : tensor<1024xf32>

@@ -8,8 +8,8 @@ deconvolution or flipped weights it gives the case itself. Inputs come from sine
 the file stays small; sizes put most cases on oneDNN (4096 elements and more). Cases: the
 zoo decoder's layer with a constant bias (fused into the oneDNN step), layouts, paddings
 (negative, and past the window), rhs dilation, window strides, feature and batch groups,
-a plain padded convolution with its bias fused,
-reversal, 1 to 3 spatial dims, bf16 and f16, and inf / NaN weights, whose products with
+a plain padded convolution with its bias fused, a dilated causal 1-D one (WaveNet's,
+which oneDNN runs over a padded copy on AVX2 hosts), reversal, 1 to 3 spatial dims, bf16 and f16, and inf / NaN weights, whose products with
 the spec's zeros are NaN. Run once by hand: python3 make_conv_cases.py > conv_cases.mlir"""
 
 DN2 = "[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]"
@@ -138,6 +138,7 @@ CASES = [
     ("reversal", dict(dn=DN2, lhs=[2, 8, 8, 8], rhs=[3, 3, 8, 8], et="f32", pad=[[2, 1], [1, 1]], ldil=[2, 2], rev=[True, False])),
     ("reversal_without_dilation", dict(dn=DN2, lhs=[2, 12, 12, 8], rhs=[3, 3, 8, 8], et="f32", pad=[[1, 1], [1, 1]], rev=[False, True])),
     ("one_spatial_dim", dict(dn="[b, 0, f]x[0, i, o]->[b, 0, f]", lhs=[4, 40, 16], rhs=[5, 16, 8], et="f32", pad=[[2, 3]], ldil=[3])),
+    ("dilated_causal_1d", dict(dn="[b, 0, f]x[0, i, o]->[b, 0, f]", lhs=[2, 64, 16], rhs=[3, 16, 16], et="f32", pad=[[8, 0]], rdil=[4])),
     ("three_spatial_dims", dict(dn="[b, 0, 1, 2, f]x[0, 1, 2, i, o]->[b, 0, 1, 2, f]", lhs=[2, 4, 4, 4, 8], rhs=[2, 2, 2, 8, 8], et="f32",
                                 pad=[[1, 1], [1, 1], [1, 1]], ldil=[2, 2, 2])),
     ("small_loop", dict(dn=DN2, lhs=[1, 3, 3, 2], rhs=[2, 2, 2, 2], et="f32", pad=[[1, 1], [1, 1]], ldil=[2, 2], rev=[True, True])),
