@@ -3,6 +3,7 @@
 #include "passes/rewrite.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum { MAX_RANK = 16 }; /* of a product a rewrite makes (larger ones are left alone) */
@@ -325,8 +326,85 @@ static kiln_status drop_identity(kiln_op *op, kiln_rewrite_walk *walk) {
   return NULL;
 }
 
+/* Whether op may go when nothing reads its results: it makes results and has no effect
+ * beyond them. Not collectives, feeds, sends and receives (other devices and processes
+ * take part), custom calls (what a target does, and whether a malformed one is an error
+ * to report, is its backend's: the cpu backend drops a dead LAPACK call once planned),
+ * control flow and composite calls (kept as they are), test and interpreter ops, or ops
+ * whose regions hold any of these. */
+static bool removable(const kiln_op *op) {
+  if (op->num_results == 0) return false;
+  switch (op->kind) {
+    case KILN_OP_ALL_GATHER: case KILN_OP_ALL_REDUCE: case KILN_OP_ALL_TO_ALL: case KILN_OP_COLLECTIVE_BROADCAST:
+    case KILN_OP_COLLECTIVE_PERMUTE: case KILN_OP_REDUCE_SCATTER: case KILN_OP_COLLECTIVE_REDUCE:
+    case KILN_OP_CROSS_REPLICA_SUM: case KILN_OP_INFEED: case KILN_OP_OUTFEED: case KILN_OP_SEND: case KILN_OP_RECV:
+    case KILN_OP_ASYNC_START: case KILN_OP_ASYNC_DONE: case KILN_OP_WHILE: case KILN_OP_IF: case KILN_OP_CASE:
+    case KILN_OP_CALL: case KILN_OP_COMPOSITE: case KILN_OP_OPTIMIZATION_BARRIER: case KILN_OP_CHECK_EQ:
+    case KILN_OP_CHECK_EXPECT_ALMOST_EQ: case KILN_OP_CHECK_EXPECT_ALMOST_EQ_CONST: case KILN_OP_CHECK_EXPECT_CLOSE:
+    case KILN_OP_CHECK_EXPECT_EQ: case KILN_OP_CHECK_EXPECT_EQ_CONST: case KILN_OP_CHECK_EXPECT_SERIALIZED_EQ:
+    case KILN_OP_INTERPRETER_PRINT: case KILN_OP_INTERPRETER_PROBE: case KILN_OP_INTERPRETER_RUN_PARALLEL:
+    case KILN_OP_SDY_MANUAL_COMPUTATION: case KILN_OP_SDY_SHARDING_CONSTRAINT: case KILN_OP_SCF_FOR:
+    case KILN_OP_TENSOR_INSERT:
+    case KILN_OP_CUSTOM_CALL: return false; /* its target decides: effects, and errors to report */
+    default: break;
+  }
+  for (int32_t r = 0; r < op->num_regions; r++) /* a reducer's or comparator's body */
+    for (const kiln_block *b = op->regions[r].first; b; b = b->next)
+      for (const kiln_op *inner = b->first; inner; inner = inner->next)
+        if (inner != b->last && !removable(inner)) return false;
+  return true;
+}
+
+/* Counts, into uses[value id], the reads of values by the ops of block b (regions too). */
+static void count_uses(const kiln_block *b, int32_t *uses, int32_t n) {
+  for (const kiln_op *op = b->first; op; op = op->next) {
+    for (int32_t k = 0; k < op->num_operands; k++)
+      if (op->operands[k]->id >= 0 && op->operands[k]->id < n) uses[op->operands[k]->id]++;
+    for (int32_t r = 0; r < op->num_regions; r++)
+      for (const kiln_block *inner = op->regions[r].first; inner; inner = inner->next) count_uses(inner, uses, n);
+  }
+}
+
+/* Removes the ops of the function's body that nothing reads and that may go (removable),
+ * last first, so that what only they read goes too. */
+static kiln_status drop_dead(kiln_op *func, int32_t *count) {
+  kiln_block *body = kiln_op_block(func, 0);
+  if (!body) return NULL;
+  kiln_func_number_values(func);
+  int32_t n = kiln_func_num_values(func);
+  int32_t *uses = calloc((size_t)n + 1, sizeof *uses);
+  if (!uses) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory canonicalising");
+  count_uses(body, uses, n);
+  for (kiln_op *op = body->last; op;) {
+    kiln_op *prev = op->prev;
+    bool dead = removable(op);
+    for (int32_t r = 0; dead && r < op->num_results; r++) dead = op->results[r].id >= 0 && op->results[r].id < n && !uses[op->results[r].id];
+    if (dead) {
+      for (int32_t k = 0; k < op->num_operands; k++)
+        if (op->operands[k]->id >= 0 && op->operands[k]->id < n) uses[op->operands[k]->id]--;
+      for (int32_t r = 0; r < op->num_regions; r++) /* what the regions read from outside */
+        for (const kiln_block *inner = op->regions[r].first; inner; inner = inner->next) {
+          int32_t *none = calloc((size_t)n + 1, sizeof *none);
+          if (!none) {
+            free(uses);
+            return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory canonicalising");
+          }
+          count_uses(inner, none, n);
+          for (int32_t v = 0; v < n; v++) uses[v] -= none[v];
+          free(none);
+        }
+      kiln_block_remove(body, op);
+      (*count)++;
+    }
+    op = prev;
+  }
+  free(uses);
+  return NULL;
+}
+
 kiln_status kiln_canonicalize(kiln_module *m, kiln_op *func, int32_t *out_rewrites) {
   KILN_RETURN_IF_ERROR(kiln_rewrite_each_op(m, func, drop_identity, out_rewrites));
+  KILN_RETURN_IF_ERROR(drop_dead(func, out_rewrites));
   kiln_block *body = kiln_op_block(func, 0);
   for (kiln_op *t = body ? body->first : NULL; t; t = t->next) {
     if (t->kind == KILN_OP_DOT_GENERAL) {

@@ -12,6 +12,9 @@
  * real and imaginary parts and the complex of their difference and sum. An op that computes
  * its operand unchanged (a pad by nothing, a whole slice, an identity transpose, broadcast,
  * reverse, reshape or convert; in nested regions too) goes, its readers reading the operand.
+ * Ops of the body that nothing reads go (last first), but those with effects or errors of
+ * their own (collectives, feeds, sends, receives, custom calls, control flow, composites,
+ * barriers, test ops).
  *
  * Writes the function (in place) and allocates in `m`, the module that owns it. Not
  * thread-safe for one function. */

@@ -5,7 +5,8 @@
 // Ops that compute their operand unchanged go: a pad by nothing (as jnp.fft's irfft
 // emits), a whole slice, identity transpose and broadcast_in_dim, a reverse along a dim of
 // 1, a reshape and a convert to the operand's own type; the readers read the operand.
-// rewritten: 7
+// The pad's padding value, read by nothing then, goes too.
+// rewritten: 8
 func.func @identities() {
   %x = stablehlo.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
   %z = stablehlo.constant dense<0.0> : tensor<f32>
@@ -50,8 +51,9 @@ func.func @not_identities() {
 // -----
 
 // Inside a loop's body and condition: the identity pad and slice of the carried value go,
-// the loop reading its carried value directly; a whole slice returned by the body too.
-// rewritten: 3
+// the loop reading its carried value directly; a whole slice returned by the body too;
+// the padding value, read by nothing then, goes.
+// rewritten: 4
 func.func @identities_in_loop() {
   %x = stablehlo.constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
   %z = stablehlo.constant dense<0.0> : tensor<f32>
@@ -72,5 +74,45 @@ func.func @identities_in_loop() {
       stablehlo.return %j, %s : tensor<i32>, tensor<3xf32>
     }
   check.expect_almost_eq_const %r#1, dense<[8.0, 16.0, 24.0]> : tensor<3xf32>
+  func.return
+}
+
+// -----
+
+// Ops nothing reads go, last first, so that what only they read goes too: a dead chain of
+// an exp and an add, a dead reduce (its body pure), a dead pad by nothing (an identity,
+// counted there) and then the zero both read; the live sum stays.
+// rewritten: 5
+func.func @dead_ops() {
+  %x = stablehlo.constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+  %xb = stablehlo.optimization_barrier %x : tensor<3xf32>
+  %e = stablehlo.exponential %xb : tensor<3xf32>
+  %f = stablehlo.add %e, %e : tensor<3xf32>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %r = stablehlo.reduce(%xb init: %zero) applies stablehlo.add across dimensions = [0] : (tensor<3xf32>, tensor<f32>) -> tensor<f32>
+  %p = stablehlo.pad %xb, %zero, low = [0], high = [0], interior = [0] : (tensor<3xf32>, tensor<f32>) -> tensor<3xf32>
+  %s = stablehlo.add %xb, %xb : tensor<3xf32>
+  check.expect_almost_eq_const %s, dense<[2.0, 4.0, 6.0]> : tensor<3xf32>
+  func.return
+}
+
+// -----
+
+// What may not go stays though nothing reads it: a while loop (control flow is kept as
+// written), a barrier.
+// rewritten: 0
+func.func @dead_but_kept() {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %w = stablehlo.while(%i = %c0) : tensor<i32>
+    cond {
+      %n = stablehlo.constant dense<3> : tensor<i32>
+      %p = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %p : tensor<i1>
+    } do {
+      %one = stablehlo.constant dense<1> : tensor<i32>
+      %j = stablehlo.add %i, %one : tensor<i32>
+      stablehlo.return %j : tensor<i32>
+    }
+  %b = stablehlo.optimization_barrier %c0 : tensor<i32>
   func.return
 }

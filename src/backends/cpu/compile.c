@@ -18,6 +18,7 @@
 #include "passes/unroll_loops.h"
 #include "passes/fusion.h"
 #include "passes/inline.h"
+#include "passes/rewrite.h"
 
 enum { ARENA_ALIGN = 64, MAX_MEMO = 4096 };
 
@@ -1156,6 +1157,13 @@ int32_t kiln_cpu_alias_base(const kiln_cpu_executable *x, int32_t v) {
 /* Completes step (its prepared kernel already set) for an op the backend runs natively: it
  * reads the operands and writes the results, which go in the arena; values lists the
  * operands then the results. The step counts even when this fails, so it is freed. */
+/* Whether any result of op is read in body (its regions included). */
+static bool results_read(const kiln_block *body, const kiln_op *op) {
+  for (int32_t k = 0; k < op->num_results; k++)
+    if (kiln_rewrite_uses(body, &op->results[k])) return true;
+  return false;
+}
+
 static kiln_status native_step(kiln_cpu_executable *x, const kiln_op *op, kiln_cpu_step_kind kind, kiln_cpu_step *step) {
   x->num_steps++;
   step->kind = kind;
@@ -1331,6 +1339,13 @@ static kiln_status schedule(kiln_cpu_executable *x, const kiln_block *body, cons
     if ((op->kind == KILN_OP_CUSTOM_CALL || op->kind == KILN_OP_CHOLESKY || op->kind == KILN_OP_TRIANGULAR_SOLVE) &&
         all_static(op) && op->num_operands + op->num_results <= KILN_CPU_MAX_LAPACK_VALUES) {
       KILN_RETURN_IF_ERROR(kiln_lapack_prepare(op, NULL, NULL, &step->lapack));
+      if (step->lapack && !results_read(body, op)) {
+        /* well formed (planned) and read by nothing: no step, as XLA drops it
+         * (jnp.linalg.qr(a)[1] computes Q and leaves it) */
+        kiln_lapack_destroy(step->lapack);
+        step->lapack = NULL;
+        continue;
+      }
       if (step->lapack) {
         KILN_RETURN_IF_ERROR(native_step(x, op, KILN_CPU_STEP_LAPACK, step));
         continue;
