@@ -355,14 +355,13 @@ static bool removable(const kiln_op *op) {
   return true;
 }
 
-/* Counts, into uses[value id], the reads of values by the ops of block b (regions too). */
-static void count_uses(const kiln_block *b, int32_t *uses, int32_t n) {
-  for (const kiln_op *op = b->first; op; op = op->next) {
-    for (int32_t k = 0; k < op->num_operands; k++)
-      if (op->operands[k]->id >= 0 && op->operands[k]->id < n) uses[op->operands[k]->id]++;
-    for (int32_t r = 0; r < op->num_regions; r++)
-      for (const kiln_block *inner = op->regions[r].first; inner; inner = inner->next) count_uses(inner, uses, n);
-  }
+/* Adds delta to uses[value id] for each read of a value by op (its regions' ops too). */
+static void add_uses(const kiln_op *op, int32_t *uses, int32_t n, int32_t delta) {
+  for (int32_t k = 0; k < op->num_operands; k++)
+    if (op->operands[k]->id >= 0 && op->operands[k]->id < n) uses[op->operands[k]->id] += delta;
+  for (int32_t r = 0; r < op->num_regions; r++)
+    for (const kiln_block *b = op->regions[r].first; b; b = b->next)
+      for (const kiln_op *inner = b->first; inner; inner = inner->next) add_uses(inner, uses, n, delta);
 }
 
 /* Removes the ops of the function's body that nothing reads and that may go (removable),
@@ -374,25 +373,16 @@ static kiln_status drop_dead(kiln_op *func, int32_t *count) {
   int32_t n = kiln_func_num_values(func);
   int32_t *uses = calloc((size_t)n + 1, sizeof *uses);
   if (!uses) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory canonicalising");
-  count_uses(body, uses, n);
+  for (const kiln_op *op = body->first; op; op = op->next) add_uses(op, uses, n, 1);
   for (kiln_op *op = body->last; op;) {
     kiln_op *prev = op->prev;
     bool dead = removable(op);
-    for (int32_t r = 0; dead && r < op->num_results; r++) dead = op->results[r].id >= 0 && op->results[r].id < n && !uses[op->results[r].id];
+    for (int32_t r = 0; dead && r < op->num_results; r++) {
+      int32_t v = op->results[r].id;
+      dead = v >= 0 && v < n && !uses[v];
+    }
     if (dead) {
-      for (int32_t k = 0; k < op->num_operands; k++)
-        if (op->operands[k]->id >= 0 && op->operands[k]->id < n) uses[op->operands[k]->id]--;
-      for (int32_t r = 0; r < op->num_regions; r++) /* what the regions read from outside */
-        for (const kiln_block *inner = op->regions[r].first; inner; inner = inner->next) {
-          int32_t *none = calloc((size_t)n + 1, sizeof *none);
-          if (!none) {
-            free(uses);
-            return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory canonicalising");
-          }
-          count_uses(inner, none, n);
-          for (int32_t v = 0; v < n; v++) uses[v] -= none[v];
-          free(none);
-        }
+      add_uses(op, uses, n, -1); /* what it and its regions read */
       kiln_block_remove(body, op);
       (*count)++;
     }

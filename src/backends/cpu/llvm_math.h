@@ -29,6 +29,10 @@
 extern "C" {
 #endif
 
+/* Whether any lane of the i1 vector mask (or the i1 mask itself) is set, as one i1 at b's
+ * position: the condition of a branch to code only some lanes need. */
+LLVMValueRef kiln_cpu_any_lane(LLVMBuilderRef b, LLVMValueRef mask);
+
 /* Emits y = op(x) at the builder's position for x of type float, double, <N x float> or
  * <N x double>. Helper functions it needs are added to module m once (internal linkage,
  * alwaysinline) and reused. Returns NULL when the op/type pair is not one it implements

@@ -73,11 +73,11 @@ static kiln_mv gather(const kiln_mb *e, LLVMValueRef base, kiln_mv i) {
   return LLVMBuildCall2(e->b, fty, fn, args, 4, "");
 }
 
-/* Whether any lane of the i1 value c is set, as one i1. */
-static LLVMValueRef any_lane(const kiln_mb *e, kiln_mv c) {
-  if (!e->lanes) return c;
-  LLVMTypeRef it = LLVMIntTypeInContext(e->ctx, e->lanes);
-  return LLVMBuildICmp(e->b, LLVMIntNE, LLVMBuildBitCast(e->b, c, it, ""), LLVMConstNull(it), "");
+LLVMValueRef kiln_cpu_any_lane(LLVMBuilderRef b, LLVMValueRef mask) {
+  LLVMTypeRef t = LLVMTypeOf(mask);
+  if (LLVMGetTypeKind(t) != LLVMVectorTypeKind) return mask;
+  LLVMTypeRef it = LLVMIntTypeInContext(LLVMGetTypeContext(t), LLVMGetVectorSize(t));
+  return LLVMBuildICmp(b, LLVMIntNE, LLVMBuildBitCast(b, mask, it, ""), LLVMConstNull(it), "");
 }
 
 /* Payne-Hanek for a >= 2^26 finite: r with a = q*pi/2 + r. */
@@ -139,7 +139,7 @@ kiln_mv kiln_math_reduce_pio2(const kiln_mb *e, kiln_mv x, kiln_mv *out_q) {
   LLVMValueRef fn = LLVMGetBasicBlockParent(from);
   LLVMBasicBlockRef large = LLVMAppendBasicBlockInContext(e->ctx, fn, "reduce.large");
   LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(e->ctx, fn, "reduce.join");
-  LLVMBuildCondBr(e->b, any_lane(e, big), large, join);
+  LLVMBuildCondBr(e->b, kiln_cpu_any_lane(e->b, big), large, join);
   LLVMPositionBuilderAtEnd(e->b, large);
   kiln_mv q_large, r_large = reduce_large(e, kiln_mb_sel(e, big, ax, kiln_mb_c(e, 0x1p30)), &q_large);
   kiln_mv neg = kiln_mb_ltc(e, x, 0.0);

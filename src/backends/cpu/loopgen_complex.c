@@ -170,14 +170,6 @@ V kiln_cpu_complex_const(kiln_cpu_gen *g, kiln_scalar v, int w) {
 
 /* ---------------------------------------------------------------- arithmetic */
 
-/* Whether any lane of an i1 vector (or the i1 itself) is set. */
-static V any_lane(kiln_cpu_gen *g, V c) {
-  int w = kiln_cpu_width(c);
-  if (w == 1) return c;
-  LLVMTypeRef it = LLVMIntTypeInContext(g->c, (unsigned)w);
-  return LLVMBuildICmp(g->b, LLVMIntNE, LLVMBuildBitCast(g->b, c, it, ""), LLVMConstNull(it), "");
-}
-
 /* __muldc3's recovery of infinities (below), for the lanes whose plain products x + iy
  * came out NaN in both parts. */
 static V multiply_recover(kiln_cpu_gen *g, V a, V b, V c, V d, V x, V y) {
@@ -213,7 +205,7 @@ static V multiply(kiln_cpu_gen *g, V z, V u) {
   LLVMValueRef fn = LLVMGetBasicBlockParent(from);
   LLVMBasicBlockRef nan = LLVMAppendBasicBlockInContext(g->c, fn, "cmul.nan");
   LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(g->c, fn, "cmul.join");
-  LLVMBuildCondBr(g->b, any_lane(g, and_(g, is_nan(g, x), is_nan(g, y))), nan, join);
+  LLVMBuildCondBr(g->b, kiln_cpu_any_lane(g->b, and_(g, is_nan(g, x), is_nan(g, y))), nan, join);
   LLVMPositionBuilderAtEnd(g->b, nan);
   V recovered = multiply_recover(g, a, b, c, d, x, y);
   LLVMBasicBlockRef nan_end = LLVMGetInsertBlock(g->b);
