@@ -156,6 +156,26 @@ static bool element_gather_read(const kiln_op *op, element_gather *g) {
   return true;
 }
 
+/* A dynamic_slice the loops read in place (its start indices integer scalars, its types
+ * ones the loop code handles, not complex): each element the operand's at the result's
+ * index plus the starts, each clamped so the slice fits (a GATHER node whose index reads
+ * are the same at every point). */
+static bool element_dynslice(const kiln_op *op) {
+  if (op->kind != KILN_OP_DYNAMIC_SLICE || op->num_results != 1 || op->num_operands < 1) return false;
+  const kiln_type *x = op->operands[0]->type, *r = op->results[0].type;
+  kiln_elem e = kiln_type_elem(x);
+  if (!kiln_cpu_static_dense(x) || !kiln_cpu_static_dense(r) || kiln_elem_is_complex(e) || !kiln_cpu_loopgen_elem(e) ||
+      kiln_type_elem(r) != e || r->tensor.rank != x->tensor.rank || op->num_operands != 1 + x->tensor.rank)
+    return false;
+  for (int32_t d = 0; d < x->tensor.rank; d++) {
+    const kiln_type *it = op->operands[1 + d]->type;
+    if (!kiln_cpu_static_dense(it) || it->tensor.rank != 0 || !kiln_cpu_index_elem(kiln_type_elem(it)) ||
+        !kiln_cpu_loopgen_elem(kiln_type_elem(it)) || r->tensor.dims[d] > x->tensor.dims[d])
+      return false;
+  }
+  return true;
+}
+
 static kiln_fuse_class classify(const kiln_op *op, void *user) {
   const kiln_cpu_executable *x = user;
   if (x->baseline || op->num_results != 1 || !all_static(op)) return KILN_FUSE_NONE;
@@ -182,6 +202,7 @@ static kiln_fuse_class classify(const kiln_op *op, void *user) {
       element_gather g;
       return element_gather_read(op, &g) ? KILN_FUSE_GATHER : KILN_FUSE_NONE;
     }
+    case KILN_OP_DYNAMIC_SLICE: return element_dynslice(op) ? KILN_FUSE_GATHER : KILN_FUSE_NONE;
     default: return kiln_cpu_loopgen_supports(op) && same_shape_operands(op) ? KILN_FUSE_LOOP : KILN_FUSE_NONE;
   }
 }
@@ -418,6 +439,37 @@ static kiln_cpu_node *build_gather(builder *bd, const kiln_op *op, const imap *m
   return n;
 }
 
+/* An element_dynslice read through result map m: the operand's element at the same index
+ * plus each start that can move the slice (its dim longer than the slice), clamped to
+ * dim - size and scaled by the dim's stride. */
+static kiln_cpu_node *build_dynslice(builder *bd, const kiln_op *op, const imap *m) {
+  const kiln_type *x = op->operands[0]->type, *r = op->results[0].type;
+  int32_t rank = x->tensor.rank;
+  kiln_cpu_node *n = new_node(bd, KILN_CPU_NODE_GATHER, kiln_type_elem(x));
+  if (!n) return NULL;
+  n->args = kiln_arena_alloc_array(bd->x->arena, (size_t)rank + 1, sizeof *n->args);
+  int64_t *strides = kiln_arena_alloc_array(bd->x->arena, (size_t)rank + 1, sizeof *strides);
+  int64_t *limits = kiln_arena_alloc_array(bd->x->arena, (size_t)rank + 1, sizeof *limits);
+  if (!n->args || !strides || !limits) {
+    if (!bd->st) bd->st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+    return NULL;
+  }
+  n->input = input_of(bd, op->operands[0]->id);
+  affine(x, m, n->strides, &n->base);
+  n->index_strides = strides;
+  n->index_limits = limits;
+  int64_t xstr[KILN_CPU_MAX_RANK], s = 1;
+  for (int32_t d = rank - 1; d >= 0; d--) xstr[d] = s, s *= x->tensor.dims[d];
+  for (int32_t d = 0; d < rank; d++) {
+    if (x->tensor.dims[d] == r->tensor.dims[d]) continue; /* its start clamps to 0 */
+    imap *scalar = map_new(bd, 0, m->n);
+    if (!scalar || !(n->args[n->num_args] = build_value(bd, op->operands[1 + d], scalar))) return NULL;
+    strides[n->num_args] = xstr[d];
+    limits[n->num_args++] = x->tensor.dims[d] - r->tensor.dims[d];
+  }
+  return n;
+}
+
 static kiln_cpu_node *build_op(builder *bd, const kiln_op *op, const imap *m) {
   kiln_elem re = kiln_type_elem(op->results[0].type);
   switch (op->kind) {
@@ -449,6 +501,7 @@ static kiln_cpu_node *build_op(builder *bd, const kiln_op *op, const imap *m) {
     }
     case KILN_OP_DOT_GENERAL: return build_unit_dot(bd, op, m);
     case KILN_OP_GATHER: return build_gather(bd, op, m);
+    case KILN_OP_DYNAMIC_SLICE: return build_dynslice(bd, op, m);
     default: {
       kiln_cpu_node *n = new_node(bd, KILN_CPU_NODE_OP, re);
       if (!n) return NULL;

@@ -118,6 +118,25 @@ static LLVMValueRef lane_steps(nest *n, int64_t s, int w) {
   return LLVMConstVector(lanes, (unsigned)w);
 }
 
+/* Whether x is the same in every lane along the vectorised dim (it reads nothing along it
+ * and is no fold argument), looking at most *budget nodes deep (false past that). */
+static bool uniform(const nest *n, const kiln_cpu_node *x, int *budget) {
+  if (--*budget < 0 || x->kind == KILN_CPU_NODE_ARG) return false;
+  if (kiln_cpu_node_affine(x) && (x->strides[n->inner] || param(n, KILN_CPU_FIELD_STRIDE(x->id, n->inner)))) return false;
+  for (int32_t k = 0; k < x->num_args; k++)
+    if (!uniform(n, x->args[k], budget)) return false;
+  return true;
+}
+
+/* Whether a GATHER node's indices are uniform: then its w lanes read memory as a LOAD's
+ * would (a dynamic_slice's box row: one vector load). */
+static bool gather_uniform(const nest *n, const kiln_cpu_node *x) {
+  int budget = 256;
+  for (int32_t k = 0; k < x->num_args; k++)
+    if (!uniform(n, x->args[k], &budget)) return false;
+  return true;
+}
+
 static LLVMValueRef value(nest *n, const kiln_cpu_node *x, LLVMValueRef pos, int w) {
   if (n->memo[x->id]) return n->memo[x->id];
   kiln_cpu_gen *g = n->g;
@@ -145,14 +164,17 @@ static LLVMValueRef value(nest *n, const kiln_cpu_node *x, LLVMValueRef pos, int
       int64_t s = x->strides[n->inner];
       LLVMValueRef off = n->offset[x->id];
       if (s || inner_param) off = LLVMBuildAdd(g->b, off, LLVMBuildMul(g->b, pos, num(n, fs, s), ""), "");
-      if (w > 1) off = LLVMBuildAdd(g->b, kiln_cpu_splat(g, off, w), lane_steps(n, s, w), "");
+      bool same = w == 1 || gather_uniform(n, x);
+      int ow = same ? 1 : w; /* the offsets' lanes */
+      if (!same) off = LLVMBuildAdd(g->b, kiln_cpu_splat(g, off, w), lane_steps(n, s, w), "");
       for (int32_t k = 0; k < x->num_args; k++) {
         LLVMValueRef at = value(n, x->args[k], pos, w);
         if (!at) return NULL;
+        if (w > 1 && same) at = LLVMBuildExtractElement(g->b, at, LLVMConstInt(g->i32, 0, 0), "");
         at = kiln_cpu_clamped_index(g, x->args[k]->elem, at, x->index_limits[k]);
-        off = LLVMBuildAdd(g->b, off, LLVMBuildMul(g->b, at, kiln_cpu_splat(g, i64c(n, x->index_strides[k]), w), ""), "");
+        off = LLVMBuildAdd(g->b, off, LLVMBuildMul(g->b, at, kiln_cpu_splat(g, i64c(n, x->index_strides[k]), ow), ""), "");
       }
-      v = kiln_cpu_load_at(g, n->inputs[x->input], x->elem, off);
+      v = same ? kiln_cpu_load(g, n->inputs[x->input], x->elem, off, s, w) : kiln_cpu_load_at(g, n->inputs[x->input], x->elem, off);
       break;
     }
     case KILN_CPU_NODE_SCALAR:

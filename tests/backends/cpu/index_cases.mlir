@@ -284,3 +284,37 @@ func.func @element_gather_broadcast_and_narrow_types() {
   check.expect_eq_const %nz, dense<[true, false, false]> : tensor<3xi1>
   func.return
 }
+
+// -----
+
+// A dynamic_slice read in place by the loop that uses it (compile.c: a GATHER node whose
+// start indices are the same at every point, so a row is one vector load): starts past
+// both ends clamp so the box fits, a dim the box spans whole takes no start, the starts
+// computed in the loop (i - 3, i + 2), i32, u8 and i64 starts.
+func.func @fused_dynamic_slice() {
+  %x = stablehlo.iota dim = 0 : tensor<6x40xf32>
+  %c = stablehlo.iota dim = 1 : tensor<6x40xf32>
+  %hundred = stablehlo.constant dense<100.0> : tensor<6x40xf32>
+  %x100 = stablehlo.multiply %x, %hundred : tensor<6x40xf32>
+  %v = stablehlo.add %x100, %c : tensor<6x40xf32>
+  %i = stablehlo.constant dense<4> : tensor<i32>
+  %three = stablehlo.constant dense<3> : tensor<i32>
+  %two = stablehlo.constant dense<2> : tensor<i32>
+  %lo = stablehlo.subtract %i, %three : tensor<i32>
+  %hi = stablehlo.add %i, %two : tensor<i32>
+  %col = stablehlo.constant dense<5> : tensor<ui8>
+  %a = stablehlo.dynamic_slice %v, %lo, %lo, sizes = [2, 33] : (tensor<6x40xf32>, tensor<i32>, tensor<i32>) -> tensor<2x33xf32>
+  %b = stablehlo.dynamic_slice %v, %hi, %hi, sizes = [2, 33] : (tensor<6x40xf32>, tensor<i32>, tensor<i32>) -> tensor<2x33xf32>
+  %d = stablehlo.add %b, %a : tensor<2x33xf32>
+  // rows 4..5 (6 clamps to 4), columns 6..38 (6 fits: 40 - 33 = 7); plus rows 1..2, columns 1..33
+  check.expect_eq_const %d, dense<[[507.0, 509.0, 511.0, 513.0, 515.0, 517.0, 519.0, 521.0, 523.0, 525.0, 527.0, 529.0, 531.0, 533.0, 535.0, 537.0, 539.0, 541.0, 543.0, 545.0, 547.0, 549.0, 551.0, 553.0, 555.0, 557.0, 559.0, 561.0, 563.0, 565.0, 567.0, 569.0, 571.0], [707.0, 709.0, 711.0, 713.0, 715.0, 717.0, 719.0, 721.0, 723.0, 725.0, 727.0, 729.0, 731.0, 733.0, 735.0, 737.0, 739.0, 741.0, 743.0, 745.0, 747.0, 749.0, 751.0, 753.0, 755.0, 757.0, 759.0, 761.0, 763.0, 765.0, 767.0, 769.0, 771.0]]> : tensor<2x33xf32>
+  %w = stablehlo.dynamic_slice %v, %col, %col, sizes = [6, 1] : (tensor<6x40xf32>, tensor<ui8>, tensor<ui8>) -> tensor<6x1xf32>
+  %n = stablehlo.negate %w : tensor<6x1xf32>
+  check.expect_eq_const %n, dense<[[-5.0], [-105.0], [-205.0], [-305.0], [-405.0], [-505.0]]> : tensor<6x1xf32>
+  %m = stablehlo.constant dense<-9> : tensor<i64>
+  %e = stablehlo.dynamic_slice %v, %m, %m, sizes = [1, 40] : (tensor<6x40xf32>, tensor<i64>, tensor<i64>) -> tensor<1x40xf32>
+  %s = stablehlo.slice %e [0:1, 36:40] : (tensor<1x40xf32>) -> tensor<1x4xf32>
+  %t = stablehlo.abs %s : tensor<1x4xf32>
+  check.expect_eq_const %t, dense<[[36.0, 37.0, 38.0, 39.0]]> : tensor<1x4xf32>
+  func.return
+}
