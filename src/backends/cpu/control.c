@@ -28,6 +28,8 @@ struct kiln_cpu_control {
   int cond_dir;          /* kiln_compare_dir */
   kiln_elem cond_elem;
   bool cond_unsigned;
+  /* while: the body's steps run on one run state for every iteration (lean_body) */
+  bool lean;
 };
 
 void kiln_cpu_control_destroy(kiln_cpu_control *c) {
@@ -203,6 +205,25 @@ static bool find_invariants(kiln_cpu_control *c) {
   return find_in_place(body, c->num_carried);
 }
 
+/* Whether a while loop with a direct condition replays its body's steps itself, on one
+ * run state for all iterations (run_while_lean: no run set up and no results made per
+ * iteration): a body whose steps only read and write memory (no interpreter or
+ * control-flow step), with no signatures, each carried value unchanged (invariant),
+ * updated in place, or stored by a step straight into its result. */
+static bool lean_body(const kiln_cpu_control *c) {
+  const kiln_cpu_executable *b = c->region[1];
+  if (!c->direct_cond || !c->invariant || b->whole_interp || b->specs || b->num_kept_slots ||
+      b->num_results != c->num_carried)
+    return false;
+  for (int32_t s = 0; s < b->num_steps; s++)
+    if (b->steps[s].kind == KILN_CPU_STEP_INTERP || b->steps[s].kind == KILN_CPU_STEP_CONTROL) return false;
+  for (int32_t k = 0; k < c->num_carried; k++) {
+    const kiln_cpu_slot *sl = &b->slots[b->result_values[k]];
+    if (!c->invariant[k] && (sl->store != KILN_CPU_STORE_RESULT || sl->index != k)) return false;
+  }
+  return true;
+}
+
 /* Whether the outlined condition f is a direct_cond one; fills c's fields when it is. */
 static bool find_direct_cond(kiln_cpu_control *c, const kiln_op *f) {
   const kiln_block *b = kiln_op_block(f, 0);
@@ -231,8 +252,11 @@ static bool direct_cond(const kiln_cpu_control *c, kiln_cpu_tensor *const *carri
   kiln_scalar v[2];
   for (int i = 0; i < 2; i++) {
     int32_t a = c->cond_arg[i];
+    const void *p = a < 0 ? NULL : (a < c->num_carried ? carried[a] : captured[a - c->num_carried])->data;
     if (a < 0) v[i].i = c->cond_const[i];
-    else v[i] = kiln_scalar_load(c->cond_elem, (const uint8_t *)(a < c->num_carried ? carried[a] : captured[a - c->num_carried])->data);
+    else if (c->cond_elem == KILN_ELEM_SI32) v[i].i = *(const int32_t *)p; /* JAX's counters: read directly */
+    else if (c->cond_elem == KILN_ELEM_SI64) v[i].i = *(const int64_t *)p;
+    else v[i] = kiln_scalar_load(c->cond_elem, p);
   }
   int order = c->cond_unsigned ? (v[0].u > v[1].u) - (v[0].u < v[1].u) : (v[0].i > v[1].i) - (v[0].i < v[1].i);
   switch (c->cond_dir) {
@@ -286,6 +310,7 @@ kiln_status kiln_cpu_control_prepare(kiln_cpu_executable *x, const kiln_op *op, 
     kiln_cpu_control_destroy(c);
     return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   }
+  c->lean = op->kind == KILN_OP_WHILE && lean_body(c);
   for (int32_t i = 0; i < op->num_results; i++) x->slots[op->results[i].id].store = KILN_CPU_STORE_HELD;
   step->kind = KILN_CPU_STEP_CONTROL;
   step->op = op;
@@ -408,11 +433,89 @@ static kiln_status run_while(const kiln_cpu_control *c, kiln_cpu_tensor *const *
   return st;
 }
 
+/* A tensor of t's type for a lean loop's carried value: bin's, else a new one. */
+static kiln_status fresh(const kiln_type *t, kiln_cpu_bin *bin, kiln_cpu_tensor **out) {
+  if ((*out = kiln_cpu_bin_take(bin, kiln_type_elem(t), t->tensor.rank, t->tensor.dims))) return NULL;
+  return kiln_cpu_tensor_new(kiln_type_elem(t), t->tensor.rank, t->tensor.dims, out);
+}
+
+/* The three sets of tensors a lean loop's iterations run on: the first iteration reads
+ * the loop's operands (FIRST), and writes the values it makes into the first of two
+ * tensors each; later ones alternate, reading one and writing the other (EVEN: the first
+ * to the second, ODD: back). A value updated in place, or unchanged, is one tensor in
+ * every set. */
+enum { FIRST, EVEN, ODD, PHASES };
+
+/* A while loop whose body is lean (lean_body): its steps replayed on three argument arrays
+ * filled once (kiln_cpu_lean_fill), one per phase, so that an iteration is the condition
+ * and the steps' kernels; results as run_while's. */
+static kiln_status run_while_lean(const kiln_cpu_control *c, kiln_cpu_tensor *const *in, kiln_cpu_tensor **out,
+                                  kiln_cpu_bin *bin) {
+  kiln_cpu_executable *body = c->region[1];
+  int32_t nv = c->num_carried, ncap = c->num_captured[1], width = nv + ncap;
+  kiln_cpu_tensor *const *cond_captured = in + nv, *const *body_captured = in + nv + c->num_captured[0];
+  const int32_t *in_place = body->result_from_input;
+  /* one block: the argument arrays (PHASES * na), the tensors: inputs (PHASES * width),
+   * results (PHASES * nv), made (2 * nv: each value's two tensors, or an in-place value's
+   * copy), then alone (a flag per step) */
+  size_t na = (size_t)kiln_cpu_lean_size(body), ptrs = PHASES * (na + (size_t)width + (size_t)nv) + 2 * (size_t)nv;
+  void **args = kiln_fault_calloc(1, ptrs * sizeof *args + (size_t)body->num_steps + 1);
+  kiln_cpu_run_state *s = args ? kiln_cpu_state_take(body) : NULL;
+  if (!s) {
+    free(args);
+    return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "cpu: out of memory for a loop's run");
+  }
+  kiln_cpu_tensor **inputs = (kiln_cpu_tensor **)(args + PHASES * na), **results = inputs + PHASES * width;
+  kiln_cpu_tensor **made = results + PHASES * nv;
+  bool *alone = (bool *)(made + 2 * nv);
+  kiln_status st = NULL;
+  for (int32_t k = 0; k < nv && !st; k++) {
+    const kiln_type *t = body->slots[body->result_values[k]].type;
+    kiln_cpu_tensor *first = in[k];
+    if (in_place && in_place[k] >= 0) st = copy_of(c, in[k], bin, &first); /* owned: made[] stays NULL */
+    else if (!c->invariant[k] && !(st = fresh(t, bin, &made[k]))) st = fresh(t, bin, &made[nv + k]);
+    bool alternates = made[k] != NULL;
+    inputs[FIRST * width + k] = first;
+    inputs[EVEN * width + k] = alternates ? made[k] : first;
+    inputs[ODD * width + k] = alternates ? made[nv + k] : first;
+    results[FIRST * nv + k] = results[ODD * nv + k] = inputs[EVEN * width + k];
+    results[EVEN * nv + k] = inputs[ODD * width + k];
+    if (!alternates && first != in[k]) made[k] = first; /* the in-place copy, owned */
+  }
+  for (int32_t p = 0; p < PHASES && !st; p++) {
+    for (int32_t i = 0; i < ncap; i++) inputs[p * width + nv + i] = body_captured[i];
+    kiln_cpu_lean_fill(body, s, inputs + p * width, results + p * nv, args + p * (size_t)na, alone);
+  }
+  int p = FIRST;
+  while (!st && direct_cond(c, inputs + p * width, cond_captured)) {
+    st = kiln_cpu_replay(body, args + p * (size_t)na, alone);
+    p = p == EVEN ? ODD : EVEN;
+  }
+  kiln_cpu_state_give(body, s);
+  /* the results: each value where the next iteration would have read it (NULL: dead) */
+  for (int32_t k = 0; k < nv; k++) out[k] = NULL;
+  for (int32_t k = 0; k < nv && !st; k++) {
+    kiln_cpu_tensor *final = inputs[p * width + k];
+    if (c->dead && c->dead[k]) continue;
+    if (final == in[k]) st = copy_of(c, in[k], bin, &out[k]); /* unchanged, or no iteration */
+    else out[k] = final;
+  }
+  for (int32_t k = 0; k < nv; k++) {
+    if (st && out[k] && inputs[p * width + k] == in[k]) kiln_cpu_bin_put(bin, out[k]); /* a copy */
+    for (int32_t j = 0; j < 2 * nv && !st; j++)
+      if (out[k] && made[j] == out[k]) made[j] = NULL; /* the result's now */
+    if (st) out[k] = NULL;
+  }
+  for (int32_t k = 0; k < 2 * nv; k++) kiln_cpu_bin_put(bin, made[k]);
+  free(args);
+  return st;
+}
+
 kiln_status kiln_cpu_control_run(const kiln_cpu_step *step, kiln_cpu_tensor *const *in, kiln_cpu_tensor **out,
                                  kiln_cpu_bin *bin, kiln_check_log *checks) {
   const kiln_cpu_control *c = step->control;
   const kiln_op *op = step->op;
-  if (op->kind == KILN_OP_WHILE) return run_while(c, in, out, bin, checks);
+  if (op->kind == KILN_OP_WHILE) return c->lean ? run_while_lean(c, in, out, bin) : run_while(c, in, out, bin, checks);
   /* if: the predicate picks region 0 (true) or 1; case: the index picks its branch, the
    * last one when out of range */
   int32_t r;

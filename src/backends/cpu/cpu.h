@@ -217,6 +217,23 @@ kiln_status kiln_cpu_run(kiln_cpu_executable *x, kiln_cpu_tensor *const *inputs,
  * spares[k] becomes NULL. spares may be NULL. */
 kiln_status kiln_cpu_run_into(kiln_cpu_executable *x, kiln_cpu_tensor *const *inputs, kiln_cpu_tensor **results,
                               kiln_cpu_tensor **spares, kiln_check_log *checks);
+/* A while body's lean iterations (control.c): its steps replayed on argument arrays filled
+ * once per loop, one per set of tensors the iterations alternate between. Only for an
+ * executable with no interpreted or control-flow step (no kept slots) and no signatures.
+ * The run state (kiln_cpu_state_take: NULL when out of memory; given back with
+ * kiln_cpu_state_give) holds the temporaries the arrays point into: one thread at a time. */
+kiln_cpu_run_state *kiln_cpu_state_take(kiln_cpu_executable *x);
+void kiln_cpu_state_give(kiln_cpu_executable *x, kiln_cpu_run_state *s);
+/* The entries of an argument array of x. */
+int32_t kiln_cpu_lean_size(const kiln_cpu_executable *x);
+/* Fills args (kiln_cpu_lean_size entries) with the data pointers x's steps take on s when
+ * x's inputs are inputs and its results are made in results (tensors of their types; a
+ * result updated in place is its input's tensor), and alone (one per step) with whether a
+ * step runs on the caller alone. */
+void kiln_cpu_lean_fill(const kiln_cpu_executable *x, kiln_cpu_run_state *s, kiln_cpu_tensor *const *inputs,
+                        kiln_cpu_tensor *const *results, void **args, bool *alone);
+/* Runs x's steps on args (kiln_cpu_lean_fill's) and alone. */
+kiln_status kiln_cpu_replay(kiln_cpu_executable *x, void **args, const bool *alone);
 /* Runs function (of interp's module, or a copy with no calls left at its top level) whole in
  * the interpreter, observe (may be NULL) told of every op; results as for kiln_cpu_run.
  * shapes_only (NULL for a real run): a shapes-only run (kiln_interp_ctx.shapes_only), whose
@@ -434,6 +451,8 @@ uint64_t kiln_cpu_prepared_in_runs(const kiln_cpu_executable *x);
 /* Runs fn over [0, points) split over the threads when work is large enough, at
  * multiples of grain (points that one call should make together; 0 or 1: any point). */
 void kiln_cpu_parallel_for(kiln_cpu_loop_fn fn, void *const *bufs, int64_t points, int64_t grain, int64_t work);
+/* Whether kiln_cpu_parallel_for runs such a call on the caller alone (fn(bufs, 0, points)). */
+bool kiln_cpu_parallel_alone(int64_t points, int64_t grain, int64_t work);
 /* Runs the n LOOP steps of a run (step->run_length) block of rows by block of rows;
  * bufs[k]: the argument array of step k. The rows are split over the threads, in
  * multiples of every step's grain. */

@@ -36,10 +36,8 @@ struct kiln_cpu_run_state {
 
 static int32_t loop_args(const kiln_cpu_executable *x) {
   int32_t n = 0;
-  for (int32_t s = 0; s < x->num_steps; s++)
-    if (x->steps[s].kind == KILN_CPU_STEP_LOOP || x->steps[s].kind == KILN_CPU_STEP_CONCAT ||
-        x->steps[s].kind == KILN_CPU_STEP_NATIVE)
-      n += x->steps[s].num_values + (x->steps[s].kind == KILN_CPU_STEP_LOOP); /* a loop's numbers (loop.h) */
+  for (int32_t s = 0; s < x->num_steps; s++) /* a step's values, then a loop's numbers (loop.h) */
+    if (x->steps[s].kind != KILN_CPU_STEP_INTERP && x->steps[s].kind != KILN_CPU_STEP_CONTROL) n += x->steps[s].num_values + 1;
   return n;
 }
 
@@ -500,6 +498,108 @@ uint64_t kiln_cpu_prepared_in_runs(const kiln_cpu_executable *x) {
   return total;
 }
 
+/* Runs step (not an interpreter or control-flow one) on its values' data pointers p (for
+ * a LOOP step that starts a run of them, each step's arrays back to back: its values, then
+ * its numbers, loop.h). */
+static kiln_status run_step(kiln_cpu_executable *x, const kiln_cpu_step *step, void **p, bool warm) {
+  int32_t n = step->num_values - 1; /* most kinds: the operands, then one result */
+  switch (step->kind) {
+    case KILN_CPU_STEP_LOOP: {
+      int32_t runs = step->run_length > 1 ? step->run_length : 1;
+      void **args[KILN_CPU_MAX_RUN];
+      for (int32_t j = 0; j < runs; p += step[j].num_values + 1, j++) args[j] = p;
+      if (runs > 1) kiln_cpu_parallel_rows(step, runs, (void *const *const *)args);
+      else kiln_cpu_parallel_for(step->fn, args[0], step->points, step->loop->grain, step->work);
+      return NULL;
+    }
+    case KILN_CPU_STEP_DNNL: { /* lhs, rhs, a fused bias when there are four, result */
+      kiln_cpu_dnnl_args a = {.lhs = p[0], .rhs = p[1], .bias = step->num_values == 4 ? p[2] : NULL, .out = p[n]};
+      return kiln_cpu_dnnl_run_ex(step->dnnl, &a);
+    }
+    case KILN_CPU_STEP_DYNSLICE:
+      if (!warm && step->op->kind == KILN_OP_DYNAMIC_UPDATE_SLICE && p[n] != p[0]) count_operand_copy(x, step);
+      kiln_cpu_dynslice_run(step->dynslice, (const void *const *)p, p[n]);
+      return NULL;
+    case KILN_CPU_STEP_GATHER: kiln_cpu_gather_run(step->gather, p[0], p[1], p[2]); return NULL;
+    case KILN_CPU_STEP_SCATTER:
+      if (!warm && p[0] != p[3]) count_operand_copy(x, step);
+      kiln_cpu_scatter_run(step->scatter, p[0], p[1], p[2], p[3]);
+      return NULL;
+    case KILN_CPU_STEP_WINDOW: {
+      const void *in[3] = {NULL, NULL, NULL};
+      for (int32_t k = 0; k < n && k < 3; k++) in[k] = p[k];
+      kiln_cpu_window_run(step->window, in, p[n]);
+      return NULL;
+    }
+    case KILN_CPU_STEP_FFT: return kiln_fft_run(step->fft, p[0], p[1]);
+    case KILN_CPU_STEP_LAPACK: {
+      kiln_cpu_pool *pool = kiln_cpu_pool_shared();
+      kiln_lapack_threads threads = {pool, kiln_cpu_pool_threads(pool), lapack_parts, lapack_run};
+      return kiln_lapack_run(step->lapack, (const void *const *)p, p + step->op->num_operands, &threads);
+    }
+    case KILN_CPU_STEP_CONCAT: kiln_cpu_concat_run(step->concat, (const void *const *)p, p[n]); return NULL;
+    case KILN_CPU_STEP_NATIVE: return kiln_cpu_native_run(step->native, (const void *const *)p, p + step->op->num_operands);
+    case KILN_CPU_STEP_SORT: return kiln_cpu_sort_run(step->sort, (const void *const *)p, p + step->op->num_operands);
+    case KILN_CPU_STEP_INTERP:
+    case KILN_CPU_STEP_CONTROL: break;
+  }
+  return KILN_STATUS(KILN_STATUS_INTERNAL, "cpu: step %s has no data run", kiln_op_name(step->op->kind));
+}
+
+/* The steps a step starts (a LOOP step's run of them, else 1). */
+static int32_t steps_of(const kiln_cpu_step *step) {
+  return step->kind == KILN_CPU_STEP_LOOP && step->run_length > 1 ? step->run_length : 1;
+}
+
+/* The data pointers run_step takes for step (and the rest of its run). */
+static int32_t args_of(const kiln_cpu_step *step) {
+  int32_t n = 0;
+  for (int32_t j = 0; j < steps_of(step); j++) n += step[j].num_values + 1;
+  return n;
+}
+
+/* Fills the data pointers of the steps [i, i + steps_of) into p (run_step's layout); returns
+ * the entries it filled. */
+static int32_t fill_args(const kiln_cpu_executable *x, kiln_cpu_run_state *s, const kiln_cpu_step *step, void **p) {
+  int32_t used = 0;
+  for (int32_t j = 0; j < steps_of(step); j++) {
+    for (int32_t k = 0; k < step[j].num_values; k++) p[used++] = data_of(x, s, step[j].values[k]);
+    p[used++] = step[j].kind == KILN_CPU_STEP_LOOP ? (void *)step[j].loop->slot_values : NULL; /* parametric code's numbers */
+  }
+  return used;
+}
+
+/* Runs x's steps in order on s, whose slots' pointers are set (warm: the compile's warm-up,
+ * which gives interpreter and control-flow steps zero results instead of running them). */
+static kiln_status exec_steps(kiln_cpu_executable *x, kiln_cpu_run_state *s, kiln_check_log *checks, bool warm) {
+  kiln_status st = NULL;
+  void **bufs = s->bufs;
+  for (int32_t i = 0; !st && i < x->num_steps; i++) {
+    const kiln_cpu_step *step = &x->steps[i];
+    int32_t first = i;
+    bool timed = x->step_ns && !warm;
+    uint64_t t0 = timed ? now_ns() : 0;
+    if (!warm && kiln_fault_point()) {
+      st = KILN_STATUS(KILN_STATUS_INTERNAL, "cpu: fault injected before step %d (%s)", (int)i, kiln_op_name(step->op->kind));
+      break;
+    }
+    if (step->kind == KILN_CPU_STEP_INTERP || step->kind == KILN_CPU_STEP_CONTROL) {
+      if (warm) st = zero_results(x, s, step);
+      else if (step->kind == KILN_CPU_STEP_INTERP) st = run_interp_step(x, s, step, checks);
+      else st = run_control_step(x, s, step, checks);
+    } else {
+      void **p = bufs;
+      bufs += fill_args(x, s, step, p);
+      st = run_step(x, step, p, warm);
+      i += steps_of(step) - 1;
+    }
+    if (warm && (step->kind == KILN_CPU_STEP_INTERP || step->kind == KILN_CPU_STEP_CONTROL)) continue;
+    mark_ran(x, first, warm);
+    if (timed) atomic_fetch_add(&x->step_ns[first], now_ns() - t0);
+  }
+  return st;
+}
+
 /* One run of x's steps; warm (kiln_cpu_warm_up): no profile, the interpreter and
  * control-flow steps skipped (zero_results), no results made but the RESULT slots'.
  * spares (kiln_cpu_run_into): tensors results may be made in. */
@@ -532,113 +632,7 @@ static kiln_status run_steps(kiln_cpu_executable *x, kiln_cpu_tensor *const *inp
       if (!st) s->ptr[v] = results[sl->index]->data;
     }
   }
-  void **bufs = s->bufs;
-  for (int32_t i = 0; !st && i < x->num_steps; i++) {
-    const kiln_cpu_step *step = &x->steps[i];
-    int32_t first = i;
-    bool timed = x->step_ns && !warm;
-    uint64_t t0 = timed ? now_ns() : 0;
-    if (!warm && kiln_fault_point()) {
-      st = KILN_STATUS(KILN_STATUS_INTERNAL, "cpu: fault injected before step %d (%s)", (int)i, kiln_op_name(step->op->kind));
-      break;
-    }
-    if (warm && (step->kind == KILN_CPU_STEP_INTERP || step->kind == KILN_CPU_STEP_CONTROL)) {
-      st = zero_results(x, s, step);
-      continue;
-    }
-    switch (step->kind) {
-      case KILN_CPU_STEP_LOOP: {
-        int32_t n = step->run_length > 1 ? step->run_length : 1;
-        void **args[KILN_CPU_MAX_RUN];
-        for (int32_t j = 0; j < n; j++) {
-          args[j] = bufs;
-          for (int32_t k = 0; k < step[j].num_values; k++) bufs[k] = data_of(x, s, step[j].values[k]);
-          bufs[step[j].num_values] = (void *)step[j].loop->slot_values; /* parametric code's numbers */
-          bufs += step[j].num_values + 1;
-        }
-        if (n > 1) kiln_cpu_parallel_rows(step, n, (void *const *const *)args);
-        else kiln_cpu_parallel_for(step->fn, args[0], step->points, step->loop->grain, step->work);
-        i += n - 1;
-        break;
-      }
-      case KILN_CPU_STEP_DNNL: { /* lhs, rhs, a fused bias when there are four, result */
-        kiln_cpu_dnnl_args a = {.lhs = data_of(x, s, step->values[0]), .rhs = data_of(x, s, step->values[1]),
-                                .bias = step->num_values == 4 ? data_of(x, s, step->values[2]) : NULL,
-                                .out = data_of(x, s, step->values[step->num_values - 1])};
-        st = kiln_cpu_dnnl_run_ex(step->dnnl, &a);
-        break;
-      }
-      case KILN_CPU_STEP_INTERP: st = run_interp_step(x, s, step, checks); break;
-      case KILN_CPU_STEP_CONTROL: st = run_control_step(x, s, step, checks); break;
-      case KILN_CPU_STEP_DYNSLICE: {
-        const void *in[KILN_CPU_MAX_RANK + 2];
-        int32_t n = step->num_values - 1;
-        for (int32_t k = 0; k < n; k++) in[k] = data_of(x, s, step->values[k]);
-        void *out = data_of(x, s, step->values[n]);
-        if (!warm && step->op->kind == KILN_OP_DYNAMIC_UPDATE_SLICE && out != in[0]) count_operand_copy(x, step);
-        kiln_cpu_dynslice_run(step->dynslice, in, out);
-        break;
-      }
-      case KILN_CPU_STEP_GATHER:
-        kiln_cpu_gather_run(step->gather, data_of(x, s, step->values[0]), data_of(x, s, step->values[1]),
-                            data_of(x, s, step->values[2]));
-        break;
-      case KILN_CPU_STEP_SCATTER:
-        if (!warm && data_of(x, s, step->values[0]) != data_of(x, s, step->values[3])) count_operand_copy(x, step);
-        kiln_cpu_scatter_run(step->scatter, data_of(x, s, step->values[0]), data_of(x, s, step->values[1]),
-                             data_of(x, s, step->values[2]), data_of(x, s, step->values[3]));
-        break;
-      case KILN_CPU_STEP_WINDOW: {
-        const void *in[3] = {NULL, NULL, NULL};
-        int32_t n = step->num_values - 1;
-        for (int32_t k = 0; k < n && k < 3; k++) in[k] = data_of(x, s, step->values[k]);
-        kiln_cpu_window_run(step->window, in, data_of(x, s, step->values[n]));
-        break;
-      }
-      case KILN_CPU_STEP_FFT:
-        st = kiln_fft_run(step->fft, data_of(x, s, step->values[0]), data_of(x, s, step->values[1]));
-        break;
-      case KILN_CPU_STEP_LAPACK: {
-        const void *in[KILN_CPU_MAX_LAPACK_VALUES];
-        void *out[KILN_CPU_MAX_LAPACK_VALUES];
-        int32_t n = step->op->num_operands;
-        for (int32_t k = 0; k < step->num_values; k++) {
-          if (k < n) in[k] = data_of(x, s, step->values[k]);
-          else out[k - n] = data_of(x, s, step->values[k]);
-        }
-        kiln_cpu_pool *pool = kiln_cpu_pool_shared();
-        kiln_lapack_threads threads = {pool, kiln_cpu_pool_threads(pool), lapack_parts, lapack_run};
-        st = kiln_lapack_run(step->lapack, in, out, &threads);
-        break;
-      }
-      case KILN_CPU_STEP_CONCAT: { /* the operand pointers go in the argument arrays' room */
-        int32_t n = step->num_values - 1;
-        for (int32_t k = 0; k < n; k++) bufs[k] = data_of(x, s, step->values[k]);
-        kiln_cpu_concat_run(step->concat, (const void *const *)bufs, data_of(x, s, step->values[n]));
-        bufs += step->num_values;
-        break;
-      }
-      case KILN_CPU_STEP_NATIVE: { /* operand then result pointers, in the argument arrays' room */
-        for (int32_t k = 0; k < step->num_values; k++) bufs[k] = data_of(x, s, step->values[k]);
-        st = kiln_cpu_native_run(step->native, (const void *const *)bufs, bufs + step->op->num_operands);
-        bufs += step->num_values;
-        break;
-      }
-      case KILN_CPU_STEP_SORT: {
-        int32_t n = step->op->num_operands;
-        const void *in[KILN_CPU_MAX_SORT_OPERANDS];
-        void *out[KILN_CPU_MAX_SORT_OPERANDS];
-        for (int32_t k = 0; k < n; k++) {
-          in[k] = data_of(x, s, step->values[k]);
-          out[k] = data_of(x, s, step->values[n + k]);
-        }
-        st = kiln_cpu_sort_run(step->sort, in, out);
-        break;
-      }
-    }
-    mark_ran(x, first, warm);
-    if (timed) atomic_fetch_add(&x->step_ns[first], now_ns() - t0);
-  }
+  if (!st) st = exec_steps(x, s, checks, warm);
   for (int32_t k = 0; !st && !warm && k < x->num_results; k++) {
     if (x->skip_result && x->skip_result[k]) continue;
     int32_t v = x->result_values[k];
@@ -668,6 +662,49 @@ static kiln_status run_steps(kiln_cpu_executable *x, kiln_cpu_tensor *const *inp
   }
   state_give(x, s);
   return st;
+}
+
+kiln_cpu_run_state *kiln_cpu_state_take(kiln_cpu_executable *x) {
+  bool made = false;
+  kiln_cpu_run_state *s = state_take(x, &made);
+  if (s && made) atomic_fetch_add_explicit(&x->prepared_in_runs, 1, memory_order_relaxed);
+  return s;
+}
+
+void kiln_cpu_state_give(kiln_cpu_executable *x, kiln_cpu_run_state *s) {
+  if (s) state_give(x, s);
+}
+
+int32_t kiln_cpu_lean_size(const kiln_cpu_executable *x) { return loop_args(x); }
+
+void kiln_cpu_lean_fill(const kiln_cpu_executable *x, kiln_cpu_run_state *s, kiln_cpu_tensor *const *inputs,
+                        kiln_cpu_tensor *const *results, void **args, bool *alone) {
+  for (int32_t i = 0; i < x->num_run_slots; i++) {
+    int32_t v = x->run_slots[i];
+    const kiln_cpu_slot *sl = &x->slots[v];
+    s->ptr[v] = (sl->store == KILN_CPU_STORE_INPUT ? inputs : results)[sl->index]->data;
+  }
+  for (int32_t i = 0; i < x->num_steps; i += steps_of(&x->steps[i])) {
+    const kiln_cpu_step *step = &x->steps[i];
+    args += fill_args(x, s, step, args);
+    alone[i] = step->kind == KILN_CPU_STEP_LOOP && steps_of(step) == 1 &&
+               kiln_cpu_parallel_alone(step->points, step->loop->grain, step->work);
+  }
+}
+
+kiln_status kiln_cpu_replay(kiln_cpu_executable *x, void **args, const bool *alone) {
+  for (int32_t i = 0; i < x->num_steps; i += steps_of(&x->steps[i])) {
+    const kiln_cpu_step *step = &x->steps[i];
+    if (kiln_fault_point())
+      return KILN_STATUS(KILN_STATUS_INTERNAL, "cpu: fault injected before step %d (%s)", (int)i, kiln_op_name(step->op->kind));
+    uint64_t t0 = x->step_ns ? now_ns() : 0;
+    if (alone[i]) step->fn(args, 0, step->points);
+    else KILN_RETURN_IF_ERROR(run_step(x, step, args, false));
+    mark_ran(x, i, false);
+    if (x->step_ns) atomic_fetch_add(&x->step_ns[i], now_ns() - t0);
+    args += args_of(step);
+  }
+  return NULL;
 }
 
 kiln_status kiln_cpu_run(kiln_cpu_executable *x, kiln_cpu_tensor *const *inputs, kiln_cpu_tensor **results,

@@ -250,3 +250,78 @@ func.func @direct_conditions() {
   check.expect_eq_const %f#1, dense<6> : tensor<i32>
   func.return
 }
+
+// -----
+
+// Bodies of generated code only: the loop replays their steps on argument arrays made once
+// (control.c: run_while_lean), each value it makes alternating between two tensors. One
+// trip, an even and an odd number (the result in the first or the second tensor), a
+// captured value (k), one updated in place (o), one unchanged (w), and results nothing
+// reads (the second loop's acc, the third's v).
+func.func @lean_bodies() {
+  %v0 = stablehlo.constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+  %acc0 = stablehlo.constant dense<0.0> : tensor<3xf32>
+  %w0 = stablehlo.constant dense<[0.25, -1.0, 2.0]> : tensor<3xf32>
+  %o0 = stablehlo.constant dense<7.0> : tensor<6x3xf32>
+  %kc = stablehlo.constant dense<0.5> : tensor<3xf32>
+  %k = stablehlo.optimization_barrier %kc : tensor<3xf32>
+  %i0c = stablehlo.constant dense<0> : tensor<i32>
+  %i0 = stablehlo.optimization_barrier %i0c : tensor<i32>
+  %one = stablehlo.constant dense<1> : tensor<i32>
+  %zero = stablehlo.constant dense<0> : tensor<i32>
+  %na = stablehlo.constant dense<1> : tensor<i32>
+  %ra:5 = stablehlo.while(%v = %v0, %acc = %acc0, %w = %w0, %o = %o0, %i = %i0) : tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<6x3xf32>, tensor<i32>
+    cond {
+      %p = stablehlo.compare LT, %i, %na, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %p : tensor<i1>
+    } do {
+      %vk = stablehlo.multiply %v, %k : tensor<3xf32>
+      %v1 = stablehlo.add %vk, %w : tensor<3xf32>
+      %acc1 = stablehlo.add %acc, %v : tensor<3xf32>
+      %row = stablehlo.reshape %v1 : (tensor<3xf32>) -> tensor<1x3xf32>
+      %o1 = stablehlo.dynamic_update_slice %o, %row, %i, %zero : (tensor<6x3xf32>, tensor<1x3xf32>, tensor<i32>, tensor<i32>) -> tensor<6x3xf32>
+      %i1 = stablehlo.add %i, %one : tensor<i32>
+      stablehlo.return %v1, %acc1, %w, %o1, %i1 : tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<6x3xf32>, tensor<i32>
+    }
+  check.expect_eq_const %ra#0, dense<[0.75, 0.0, 3.5]> : tensor<3xf32>
+  check.expect_eq_const %ra#1, dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+  check.expect_eq_const %ra#2, dense<[0.25, -1.0, 2.0]> : tensor<3xf32>
+  check.expect_eq_const %ra#3, dense<[[0.75, 0.0, 3.5], [7.0, 7.0, 7.0], [7.0, 7.0, 7.0], [7.0, 7.0, 7.0], [7.0, 7.0, 7.0], [7.0, 7.0, 7.0]]> : tensor<6x3xf32>
+  check.expect_eq_const %ra#4, dense<1> : tensor<i32>
+  %nb = stablehlo.constant dense<4> : tensor<i32>
+  %rb:5 = stablehlo.while(%v = %v0, %acc = %acc0, %w = %w0, %o = %o0, %i = %i0) : tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<6x3xf32>, tensor<i32>
+    cond {
+      %p = stablehlo.compare LT, %i, %nb, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %p : tensor<i1>
+    } do {
+      %vk = stablehlo.multiply %v, %k : tensor<3xf32>
+      %v1 = stablehlo.add %vk, %w : tensor<3xf32>
+      %acc1 = stablehlo.add %acc, %v : tensor<3xf32>
+      %row = stablehlo.reshape %v1 : (tensor<3xf32>) -> tensor<1x3xf32>
+      %o1 = stablehlo.dynamic_update_slice %o, %row, %i, %zero : (tensor<6x3xf32>, tensor<1x3xf32>, tensor<i32>, tensor<i32>) -> tensor<6x3xf32>
+      %i1 = stablehlo.add %i, %one : tensor<i32>
+      stablehlo.return %v1, %acc1, %w, %o1, %i1 : tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<6x3xf32>, tensor<i32>
+    }
+  check.expect_eq_const %rb#0, dense<[0.53125, -1.75, 3.9375]> : tensor<3xf32>
+  check.expect_eq_const %rb#3, dense<[[0.75, 0.0, 3.5], [0.625, -1.0, 3.75], [0.5625, -1.5, 3.875], [0.53125, -1.75, 3.9375], [7.0, 7.0, 7.0], [7.0, 7.0, 7.0]]> : tensor<6x3xf32>
+  check.expect_eq_const %rb#4, dense<4> : tensor<i32>
+  %nc = stablehlo.constant dense<5> : tensor<i32>
+  %rc:5 = stablehlo.while(%v = %v0, %acc = %acc0, %w = %w0, %o = %o0, %i = %i0) : tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<6x3xf32>, tensor<i32>
+    cond {
+      %p = stablehlo.compare LT, %i, %nc, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %p : tensor<i1>
+    } do {
+      %vk = stablehlo.multiply %v, %k : tensor<3xf32>
+      %v1 = stablehlo.add %vk, %w : tensor<3xf32>
+      %acc1 = stablehlo.add %acc, %v : tensor<3xf32>
+      %row = stablehlo.reshape %v1 : (tensor<3xf32>) -> tensor<1x3xf32>
+      %o1 = stablehlo.dynamic_update_slice %o, %row, %i, %zero : (tensor<6x3xf32>, tensor<1x3xf32>, tensor<i32>, tensor<i32>) -> tensor<6x3xf32>
+      %i1 = stablehlo.add %i, %one : tensor<i32>
+      stablehlo.return %v1, %acc1, %w, %o1, %i1 : tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<6x3xf32>, tensor<i32>
+    }
+  check.expect_eq_const %rc#1, dense<[3.46875, -2.25, 18.0625]> : tensor<3xf32>
+  check.expect_eq_const %rc#2, dense<[0.25, -1.0, 2.0]> : tensor<3xf32>
+  check.expect_eq_const %rc#3, dense<[[0.75, 0.0, 3.5], [0.625, -1.0, 3.75], [0.5625, -1.5, 3.875], [0.53125, -1.75, 3.9375], [0.515625, -1.875, 3.96875], [7.0, 7.0, 7.0]]> : tensor<6x3xf32>
+  check.expect_eq_const %rc#4, dense<5> : tensor<i32>
+  func.return
+}
