@@ -202,7 +202,8 @@ static kiln_fuse_class classify(const kiln_op *op, void *user) {
       element_gather g;
       return element_gather_read(op, &g) ? KILN_FUSE_GATHER : KILN_FUSE_NONE;
     }
-    case KILN_OP_DYNAMIC_SLICE: return element_dynslice(op) ? KILN_FUSE_GATHER : KILN_FUSE_NONE;
+    case KILN_OP_DYNAMIC_SLICE: /* not in a signature's compile: a gather's geometry is constant in shared code */
+      return !x->family && element_dynslice(op) ? KILN_FUSE_GATHER : KILN_FUSE_NONE;
     default: return kiln_cpu_loopgen_supports(op) && same_shape_operands(op) ? KILN_FUSE_LOOP : KILN_FUSE_NONE;
   }
 }
