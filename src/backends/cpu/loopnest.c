@@ -344,6 +344,10 @@ static bool emit_reduce(nest *n, LLVMValueRef begin, LLVMValueRef end) {
   int32_t ro = L->num_out_dims, r = L->rank;
   LLVMValueRef last = dim(n, r - 1), rows = dims_product(n, ro, r - 1);
   int w = lanes_for(n->g, L);
+  /* a fold shorter than a vector (a batch of 3x3 products): one lane, unrolled, no vector
+   * set-up; one row of it (every outer folded dim 1): no row loop */
+  bool scalar = !param(n, KILN_CPU_FIELD_DIM(r - 1)) && L->dims[r - 1] < w, one_row = true;
+  for (int32_t d = ro; d < r - 1; d++) one_row = one_row && L->dims[d] == 1 && !param(n, KILN_CPU_FIELD_DIM(d));
   n->inner = r - 1;
   LLVMValueRef *point = calloc((size_t)L->num_nodes + 1, sizeof *point);
   if (!point) return false;
@@ -351,47 +355,58 @@ static bool emit_reduce(nest *n, LLVMValueRef begin, LLVMValueRef end) {
   LLVMTypeRef vt = kiln_cpu_compute_type(g, acc, w), st = kiln_cpu_compute_type(g, acc, 1);
   /* UNROLL vector accumulators: one would wait on the add's latency every step */
   LLVMValueRef vacc[UNROLL], sacc = new_var(n, st);
-  for (int u = 0; u < UNROLL; u++) vacc[u] = new_var(n, vt);
+  for (int u = 0; u < UNROLL && !scalar; u++) vacc[u] = new_var(n, vt);
   loop_var pts;
   loop_open(n, &pts, begin, end);
   start_offsets(n, point);
   add_offsets(n, point, 0, ro, pts.i);
-  for (int u = 0; u < UNROLL; u++) LLVMBuildStore(b, identity(n, w), vacc[u]);
+  for (int u = 0; u < UNROLL && !scalar; u++) LLVMBuildStore(b, identity(n, w), vacc[u]);
   LLVMBuildStore(b, identity(n, 1), sacc);
-  loop_var rr;
-  loop_open(n, &rr, i64c(n, 0), rows);
+  loop_var rr = {.i = i64c(n, 0)};
+  if (!one_row) loop_open(n, &rr, i64c(n, 0), rows);
   memcpy(n->offset, point, sizeof *point * (size_t)L->num_nodes);
   add_offsets(n, n->offset, ro, r - 1, rr.i);
-  LLVMValueRef nwide = LLVMBuildSub(b, last, LLVMBuildSRem(b, last, i64c(n, UNROLL * w), ""), "");
-  LLVMValueRef nvec = LLVMBuildSub(b, last, LLVMBuildSRem(b, last, i64c(n, w), ""), "");
-  loop_var vu;
-  loop_open(n, &vu, i64c(n, 0), nwide);
-  for (int u = 0; u < UNROLL; u++) {
-    LLVMValueRef v = root_at(n, LLVMBuildAdd(b, vu.i, i64c(n, u * w), ""), w);
+  LLVMValueRef nvec = i64c(n, 0), v;
+  if (!scalar) {
+    LLVMValueRef nwide = LLVMBuildSub(b, last, LLVMBuildSRem(b, last, i64c(n, UNROLL * w), ""), "");
+    nvec = LLVMBuildSub(b, last, LLVMBuildSRem(b, last, i64c(n, w), ""), "");
+    loop_var vu;
+    loop_open(n, &vu, i64c(n, 0), nwide);
+    for (int u = 0; u < UNROLL; u++) {
+      v = root_at(n, LLVMBuildAdd(b, vu.i, i64c(n, u * w), ""), w);
+      if (!v) return free(point), false;
+      LLVMBuildStore(b, combine(n, LLVMBuildLoad2(b, vt, vacc[u], ""), v), vacc[u]);
+    }
+    loop_close(n, &vu, i64c(n, UNROLL * w));
+    loop_var vj;
+    loop_open(n, &vj, nwide, nvec);
+    v = root_at(n, vj.i, w);
     if (!v) return free(point), false;
-    LLVMBuildStore(b, combine(n, LLVMBuildLoad2(b, vt, vacc[u], ""), v), vacc[u]);
+    LLVMBuildStore(b, combine(n, LLVMBuildLoad2(b, vt, vacc[0], ""), v), vacc[0]);
+    loop_close(n, &vj, i64c(n, w));
   }
-  loop_close(n, &vu, i64c(n, UNROLL * w));
-  loop_var vj;
-  loop_open(n, &vj, nwide, nvec);
-  LLVMValueRef v = root_at(n, vj.i, w);
-  if (!v) return free(point), false;
-  LLVMBuildStore(b, combine(n, LLVMBuildLoad2(b, vt, vacc[0], ""), v), vacc[0]);
-  loop_close(n, &vj, i64c(n, w));
-  loop_var sj;
-  loop_open(n, &sj, nvec, last);
-  v = root_at(n, sj.i, 1);
-  if (!v) return free(point), false;
-  LLVMBuildStore(b, combine(n, LLVMBuildLoad2(b, st, sacc, ""), v), sacc);
-  loop_close(n, &sj, i64c(n, 1));
-  loop_close(n, &rr, i64c(n, 1));
+  for (int64_t j = 0; scalar && j < L->dims[r - 1]; j++) {
+    if (!(v = root_at(n, i64c(n, j), 1))) return free(point), false;
+    LLVMBuildStore(b, combine(n, LLVMBuildLoad2(b, st, sacc, ""), v), sacc);
+  }
+  if (!scalar) {
+    loop_var sj;
+    loop_open(n, &sj, nvec, last);
+    if (!(v = root_at(n, sj.i, 1))) return free(point), false;
+    LLVMBuildStore(b, combine(n, LLVMBuildLoad2(b, st, sacc, ""), v), sacc);
+    loop_close(n, &sj, i64c(n, 1));
+  }
+  if (!one_row) loop_close(n, &rr, i64c(n, 1));
   /* init (read like a broadcast scalar) combined with the accumulators */
   forget(n);
   start_offsets(n, n->offset);
   LLVMValueRef init = value(n, L->init, i64c(n, 0), 1);
-  LLVMValueRef lanes = LLVMBuildLoad2(b, vt, vacc[0], "");
-  for (int u = 1; u < UNROLL; u++) lanes = combine(n, lanes, LLVMBuildLoad2(b, vt, vacc[u], ""));
-  LLVMValueRef total = combine(n, horizontal(n, lanes), LLVMBuildLoad2(b, st, sacc, ""));
+  LLVMValueRef total = LLVMBuildLoad2(b, st, sacc, "");
+  if (!scalar) {
+    LLVMValueRef lanes = LLVMBuildLoad2(b, vt, vacc[0], "");
+    for (int u = 1; u < UNROLL; u++) lanes = combine(n, lanes, LLVMBuildLoad2(b, vt, vacc[u], ""));
+    total = combine(n, horizontal(n, lanes), total);
+  }
   LLVMValueRef result = combine(n, init, total);
   if (acc != L->out_elem) result = kiln_cpu_convert(g, acc, L->out_elem, result);
   kiln_cpu_store(g, n->out, L->out_elem, pts.i, result);

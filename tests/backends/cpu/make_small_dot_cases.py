@@ -91,6 +91,18 @@ r = np.outer(a, b)
 body = la + lb + ['  %r = stablehlo.dot_general %a, %b, contracting_dims = [] x [] : (tensor<4xi32>, tensor<3xi32>) -> tensor<4x3xi32>',
                   f'  check.expect_eq_const %r, {dense(r, "i")} : tensor<4x3xi32>']
 case('i', 'no_contraction_integers', body, 'No contracting dims at all, integers.')
+out.append('// -----')
+# batches of tiny products: loops rather than oneDNN's batched matmul (TINY_DOT_MACS), each
+# result folded in one lane (a fold shorter than a vector)
+for (bt, m, k, n, e, rt) in [(160, 3, 3, 3, 'f32', 'f32'), (100, 4, 5, 2, 'bf16', 'f32'), (90, 2, 7, 4, 'i32', 'i32')]:
+    la, a = gen_input('a', (bt, m, k), 7, 3, e)
+    lb, b = gen_input('b', (bt, k, n), 5, 2, e)
+    r = np.einsum('bik,bkj->bij', a.astype(np.float64), b.astype(np.float64))
+    body = la + lb + [f'  %r = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1] : ({ty((bt,m,k),e)}, {ty((bt,k,n),e)}) -> {ty((bt,m,n),rt)}',
+                      f'  check.expect_eq_const %r, {dense(r, "f" if rt[0] == "f" else "i")} : {ty((bt,m,n),rt)}']
+    case('t', f'tiny_batched_{m}x{k}x{n}_{e}', body, f'{bt} products of {m}x{k} by {k}x{n} ({e}): a generated loop folding each result in one lane.')
+    out.append('// -----')
+out.pop()
 hdr = '''// Small contractions on the cpu device (compile.c, loopnest.c), against NumPy's values
 // (exact: small integers), on the cpu device and the interpreter: products with few lhs rows
 // run as generated loops rather than oneDNN, and contractions over one point are
