@@ -119,7 +119,7 @@ static LLVMValueRef lane_steps(nest *n, int64_t s, int w) {
 }
 
 /* Whether x is the same in every lane along the vectorised dim (it reads nothing along it
- * and is no fold argument), looking at most *budget nodes deep (false past that). */
+ * and is no fold argument), looking at *budget nodes at most (false past that). */
 static bool uniform(const nest *n, const kiln_cpu_node *x, int *budget) {
   if (--*budget < 0 || x->kind == KILN_CPU_NODE_ARG) return false;
   if (kiln_cpu_node_affine(x) && (x->strides[n->inner] || param(n, KILN_CPU_FIELD_STRIDE(x->id, n->inner)))) return false;

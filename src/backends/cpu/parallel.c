@@ -17,25 +17,24 @@ static void run_points(void *ctx, int32_t c, int32_t thread) {
   j->fn(j->bufs, first, last < j->points ? last : j->points);
 }
 
-/* The chunks kiln_cpu_parallel_for cuts points into (1: the caller runs them alone). */
-static int32_t chunks_of(kiln_cpu_pool *pool, int64_t points, int64_t grain, int64_t work) {
-  return kiln_cpu_pool_chunks(pool, work, points / grain + (points % grain != 0));
-}
+/* The grains points make, the last one possibly short. */
+static int64_t units_of(int64_t points, int64_t grain) { return points / grain + (points % grain != 0); }
 
 void kiln_cpu_parallel_for(kiln_cpu_loop_fn fn, void *const *bufs, int64_t points, int64_t grain, int64_t work) {
   kiln_cpu_pool *pool = kiln_cpu_pool_shared();
   if (grain < 1) grain = 1;
-  int32_t chunks = chunks_of(pool, points, grain, work);
+  int64_t units = units_of(points, grain);
+  int32_t chunks = kiln_cpu_pool_chunks(pool, work, units);
   if (chunks < 2) {
     fn(bufs, 0, points);
     return;
   }
-  points_job j = {fn, bufs, points, grain, points / grain + (points % grain != 0), chunks};
+  points_job j = {fn, bufs, points, grain, units, chunks};
   kiln_cpu_pool_run(pool, chunks, work, run_points, &j);
 }
 
 bool kiln_cpu_parallel_alone(int64_t points, int64_t grain, int64_t work) {
-  return chunks_of(kiln_cpu_pool_shared(), points, grain < 1 ? 1 : grain, work) < 2;
+  return kiln_cpu_pool_chunks(kiln_cpu_pool_shared(), work, units_of(points, grain < 1 ? 1 : grain)) < 2;
 }
 
 typedef struct rows_job {
