@@ -392,12 +392,35 @@ static kiln_cpu_node *build_unit_dot(builder *bd, const kiln_op *op, const imap 
 /* An element_gather read through result map m: the operand's element at the affine offset
  * of its batching dims plus each start index (an arg, read where index_vector_dim is k)
  * clamped and scaled by its dim's stride. */
+/* A GATHER node reading value v through map o (its affine part), with room for max_args
+ * start indices, whose strides and limits the caller fills in (*strides, *limits); xstr
+ * receives v's row-major strides. NULL (bd->st set) when out of memory. */
+static kiln_cpu_node *gather_node(builder *bd, const kiln_value *v, const imap *o, int32_t max_args, int64_t **strides,
+                                  int64_t **limits, int64_t *xstr) {
+  const kiln_type *x = v->type;
+  kiln_cpu_node *n = new_node(bd, KILN_CPU_NODE_GATHER, kiln_type_elem(x));
+  if (!n) return NULL;
+  n->args = kiln_arena_alloc_array(bd->x->arena, (size_t)max_args + 1, sizeof *n->args);
+  *strides = kiln_arena_alloc_array(bd->x->arena, (size_t)max_args + 1, sizeof **strides);
+  *limits = kiln_arena_alloc_array(bd->x->arena, (size_t)max_args + 1, sizeof **limits);
+  if (!n->args || !*strides || !*limits) {
+    if (!bd->st) bd->st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+    return NULL;
+  }
+  n->index_strides = *strides;
+  n->index_limits = *limits;
+  n->input = input_of(bd, v->id);
+  affine(x, o, n->strides, &n->base);
+  int64_t s = 1;
+  for (int32_t d = x->tensor.rank - 1; d >= 0; d--) xstr[d] = s, s *= x->tensor.dims[d];
+  return n;
+}
+
 static kiln_cpu_node *build_gather(builder *bd, const kiln_op *op, const imap *m) {
   element_gather g;
   const kiln_type *x = op->operands[0]->type, *ix = op->operands[1]->type;
   imap *o = element_gather_read(op, &g) ? map_new(bd, x->tensor.rank, m->n) : NULL;
-  kiln_cpu_node *n = o ? new_node(bd, KILN_CPU_NODE_GATHER, kiln_type_elem(x)) : NULL;
-  if (!n) {
+  if (!o) {
     if (!bd->st) bd->st = KILN_STATUS(KILN_STATUS_INTERNAL, "cpu: bad gather in a loop");
     return NULL;
   }
@@ -407,20 +430,10 @@ static kiln_cpu_node *build_gather(builder *bd, const kiln_op *op, const imap *m
     memcpy(o->a[g.obatch.v[i]], m->a[rd], sizeof o->a[0]);
     o->b[g.obatch.v[i]] = m->b[rd];
   }
-  n->input = input_of(bd, op->operands[0]->id);
-  affine(x, o, n->strides, &n->base);
-  int64_t xstr[KILN_CPU_MAX_RANK], s = 1;
-  for (int32_t d = x->tensor.rank - 1; d >= 0; d--) xstr[d] = s, s *= x->tensor.dims[d];
+  int64_t xstr[KILN_CPU_MAX_RANK], *strides, *limits;
+  kiln_cpu_node *n = gather_node(bd, op->operands[0], o, g.map.n, &strides, &limits, xstr);
+  if (!n) return NULL;
   n->num_args = g.map.n;
-  n->args = kiln_arena_alloc_array(bd->x->arena, (size_t)g.map.n + 1, sizeof *n->args);
-  int64_t *strides = kiln_arena_alloc_array(bd->x->arena, (size_t)g.map.n + 1, sizeof *strides);
-  int64_t *limits = kiln_arena_alloc_array(bd->x->arena, (size_t)g.map.n + 1, sizeof *limits);
-  if (!n->args || !strides || !limits) {
-    if (!bd->st) bd->st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-    return NULL;
-  }
-  n->index_strides = strides;
-  n->index_limits = limits;
   for (int32_t k = 0; k < g.map.n; k++) {
     imap *im = map_new(bd, ix->tensor.rank, m->n);
     if (!im) return NULL;
@@ -445,23 +458,10 @@ static kiln_cpu_node *build_gather(builder *bd, const kiln_op *op, const imap *m
  * dim - size and scaled by the dim's stride. */
 static kiln_cpu_node *build_dynslice(builder *bd, const kiln_op *op, const imap *m) {
   const kiln_type *x = op->operands[0]->type, *r = op->results[0].type;
-  int32_t rank = x->tensor.rank;
-  kiln_cpu_node *n = new_node(bd, KILN_CPU_NODE_GATHER, kiln_type_elem(x));
+  int64_t xstr[KILN_CPU_MAX_RANK], *strides, *limits;
+  kiln_cpu_node *n = gather_node(bd, op->operands[0], m, x->tensor.rank, &strides, &limits, xstr);
   if (!n) return NULL;
-  n->args = kiln_arena_alloc_array(bd->x->arena, (size_t)rank + 1, sizeof *n->args);
-  int64_t *strides = kiln_arena_alloc_array(bd->x->arena, (size_t)rank + 1, sizeof *strides);
-  int64_t *limits = kiln_arena_alloc_array(bd->x->arena, (size_t)rank + 1, sizeof *limits);
-  if (!n->args || !strides || !limits) {
-    if (!bd->st) bd->st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-    return NULL;
-  }
-  n->input = input_of(bd, op->operands[0]->id);
-  affine(x, m, n->strides, &n->base);
-  n->index_strides = strides;
-  n->index_limits = limits;
-  int64_t xstr[KILN_CPU_MAX_RANK], s = 1;
-  for (int32_t d = rank - 1; d >= 0; d--) xstr[d] = s, s *= x->tensor.dims[d];
-  for (int32_t d = 0; d < rank; d++) {
+  for (int32_t d = 0; d < x->tensor.rank; d++) {
     if (x->tensor.dims[d] == r->tensor.dims[d]) continue; /* its start clamps to 0 */
     imap *scalar = map_new(bd, 0, m->n);
     if (!scalar || !(n->args[n->num_args] = build_value(bd, op->operands[1 + d], scalar))) return NULL;

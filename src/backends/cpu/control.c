@@ -323,9 +323,14 @@ kiln_status kiln_cpu_control_prepare(kiln_cpu_executable *x, const kiln_op *op, 
 
 /* A copy of t (a view of memory the step does not own), in a tensor of bin's when it has
  * one, counted as c's owner's. */
+/* A tensor of this shape: bin's, else a new one. */
+static kiln_status fresh(kiln_elem e, int32_t rank, const int64_t *dims, kiln_cpu_bin *bin, kiln_cpu_tensor **out) {
+  if ((*out = kiln_cpu_bin_take(bin, e, rank, dims))) return NULL;
+  return kiln_cpu_tensor_new(e, rank, dims, out);
+}
+
 static kiln_status copy_of(const kiln_cpu_control *c, const kiln_cpu_tensor *t, kiln_cpu_bin *bin, kiln_cpu_tensor **out) {
-  if (!(*out = kiln_cpu_bin_take(bin, t->elem, t->rank, t->dims)))
-    KILN_RETURN_IF_ERROR(kiln_cpu_tensor_new(t->elem, t->rank, t->dims, out));
+  KILN_RETURN_IF_ERROR(fresh(t->elem, t->rank, t->dims, bin, out));
   if (t->bytes) memcpy((*out)->data, t->data, t->bytes);
   kiln_cpu_count_copy(c->owner, t->bytes);
   return NULL;
@@ -433,12 +438,6 @@ static kiln_status run_while(const kiln_cpu_control *c, kiln_cpu_tensor *const *
   return st;
 }
 
-/* A tensor of t's type for a lean loop's carried value: bin's, else a new one. */
-static kiln_status fresh(const kiln_type *t, kiln_cpu_bin *bin, kiln_cpu_tensor **out) {
-  if ((*out = kiln_cpu_bin_take(bin, kiln_type_elem(t), t->tensor.rank, t->tensor.dims))) return NULL;
-  return kiln_cpu_tensor_new(kiln_type_elem(t), t->tensor.rank, t->tensor.dims, out);
-}
-
 /* The three sets of tensors a lean loop's iterations run on: the first iteration reads
  * the loop's operands (FIRST), and writes the values it makes into the first of two
  * tensors each; later ones alternate, reading one and writing the other (EVEN: the first
@@ -470,10 +469,10 @@ static kiln_status run_while_lean(const kiln_cpu_control *c, kiln_cpu_tensor *co
   bool *alone = (bool *)(made + 2 * nv);
   kiln_status st = NULL;
   for (int32_t k = 0; k < nv && !st; k++) {
-    const kiln_type *t = body->slots[body->result_values[k]].type;
     kiln_cpu_tensor *first = in[k];
     if (in_place && in_place[k] >= 0) st = copy_of(c, in[k], bin, &first); /* owned: made[] stays NULL */
-    else if (!c->invariant[k] && !(st = fresh(t, bin, &made[k]))) st = fresh(t, bin, &made[nv + k]);
+    else if (!c->invariant[k] && !(st = fresh(first->elem, first->rank, first->dims, bin, &made[k])))
+      st = fresh(first->elem, first->rank, first->dims, bin, &made[nv + k]);
     bool alternates = made[k] != NULL;
     inputs[FIRST * width + k] = first;
     inputs[EVEN * width + k] = alternates ? made[k] : first;

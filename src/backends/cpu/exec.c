@@ -498,6 +498,18 @@ uint64_t kiln_cpu_prepared_in_runs(const kiln_cpu_executable *x) {
   return total;
 }
 
+/* The steps a step starts (a LOOP step's run of them, else 1). */
+static int32_t steps_of(const kiln_cpu_step *step) {
+  return step->kind == KILN_CPU_STEP_LOOP && step->run_length > 1 ? step->run_length : 1;
+}
+
+/* The data pointers run_step takes for step (and the rest of its run). */
+static int32_t args_of(const kiln_cpu_step *step) {
+  int32_t n = 0;
+  for (int32_t j = 0; j < steps_of(step); j++) n += step[j].num_values + 1;
+  return n;
+}
+
 /* Runs step (not an interpreter or control-flow one) on its values' data pointers p (for
  * a LOOP step that starts a run of them, each step's arrays back to back: its values, then
  * its numbers, loop.h). */
@@ -505,7 +517,7 @@ static kiln_status run_step(kiln_cpu_executable *x, const kiln_cpu_step *step, v
   int32_t n = step->num_values - 1; /* most kinds: the operands, then one result */
   switch (step->kind) {
     case KILN_CPU_STEP_LOOP: {
-      int32_t runs = step->run_length > 1 ? step->run_length : 1;
+      int32_t runs = steps_of(step);
       void **args[KILN_CPU_MAX_RUN];
       for (int32_t j = 0; j < runs; p += step[j].num_values + 1, j++) args[j] = p;
       if (runs > 1) kiln_cpu_parallel_rows(step, runs, (void *const *const *)args);
@@ -546,18 +558,6 @@ static kiln_status run_step(kiln_cpu_executable *x, const kiln_cpu_step *step, v
   return KILN_STATUS(KILN_STATUS_INTERNAL, "cpu: step %s has no data run", kiln_op_name(step->op->kind));
 }
 
-/* The steps a step starts (a LOOP step's run of them, else 1). */
-static int32_t steps_of(const kiln_cpu_step *step) {
-  return step->kind == KILN_CPU_STEP_LOOP && step->run_length > 1 ? step->run_length : 1;
-}
-
-/* The data pointers run_step takes for step (and the rest of its run). */
-static int32_t args_of(const kiln_cpu_step *step) {
-  int32_t n = 0;
-  for (int32_t j = 0; j < steps_of(step); j++) n += step[j].num_values + 1;
-  return n;
-}
-
 /* Fills the data pointers of the steps [i, i + steps_of) into p (run_step's layout); returns
  * the entries it filled. */
 static int32_t fill_args(const kiln_cpu_executable *x, kiln_cpu_run_state *s, const kiln_cpu_step *step, void **p) {
@@ -583,17 +583,18 @@ static kiln_status exec_steps(kiln_cpu_executable *x, kiln_cpu_run_state *s, kil
       st = KILN_STATUS(KILN_STATUS_INTERNAL, "cpu: fault injected before step %d (%s)", (int)i, kiln_op_name(step->op->kind));
       break;
     }
-    if (step->kind == KILN_CPU_STEP_INTERP || step->kind == KILN_CPU_STEP_CONTROL) {
-      if (warm) st = zero_results(x, s, step);
-      else if (step->kind == KILN_CPU_STEP_INTERP) st = run_interp_step(x, s, step, checks);
-      else st = run_control_step(x, s, step, checks);
-    } else {
+    if (warm && (step->kind == KILN_CPU_STEP_INTERP || step->kind == KILN_CPU_STEP_CONTROL)) {
+      st = zero_results(x, s, step);
+      continue;
+    }
+    if (step->kind == KILN_CPU_STEP_INTERP) st = run_interp_step(x, s, step, checks);
+    else if (step->kind == KILN_CPU_STEP_CONTROL) st = run_control_step(x, s, step, checks);
+    else {
       void **p = bufs;
       bufs += fill_args(x, s, step, p);
       st = run_step(x, step, p, warm);
       i += steps_of(step) - 1;
     }
-    if (warm && (step->kind == KILN_CPU_STEP_INTERP || step->kind == KILN_CPU_STEP_CONTROL)) continue;
     mark_ran(x, first, warm);
     if (timed) atomic_fetch_add(&x->step_ns[first], now_ns() - t0);
   }
