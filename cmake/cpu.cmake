@@ -85,13 +85,14 @@ set_source_files_properties(src/backends/cpu/fft_kernels_avx2.c PROPERTIES COMPI
 set_source_files_properties(src/backends/cpu/fft_kernels_avx512.c PROPERTIES COMPILE_OPTIONS
                             "-mavx2;-mfma;-mavx512f;-mavx512dq;-mavx512vl;-mprefer-vector-width=512;-ffp-contract=fast")
 
-# The f32 product for AVX2 and FMA hosts (sgemm.h), used when the host has them.
-add_library(kiln_sgemm_objects OBJECT src/backends/cpu/sgemm_avx2.c)
-target_include_directories(kiln_sgemm_objects PRIVATE include src)
-set_target_properties(kiln_sgemm_objects PROPERTIES POSITION_INDEPENDENT_CODE ON C_VISIBILITY_PRESET hidden)
-target_compile_options(kiln_sgemm_objects PRIVATE -mavx2 -mfma)
+# The f32 product for AVX2 and FMA hosts (sgemm.h) and the i8 one for AVX2 hosts (igemm.h),
+# used when the host has them.
+add_library(kiln_gemm_objects OBJECT src/backends/cpu/sgemm_avx2.c src/backends/cpu/igemm_avx2.c)
+target_include_directories(kiln_gemm_objects PRIVATE include src)
+set_target_properties(kiln_gemm_objects PROPERTIES POSITION_INDEPENDENT_CODE ON C_VISIBILITY_PRESET hidden)
+target_compile_options(kiln_gemm_objects PRIVATE -mavx2 -mfma)
 
-kiln_plugin(cpu $<TARGET_OBJECTS:kiln_cpu_objects> $<TARGET_OBJECTS:kiln_fft_kernel_objects> $<TARGET_OBJECTS:kiln_sgemm_objects> $<TARGET_OBJECTS:kiln_passes_objects>
+kiln_plugin(cpu $<TARGET_OBJECTS:kiln_cpu_objects> $<TARGET_OBJECTS:kiln_fft_kernel_objects> $<TARGET_OBJECTS:kiln_gemm_objects> $<TARGET_OBJECTS:kiln_passes_objects>
             $<TARGET_OBJECTS:kiln_interp_objects> $<TARGET_OBJECTS:kiln_lapack_objects> src/backends/cpu/plugin.c)
 target_include_directories(kiln-cpu PRIVATE ${LLVM_INCLUDE_DIRS})
 target_link_directories(kiln-cpu PRIVATE ${LLVM_LIBRARY_DIRS})

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "backends/cpu/dnnl_internal.h"
+#include "backends/cpu/igemm.h"
 #include "backends/cpu/isa.h"
 
 #define MAXD DNNL_MAX_NDIMS
@@ -237,11 +238,15 @@ kiln_status kiln_dnnl_prepare_dot(const kiln_op *op, kiln_cpu_dnnl_op *p) {
   KILN_RETURN_IF_ERROR(read_plan(op, &d));
   if (d.nb + 2 > MAXD) return kiln_dnnl_unimplemented(op, "too many batching dimensions");
   if (p->elem[KILN_DNNL_SRC] == KILN_ELEM_SI8) {
-    /* i8: exact in i32 with VNNI; in f32 while K products of at most 2^14 stay within
-     * 2^24 (every partial sum is then an integer f32 holds, in any order) */
+    /* i8: oneDNN's kernels are exact in i32 with VNNI; without, Kiln's igemm is (AVX2, any
+     * K); on an older host f32 is, while K products of at most 2^14 stay within 2^24 (every
+     * partial sum is then an integer f32 holds, in any order) */
+    bool vnni = kiln_cpu_isa_has_vnni();
+    p->own_i8 = !vnni && kiln_cpu_igemm_supported();
     p->f32_exact = d.K <= ((int64_t)1 << 24) / (128 * 128);
-    p->force_f32 = !kiln_cpu_isa_has_vnni();
-    if (p->force_f32 && !p->f32_exact) return kiln_dnnl_unimplemented(op, "i8 products without VNNI and K above 1024");
+    p->force_f32 = !vnni && !p->own_i8;
+    if (p->force_f32 && !p->f32_exact)
+      return kiln_dnnl_unimplemented(op, "i8 products with K above 1024 on a host without AVX2 or VNNI");
   }
   if (p->out_count == 0) p->mode = KILN_DNNL_MODE_NOTHING;
   else if (d.K == 0) p->mode = KILN_DNNL_MODE_ZEROS;
@@ -263,7 +268,7 @@ kiln_status kiln_dnnl_prepare_dot(const kiln_op *op, kiln_cpu_dnnl_op *p) {
   bool pack[2];
   choose_order(&d, pack);
   kiln_status s = build_matmul(p, &d, pack);
-  if ((s || kiln_dnnl_is_ref(p)) && !(pack[0] && pack[1])) {
+  if ((s || (kiln_dnnl_is_ref(p) && !p->own_i8)) && !(pack[0] && pack[1])) {
     /* Dense operands are what the fast kernels take. */
     kiln_status_free(s);
     pack[0] = pack[1] = true;
@@ -273,5 +278,7 @@ kiln_status kiln_dnnl_prepare_dot(const kiln_op *op, kiln_cpu_dnnl_op *p) {
     kiln_status_free(s);
     return kiln_dnnl_unimplemented(op, "no matmul kernel for these types");
   }
+  if (!s && p->own_i8 && !p->gemm.on) /* never oneDNN's kernels, which saturate here */
+    return kiln_dnnl_unimplemented(op, "an i8 product whose operands are not plain matrices");
   return s;
 }

@@ -1,4 +1,5 @@
-/* f32 matmuls as direct sgemm calls (dnnl_internal.h: kiln_dnnl_gemm_plan and _run).
+/* f32 matmuls as direct sgemm calls, and i8 ones as igemm calls (dnnl_internal.h:
+ * kiln_dnnl_gemm_plan and _run).
  *
  * Where oneDNN has no brgemm matmul (hosts without AVX-512, or the ISA capped to AVX2), its
  * matmul primitive is the gemm-based one ("gemm:jit"). When M or N is small (below about
@@ -18,13 +19,16 @@
  * 256x192x768 96 / 92 / 87, 128x1024x256 90 / 91 / 88, 256x2048x10 54 / 55 / 42; with the
  * weights transposed 8x64x64 47 / 47 / 37, 16x128x128 54 / 72 / 55, 128x512x384 87 / 93 /
  * 86; 2026-12-03);
- * oneDNN's on a host without AVX2 and FMA. Whole or in the parts dnnl_split.c cuts along M
- * or N, on the calling thread. */
+ * oneDNN's on a host without AVX2 and FMA. An i8 x i8 -> i32 product on an AVX2 host
+ * without VNNI (own_i8) is always Kiln's igemm (igemm.h), exact where oneDNN's AVX2 int8
+ * kernels saturate. Whole or in the parts dnnl_split.c cuts along M or N, on the calling
+ * thread. */
 #include <limits.h>
 #include <string.h>
 #include <strings.h>
 
 #include "backends/cpu/dnnl_internal.h"
+#include "backends/cpu/igemm.h"
 #include "backends/cpu/sgemm.h"
 #include "backends/lapack/routines.h"
 
@@ -45,12 +49,12 @@ static bool openblas_avx2_kernels(void) {
   return core && (strcasecmp(core, "haswell") == 0 || strcasecmp(core, "zen") == 0);
 }
 
-/* A plain view of a stack of matrices md: its trailing dimensions rows x cols as sgemm's
- * transpose flag and leading dimension, and its leading (batch) dimensions' strides, in
- * elements, into bstride; false when it is not one. */
-static bool plain_matrices(const dnnl_memory_desc_t *md, char *trans, int64_t *ld, int64_t *bstride) {
+/* A plain view of a stack of matrices md of type t: its trailing dimensions rows x cols as
+ * sgemm's transpose flag and leading dimension, and its leading (batch) dimensions'
+ * strides, in elements, into bstride; false when it is not one. */
+static bool plain_matrices(const dnnl_memory_desc_t *md, dnnl_data_type_t t, char *trans, int64_t *ld, int64_t *bstride) {
   int n = md->ndims;
-  if (md->data_type != dnnl_f32 || md->format_kind != dnnl_blocked || md->offset0 != 0 || n < 2 ||
+  if (md->data_type != t || md->format_kind != dnnl_blocked || md->offset0 != 0 || n < 2 ||
       md->format_desc.blocking.inner_nblks != 0)
     return false;
   for (int i = 0; i < n; i++)
@@ -75,15 +79,17 @@ void kiln_dnnl_gemm_plan(kiln_cpu_dnnl_op *p) {
   kiln_dnnl_gemm *g = &p->gemm;
   memset(g, 0, sizeof *g);
   g->bias_dim = -1;
+  /* own_i8: whatever oneDNN built (it has no epilogue: an integer dot takes none) */
   if (p->is_conv || p->mode != KILN_DNNL_MODE_PRIMITIVE || p->own_bias || p->prim_bias ||
-      strncmp(p->impl, "gemm:", 5) != 0)
+      (!p->own_i8 && strncmp(p->impl, "gemm:", 5) != 0))
     return;
   char tc;
+  dnnl_data_type_t in = p->own_i8 ? dnnl_s8 : dnnl_f32, out = p->own_i8 ? dnnl_s32 : dnnl_f32;
   const dnnl_memory_desc_t *dst = &p->io[KILN_DNNL_DST].prim_md;
   if (p->io[KILN_DNNL_SRC].prim_md.ndims != dst->ndims || p->io[KILN_DNNL_WEI].prim_md.ndims != dst->ndims ||
-      !plain_matrices(&p->io[KILN_DNNL_SRC].prim_md, &g->ta, &g->lda, g->bstride[KILN_DNNL_SRC]) ||
-      !plain_matrices(&p->io[KILN_DNNL_WEI].prim_md, &g->tb, &g->ldb, g->bstride[KILN_DNNL_WEI]) ||
-      !plain_matrices(dst, &tc, &g->ldc, g->bstride[KILN_DNNL_DST]) || tc != 'N')
+      !plain_matrices(&p->io[KILN_DNNL_SRC].prim_md, in, &g->ta, &g->lda, g->bstride[KILN_DNNL_SRC]) ||
+      !plain_matrices(&p->io[KILN_DNNL_WEI].prim_md, in, &g->tb, &g->ldb, g->bstride[KILN_DNNL_WEI]) ||
+      !plain_matrices(dst, out, &tc, &g->ldc, g->bstride[KILN_DNNL_DST]) || tc != 'N')
     return;
   for (int i = 0; i < dst->ndims - 2; i++) /* a batch dimension of 1 in an operand is broadcast */
     for (int t = KILN_DNNL_SRC; t <= KILN_DNNL_WEI; t++) {
@@ -93,6 +99,12 @@ void kiln_dnnl_gemm_plan(kiln_cpu_dnnl_op *p) {
     }
   const dnnl_memory_desc_t *src = &p->io[KILN_DNNL_SRC].prim_md;
   g->k = src->dims[src->ndims - 1];
+  if (p->own_i8) {
+    g->i8 = g->on = true;
+    g->work_offset = p->scratch_bytes;
+    p->scratch_bytes += kiln_dnnl_round_up(KILN_CPU_IGEMM_WORK_BYTES);
+    return;
+  }
   if (p->epi.has_bias) {
     int n = p->io[KILN_DNNL_DST].prim_md.ndims, d = p->out_to_prim[p->epi.bias_dim];
     if (d == n - 2) g->bias_dim = 0;
@@ -118,10 +130,16 @@ static bool blas_sgemm(const kiln_dnnl_gemm *g, int64_t m, int64_t n, float alph
 }
 
 /* One m x n product with its epilogue. */
-static dnnl_status_t gemm_one(const kiln_cpu_dnnl_op *p, const float *src, const float *wei, float *dst,
-                              const float *bias, int64_t m, int64_t n) {
+static dnnl_status_t gemm_one(const kiln_cpu_dnnl_op *p, const void *srcv, const void *weiv, void *dstv,
+                              const float *bias, int64_t m, int64_t n, void *work) {
   const kiln_dnnl_gemm *g = &p->gemm;
-  float beta = 0.0f;
+  if (g->i8) {
+    if (kiln_fault_point()) return dnnl_runtime_error;
+    kiln_cpu_igemm_avx2(g->ta, g->tb, m, n, g->k, srcv, g->lda, weiv, g->ldb, false, dstv, g->ldc, work);
+    return dnnl_success;
+  }
+  const float *src = srcv, *wei = weiv;
+  float *dst = dstv, beta = 0.0f;
   if (p->epi.has_bias) {
     for (int64_t i = 0; i < m; i++) {
       float *row = dst + i * g->ldc;
@@ -148,16 +166,18 @@ static dnnl_status_t gemm_one(const kiln_cpu_dnnl_op *p, const float *src, const
   return st;
 }
 
-dnnl_status_t kiln_dnnl_gemm_run(const kiln_cpu_dnnl_op *p, const float *src, const float *wei, float *dst,
-                                 const float *bias, const dnnl_memory_desc_t *dst_md) {
+dnnl_status_t kiln_dnnl_gemm_run(const kiln_cpu_dnnl_op *p, const void *src, const void *wei, void *dst,
+                                 const void *bias, const dnnl_memory_desc_t *dst_md, void *work) {
   const kiln_dnnl_gemm *g = &p->gemm;
   int nb = dst_md->ndims - 2;
   int64_t m = dst_md->dims[nb], n = dst_md->dims[nb + 1], idx[DNNL_MAX_NDIMS] = {0};
+  size_t in = g->i8 ? 1 : sizeof(float), out = g->i8 ? sizeof(int32_t) : sizeof(float); /* element bytes */
   for (;;) { /* every matrix of the batch, the last batch dimension fastest */
     int64_t off[KILN_DNNL_NUM_IO] = {0, 0, 0};
     for (int i = 0; i < nb; i++)
       for (int t = 0; t < KILN_DNNL_NUM_IO; t++) off[t] += idx[i] * g->bstride[t][i];
-    dnnl_status_t st = gemm_one(p, src + off[KILN_DNNL_SRC], wei + off[KILN_DNNL_WEI], dst + off[KILN_DNNL_DST], bias, m, n);
+    dnnl_status_t st = gemm_one(p, (const uint8_t *)src + off[KILN_DNNL_SRC] * in, (const uint8_t *)wei + off[KILN_DNNL_WEI] * in,
+                                (uint8_t *)dst + off[KILN_DNNL_DST] * out, bias, m, n, work);
     if (st != dnnl_success) return st;
     int i = nb - 1;
     while (i >= 0 && ++idx[i] == dst_md->dims[i]) idx[i--] = 0;

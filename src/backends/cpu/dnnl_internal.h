@@ -19,6 +19,10 @@
 
 enum { KILN_DNNL_SRC, KILN_DNNL_WEI, KILN_DNNL_DST, KILN_DNNL_NUM_IO };
 
+/* Every region of an op's scratch starts on a multiple of KILN_DNNL_ALIGN bytes. */
+enum { KILN_DNNL_ALIGN = 64 };
+static inline size_t kiln_dnnl_round_up(size_t n) { return (n + KILN_DNNL_ALIGN - 1) / KILN_DNNL_ALIGN * KILN_DNNL_ALIGN; }
+
 /* How a run goes: the primitive; only the epilogue applied to zeros (an empty sum: K = 0,
  * no input features, an empty window or input); or nothing (an empty result). */
 typedef enum kiln_dnnl_mode { KILN_DNNL_MODE_PRIMITIVE, KILN_DNNL_MODE_ZEROS, KILN_DNNL_MODE_NOTHING } kiln_dnnl_mode;
@@ -59,9 +63,12 @@ typedef struct kiln_dnnl_split {
  * call per matrix of the batch, whose dimensions' strides in each tensor (elements; 0 where
  * an operand's is 1 and broadcast) are bstride; bias_dim: the bias along M (0) or N (1), -1:
  * none; blas: OpenBLAS's sgemm for wide and deep weights; own: Kiln's (sgemm.h) for the
- * others; oneDNN's where neither. */
+ * others; oneDNN's where neither. i8: an i8 x i8 -> i32 product by Kiln's igemm (igemm.h)
+ * instead, whose working buffer lies at work_offset in the scratch for a whole run (a split
+ * run's parts have theirs in the split's scratch). */
 typedef struct kiln_dnnl_gemm {
-  bool on, blas, own;
+  bool on, blas, own, i8;
+  size_t work_offset;
   char ta, tb;
   int64_t k, lda, ldb, ldc;
   int64_t bstride[KILN_DNNL_NUM_IO][DNNL_MAX_NDIMS];
@@ -97,6 +104,9 @@ struct kiln_cpu_dnnl_op {
    * integer f32 holds exactly), and whether it must (i8 without VNNI: oneDNN's kernels
    * saturate pairs of products in i16 there). */
   bool f32_exact, force_f32;
+  /* An i8 x i8 -> i32 product on an AVX2 host without VNNI: Kiln's igemm computes it, exact
+   * for any K (kiln_dnnl_gemm), whatever kernel oneDNN has for the types; never in f32. */
+  bool own_i8;
   kiln_cpu_dnnl_epilogue epi;
   dnnl_memory_desc_t bias_md;
   /* Where the epilogue's bias goes when there is no scale before it: a convolution's is
@@ -108,7 +118,8 @@ struct kiln_cpu_dnnl_op {
   bool prim_bias, own_bias;
   dnnl_memory_desc_t prim_bias_md;
   dnnl_primitive_t prim;
-  size_t prim_scratch; /* the largest scratchpad of the primitive and the reorders */
+  size_t prim_scratch; /* the largest scratchpad of the primitive and the reorders ... */
+  size_t pad_offset;   /* ... which lies here in the scratch */
   size_t scratch_bytes;
   kiln_dnnl_split split;
   kiln_dnnl_gemm gemm;
@@ -177,15 +188,16 @@ void kiln_dnnl_split_release(kiln_cpu_dnnl_op *p);
 kiln_status kiln_dnnl_split_run(const kiln_cpu_dnnl_op *p, const void *const seen[KILN_DNNL_NUM_IO], const void *bias,
                                 uint8_t *scratch);
 
-/* Direct sgemm calls for f32 matmuls whose primitive is oneDNN's gemm-based one
- * (dnnl_gemm.c): plan sets p->gemm from the built primitive's description, before
+/* Direct sgemm calls for f32 matmuls whose primitive is oneDNN's gemm-based one, and igemm
+ * calls for own_i8 products (dnnl_gemm.c): plan sets p->gemm from the built primitive's
+ * description (adding an igemm's working buffer to the scratch), before
  * kiln_dnnl_split_build (whose parts then need no primitives of their own); run computes
  * the block of the destination that dst_md describes (the whole's, or a part's) whose
  * operands start at src, wei and dst (and whose bias starts at bias), the epilogue
- * included, on the calling thread. */
+ * included, on the calling thread; work: the working buffer of an igemm (else unused). */
 void kiln_dnnl_gemm_plan(kiln_cpu_dnnl_op *p);
-dnnl_status_t kiln_dnnl_gemm_run(const kiln_cpu_dnnl_op *p, const float *src, const float *wei, float *dst,
-                                 const float *bias, const dnnl_memory_desc_t *dst_md);
+dnnl_status_t kiln_dnnl_gemm_run(const kiln_cpu_dnnl_op *p, const void *src, const void *wei, void *dst,
+                                 const void *bias, const dnnl_memory_desc_t *dst_md, void *work);
 
 /* Around a convolution's primitive (dnnl_conv_run.c): copies the weights rhs (the caller's,
  * dense, p->elem[KILN_DNNL_WEI]) reversed along p->flip into out; and, after a run, sets to

@@ -8,7 +8,6 @@
 #include "backends/cpu/isa.h"
 #include "base/fault.h"
 
-#define ALIGN 64
 
 /* ================================================================ helpers */
 
@@ -52,7 +51,6 @@ int64_t kiln_dnnl_ints(const kiln_attr *a, int64_t *out, int64_t max) {
   return n;
 }
 
-static size_t round_up(size_t n) { return (n + ALIGN - 1) / ALIGN * ALIGN; }
 
 /* ================================================================ building */
 
@@ -147,12 +145,12 @@ static kiln_status build_with(kiln_cpu_dnnl_op *p, dnnl_primitive_attr_t attr) {
   size_t at = 0;
   if (p->flips) { /* the weights reversed (dnnl_conv_run.c) */
     p->flip_offset = at;
-    at += round_up((size_t)p->count[KILN_DNNL_WEI] * kiln_elem_storage_bytes(p->elem[KILN_DNNL_WEI]));
+    at += kiln_dnnl_round_up((size_t)p->count[KILN_DNNL_WEI] * kiln_elem_storage_bytes(p->elem[KILN_DNNL_WEI]));
   }
   for (int i = 0; i < KILN_DNNL_NUM_IO; i++) {
     if (!p->converted[i]) continue;
     p->copy_offset[i] = at;
-    at += round_up((size_t)p->count[i] * sizeof(float));
+    at += kiln_dnnl_round_up((size_t)p->count[i] * sizeof(float));
   }
   kiln_status s = NULL;
   for (int i = 0; i < KILN_DNNL_NUM_IO && !s; i++) {
@@ -161,12 +159,13 @@ static kiln_status build_with(kiln_cpu_dnnl_op *p, dnnl_primitive_attr_t attr) {
     s = build_reorder(p, i, rattr);
     io->tmp_bytes = dnnl_memory_desc_get_size(&io->tmp_md);
     io->tmp_offset = at;
-    at += round_up(io->tmp_bytes);
+    at += kiln_dnnl_round_up(io->tmp_bytes);
   }
   dnnl_primitive_attr_destroy(rattr);
   if (s) return s;
   /* The scratchpad goes after the temporaries. */
-  p->scratch_bytes = at + round_up(p->prim_scratch);
+  p->pad_offset = at;
+  p->scratch_bytes = at + kiln_dnnl_round_up(p->prim_scratch);
   return NULL;
 }
 
@@ -247,7 +246,7 @@ kiln_status kiln_dnnl_build(kiln_cpu_dnnl_op *p) {
    * computed in f32: the same sums as the interpreter's, which keeps them in f32. An op
    * with an epilogue keeps the types it was prepared with. */
   bool no_kernel = s ? kiln_status_code_of(s) == KILN_STATUS_UNIMPLEMENTED : kiln_dnnl_is_ref(p);
-  if ((no_kernel || p->force_f32) && p->f32_exact && !has_epilogue(p) && compute_in_f32(p)) {
+  if ((no_kernel || p->force_f32) && !p->own_i8 && p->f32_exact && !has_epilogue(p) && compute_in_f32(p)) {
     kiln_status_free(s);
     s = build_once(p);
   }
@@ -414,7 +413,7 @@ static kiln_status exec(const kiln_cpu_dnnl_op *p, const kiln_cpu_dnnl_args *a, 
     if (i != KILN_DNNL_DST) kiln_dnnl_convert_in(p->elem[i], user[i], copy, p->count[i]);
     user[i] = copy;
   }
-  uint8_t *pad = scratch ? scratch + p->scratch_bytes - round_up(p->prim_scratch) : NULL;
+  uint8_t *pad = scratch ? scratch + p->pad_offset : NULL;
   dnnl_memory_t pad_mem = NULL;
   if (p->prim_scratch) {
     dnnl_memory_desc_t smd;
@@ -451,9 +450,9 @@ static kiln_status exec(const kiln_cpu_dnnl_op *p, const kiln_cpu_dnnl_args *a, 
   if (p->split.parts) {
     KILN_RETURN_IF_ERROR(kiln_dnnl_split_run(p, seen, a->bias, scratch));
   } else if (p->gemm.on) {
-    dnnl_status_t st = kiln_dnnl_gemm_run(p, seen[KILN_DNNL_SRC], seen[KILN_DNNL_WEI], (float *)seen[KILN_DNNL_DST],
-                                          a->bias, &p->io[KILN_DNNL_DST].prim_md);
-    if (st != dnnl_success) return dnnl_fail(st, "running sgemm");
+    dnnl_status_t st = kiln_dnnl_gemm_run(p, seen[KILN_DNNL_SRC], seen[KILN_DNNL_WEI], (void *)seen[KILN_DNNL_DST],
+                                          a->bias, &p->io[KILN_DNNL_DST].prim_md, scratch + p->gemm.work_offset);
+    if (st != dnnl_success) return dnnl_fail(st, p->gemm.i8 ? "running igemm" : "running sgemm");
   } else {
     dnnl_status_t st = KILN_DNNL_RUN_CALL(dnnl_primitive_execute(p->prim, strm, n, args));
     if (st != dnnl_success) return dnnl_fail(st, "running the primitive");
@@ -488,7 +487,7 @@ kiln_status kiln_cpu_dnnl_run_ex(const kiln_cpu_dnnl_op *p, const kiln_cpu_dnnl_
   }
   uint8_t *scratch = a->scratch, *owned = NULL;
   if (!scratch && p->scratch_bytes) {
-    scratch = owned = kiln_fault_aligned_alloc(ALIGN, p->scratch_bytes);
+    scratch = owned = kiln_fault_aligned_alloc(KILN_DNNL_ALIGN, p->scratch_bytes);
     if (!owned) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory (%zu bytes of scratch)", p->scratch_bytes);
   }
   dnnl_stream_t strm = NULL;

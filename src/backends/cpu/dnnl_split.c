@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "backends/cpu/dnnl_internal.h"
+#include "backends/cpu/igemm.h"
 #include "backends/cpu/pool.h"
 
 /* Below this many multiply-adds a primitive runs whole on the calling thread: each part
@@ -34,8 +35,6 @@ int kiln_dnnl_single_begin(void) {
 void kiln_dnnl_single_end(int saved) {
   if (saved != 1) omp_set_num_threads(saved);
 }
-
-static size_t round_up(size_t n) { return (n + 63) / 64 * 64; }
 
 /* md cut to len indices along d (its first elements stay where they are); false when d
  * is blocked (or padded) in md's format. */
@@ -128,7 +127,10 @@ static bool build_part(kiln_cpu_dnnl_op *p, int k, int64_t len) {
   sp->bias_cut = p->epi.has_bias && !p->prim_bias && !p->own_bias && bias.dims[sp->dim[KILN_DNNL_DST]] > 1;
   if (sp->bias_cut && !slice_md(&p->bias_md, sp->dim[KILN_DNNL_DST], len, &bias, &sp->bias_stride)) return false;
   sp->bias_md[k] = bias;
-  if (p->gemm.on) return true;
+  if (p->gemm.on) {
+    if (p->gemm.i8) sp->scratch = kiln_dnnl_round_up(KILN_CPU_IGEMM_WORK_BYTES);
+    return true;
+  }
   dnnl_matmul_desc_t mm = p->matmul;
   dnnl_convolution_desc_t conv = p->conv;
   if (p->is_conv) {
@@ -157,7 +159,7 @@ static bool build_part(kiln_cpu_dnnl_op *p, int k, int64_t len) {
   bool ok = strncmp(impl, "ref", 3) != 0 || kiln_dnnl_is_ref(p);
   if (ok) ok = dnnl_primitive_create(&sp->prim[k], pd) == dnnl_success;
   dnnl_primitive_desc_destroy(pd);
-  if (ok && round_up(scratch) > sp->scratch) sp->scratch = round_up(scratch);
+  if (ok && kiln_dnnl_round_up(scratch) > sp->scratch) sp->scratch = kiln_dnnl_round_up(scratch);
   return ok;
 }
 
@@ -203,8 +205,8 @@ static void run_part(void *ctx, int32_t c, int32_t thread) {
   for (int i = 0; i < KILN_DNNL_NUM_IO; i++) at[i] = r->base[i] + (sp->dim[i] >= 0 ? (size_t)start * sp->stride[i] : 0);
   const uint8_t *bias = r->bias ? r->bias + (sp->bias_cut ? (size_t)start * sp->bias_stride : 0) : NULL;
   if (p->gemm.on) {
-    dnnl_status_t st = kiln_dnnl_gemm_run(p, (const float *)at[KILN_DNNL_SRC], (const float *)at[KILN_DNNL_WEI],
-                                          (float *)at[KILN_DNNL_DST], (const float *)bias, &sp->md[k][KILN_DNNL_DST]);
+    dnnl_status_t st = kiln_dnnl_gemm_run(p, at[KILN_DNNL_SRC], at[KILN_DNNL_WEI], (void *)at[KILN_DNNL_DST], bias,
+                                          &sp->md[k][KILN_DNNL_DST], r->scratch + (size_t)c * sp->scratch);
     if (st != dnnl_success) atomic_store(&r->failed, (int)st);
     return;
   }

@@ -16,6 +16,7 @@
 #include <immintrin.h>
 #include <string.h>
 
+#include "backends/cpu/avx2_lanes.h"
 #include "backends/cpu/sgemm.h"
 
 /* KC: the k block. A whole panel of B stored k x n is read in place when the block's rows
@@ -28,14 +29,6 @@
  * copied panels: 8x64x64 47 / 35, 4x64x256 42 / 23, 1x256x256 37 / 11; 16x128x128 49 /
  * 55, 24x64x64 34 / 62: their horizontal sums cost more than the copies from 16 rows). */
 enum { MR = 6, NR = 16, KC = 256, IN_PLACE_BYTES = 32 << 10, IN_PLACE_MAX_M = 4 * MR, ROW_CHUNK = 512, DOT_MAX_M = 8 };
-
-/* lanes [0, count) of a vector on, the rest off */
-static const int32_t MASKS[16] = {-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0};
-
-static inline __m256i lanes(int count) {
-  count = count < 0 ? 0 : count > 8 ? 8 : count;
-  return _mm256_loadu_si256((const __m256i *)(MASKS + 8 - count));
-}
 
 /* c[0, 8) (lanes under mask m) = v * alpha (+ c when acc) */
 static inline void store8(float *c, __m256 v, __m256 alpha, bool acc, bool whole, __m256i m) {
@@ -72,7 +65,7 @@ static inline __attribute__((always_inline)) void tile(const int mr, int64_t k, 
     }
   }
   bool whole = nc == NR;
-  __m256i m0 = lanes(nc), m1 = lanes(nc - 8);
+  __m256i m0 = kiln_avx2_lanes(nc), m1 = kiln_avx2_lanes(nc - 8);
 #pragma GCC unroll 6
   for (int r = 0; r < mr; r++) {
     store8(c + r * ldc, lo[r], alpha, acc, whole, m0);
@@ -131,7 +124,7 @@ static void pack_panel(char tb, int64_t kc, const float *b, int64_t ldb, int64_t
       }
       return;
     }
-    __m256i m0 = lanes(nc), m1 = lanes(nc - 8);
+    __m256i m0 = kiln_avx2_lanes(nc), m1 = kiln_avx2_lanes(nc - 8);
     for (int64_t p = 0; p < kc; p++, bj += ldb) {
       _mm256_storeu_ps(panel + p * NR, _mm256_maskload_ps(bj, m0));
       _mm256_storeu_ps(panel + p * NR + 8, _mm256_maskload_ps(bj + 8, m1));
@@ -195,7 +188,7 @@ static inline __attribute__((always_inline)) void dot_tile(const int mr, const i
       for (int q = 0; q < nr; q++) sum[r][q] = _mm256_fmadd_ps(x[r], y[q], sum[r][q]);
   }
   if (k8 < k) { /* the last k % 8 terms, the other lanes zero */
-    __m256i m = lanes((int)(k - k8));
+    __m256i m = kiln_avx2_lanes((int)(k - k8));
     __m256 x[3], y[4];
 #pragma GCC unroll 3
     for (int r = 0; r < mr; r++) x[r] = _mm256_maskload_ps(a + r * lda + k8, m);
@@ -245,7 +238,7 @@ static void row_vector(int64_t n, int64_t k, const float *a, int64_t ap, const f
   float sum[ROW_CHUNK];
   for (int64_t j0 = 0; j0 < n; j0 += ROW_CHUNK) {
     int64_t w = n - j0 < ROW_CHUNK ? n - j0 : ROW_CHUNK, w8 = w / 8 * 8;
-    __m256i mt = lanes((int)(w - w8));
+    __m256i mt = kiln_avx2_lanes((int)(w - w8));
     memset(sum, 0, (size_t)w * sizeof(float));
     for (int64_t p = 0; p < k;) {
       int rows = k - p >= 4 ? 4 : 1; /* four rows of B a pass, the last ones one by one */
@@ -254,7 +247,7 @@ static void row_vector(int64_t n, int64_t k, const float *a, int64_t ap, const f
       p += rows;
     }
     for (int64_t j = 0; j < w; j += 8) {
-      __m256i mj = j < w8 ? lanes(8) : mt;
+      __m256i mj = j < w8 ? kiln_avx2_lanes(8) : mt;
       store8(c + j0 + j, _mm256_maskload_ps(sum + j, mj), s, acc, false, mj);
     }
   }

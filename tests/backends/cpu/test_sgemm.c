@@ -5,30 +5,14 @@
  * Each matrix ends at a page the process may not touch, so a read past an operand's last
  * element or a write past C's faults; C's padding between rows holds a sentinel that must
  * survive. Skipped (exit 77) on a host without AVX2 and FMA. */
-#define _GNU_SOURCE
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "backends/cpu/sgemm.h"
 #include "expect.h"
-
-/* count floats that end where a PROT_NONE page begins; *base and *bytes for release */
-static float *guarded(size_t count, void **base, size_t *bytes) {
-  size_t page = (size_t)sysconf(_SC_PAGESIZE), need = (count * sizeof(float) + page - 1) / page * page;
-  *bytes = need + page;
-  uint8_t *p = mmap(NULL, *bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (p == MAP_FAILED) return NULL;
-  if (mprotect(p + need, page, PROT_NONE) != 0) {
-    munmap(p, *bytes);
-    return NULL;
-  }
-  *base = p;
-  return (float *)(p + need) - count;
-}
+#include "guarded.h"
 
 static uint64_t g_rng = 0x9e3779b97f4a7c15u;
 
@@ -54,18 +38,13 @@ static bool check(shape s, bool special) {
   /* the last row needs only its own elements: the guard page sits right after them */
   size_t na = ar ? (size_t)((ar - 1) * lda + ac) : 1, nb = br ? (size_t)((br - 1) * ldb + bc) : 1;
   size_t nc = (size_t)((s.m - 1) * ldc + s.n);
-  void *pa = NULL, *pb = NULL, *pc = NULL;
-  size_t sa = 0, sb = 0, sc = 0;
-  float *a = guarded(na, &pa, &sa), *b = guarded(nb, &pb, &sb), *c = guarded(nc, &pc, &sc);
+  kiln_test_guarded ga, gb, gc;
+  float *a = kiln_test_guarded_alloc(na * sizeof(float), &ga), *b = kiln_test_guarded_alloc(nb * sizeof(float), &gb),
+        *c = kiln_test_guarded_alloc(nc * sizeof(float), &gc);
   float *c0 = malloc(nc * sizeof(float));
-  if (!a || !b || !c || !c0) {
-    EXPECT(false, "out of memory");
-    if (pa) munmap(pa, sa);
-    if (pb) munmap(pb, sb);
-    if (pc) munmap(pc, sc);
-    free(c0);
-    return false;
-  }
+  bool ok = a && b && c && c0;
+  EXPECT(ok, "out of memory");
+  if (!ok) goto done;
   for (size_t i = 0; i < na; i++) a[i] = next_value();
   for (size_t i = 0; i < nb; i++) b[i] = next_value();
   for (size_t i = 0; i < nc; i++) c[i] = (int64_t)(i % (size_t)ldc) < s.n ? next_value() : SENTINEL;
@@ -75,7 +54,6 @@ static bool check(shape s, bool special) {
   }
   memcpy(c0, c, nc * sizeof(float));
   kiln_cpu_sgemm_avx2(s.ta, s.tb, s.m, s.n, s.k, s.alpha, a, lda, b, ldb, s.acc, c, ldc);
-  bool ok = true;
   char what[300] = "";
   for (int64_t i = 0; i < s.m && ok; i++)
     for (int64_t j = 0; j < ldc && ok; j++) {
@@ -103,10 +81,11 @@ static bool check(shape s, bool special) {
                (long long)j, got, want);
     }
   EXPECT(ok, "%s", what);
+done:
   free(c0);
-  munmap(pa, sa);
-  munmap(pb, sb);
-  munmap(pc, sc);
+  kiln_test_guarded_free(&ga);
+  kiln_test_guarded_free(&gb);
+  kiln_test_guarded_free(&gc);
   return ok;
 }
 

@@ -351,11 +351,14 @@ const kiln_diff_instance kiln_diff_instances[] = {
     {KILN_OP_DOT_GENERAL, "empty contraction", "3x0x$T; 0x5x$T", "3x5x$T", DOT_DIMS("", "", "1", "0"), 1, 0, 0, 0},
     {KILN_OP_DOT_GENERAL, "rhs transposed", "7x5x$T; 3x5x$T", "7x3x$T", DOT_DIMS("", "", "1", "1"), 5, 0, KILN_DIFF_FEW_SPECIALS, 0},
     {KILN_OP_DOT, "", "3x5x$T; 5x2x$T", "3x2x$T", "", 5, 0, KILN_DIFF_FEW_SPECIALS, 0},
-    /* i8 x i8 -> i32 (quantized matmuls): oneDNN in i32 with VNNI, else in f32 up to K = 1024 */
+    /* i8 x i8 -> i32 (quantized matmuls): oneDNN in i32 with VNNI, else Kiln's igemm (AVX2),
+     * else in f32 up to K = 1024 */
     {KILN_OP_DOT_GENERAL, "i8 to i32", "64x300xsi8; 300x70xsi8", "64x70xsi32", DOT_DIMS("", "", "1", "0"), 0, 0, 0, 0},
     {KILN_OP_DOT_GENERAL, "i8 to i32, K = 1024 extremes", "8x1024xsi8@-128:-127; 1024x16xsi8@-128:-127", "8x16xsi32",
      DOT_DIMS("", "", "1", "0"), 0, 0, 0, 0},
     {KILN_OP_DOT_GENERAL, "i8 to i32, K = 1100", "9x1100xsi8; 1100x7xsi8", "9x7xsi32", DOT_DIMS("", "", "1", "0"), 0, 0, 0, 0},
+    {KILN_OP_DOT_GENERAL, "i8 to i32, K = 2101 extremes, lhs transposed", "2101x9xsi8@-128:-127; 2101x20xsi8@-128:-127",
+     "9x20xsi32", DOT_DIMS("", "", "0", "0"), 0, 0, 0, 0},
     {KILN_OP_DOT_GENERAL, "i8 to i32, batch, rhs transposed", "3x40x50xsi8; 3x60x50xsi8", "3x40x60xsi32",
      DOT_DIMS("0", "0", "2", "2"), 0, 0, 0, 0},
     {KILN_OP_EINSUM, "ab,bc->ac", "3x4x$T; 4x5x$T", "3x5x$T", "{einsum_config = \"ab,bc->ac\"}", 4, 0, KILN_DIFF_FEW_SPECIALS, 0},
