@@ -250,6 +250,43 @@ static void fill(uint8_t *p, const uint8_t *v, size_t eb, int64_t n) {
   }
 }
 
+/* n >= 1 elements of eb bytes from s (contiguous) to d, stride elements apart, the
+ * stride - 1 elements between each two of them set to v: one pass, typed for the usual
+ * sizes (where a memcpy of eb bytes would be a call per element). */
+static void spread(uint8_t *d, const uint8_t *s, const uint8_t *v, size_t eb, int64_t n, int64_t stride) {
+  switch (eb) {
+#define SPREAD(T)                                                                     \
+  {                                                                                   \
+    T x;                                                                              \
+    memcpy(&x, v, sizeof x);                                                          \
+    if (stride == 2) /* the common case (interleaving), a loop the compiler vectorises */ \
+      for (int64_t i = 0; i + 1 < n; i++) {                                           \
+        memcpy(d + (size_t)(2 * i) * sizeof x, s + (size_t)i * sizeof x, sizeof x);   \
+        memcpy(d + (size_t)(2 * i + 1) * sizeof x, &x, sizeof x);                     \
+      }                                                                               \
+    else                                                                              \
+      for (int64_t i = 0; i + 1 < n; i++) {                                           \
+        uint8_t *o = d + (size_t)(i * stride) * sizeof x;                             \
+        memcpy(o, s + (size_t)i * sizeof x, sizeof x);                                \
+        for (int64_t k = 1; k < stride; k++) memcpy(o + (size_t)k * sizeof x, &x, sizeof x); \
+      }                                                                               \
+    memcpy(d + (size_t)((n - 1) * stride) * sizeof x, s + (size_t)(n - 1) * sizeof x, sizeof x); \
+    break;                                                                            \
+  }
+    case 1: SPREAD(uint8_t)
+    case 2: SPREAD(uint16_t)
+    case 4: SPREAD(uint32_t)
+    case 8: SPREAD(uint64_t)
+#undef SPREAD
+    default:
+      for (int64_t i = 0; i < n; i++) {
+        memcpy(d + (size_t)(i * stride) * eb, s + (size_t)i * eb, eb);
+        if (i + 1 < n) fill(d + (size_t)(i * stride + 1) * eb, v, eb, stride - 1);
+      }
+      break;
+  }
+}
+
 /* Writes the padded operand: init everywhere but at lo + i * dil. Rows of the padded
  * tensor (all dims but the last) [r0, r1). */
 static void pad_run(const kiln_cpu_window *w, const uint8_t *in, const uint8_t *init, uint8_t *out, int64_t r0,
@@ -291,8 +328,10 @@ static void pad_run(const kiln_cpu_window *w, const uint8_t *in, const uint8_t *
       memcpy(dst + (size_t)(lo + i0) * eb, s + (size_t)i0 * eb, (size_t)(i1 - i0) * eb);
       fill(dst + (size_t)(lo + i1) * eb, init, eb, plen - lo - i1);
     } else {
-      fill(dst, init, eb, plen);
-      for (int64_t i = i0; i < i1; i++) memcpy(dst + (size_t)(lo + i * dil) * eb, s + (size_t)i * eb, eb);
+      int64_t first = lo + i0 * dil, end = lo + (i1 - 1) * dil + 1; /* the span of the row's elements */
+      fill(dst, init, eb, first);
+      spread(dst + (size_t)first * eb, s + (size_t)i0 * eb, init, eb, i1 - i0, dil);
+      fill(dst + (size_t)end * eb, init, eb, plen - end);
     }
   }
 }

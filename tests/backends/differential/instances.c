@@ -146,6 +146,9 @@ const kiln_diff_instance kiln_diff_instances[] = {
     {KILN_OP_DYNAMIC_UPDATE_SLICE, "clamped starts", "5x7x$T; 2x3x$T; i32@-2:8; i32@-2:8", "5x7x$T", "", 0, 0, 0, 0},
     {KILN_OP_PAD, "negative and interior", "3x5x$T; $T", "8x12x$T",
      "{edge_padding_low = array<i64: 1, -1>, edge_padding_high = array<i64: 2, 0>, interior_padding = array<i64: 1, 2>}", 0, 0, 0, 0},
+    /* interleaving (interior 1 along the rows: the cpu kernel's vectorised spread), cut at the start */
+    {KILN_OP_PAD, "interleaved rows", "3x37x$T; $T", "4x74x$T",
+     "{edge_padding_low = array<i64: 1, -1>, edge_padding_high = array<i64: 0, 2>, interior_padding = array<i64: 0, 1>}", 0, 0, 0, 0},
     /* unpadded trailing dims (merged into longer rows by the cpu kernel) under an interior */
     {KILN_OP_PAD, "unpadded tail", "4x3x5x1x2x$T; $T", "8x6x5x1x2x$T",
      "{edge_padding_low = array<i64: 0, 1, -1, 0, 0>, edge_padding_high = array<i64: 1, 2, 1, 0, 0>, "
