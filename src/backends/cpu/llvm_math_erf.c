@@ -17,8 +17,9 @@
  *   beyond        1 (erf rounds to 1 in f32 from 3.92)
  *
  * The f32 erfc, in f32:
- *   x <= 0.47     1 - erf(x): erf(x) < 0.5 there, so its error is at most half an ULP of
- *                 the result, and below 0 1 + erf|x| adds no cancellation
+ *   |x| <= 0.47   1 - erf(x) (erf's first piece): |erf(x)| < 0.5 there, so its error is at
+ *                 most half an ULP of the result
+ *   x < -0.47     2 - erfc(|x|), erfc(|x|) as below (under 0.51: no cancellation)
  *   x >  0.47     exp(-x^2) G(x) with both factors kept as a large part and a small one:
  *                 exp(-x^2) = 2^n (1 + q) (kiln_math_exp_parts, x^2 split exactly), G(x) =
  *                 B + S, on [0.47, 4] B = c0_hi and S = c0_lo + v Q(v) with v = x - c
@@ -189,13 +190,18 @@ static kiln_mv erfc_large(const kiln_mb *e, kiln_mv a) {
   return kiln_mb_scale(e, kiln_mb_mul(e, ex, g), kiln_mb_ci(e, -SCALE_EXP));
 }
 
-static kiln_mv erf_f32(const kiln_mb *e, kiln_mv x) {
-  kiln_mv a = kiln_mb_fabs(e, x);
+/* The f32 erf(x) for |x| <= 0.875 (an odd function: any sign). */
+static kiln_mv erf32_small(const kiln_mb *e, kiln_mv x) {
   float c0_hi = (float)kErf32Small[0];
   double c0_lo = kErf32Small[0] - (double)c0_hi;
-  kiln_mv u = kiln_mb_mul(e, a, a);
+  kiln_mv u = kiln_mb_mul(e, x, x);
   kiln_mv rest = kiln_mb_fma(e, u, kiln_mb_poly(e, u, kErf32Small + 1, LEN(kErf32Small) - 1), kiln_mb_c(e, c0_lo));
-  kiln_mv small = kiln_mb_fma(e, a, kiln_mb_c(e, c0_hi), kiln_mb_mul(e, a, rest));
+  return kiln_mb_fma(e, x, kiln_mb_c(e, c0_hi), kiln_mb_mul(e, x, rest));
+}
+
+static kiln_mv erf_f32(const kiln_mb *e, kiln_mv x) {
+  kiln_mv a = kiln_mb_fabs(e, x);
+  kiln_mv small = erf32_small(e, a);
   kiln_mv mid = kiln_mb_poly(e, kiln_mb_addc(e, a, -1.5), kErf32Mid, LEN(kErf32Mid));
   kiln_mv high = kiln_mb_poly(e, kiln_mb_addc(e, a, -3.0), kErf32High, LEN(kErf32High));
   high = kiln_mb_sel(e, kiln_mb_ltc(e, a, 4.0), kiln_mb_sel(e, kiln_mb_gtc(e, high, 1.0), kiln_mb_c(e, 1.0), high),
@@ -218,21 +224,24 @@ kiln_mv kiln_math_erf(const kiln_mb *e, kiln_mv x) {
 static kiln_mv split_hi(const kiln_mb *e, double c) { return kiln_mb_c(e, (float)c); }
 static kiln_mv split_lo(const kiln_mb *e, double c) { return kiln_mb_c(e, c - (double)(float)c); }
 
-/* erfc(x) exp(x^2) for x in [0.47, 4] (v = x - kErfc32Center[piece]) as *big + small. */
+/* erfc(x) exp(x^2) for x in [0.47, 4] (v = x - kErfc32Center[piece]) as *big + small:
+ * each piece's polynomial evaluated (its own length: trailing zero coefficients dropped),
+ * then one chosen, which is cheaper than choosing each coefficient. */
 static kiln_mv erfc32_mid(const kiln_mb *e, kiln_mv x, kiln_mv *big) {
   kiln_mv first = kiln_mb_ltc(e, x, 1.0), second = kiln_mb_ltc(e, x, 2.0);
-  const double(*c)[LEN(kErfc32Mid[0])] = kErfc32Mid;
-#define PIECE(sel_fn, j) kiln_mb_sel(e, first, sel_fn(e, c[0][j]), kiln_mb_sel(e, second, sel_fn(e, c[1][j]), sel_fn(e, c[2][j])))
-  kiln_mv center = kiln_mb_sel(e, first, kiln_mb_c(e, kErfc32Center[0]),
-                               kiln_mb_sel(e, second, kiln_mb_c(e, kErfc32Center[1]), kiln_mb_c(e, kErfc32Center[2])));
-  kiln_mv v = kiln_mb_sub(e, x, center);
-  int n = LEN(kErfc32Mid[0]);
-  kiln_mv q = PIECE(kiln_mb_c, n - 1);
-  for (int j = n - 2; j >= 1; j--) q = kiln_mb_fma(e, q, v, PIECE(kiln_mb_c, j));
-  *big = PIECE(split_hi, 0);
-  kiln_mv small = kiln_mb_fma(e, v, q, PIECE(split_lo, 0));
+  kiln_mv small[3];
+  for (int p = 0; p < 3; p++) {
+    const double *c = kErfc32Mid[p];
+    int n = LEN(kErfc32Mid[0]);
+    while (n > 2 && c[n - 1] == 0.0) n--;
+    kiln_mv v = kiln_mb_addc(e, x, -kErfc32Center[p]);
+    small[p] = kiln_mb_fma(e, v, kiln_mb_poly(e, v, c + 1, n - 1), split_lo(e, c[0]));
+  }
+#define PIECE(v0, v1, v2) kiln_mb_sel(e, first, (v0), kiln_mb_sel(e, second, (v1), (v2)))
+  *big = PIECE(split_hi(e, kErfc32Mid[0][0]), split_hi(e, kErfc32Mid[1][0]), split_hi(e, kErfc32Mid[2][0]));
+  kiln_mv r = PIECE(small[0], small[1], small[2]);
 #undef PIECE
-  return small;
+  return r;
 }
 
 /* erfc(x) exp(x^2) for x >= 4 as *big + small, from s = 1/x rounded, its residual r (1/x =
@@ -251,10 +260,11 @@ static kiln_mv erfc32_tail(const kiln_mb *e, kiln_mv x, kiln_mv *big) {
 }
 
 static kiln_mv erfc_f32(const kiln_mb *e, kiln_mv x) {
-  /* NaN is not above 0.47: it takes 1 - erf(x), which keeps it */
-  kiln_mv small = kiln_mb_sub(e, kiln_mb_c(e, 1.0), erf_f32(e, x));
-  kiln_mv large = kiln_mb_gtc(e, x, 0.47);
-  kiln_mv a = kiln_mb_sel(e, large, kiln_mb_sel(e, kiln_mb_gtc(e, x, 10.1), kiln_mb_c(e, 10.1), x), kiln_mb_c(e, 1.0));
+  /* NaN is not above 0.47 in magnitude: it takes 1 - erf(x), which keeps it */
+  kiln_mv ax = kiln_mb_fabs(e, x);
+  kiln_mv small = kiln_mb_sub(e, kiln_mb_c(e, 1.0), erf32_small(e, x));
+  kiln_mv large = kiln_mb_gtc(e, ax, 0.47);
+  kiln_mv a = kiln_mb_sel(e, large, kiln_mb_sel(e, kiln_mb_gtc(e, ax, 10.1), kiln_mb_c(e, 10.1), ax), kiln_mb_c(e, 1.0));
   kiln_mv mid_big, tail_big;
   kiln_mv mid = erfc32_mid(e, a, &mid_big), tail = erfc32_tail(e, a, &tail_big);
   kiln_mv far = kiln_mb_ge(e, a, kiln_mb_c(e, 4.0));
@@ -264,6 +274,9 @@ static kiln_mv erfc_f32(const kiln_mb *e, kiln_mv x) {
   kiln_mv n, q = kiln_math_exp_parts(e, kiln_mb_neg(e, hi), kiln_mb_neg(e, lo), &n);
   kiln_mv w = kiln_mb_fma(e, big, q, kiln_mb_fma(e, sm, q, sm));
   kiln_mv y = kiln_mb_scale(e, kiln_mb_add(e, big, w), kiln_mb_ftoi(e, n));
+  /* erfc(x) = 2 - erfc(|x|) below -0.47: erfc(|x|) < 0.51 there, its error a third of the
+   * result's ULP at most */
+  y = kiln_mb_sel(e, kiln_mb_ltc(e, x, 0.0), kiln_mb_sub(e, kiln_mb_c(e, 2.0), y), y);
   return kiln_mb_sel(e, large, y, small);
 }
 
