@@ -9,8 +9,9 @@
  * is an inner run (one call of the combiner over the elements that land inside the
  * operand), every other update dim is an outer point whose operand coordinates are its
  * index vector (read at run time) plus its batch and window coordinates (strides fixed
- * when the op is prepared). An update whose operand index falls outside the operand (or
- * overflows) is skipped, element by element, as the spec says.
+ * when the op is prepared). An update window that does not lie inside the operand whole
+ * is skipped whole, as the interpreter does (XLA's rule, which JAX's FILL_OR_DROP mode
+ * relies on): each index must be within [0, dim - window size] of the dim it starts.
  *
  * Over the pool, the operand is owned in parts: each chunk owns a range of coordinates of
  * the operand's first dim of more than one element (the part dim; the dims before it are
@@ -44,6 +45,7 @@ struct kiln_cpu_scatter {
   int32_t inner_dim;    /* the operand dim of the inner run, or -1 (runs of one element) */
   int32_t nmap;
   int64_t map[R], vstep;
+  int64_t wmax[R];      /* per index: the largest start that keeps its dim's window inside */
   bool unique;
   int64_t work;         /* update elements */
   int32_t part_dim;     /* the first operand dim of more than one element, or -1 */
@@ -112,7 +114,13 @@ kiln_status kiln_cpu_scatter_prepare(const kiln_op *op, kiln_cpu_scatter **out) 
   for (int32_t d = 0; d < xr; d++) s.xdims[d] = x->tensor.dims[d], s.xstr[d] = xstr[d];
   s.operand_bytes = (uint64_t)x->tensor.num_elements * s.eb;
   s.nmap = sdod.n;
-  for (int32_t k = 0; k < sdod.n; k++) s.map[k] = sdod.v[k];
+  for (int32_t k = 0; k < sdod.n; k++) {
+    s.map[k] = sdod.v[k];
+    int32_t w = -1; /* the window dim the index starts, if any */
+    for (int32_t j = 0; j < nwin && w < 0; j++)
+      if (win[j] == sdod.v[k]) w = j;
+    s.wmax[k] = x->tensor.dims[sdod.v[k]] - (w >= 0 ? u->tensor.dims[uwd.v[w]] : 1);
+  }
   s.vstep = ivd < ir ? istr[ivd] : 0;
   /* each update dim: a window dim (adds to its operand dim), or the next scatter dim (the
    * index dims but ivd, in order: a stride in the indices, maybe a batching coordinate) */
@@ -241,7 +249,8 @@ static void scatter_points(const kiln_cpu_scatter *s, const uint8_t *ix, const u
       bool inside = true;
       for (int32_t k = 0; inside && k < s->nmap; k++) {
         int64_t v = kiln_cpu_load_index(s->index_elem, ix + (size_t)(ibase + k * s->vstep) * s->index_bytes);
-        inside = !__builtin_add_overflow(ri[s->map[k]], v, &ri[s->map[k]]);
+        inside = v >= 0 && v <= s->wmax[k]; /* the whole window inside */
+        ri[s->map[k]] += v;
       }
       for (int32_t k = s->no - 1; k >= 0; k--) { /* next outer point */
         ibase += s->oistr[k];

@@ -1062,9 +1062,12 @@ static kiln_status scatter_check(ctx_t *ctx, const args_t *a, int32_t n, const s
   return NULL;
 }
 
-/* scatter: results = inputs, then for every update index (in row-major order) whose
- * result index lies inside the inputs, results...[r] = update_computation(results...[r],
- * updates...[u]). */
+/* scatter: results = inputs, then for every update index (in row-major order) whose whole
+ * update window lies inside the inputs, results...[r] = update_computation(results...[r],
+ * updates...[u]). A window that does not fit whole is skipped whole, as XLA does and as
+ * JAX's FILL_OR_DROP mode (scatters with mode="drop", and the transposes of gathers with
+ * mode="fill") relies on: the spec's text skips element by element, which gives JAX
+ * gradients that disagree with its gathers'. */
 static kiln_status k_scatter(ctx_t *ctx, const args_t *a) {
   const kiln_op *op = a->op;
   int32_t n = (a->num_in - 1) / 2;
@@ -1082,10 +1085,14 @@ static kiln_status k_scatter(ctx_t *ctx, const args_t *a) {
     copy_all(a->out[i], a->in[i]);
   }
   int32_t usd[MAXR], nusd = 0, win[MAXR], nwin = 0; /* update scatter dims; input window dims */
+  int64_t wsize[MAXR];                                /* the window's size along each input dim */
   for (int32_t d = 0; d < u->rank; d++)
     if (!dlist_has(&s.uwd, d)) usd[nusd++] = d;
-  for (int32_t d = 0; d < x->rank; d++)
+  for (int32_t d = 0; d < x->rank; d++) {
+    wsize[d] = 1;
     if (!dlist_has(&s.iwd, d) && !dlist_has(&s.ib, d)) win[nwin++] = d;
+  }
+  for (int32_t k = 0; k < nwin; k++) wsize[win[k]] = u->dims[s.uwd.v[k]];
   if (u->count == 0) return NULL;
   scatter_run sr = {.n = n,
                     .region = &op->regions[0],
@@ -1107,12 +1114,10 @@ static kiln_status k_scatter(ctx_t *ctx, const args_t *a) {
       ok = kiln_add_i64(ri[s.sdod.v[k]], load_int(ig.t, ibase + k * ig.vstep), &ri[s.sdod.v[k]]);
     for (int32_t i = 0; ok && i < s.ib.n; i++)
       ok = kiln_add_i64(ri[s.ib.v[i]], ui[usd[batch_pos(&ig, s.sib.v[i])]], &ri[s.ib.v[i]]);
-    for (int32_t k = 0; ok && k < nwin; k++) ok = kiln_add_i64(ri[win[k]], ui[s.uwd.v[k]], &ri[win[k]]);
+    for (int32_t d = 0; ok && d < x->rank; d++) ok = ri[d] >= 0 && ri[d] <= x->dims[d] - wsize[d]; /* the window's start */
+    for (int32_t k = 0; ok && k < nwin; k++) ri[win[k]] += ui[s.uwd.v[k]];
     int64_t at = 0;
-    for (int32_t d = 0; ok && d < x->rank; d++) {
-      ok = ri[d] >= 0 && ri[d] < x->dims[d];
-      at += ri[d] * xstr[d];
-    }
+    for (int32_t d = 0; ok && d < x->rank; d++) at += ri[d] * xstr[d];
     if (ok) st = scatter_apply(ctx, a, &sr, at, uflat);
     uflat++;
   } while (kiln_index_next(u->rank, u->dims, ui));

@@ -108,12 +108,14 @@ func.func @gather_ivd_equals_rank() {
 
 // -----
 
+// A window partly outside the inputs is skipped whole (XLA's rule, JAX's FILL_OR_DROP):
+// [3] and [-1] reach past the ends; [2] fits.
 func.func @scatter_two_inputs_oob_partial() {
   %a = stablehlo.constant dense<[0, 0, 0, 0]> : tensor<4xi32>
   %b = stablehlo.constant dense<[1.0, 1.0, 1.0, 1.0]> : tensor<4xf32>
-  %idx = stablehlo.constant dense<[[3], [-1]]> : tensor<2x1xi32>
-  %ua = stablehlo.constant dense<[[1, 2], [3, 4]]> : tensor<2x2xi32>
-  %ub = stablehlo.constant dense<[[2.0, 3.0], [4.0, 5.0]]> : tensor<2x2xf32>
+  %idx = stablehlo.constant dense<[[3], [-1], [2]]> : tensor<3x1xi32>
+  %ua = stablehlo.constant dense<[[1, 2], [3, 4], [5, 6]]> : tensor<3x2xi32>
+  %ub = stablehlo.constant dense<[[2.0, 3.0], [4.0, 5.0], [6.0, 7.0]]> : tensor<3x2xf32>
   %r:2 = "stablehlo.scatter"(%a, %b, %idx, %ua, %ub) ({
     ^bb0(%x0: tensor<i32>, %x1: tensor<f32>, %y0: tensor<i32>, %y1: tensor<f32>):
       %s = stablehlo.add %x0, %y0 : tensor<i32>
@@ -121,9 +123,9 @@ func.func @scatter_two_inputs_oob_partial() {
       stablehlo.return %s, %m : tensor<i32>, tensor<f32>
   }) {
     scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>
-  } : (tensor<4xi32>, tensor<4xf32>, tensor<2x1xi32>, tensor<2x2xi32>, tensor<2x2xf32>) -> (tensor<4xi32>, tensor<4xf32>)
-  check.expect_eq_const %r#0, dense<[4, 0, 0, 1]> : tensor<4xi32>
-  check.expect_eq_const %r#1, dense<[5.0, 1.0, 1.0, 2.0]> : tensor<4xf32>
+  } : (tensor<4xi32>, tensor<4xf32>, tensor<3x1xi32>, tensor<3x2xi32>, tensor<3x2xf32>) -> (tensor<4xi32>, tensor<4xf32>)
+  check.expect_eq_const %r#0, dense<[0, 0, 5, 6]> : tensor<4xi32>
+  check.expect_eq_const %r#1, dense<[1.0, 1.0, 6.0, 7.0]> : tensor<4xf32>
   func.return
 }
 
