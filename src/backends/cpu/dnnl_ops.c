@@ -8,7 +8,6 @@
 #include "backends/cpu/isa.h"
 #include "base/fault.h"
 
-
 /* ================================================================ helpers */
 
 bool kiln_dnnl_type(kiln_elem e, dnnl_data_type_t *out) {
@@ -50,7 +49,6 @@ int64_t kiln_dnnl_ints(const kiln_attr *a, int64_t *out, int64_t max) {
     if (!kiln_attr_i64_at(a, i, &out[i])) return -1;
   return n;
 }
-
 
 /* ================================================================ building */
 

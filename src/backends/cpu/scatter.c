@@ -250,7 +250,7 @@ static void scatter_points(const kiln_cpu_scatter *s, const uint8_t *ix, const u
       for (int32_t k = 0; inside && k < s->nmap; k++) {
         int64_t v = kiln_cpu_load_index(s->index_elem, ix + (size_t)(ibase + k * s->vstep) * s->index_bytes);
         inside = v >= 0 && v <= s->wmax[k]; /* the whole window inside */
-        ri[s->map[k]] += v;
+        if (inside) ri[s->map[k]] += v;
       }
       for (int32_t k = s->no - 1; k >= 0; k--) { /* next outer point */
         ibase += s->oistr[k];
