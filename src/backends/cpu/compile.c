@@ -389,9 +389,6 @@ static imap *operand_map(builder *bd, const kiln_op *op, int32_t k, const imap *
 
 static kiln_cpu_node *build_unit_dot(builder *bd, const kiln_op *op, const imap *m);
 
-/* An element_gather read through result map m: the operand's element at the affine offset
- * of its batching dims plus each start index (an arg, read where index_vector_dim is k)
- * clamped and scaled by its dim's stride. */
 /* A GATHER node reading value v through map o (its affine part), with room for max_args
  * start indices, whose strides and limits the caller fills in (*strides, *limits); xstr
  * receives v's row-major strides. NULL (bd->st set) when out of memory. */
@@ -416,6 +413,9 @@ static kiln_cpu_node *gather_node(builder *bd, const kiln_value *v, const imap *
   return n;
 }
 
+/* An element_gather read through result map m: the operand's element at the affine offset
+ * of its batching dims plus each start index (an arg, read where index_vector_dim is k)
+ * clamped and scaled by its dim's stride. */
 static kiln_cpu_node *build_gather(builder *bd, const kiln_op *op, const imap *m) {
   element_gather g;
   const kiln_type *x = op->operands[0]->type, *ix = op->operands[1]->type;

@@ -321,14 +321,14 @@ kiln_status kiln_cpu_control_prepare(kiln_cpu_executable *x, const kiln_op *op, 
   return NULL;
 }
 
-/* A copy of t (a view of memory the step does not own), in a tensor of bin's when it has
- * one, counted as c's owner's. */
 /* A tensor of this shape: bin's, else a new one. */
 static kiln_status fresh(kiln_elem e, int32_t rank, const int64_t *dims, kiln_cpu_bin *bin, kiln_cpu_tensor **out) {
   if ((*out = kiln_cpu_bin_take(bin, e, rank, dims))) return NULL;
   return kiln_cpu_tensor_new(e, rank, dims, out);
 }
 
+/* A copy of t (a view of memory the step does not own), in a tensor of bin's when it has
+ * one, counted as c's owner's. */
 static kiln_status copy_of(const kiln_cpu_control *c, const kiln_cpu_tensor *t, kiln_cpu_bin *bin, kiln_cpu_tensor **out) {
   KILN_RETURN_IF_ERROR(fresh(t->elem, t->rank, t->dims, bin, out));
   if (t->bytes) memcpy((*out)->data, t->data, t->bytes);

@@ -100,7 +100,7 @@ void kiln_dnnl_gemm_plan(kiln_cpu_dnnl_op *p) {
   const dnnl_memory_desc_t *src = &p->io[KILN_DNNL_SRC].prim_md;
   g->k = src->dims[src->ndims - 1];
   if (p->own_i8) {
-    g->i8 = g->on = true;
+    g->on = true;
     g->work_offset = p->scratch_bytes;
     p->scratch_bytes += kiln_dnnl_round_up(KILN_CPU_IGEMM_WORK_BYTES);
     return;
@@ -133,7 +133,7 @@ static bool blas_sgemm(const kiln_dnnl_gemm *g, int64_t m, int64_t n, float alph
 static dnnl_status_t gemm_one(const kiln_cpu_dnnl_op *p, const void *srcv, const void *weiv, void *dstv,
                               const float *bias, int64_t m, int64_t n, void *work) {
   const kiln_dnnl_gemm *g = &p->gemm;
-  if (g->i8) {
+  if (p->own_i8) {
     if (kiln_fault_point()) return dnnl_runtime_error;
     kiln_cpu_igemm_avx2(g->ta, g->tb, m, n, g->k, srcv, g->lda, weiv, g->ldb, false, dstv, g->ldc, work);
     return dnnl_success;
@@ -171,7 +171,7 @@ dnnl_status_t kiln_dnnl_gemm_run(const kiln_cpu_dnnl_op *p, const void *src, con
   const kiln_dnnl_gemm *g = &p->gemm;
   int nb = dst_md->ndims - 2;
   int64_t m = dst_md->dims[nb], n = dst_md->dims[nb + 1], idx[DNNL_MAX_NDIMS] = {0};
-  size_t in = g->i8 ? 1 : sizeof(float), out = g->i8 ? sizeof(int32_t) : sizeof(float); /* element bytes */
+  size_t in = p->own_i8 ? 1 : sizeof(float), out = p->own_i8 ? sizeof(int32_t) : sizeof(float); /* element bytes */
   for (;;) { /* every matrix of the batch, the last batch dimension fastest */
     int64_t off[KILN_DNNL_NUM_IO] = {0, 0, 0};
     for (int i = 0; i < nb; i++)

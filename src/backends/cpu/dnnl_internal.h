@@ -63,11 +63,11 @@ typedef struct kiln_dnnl_split {
  * call per matrix of the batch, whose dimensions' strides in each tensor (elements; 0 where
  * an operand's is 1 and broadcast) are bstride; bias_dim: the bias along M (0) or N (1), -1:
  * none; blas: OpenBLAS's sgemm for wide and deep weights; own: Kiln's (sgemm.h) for the
- * others; oneDNN's where neither. i8: an i8 x i8 -> i32 product by Kiln's igemm (igemm.h)
- * instead, whose working buffer lies at work_offset in the scratch for a whole run (a split
- * run's parts have theirs in the split's scratch). */
+ * others; oneDNN's where neither. An own_i8 op's calls are Kiln's igemm (igemm.h) instead,
+ * whose working buffer lies at work_offset in the scratch for a whole run (a split run's
+ * parts have theirs in the split's scratch). */
 typedef struct kiln_dnnl_gemm {
-  bool on, blas, own, i8;
+  bool on, blas, own;
   size_t work_offset;
   char ta, tb;
   int64_t k, lda, ldb, ldc;

@@ -450,7 +450,7 @@ static kiln_status exec(const kiln_cpu_dnnl_op *p, const kiln_cpu_dnnl_args *a, 
   } else if (p->gemm.on) {
     dnnl_status_t st = kiln_dnnl_gemm_run(p, seen[KILN_DNNL_SRC], seen[KILN_DNNL_WEI], (void *)seen[KILN_DNNL_DST],
                                           a->bias, &p->io[KILN_DNNL_DST].prim_md, scratch + p->gemm.work_offset);
-    if (st != dnnl_success) return dnnl_fail(st, p->gemm.i8 ? "running igemm" : "running sgemm");
+    if (st != dnnl_success) return dnnl_fail(st, p->own_i8 ? "running igemm" : "running sgemm");
   } else {
     dnnl_status_t st = KILN_DNNL_RUN_CALL(dnnl_primitive_execute(p->prim, strm, n, args));
     if (st != dnnl_success) return dnnl_fail(st, "running the primitive");

@@ -128,7 +128,7 @@ static bool build_part(kiln_cpu_dnnl_op *p, int k, int64_t len) {
   if (sp->bias_cut && !slice_md(&p->bias_md, sp->dim[KILN_DNNL_DST], len, &bias, &sp->bias_stride)) return false;
   sp->bias_md[k] = bias;
   if (p->gemm.on) {
-    if (p->gemm.i8) sp->scratch = kiln_dnnl_round_up(KILN_CPU_IGEMM_WORK_BYTES);
+    if (p->own_i8) sp->scratch = kiln_dnnl_round_up(KILN_CPU_IGEMM_WORK_BYTES);
     return true;
   }
   dnnl_matmul_desc_t mm = p->matmul;

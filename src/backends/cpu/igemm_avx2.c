@@ -27,7 +27,9 @@
 enum { MR = 4, NR = 16, KC = 256, KP = KC / 2, MC = 64 };
 
 /* One word: the i8 pair (x, y) as two i16, x in the low half. */
-static inline int32_t word(int8_t x, int8_t y) { return (int32_t)(uint16_t)(int16_t)x | (int32_t)((uint32_t)(uint16_t)(int16_t)y << 16); }
+static inline int32_t word(int8_t x, int8_t y) {
+  return (int32_t)((uint32_t)(uint16_t)(int16_t)x | (uint32_t)(uint16_t)(int16_t)y << 16);
+}
 
 /* c[0, 8) (lanes under mask m) = v (+ c when acc) */
 static inline void store8(int32_t *c, __m256i v, bool acc, bool whole, __m256i m) {
@@ -94,9 +96,8 @@ static void pack_rows(int64_t mc, int64_t kc, const int8_t *a, int64_t ar, int64
       }
     for (int64_t q = q0; q < kp; q++)
       for (int r = 0; r < MR; r++) {
-        const int8_t *s = a + (i0 + r) * ar + 2 * q * ap;
-        bool row = r < mr, second = 2 * q + 1 < kc;
-        w[q * MR + r] = row ? word(s[0], second ? s[ap] : 0) : 0;
+        const int8_t *s = r < mr ? a + (i0 + r) * ar + 2 * q * ap : NULL; /* a missing row: zeros */
+        w[q * MR + r] = s ? word(s[0], 2 * q + 1 < kc ? s[ap] : 0) : 0;
       }
   }
 }

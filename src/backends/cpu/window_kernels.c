@@ -251,9 +251,13 @@ static void fill(uint8_t *p, const uint8_t *v, size_t eb, int64_t n) {
 }
 
 /* n >= 1 elements of eb bytes from s (contiguous) to d, stride elements apart, the
- * stride - 1 elements between each two of them set to v: one pass, typed for the usual
- * sizes (where a memcpy of eb bytes would be a call per element). */
+ * stride - 1 elements between each two of them set to v: one copy for stride 1, else one
+ * pass, typed for the usual sizes (where a memcpy of eb bytes would be a call per element). */
 static void spread(uint8_t *d, const uint8_t *s, const uint8_t *v, size_t eb, int64_t n, int64_t stride) {
+  if (stride == 1) {
+    memcpy(d, s, (size_t)n * eb);
+    return;
+  }
   switch (eb) {
 #define SPREAD(T)                                                                     \
   {                                                                                   \
@@ -323,16 +327,10 @@ static void pad_run(const kiln_cpu_window *w, const uint8_t *in, const uint8_t *
       fill(dst, init, eb, plen);
       continue;
     }
-    if (dil == 1) {
-      fill(dst, init, eb, lo + i0);
-      memcpy(dst + (size_t)(lo + i0) * eb, s + (size_t)i0 * eb, (size_t)(i1 - i0) * eb);
-      fill(dst + (size_t)(lo + i1) * eb, init, eb, plen - lo - i1);
-    } else {
-      int64_t first = lo + i0 * dil, end = lo + (i1 - 1) * dil + 1; /* the span of the row's elements */
-      fill(dst, init, eb, first);
-      spread(dst + (size_t)first * eb, s + (size_t)i0 * eb, init, eb, i1 - i0, dil);
-      fill(dst + (size_t)end * eb, init, eb, plen - end);
-    }
+    int64_t first = lo + i0 * dil, end = lo + (i1 - 1) * dil + 1; /* the span of the row's elements */
+    fill(dst, init, eb, first);
+    spread(dst + (size_t)first * eb, s + (size_t)i0 * eb, init, eb, i1 - i0, dil);
+    fill(dst + (size_t)end * eb, init, eb, plen - end);
   }
 }
 
