@@ -13,7 +13,7 @@
 
 #include "backends/cpu/igemm.h"
 #include "expect.h"
-#include "guarded.h"
+#include "gemm_operands.h"
 
 static uint64_t g_rng = 0x2545f4914f6cdd1du;
 
@@ -36,16 +36,12 @@ static const int32_t SENTINEL = -12345;
 
 /* Runs one product, compares with the reference; returns whether it matched. */
 static bool check(shape s, void *work) {
-  int64_t ar = s.ta == 'N' ? s.m : s.k, ac = s.ta == 'N' ? s.k : s.m; /* A as stored */
-  int64_t br = s.tb == 'N' ? s.k : s.n, bc = s.tb == 'N' ? s.n : s.k;
-  int64_t lda = ac + s.pad, ldb = bc + s.pad, ldc = s.n + s.pad;
-  /* the last row needs only its own elements: the guard page sits right after them */
-  size_t na = ar ? (size_t)((ar - 1) * lda + ac) : 1, nb = br ? (size_t)((br - 1) * ldb + bc) : 1;
-  size_t nc = (size_t)((s.m - 1) * ldc + s.n);
-  kiln_test_guarded ga, gb, gc;
-  int8_t *a = kiln_test_guarded_alloc(na, &ga), *b = kiln_test_guarded_alloc(nb, &gb);
-  int32_t *c = kiln_test_guarded_alloc(nc * sizeof(int32_t), &gc), *c0 = malloc(nc * sizeof(int32_t));
-  bool ok = a && b && c && c0;
+  gemm_operands o;
+  bool ok = gemm_operands_make(s.ta, s.tb, s.m, s.n, s.k, s.pad, 1, sizeof(int32_t), &o);
+  int8_t *a = o.a, *b = o.b;
+  int32_t *c = o.c, *c0 = o.c0;
+  int64_t lda = o.lda, ldb = o.ldb, ldc = o.ldc;
+  size_t na = o.na, nb = o.nb, nc = o.nc;
   EXPECT(ok, "out of memory");
   if (!ok) goto done;
   for (size_t i = 0; i < na; i++) a[i] = next_value(s.kind);
@@ -75,10 +71,7 @@ static bool check(shape s, void *work) {
     }
   EXPECT(ok, "%s", what);
 done:
-  free(c0);
-  kiln_test_guarded_free(&ga);
-  kiln_test_guarded_free(&gb);
-  kiln_test_guarded_free(&gc);
+  gemm_operands_free(&o);
   return ok;
 }
 

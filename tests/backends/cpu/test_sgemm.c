@@ -12,7 +12,7 @@
 
 #include "backends/cpu/sgemm.h"
 #include "expect.h"
-#include "guarded.h"
+#include "gemm_operands.h"
 
 static uint64_t g_rng = 0x9e3779b97f4a7c15u;
 
@@ -32,17 +32,11 @@ static const float SENTINEL = -12345.0f;
 
 /* Runs one product, compares with the reference; returns whether it matched. */
 static bool check(shape s, bool special) {
-  int64_t ar = s.ta == 'N' ? s.m : s.k, ac = s.ta == 'N' ? s.k : s.m; /* A as stored */
-  int64_t br = s.tb == 'N' ? s.k : s.n, bc = s.tb == 'N' ? s.n : s.k;
-  int64_t lda = ac + s.pad, ldb = bc + s.pad, ldc = s.n + s.pad;
-  /* the last row needs only its own elements: the guard page sits right after them */
-  size_t na = ar ? (size_t)((ar - 1) * lda + ac) : 1, nb = br ? (size_t)((br - 1) * ldb + bc) : 1;
-  size_t nc = (size_t)((s.m - 1) * ldc + s.n);
-  kiln_test_guarded ga, gb, gc;
-  float *a = kiln_test_guarded_alloc(na * sizeof(float), &ga), *b = kiln_test_guarded_alloc(nb * sizeof(float), &gb),
-        *c = kiln_test_guarded_alloc(nc * sizeof(float), &gc);
-  float *c0 = malloc(nc * sizeof(float));
-  bool ok = a && b && c && c0;
+  gemm_operands o;
+  bool ok = gemm_operands_make(s.ta, s.tb, s.m, s.n, s.k, s.pad, sizeof(float), sizeof(float), &o);
+  float *a = o.a, *b = o.b, *c = o.c, *c0 = o.c0;
+  int64_t lda = o.lda, ldb = o.ldb, ldc = o.ldc;
+  size_t na = o.na, nb = o.nb, nc = o.nc;
   EXPECT(ok, "out of memory");
   if (!ok) goto done;
   for (size_t i = 0; i < na; i++) a[i] = next_value();
@@ -82,10 +76,7 @@ static bool check(shape s, bool special) {
     }
   EXPECT(ok, "%s", what);
 done:
-  free(c0);
-  kiln_test_guarded_free(&ga);
-  kiln_test_guarded_free(&gb);
-  kiln_test_guarded_free(&gc);
+  gemm_operands_free(&o);
   return ok;
 }
 
