@@ -5,13 +5,27 @@
  * Everything else here is static to that translation unit. No include guard. */
 #include "backends/cpu/fft_internal.h"
 
+/* Copies of rows by register transposes where the build has 256-bit vectors (used by the
+ * instantiations that define FFT_COPY_IN, FFT_COPY_OUT and FFT_SLOT). */
+#ifdef __AVX2__
+#include "backends/cpu/fft_transpose.h"
+#endif
+
 #define FFT_T float
 #define FFT_L KILN_FFT_LANES_F32
 #define FFT_NAME(x) x##_f32x16
+#ifdef __AVX2__
+#define FFT_COPY_IN fft_copy_in_f32x16
+#define FFT_COPY_OUT fft_copy_out_f32x16
+#define FFT_SLOT FFT_SLOT_F32
+#endif
 #include "backends/cpu/fft_lanes.h"
 #undef FFT_T
 #undef FFT_L
 #undef FFT_NAME
+#undef FFT_COPY_IN
+#undef FFT_COPY_OUT
+#undef FFT_SLOT
 
 #define FFT_T float
 #define FFT_L 1
@@ -24,10 +38,18 @@
 #define FFT_T double
 #define FFT_L KILN_FFT_LANES_F64
 #define FFT_NAME(x) x##_f64x8
+#ifdef __AVX2__
+#define FFT_COPY_IN fft_copy_in_f64x8
+#define FFT_COPY_OUT fft_copy_out_f64x8
+#define FFT_SLOT FFT_SLOT_F64
+#endif
 #include "backends/cpu/fft_lanes.h"
 #undef FFT_T
 #undef FFT_L
 #undef FFT_NAME
+#undef FFT_COPY_IN
+#undef FFT_COPY_OUT
+#undef FFT_SLOT
 
 #define FFT_T double
 #define FFT_L 1

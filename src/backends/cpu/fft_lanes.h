@@ -225,97 +225,134 @@ static void FFT_NAME(bases)(const kiln_fft_axis *ax, int64_t first, int64_t len,
     }                                                                                                \
   } while (0)
 
+/* Points [0, count) of the group's lines into the planes ar, ai: point j of the line at
+ * base bv is s[bs * bv + 2 * j * st] (re) and the element im_at after it (im, times
+ * im_sign); complex data (bs 2, im_at 1) or a real line read as (even, odd) sample pairs
+ * (bs 1, im_at st). With register transposes where the lines are rows (FFT_COPY_IN). */
+static void FFT_NAME(pairs_in)(const FFT_T *s, const int64_t *base, int64_t bs, int64_t st, int64_t im_at,
+                               int64_t count, FFT_T im_sign, FFT_T *ar, FFT_T *ai) {
+#ifdef FFT_COPY_IN
+  if (st == 1) {
+    const FFT_T *line[FFT_L];
+    for (int32_t v = 0; v < FFT_L; v++) line[v] = s + bs * base[FFT_SLOT[v]];
+    FFT_COPY_IN(line, count, im_sign, ar, ai);
+    return;
+  }
+#endif
+  EACH_POINT(count, base, (ar[j * FFT_L + v] = s[bs * bv + 2 * j * st], ai[j * FFT_L + v] = im_sign * s[bs * bv + 2 * j * st + im_at]));
+}
+
+/* pairs_in's inverse: points [0, count) of the planes rr, ri out to the lines, times
+ * re_scale and im_scale. */
+static void FFT_NAME(pairs_out)(const FFT_T *rr, const FFT_T *ri, int64_t count, FFT_T re_scale, FFT_T im_scale,
+                                FFT_T *d, const int64_t *base, int64_t bs, int64_t st, int64_t im_at) {
+#ifdef FFT_COPY_OUT
+  if (st == 1) {
+    FFT_T *line[FFT_L];
+    for (int32_t v = 0; v < FFT_L; v++) line[v] = d + bs * base[FFT_SLOT[v]];
+    FFT_COPY_OUT(rr, ri, count, re_scale, im_scale, line);
+    return;
+  }
+#endif
+  EACH_POINT(count, base, (d[bs * bv + 2 * j * st] = re_scale * rr[j * FFT_L + v],
+                           d[bs * bv + 2 * j * st + im_at] = im_scale * ri[j * FFT_L + v]));
+}
+
 static void FFT_NAME(group)(const kiln_fft_axis *ax, const void *src, void *dst, int64_t first, void *scratch) {
-  const int64_t planes = ax->buf * FFT_L, st = ax->inner, n = ax->n;
+  const int64_t planes = ax->buf * FFT_L, st = ax->inner, n = ax->n, h = n / 2;
   FFT_T *a = scratch, *b = a + 2 * planes;
   int64_t sb[FFT_L], db[FFT_L];
   FFT_NAME(bases)(ax, first, ax->src_len, sb);
   FFT_NAME(bases)(ax, first, ax->dst_len, db);
+#ifdef FFT_COPY_IN
+  if (st == 1) /* plane slot v holds line FFT_SLOT[v] (fft_transpose.h), in every copy */
+    for (int32_t v = 0; v < FFT_L; v++)
+      if (FFT_SLOT[v] > v) {
+        int64_t t = sb[v];
+        sb[v] = sb[FFT_SLOT[v]], sb[FFT_SLOT[v]] = t;
+        t = db[v], db[v] = db[FFT_SLOT[v]], db[FFT_SLOT[v]] = t;
+      }
+#endif
   const FFT_T *s = src;
   FFT_T *d = dst;
-  /* into the planes: conjugated for an inverse transform (a forward one of conjugates) */
+  /* into the planes of a, as given: conjugated for an inverse C2C (a forward transform of
+   * conjugates); C2R of an even n reads its h + 1 points raw, joined below */
   const FFT_T in_sign = ax->inverse ? -1 : 1;
-  const int64_t h = n / 2, len = ax->line.n;
+  const bool c2r = ax->kind == KILN_FFT_C2R;
   FFT_T *ar = a, *ai = a + planes;
-  switch (ax->kind) {
-    case KILN_FFT_C2C:
-      EACH_POINT(n, sb, (ar[j * FFT_L + v] = s[2 * (bv + j * st)], ai[j * FFT_L + v] = in_sign * s[2 * (bv + j * st) + 1]));
-      break;
-    case KILN_FFT_R2C:
-      if (ax->half) /* z_j = x_2j + i x_(2j+1) */
-        EACH_POINT(h, sb, (ar[j * FFT_L + v] = s[bv + 2 * j * st], ai[j * FFT_L + v] = s[bv + (2 * j + 1) * st]));
-      else
-        EACH_POINT(n, sb, (ar[j * FFT_L + v] = s[bv + j * st], ai[j * FFT_L + v] = 0));
-      break;
-    case KILN_FFT_C2R:
-      if (ax->half) {
-        /* Z_k = (X_k + conj X_(h-k)) + i W^-k (X_k - conj X_(h-k)), the imaginary parts of
-         * X_0 and X_h taken as zero; the inverse of length h (conjugated) gives n x */
-        const FFT_T *w = ax->split;
-        EACH_POINT(h, sb, {
-          FFT_T wr = w[2 * j], wi = -w[2 * j + 1];
-          FFT_T xr = s[2 * (bv + j * st)], xi = j ? s[2 * (bv + j * st) + 1] : 0;
-          FFT_T yr = s[2 * (bv + (h - j) * st)], yi = j ? -s[2 * (bv + (h - j) * st) + 1] : 0;
-          FFT_T er = xr + yr, ei = xi + yi, orr = xr - yr, oi = xi - yi;
-          CMUL_INTO(orr, oi, orr, oi, wr, wi);
-          ar[j * FFT_L + v] = er - oi, ai[j * FFT_L + v] = -(ei + orr); /* conj(E + i O) */
-        });
-      } else { /* the Hermitian extension, conjugated */
-        EACH_POINT(n, sb, {
-          int64_t m = j <= h ? j : n - j;
-          FFT_T sign = j <= h ? -1 : 1;
-          ar[j * FFT_L + v] = s[2 * (bv + m * st)], ai[j * FFT_L + v] = j ? sign * s[2 * (bv + m * st) + 1] : 0;
-        });
-      }
-      break;
-  }
+  int64_t read = ax->kind == KILN_FFT_C2C ? n : c2r && ax->half ? h + 1 : ax->half ? h : n;
+  if (ax->kind == KILN_FFT_C2C) FFT_NAME(pairs_in)(s, sb, 2, st, 1, n, in_sign, ar, ai);
+  else if (ax->half) FFT_NAME(pairs_in)(s, sb, c2r ? 2 : 1, st, c2r ? 1 : st, read, 1, ar, ai);
+  else if (!c2r) EACH_POINT(n, sb, (ar[j * FFT_L + v] = s[bv + j * st], ai[j * FFT_L + v] = 0));
+  else /* the Hermitian extension, conjugated */
+    EACH_POINT(n, sb, {
+      int64_t m = j <= h ? j : n - j;
+      FFT_T sign = j <= h ? -1 : 1;
+      ar[j * FFT_L + v] = s[2 * (bv + m * st)], ai[j * FFT_L + v] = j ? sign * s[2 * (bv + m * st) + 1] : 0;
+    });
   /* lines with infinities or NaNs go by the definition (their pattern of infinities and
    * NaNs is then the interpreter's): 0 * x is NaN only for those. Every point read above
-   * reaches the planes unchanged or in sums and finite products, but for the imaginary
+   * reaches the transform unchanged or in sums and finite products, but for the imaginary
    * parts IRFFT ignores, checked apart. */
   FFT_T poison[FFT_L] = {0};
-  for (int64_t e = 0; e < len; e++) LANES poison[v] += (FFT_T)0 * ar[e * FFT_L + v] + (FFT_T)0 * ai[e * FFT_L + v];
-  if (ax->kind == KILN_FFT_C2R)
-    for (int32_t v = 0; v < FFT_L; v++) {
-      poison[v] += (FFT_T)0 * s[2 * sb[v] + 1];
-      if (ax->half) poison[v] += (FFT_T)0 * s[2 * (sb[v] + h * st) + 1];
-    }
+  for (int64_t e = 0; e < read; e++) LANES poison[v] += (FFT_T)0 * ar[e * FFT_L + v] + (FFT_T)0 * ai[e * FFT_L + v];
+  if (c2r && !ax->half)
+    for (int32_t v = 0; v < FFT_L; v++) poison[v] += (FFT_T)0 * s[2 * sb[v] + 1];
   for (int32_t v = 0; v < FFT_L; v++)
     if (poison[v] != 0 || poison[v] != poison[v]) {
       for (int32_t u = 0; u < FFT_L; u++) kiln_fft_line_naive(ax, sizeof(FFT_T) == 8, src, dst, first + u, scratch);
       return;
     }
-  FFT_T *r = FFT_NAME(transform)(&ax->line, a, b, planes);
-  const FFT_T *rr = r, *ri = r + planes;
+  FFT_T *x = a, *y = b;
+  if (c2r && ax->half) {
+    /* Z_k = (X_k + conj X_(h-k)) + i W^-k (X_k - conj X_(h-k)), the imaginary parts of
+     * X_0 and X_h taken as zero; the inverse of length h (conjugated) gives n x */
+    const FFT_T *w = ax->split;
+    FFT_T *zr = b, *zi = b + planes;
+    for (int64_t j = 0; j < h; j++) {
+      FFT_T wr = w[2 * j], wi = -w[2 * j + 1], keep = j ? 1 : 0;
+      const FFT_T *x1r = ar + j * FFT_L, *x1i = ai + j * FFT_L, *x2r = ar + (h - j) * FFT_L, *x2i = ai + (h - j) * FFT_L;
+      LANES {
+        FFT_T xr = x1r[v], xi = keep * x1i[v], yr = x2r[v], yi = -keep * x2i[v];
+        FFT_T er = xr + yr, ei = xi + yi, orr = xr - yr, oi = xi - yi;
+        CMUL_INTO(orr, oi, orr, oi, wr, wi);
+        zr[j * FFT_L + v] = er - oi, zi[j * FFT_L + v] = -(ei + orr); /* conj(E + i O) */
+      }
+    }
+    x = b, y = a;
+  }
+  FFT_T *r = FFT_NAME(transform)(&ax->line, x, y, planes), *o = r == a ? b : a;
   const FFT_T scale = ax->inverse ? (FFT_T)(1.0 / (double)n) : 1;
   switch (ax->kind) {
-    case KILN_FFT_C2C:
-      EACH_POINT(n, db, (d[2 * (bv + j * st)] = scale * rr[j * FFT_L + v],
-                     d[2 * (bv + j * st) + 1] = in_sign * scale * ri[j * FFT_L + v]));
-      break;
+    case KILN_FFT_C2C: FFT_NAME(pairs_out)(r, r + planes, n, scale, in_sign * scale, d, db, 2, st, 1); break;
     case KILN_FFT_R2C:
       if (ax->half) {
         /* X_k = E_k + W^k O_k, E_k = (Z_k + conj Z_(h-k)) / 2, O_k = (Z_k - conj Z_(h-k)) / 2i */
         const FFT_T *w = ax->split;
-        EACH_POINT(h + 1, db, {
+        for (int64_t j = 0; j <= h; j++) {
           int64_t k1 = j == h ? 0 : j, k2 = j == 0 ? 0 : h - j;
           FFT_T wr = w[2 * j], wi = w[2 * j + 1];
-          FFT_T zr = rr[k1 * FFT_L + v], zi = ri[k1 * FFT_L + v], cr = rr[k2 * FFT_L + v], ci = -ri[k2 * FFT_L + v];
-          FFT_T er = (FFT_T)0.5 * (zr + cr), ei = (FFT_T)0.5 * (zi + ci);
-          FFT_T orr = (FFT_T)0.5 * (zi - ci), oi = (FFT_T)-0.5 * (zr - cr);
-          CMUL_INTO(orr, oi, orr, oi, wr, wi);
-          d[2 * (bv + j * st)] = er + orr;
-          d[2 * (bv + j * st) + 1] = ei + oi;
-        });
-      } else {
-        EACH_POINT(h + 1, db, (d[2 * (bv + j * st)] = rr[j * FFT_L + v], d[2 * (bv + j * st) + 1] = ri[j * FFT_L + v]));
+          const FFT_T *z1r = r + k1 * FFT_L, *z1i = z1r + planes, *z2r = r + k2 * FFT_L, *z2i = z2r + planes;
+          FFT_T *xr = o + j * FFT_L, *xi = xr + planes;
+          LANES {
+            FFT_T zr = z1r[v], zi = z1i[v], cr = z2r[v], ci = -z2i[v];
+            FFT_T er = (FFT_T)0.5 * (zr + cr), ei = (FFT_T)0.5 * (zi + ci);
+            FFT_T orr = (FFT_T)0.5 * (zi - ci), oi = (FFT_T)-0.5 * (zr - cr);
+            CMUL_INTO(orr, oi, orr, oi, wr, wi);
+            xr[v] = er + orr, xi[v] = ei + oi;
+          }
+        }
+        r = o;
       }
+      FFT_NAME(pairs_out)(r, r + planes, h + 1, 1, 1, d, db, 2, st, 1);
       break;
     case KILN_FFT_C2R:
       if (ax->half) /* x_2j = Re z_j, x_(2j+1) = Im z_j, z = conj of the result */
-        EACH_POINT(h, db, (d[bv + 2 * j * st] = scale * rr[j * FFT_L + v], d[bv + (2 * j + 1) * st] = -scale * ri[j * FFT_L + v]));
-      else
+        FFT_NAME(pairs_out)(r, r + planes, h, scale, -scale, d, db, 1, st, st);
+      else {
+        const FFT_T *rr = r;
         EACH_POINT(n, db, d[bv + j * st] = scale * rr[j * FFT_L + v]);
+      }
       break;
   }
 }
