@@ -9,6 +9,7 @@
 enum {
   KILN_FFT_LANES_F32 = 16, /* one 64-byte vector */
   KILN_FFT_LANES_F64 = 8,
+  KILN_FFT_SMALL_RADIX = 7, /* odd radices up to this one have passes of their own */
 };
 
 /* One Stockham pass of radix p over sub-transforms of size ns (the product of the earlier

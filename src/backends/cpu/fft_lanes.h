@@ -131,6 +131,52 @@ static void FFT_NAME(pass_odd)(const kiln_fft_line *l, const kiln_fft_stage *s, 
   }
 }
 
+/* pass_odd for a radix fixed when compiled (3, 5, 7): the same sums, in the same order,
+ * with the whole butterfly in one loop over the lanes, so its terms stay in registers. */
+static inline __attribute__((always_inline)) void FFT_NAME(pass_small)(const int32_t p, const kiln_fft_line *l,
+                                                                     const kiln_fft_stage *s, const FFT_T *restrict x,
+                                                                     FFT_T *restrict y, int64_t planes) {
+  enum { H = KILN_FFT_SMALL_RADIX / 2 };
+  const int32_t h = p / 2;
+  const int64_t ns = s->ns, q = l->n / p, nb = l->n / (p * ns);
+  const FFT_T *tw = (const FFT_T *)l->tw + 2 * s->tw, *root = (const FFT_T *)l->tw + 2 * s->roots;
+  FFT_T cs[H][H], sn[H][H]; /* cos and sin of 2 pi u r / p, u and r in [1, h] */
+  for (int32_t u = 1; u <= h; u++)
+    for (int32_t r = 1; r <= h; r++) cs[u - 1][r - 1] = root[2 * (u * r % p)], sn[u - 1][r - 1] = -root[2 * (u * r % p) + 1];
+  for (int64_t k = 0; k < ns; k++) {
+    const FFT_T *w = tw + 2 * k * (p - 1);
+    FFT_T wr[2 * H], wi[2 * H];
+    for (int32_t r = 0; r < p - 1; r++) wr[r] = w[2 * r], wi[r] = w[2 * r + 1];
+    for (int64_t b = 0; b < nb; b++) {
+      const FFT_T *xr = x + (b * ns + k) * FFT_L, *xi = xr + planes;
+      FFT_T *yr = y + (b * ns * p + k) * FFT_L, *yi = yr + planes;
+      LANES {
+        FFT_T sr[H], si[H], dr[H], di[H];
+        FFT_T a0r = xr[v], a0i = xi[v], tr = a0r, ti = a0i;
+        for (int32_t r = 1; r <= h; r++) {
+          FFT_T br = xr[r * q * FFT_L + v], bi = xi[r * q * FFT_L + v];
+          FFT_T cr = xr[(p - r) * q * FFT_L + v], ci = xi[(p - r) * q * FFT_L + v];
+          CMUL_INTO(br, bi, br, bi, wr[r - 1], wi[r - 1]);
+          CMUL_INTO(cr, ci, cr, ci, wr[p - r - 1], wi[p - r - 1]);
+          sr[r - 1] = br + cr, si[r - 1] = bi + ci, dr[r - 1] = br - cr, di[r - 1] = bi - ci;
+          tr += sr[r - 1], ti += si[r - 1];
+        }
+        yr[v] = tr, yi[v] = ti;
+        for (int32_t u = 1; u <= h; u++) {
+          FFT_T ar = a0r, ai = a0i, er = 0, ei = 0;
+          for (int32_t r = 1; r <= h; r++) {
+            ar += cs[u - 1][r - 1] * sr[r - 1], ai += cs[u - 1][r - 1] * si[r - 1];
+            er += sn[u - 1][r - 1] * dr[r - 1], ei += sn[u - 1][r - 1] * di[r - 1];
+          }
+          /* y_u = A - iB, y_(p-u) = A + iB */
+          yr[u * ns * FFT_L + v] = ar + ei, yi[u * ns * FFT_L + v] = ai - er;
+          yr[(p - u) * ns * FFT_L + v] = ar - ei, yi[(p - u) * ns * FFT_L + v] = ai + er;
+        }
+      }
+    }
+  }
+}
+
 static FFT_T *FFT_NAME(transform)(const kiln_fft_line *l, FFT_T *a, FFT_T *b, int64_t planes);
 
 /* Bluestein: X_k = c_k sum_j (x_j c_j) conj(c_(k-j)), c_j = e^(-i pi j^2 / n), the
@@ -173,8 +219,13 @@ static FFT_T *FFT_NAME(transform)(const kiln_fft_line *l, FFT_T *a, FFT_T *b, in
   if (l->m) return FFT_NAME(bluestein)(l, a, b, planes);
   for (int32_t i = 0; i < l->num_stages; i++) {
     const kiln_fft_stage *s = &l->stages[i];
-    if (s->p == 2 || s->p == 4) FFT_NAME(pass24)(l, s, a, b, planes);
-    else FFT_NAME(pass_odd)(l, s, a, b, planes);
+    switch (s->p) {
+      case 2: case 4: FFT_NAME(pass24)(l, s, a, b, planes); break;
+      case 3: FFT_NAME(pass_small)(3, l, s, a, b, planes); break;
+      case 5: FFT_NAME(pass_small)(5, l, s, a, b, planes); break;
+      case 7: FFT_NAME(pass_small)(7, l, s, a, b, planes); break;
+      default: FFT_NAME(pass_odd)(l, s, a, b, planes); break;
+    }
     FFT_T *t = a;
     a = b, b = t;
   }
