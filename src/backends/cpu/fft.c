@@ -85,9 +85,95 @@ static int64_t smooth_at_least(int64_t x) {
   return best;
 }
 
-int64_t kiln_fft_bluestein_length(int64_t n) {
+/* Whether n >= 2 is prime (trial division: plan time only). */
+static bool is_prime(int64_t n) {
+  if (n < 2) return false;
+  for (int64_t d = 2; d * d <= n; d++)
+    if (n % d == 0) return false;
+  return true;
+}
+
+/* A rough cost of a forward line of length n, in point-passes: a pass of radix up to
+ * KILN_FFT_SMALL_RADIX costs 1 a point (the fixed-radix passes), a larger one p / 4 (the
+ * generic pass's sums grow with p); a convolution costs its two transforms of length m and
+ * three passes over its points. Chooses between Rader and Bluestein. */
+static double line_cost(int64_t n, kiln_fft_method *method, int64_t *m);
+
+static double passes_cost(int64_t n, const int32_t *radix, int32_t count) {
+  double c = 0;
+  for (int32_t i = 0; i < count; i++) c += radix[i] <= KILN_FFT_SMALL_RADIX ? 1.0 : radix[i] / 4.0;
+  return c * (double)n;
+}
+
+static double line_cost(int64_t n, kiln_fft_method *method, int64_t *m) {
   int32_t radix[KILN_FFT_MAX_STAGES], count;
-  return n < 1 || factor(n, radix, &count) ? 0 : smooth_at_least(2 * n - 1);
+  kiln_fft_method unused_method;
+  int64_t unused_m;
+  if (factor(n, radix, &count)) {
+    *method = KILN_FFT_PASSES, *m = 0;
+    return passes_cost(n, radix, count);
+  }
+  int64_t mb = smooth_at_least(2 * n - 1);
+  factor(mb, radix, &count);
+  double bluestein = 2 * passes_cost(mb, radix, count) + 3.0 * (double)mb;
+  *method = KILN_FFT_BLUESTEIN, *m = mb;
+  /* Rader for primes whose products mod n fit in 64 bits */
+  if (n < ((int64_t)1 << 31) && is_prime(n)) {
+    double rader = 2 * line_cost(n - 1, &unused_method, &unused_m) + 3.0 * (double)n;
+    if (rader < bluestein) {
+      *method = KILN_FFT_RADER, *m = n - 1;
+      return rader;
+    }
+  }
+  return bluestein;
+}
+
+kiln_fft_method kiln_fft_line_method(int64_t n, int64_t *conv_length) {
+  kiln_fft_method method = KILN_FFT_PASSES;
+  *conv_length = 0;
+  if (n >= 1) line_cost(n, &method, conv_length);
+  return method;
+}
+
+/* The points a group's buffers hold for l: its own, its convolution's and those its
+ * convolution's plan needs in turn. */
+static int64_t line_points(const kiln_fft_line *l) {
+  int64_t p = l->n > l->m ? l->n : l->m;
+  if (l->conv) {
+    int64_t c = line_points(l->conv);
+    if (c > p) p = c;
+  }
+  return p;
+}
+
+/* The passes over the points a transform of l makes, counting a convolution's copies. */
+static int64_t line_passes(const kiln_fft_line *l) {
+  return l->conv ? 2 * line_passes(l->conv) + 3 : l->num_stages;
+}
+
+/* b^e mod n, n < 2^31. */
+static int64_t pow_mod(int64_t b, int64_t e, int64_t n) {
+  int64_t r = 1 % n;
+  for (b %= n; e; e >>= 1, b = b * b % n)
+    if (e & 1) r = r * b % n;
+  return r;
+}
+
+/* The smallest primitive root mod a prime n < 2^31: g whose powers g^((n-1)/f) differ
+ * from 1 for every prime factor f of n - 1. */
+static int64_t primitive_root(int64_t n) {
+  int64_t f[64], nf = 0, r = n - 1;
+  for (int64_t d = 2; d * d <= r; d++)
+    if (r % d == 0) {
+      f[nf++] = d;
+      while (r % d == 0) r /= d;
+    }
+  if (r > 1) f[nf++] = r;
+  for (int64_t g = 2;; g++) {
+    bool ok = true;
+    for (int64_t i = 0; ok && i < nf; i++) ok = pow_mod(g, (n - 1) / f[i], n) != 1;
+    if (ok) return g;
+  }
 }
 
 static void line_free(kiln_fft_line *l) {
@@ -95,6 +181,7 @@ static void line_free(kiln_fft_line *l) {
   free(l->tw);
   free(l->chirp);
   free(l->kernel);
+  free(l->gen);
   if (l->conv) line_free(l->conv);
   free(l->conv);
   memset(l, 0, sizeof *l);
@@ -102,32 +189,49 @@ static void line_free(kiln_fft_line *l) {
 
 static kiln_status line_create(kiln_fft_line *l, int64_t n, bool f64);
 
-/* Bluestein's chirp and kernel spectrum for l (n set), the kernel's transform in double. */
-static kiln_status bluestein_create(kiln_fft_line *l, bool f64) {
-  int64_t n = l->n, m = l->m = smooth_at_least(2 * n - 1);
+/* The convolution of l (n, method and m set): its plan of length m, Bluestein's chirp or
+ * Rader's generator powers, and the kernel's spectrum, transformed in double. */
+static kiln_status conv_create(kiln_fft_line *l, bool f64) {
+  int64_t n = l->n, m = l->m;
+  bool rader = l->method == KILN_FFT_RADER;
   l->conv = calloc(1, sizeof *l->conv);
   if (!l->conv) return oom();
   KILN_RETURN_IF_ERROR(line_create(l->conv, m, f64));
   kiln_fft_line dconv = {0};
   kiln_status st = f64 ? NULL : line_create(&dconv, m, true);
-  l->chirp = complex_array(f64, n);
+  const kiln_fft_line *dl = f64 ? l->conv : &dconv;
+  int64_t planes = st ? 0 : line_points(dl);
   l->kernel = complex_array(f64, m);
-  double *a = calloc(4 * (size_t)m, sizeof *a);
-  if (!st && (!l->chirp || !l->kernel || !a)) st = oom();
-  if (!st) {
-    /* c_j = e^(-i pi j^2 / n): j^2 mod 2n kept exactly */
+  if (rader) l->gen = calloc((size_t)m, sizeof *l->gen);
+  else l->chirp = complex_array(f64, n);
+  double *a = calloc(4 * (size_t)planes + 4, sizeof *a);
+  if (!st && (!l->kernel || (rader ? !l->gen : !l->chirp) || !a)) st = oom();
+  if (!st && rader) {
+    /* gen[q] = g^q; the kernel's sequence e^(-2 pi i g^-q / n), g^-q = gen[(m - q) % m] */
+    int64_t g = primitive_root(n), x = 1;
+    for (int64_t q = 0; q < m; q++, x = x * g % n) l->gen[q] = x;
+    for (int64_t q = 0; q < m; q++) {
+      long double re, im;
+      unit_root(l->gen[(m - q) % m], n, &re, &im);
+      a[q] = (double)re, a[planes + q] = (double)im;
+    }
+  } else if (!st) {
+    /* c_j = e^(-i pi j^2 / n): j^2 mod 2n kept exactly; the kernel's sequence conj(c),
+     * wrapped */
     int64_t sq = 0;
     for (int64_t j = 0; j < n; j++) {
       long double re, im;
       unit_root(sq, 2 * n, &re, &im);
       put(l->chirp, f64, j, re, im);
-      a[j] = (double)re, a[m + j] = (double)-im;
-      if (j) a[m - j] = (double)re, a[2 * m - j] = (double)-im;
+      a[j] = (double)re, a[planes + j] = (double)-im;
+      if (j) a[m - j] = (double)re, a[planes + m - j] = (double)-im;
       sq += 2 * j + 1;
       while (sq >= 2 * n) sq -= 2 * n;
     }
-    double *r = kiln_fft_kernels_sse2.line_f64(f64 ? l->conv : &dconv, a, a + 2 * m, m);
-    for (int64_t k = 0; k < m; k++) put(l->kernel, f64, k, r[k] / (double)m, r[m + k] / (double)m);
+  }
+  if (!st) {
+    double *r = kiln_fft_kernels_sse2.line_f64(dl, a, a + 2 * planes, planes);
+    for (int64_t k = 0; k < m; k++) put(l->kernel, f64, k, r[k] / (double)m, r[planes + k] / (double)m);
   }
   free(a);
   line_free(&dconv);
@@ -138,8 +242,10 @@ static kiln_status bluestein_create(kiln_fft_line *l, bool f64) {
 static kiln_status line_create(kiln_fft_line *l, int64_t n, bool f64) {
   memset(l, 0, sizeof *l);
   l->n = n;
+  line_cost(n, &l->method, &l->m);
+  if (l->method != KILN_FFT_PASSES) return conv_create(l, f64);
   int32_t radix[KILN_FFT_MAX_STAGES], count;
-  if (!factor(n, radix, &count)) return bluestein_create(l, f64);
+  factor(n, radix, &count);
   int64_t ns = 1, total = 0;
   for (int32_t i = 0; i < count; i++) {
     kiln_fft_stage *s = &l->stages[i];
@@ -181,7 +287,7 @@ static kiln_status axis_create(kiln_fft_axis *ax, kiln_fft_kind kind, bool inver
   ax->half = kind != KILN_FFT_C2C && n % 2 == 0;
   int64_t len = ax->half ? n / 2 : n;
   KILN_RETURN_IF_ERROR(line_create(&ax->line, len, f64));
-  ax->buf = (ax->line.m > len ? ax->line.m : len) + PLANE_PAD;
+  ax->buf = line_points(&ax->line) + PLANE_PAD;
   if (ax->half) {
     if (!(ax->split = complex_array(f64, n / 2 + 1))) return oom();
     for (int64_t k = 0; k <= n / 2; k++) {
@@ -350,7 +456,7 @@ static run_job axis_job(const kiln_fft_plan *p, int32_t i, kiln_cpu_pool *pool, 
   /* two buffers of two planes; at least 4 n doubles for kiln_fft_line_naive */
   size_t planes = (size_t)ax->buf * (size_t)used * 4 * (p->f64 ? sizeof(double) : sizeof(float)), naive = (size_t)ax->n * 4 * sizeof(double);
   j.per_thread = ((planes > naive ? planes : naive) + 63) / 64 * 64;
-  int64_t passes = ax->line.num_stages + (ax->line.m ? 2 * ax->line.conv->num_stages + 3 : 0) + 2;
+  int64_t passes = line_passes(&ax->line) + 2;
   j.work = lines * ax->buf * passes;
   j.chunks = kiln_cpu_pool_chunks(pool, j.work, j.units);
   *threads = j.chunks > 1 ? kiln_cpu_pool_threads(pool) : 1;

@@ -7,9 +7,12 @@
  *   - a complex line of length n = p1 p2 ... ps runs as Stockham autosort passes (no bit
  *     reversal), radix 4, 2 and every odd prime up to KILN_FFT_MAX_RADIX (3 and 5 among
  *     them, by one generic odd-radix butterfly), twiddles precomputed per pass;
- *   - a length with a larger prime factor runs as Bluestein's chirp-z transform: a cyclic
- *     convolution of length m (the smallest 2^a 3^b 5^c >= 2n - 1) by two forward
- *     transforms of length m and the kernel's spectrum, precomputed;
+ *   - a prime length above that runs as Rader's cyclic convolution of length n - 1 (the
+ *     points permuted by the powers of a primitive root mod n), and any other length with a
+ *     larger prime factor as Bluestein's chirp-z transform, a cyclic convolution of length
+ *     m (the smallest 2^a 3^b 5^c >= 2n - 1); either by two forward transforms of length m
+ *     and the kernel's spectrum, precomputed; a prime whose n - 1 has a large prime factor
+ *     in turn takes Bluestein when that costs less (kiln_fft_line_method);
  *   - inverse transforms are forward ones of conjugated data (conjugated back, scaled by
  *     1/n per axis as the StableHLO spec defines IFFT and IRFFT);
  *   - RFFT and IRFFT of an even length n run as a complex transform of length n/2 (even
@@ -68,8 +71,14 @@ void kiln_fft_plan_destroy(kiln_fft_plan *p); /* NULL allowed */
  * nothing meaningful). Thread-safe. */
 kiln_status kiln_fft_run(const kiln_fft_plan *p, const void *in, void *out);
 
-/* The line plan's structure, for tests: whether a line of length n runs through Bluestein,
- * and its convolution length (0 otherwise). */
-int64_t kiln_fft_bluestein_length(int64_t n);
+/* How a line of length n is transformed: Stockham passes over its factors; Rader's cyclic
+ * convolution of length n - 1 (n a prime); Bluestein's of a length m >= 2n - 1 (any
+ * length). Lengths whose prime factors are all at most KILN_FFT_MAX_RADIX take the passes;
+ * the others whichever convolution costs fewer passes over fewer points. */
+typedef enum kiln_fft_method { KILN_FFT_PASSES, KILN_FFT_RADER, KILN_FFT_BLUESTEIN } kiln_fft_method;
+
+/* The line plan's structure, for tests: the method for a line of length n >= 1, and its
+ * convolution's length in *conv_length (0 for the passes). */
+kiln_fft_method kiln_fft_line_method(int64_t n, int64_t *conv_length);
 
 #endif

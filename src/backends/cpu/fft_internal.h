@@ -22,18 +22,22 @@ typedef struct kiln_fft_stage {
   int64_t tw, roots;
 } kiln_fft_stage;
 
-/* A forward complex transform of length n (e^(-2 pi i j k / n)): its passes, or (m > 0)
- * Bluestein's convolution of length m. Complex numbers of the element precision (float or
- * double pairs, re then im) in tw, chirp and kernel. */
+/* A forward complex transform of length n (e^(-2 pi i j k / n)): its passes, or a
+ * convolution of length m through the line plan conv. Complex numbers of the element
+ * precision (float or double pairs, re then im) in tw, chirp and kernel. */
 typedef struct kiln_fft_line {
   int64_t n;
+  kiln_fft_method method;
   int32_t num_stages;
   kiln_fft_stage stages[KILN_FFT_MAX_STAGES];
   void *tw;
-  int64_t m;                    /* Bluestein's length, or 0 */
+  int64_t m;                    /* the convolution's length, or 0 */
   struct kiln_fft_line *conv;   /* the plan of length m */
-  void *chirp;                  /* n: e^(-i pi j^2 / n) */
-  void *kernel;                 /* m: the spectrum of the conjugate chirp (wrapped), / m */
+  void *chirp;                  /* Bluestein, n: e^(-i pi j^2 / n) */
+  int64_t *gen;                 /* Rader, m: g^q mod n for a primitive root g mod n */
+  void *kernel;                 /* m: the spectrum of the convolution's other sequence, / m
+                                 * (Bluestein: the conjugate chirp, wrapped; Rader:
+                                 * e^(-2 pi i g^-q / n)) */
 } kiln_fft_line;
 
 typedef enum kiln_fft_kind { KILN_FFT_C2C, KILN_FFT_R2C, KILN_FFT_C2R } kiln_fft_kind;

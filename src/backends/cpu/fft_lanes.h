@@ -29,9 +29,9 @@
 /* One Stockham pass of radix 2 or 4 from x to y (planes apart). Twiddles of 1 (k = 0) are
  * multiplied too, exactly for finite points (lines with others take the naive path), so
  * the loops over lanes have no branch and vectorise. */
-static void FFT_NAME(pass24)(const kiln_fft_line *l, const kiln_fft_stage *s, const FFT_T *restrict x,
-                             FFT_T *restrict y, int64_t planes) {
-  const int32_t p = s->p;
+static inline __attribute__((always_inline)) void FFT_NAME(pass24)(const int32_t p, const kiln_fft_line *l,
+                                                                 const kiln_fft_stage *s, const FFT_T *restrict x,
+                                                                 FFT_T *restrict y, int64_t planes) {
   const int64_t ns = s->ns, q = l->n / p, nb = l->n / (p * ns);
   const FFT_T *tw = (const FFT_T *)l->tw + 2 * s->tw;
   for (int64_t k = 0; k < ns; k++) {
@@ -179,11 +179,52 @@ static inline __attribute__((always_inline)) void FFT_NAME(pass_small)(const int
 
 static FFT_T *FFT_NAME(transform)(const kiln_fft_line *l, FFT_T *a, FFT_T *b, int64_t planes);
 
+/* The second half of a convolution: from R, the spectrum of the first sequence (in r), the
+ * conjugate of the cyclic convolution times m, conj(FFT(conj(R K))) with K the kernel
+ * (the other's spectrum / m): the forward transform of conj(R K). Returns r or other. */
+static FFT_T *FFT_NAME(convolve)(const kiln_fft_line *l, FFT_T *r, FFT_T *other, int64_t planes) {
+  const FFT_T *kern = (const FFT_T *)l->kernel;
+  for (int64_t j = 0; j < l->m; j++) { /* conj(R K) */
+    FFT_T wr = kern[2 * j], wi = kern[2 * j + 1];
+    FFT_T *xr = r + j * FFT_L, *xi = xr + planes;
+    LANES {
+      CMUL_INTO(xr[v], xi[v], xr[v], xi[v], wr, wi);
+      xi[v] = -xi[v];
+    }
+  }
+  return FFT_NAME(transform)(l->conv, r, other, planes);
+}
+
+/* Rader, n prime: with a_q = x_(g^q) and b_q = e^(-2 pi i g^-q / n) (q in [0, m), m = n - 1),
+ * X_0 = x_0 + sum_q a_q and X_(g^-q) = x_0 + (a * b)_q, the convolution cyclic. x in a;
+ * returns a or b. */
+static FFT_T *FFT_NAME(rader)(const kiln_fft_line *l, FFT_T *a, FFT_T *b, int64_t planes) {
+  const int64_t m = l->m, *gen = l->gen;
+  FFT_T x0r[FFT_L], x0i[FFT_L], sr[FFT_L], si[FFT_L];
+  LANES x0r[v] = a[v], x0i[v] = a[planes + v];
+  for (int64_t q = 0; q < m; q++) {
+    const FFT_T *xr = a + gen[q] * FFT_L, *xi = xr + planes;
+    FFT_T *yr = b + q * FFT_L, *yi = yr + planes;
+    LANES yr[v] = xr[v], yi[v] = xi[v];
+  }
+  FFT_T *r = FFT_NAME(transform)(l->conv, b, a, planes), *other = r == a ? b : a;
+  LANES sr[v] = x0r[v] + r[v], si[v] = x0i[v] + r[planes + v]; /* R_0: the sum of the a_q */
+  r = FFT_NAME(convolve)(l, r, other, planes);
+  FFT_T *y = r == a ? b : a;
+  LANES y[v] = sr[v], y[planes + v] = si[v];
+  for (int64_t q = 0; q < m; q++) {
+    const FFT_T *cr = r + q * FFT_L, *ci = cr + planes;
+    FFT_T *zr = y + gen[(m - q) % m] * FFT_L, *zi = zr + planes;
+    LANES zr[v] = x0r[v] + cr[v], zi[v] = x0i[v] - ci[v];
+  }
+  return y;
+}
+
 /* Bluestein: X_k = c_k sum_j (x_j c_j) conj(c_(k-j)), c_j = e^(-i pi j^2 / n), the
  * convolution cyclic of length m through two forward transforms (the inverse one of
  * conjugates). x in a; returns a or b. */
 static FFT_T *FFT_NAME(bluestein)(const kiln_fft_line *l, FFT_T *a, FFT_T *b, int64_t planes) {
-  const FFT_T *c = (const FFT_T *)l->chirp, *kern = (const FFT_T *)l->kernel;
+  const FFT_T *c = (const FFT_T *)l->chirp;
   for (int64_t j = 0; j < l->n; j++) {
     FFT_T wr = c[2 * j], wi = c[2 * j + 1];
     FFT_T *xr = a + j * FFT_L, *xi = xr + planes, *yr = b + j * FFT_L, *yi = yr + planes;
@@ -194,15 +235,7 @@ static FFT_T *FFT_NAME(bluestein)(const kiln_fft_line *l, FFT_T *a, FFT_T *b, in
     LANES yr[v] = 0, yi[v] = 0;
   }
   FFT_T *r = FFT_NAME(transform)(l->conv, b, a, planes), *other = r == a ? b : a;
-  for (int64_t j = 0; j < l->m; j++) { /* conj(R K) */
-    FFT_T wr = kern[2 * j], wi = kern[2 * j + 1];
-    FFT_T *xr = r + j * FFT_L, *xi = xr + planes;
-    LANES {
-      CMUL_INTO(xr[v], xi[v], xr[v], xi[v], wr, wi);
-      xi[v] = -xi[v];
-    }
-  }
-  r = FFT_NAME(transform)(l->conv, r, other, planes);
+  r = FFT_NAME(convolve)(l, r, other, planes);
   for (int64_t j = 0; j < l->n; j++) { /* c_j conj(r_j) */
     FFT_T wr = c[2 * j], wi = c[2 * j + 1];
     FFT_T *xr = r + j * FFT_L, *xi = xr + planes;
@@ -216,11 +249,13 @@ static FFT_T *FFT_NAME(bluestein)(const kiln_fft_line *l, FFT_T *a, FFT_T *b, in
 
 /* The forward transform of the group's lines in a; returns a or b, whichever holds it. */
 static FFT_T *FFT_NAME(transform)(const kiln_fft_line *l, FFT_T *a, FFT_T *b, int64_t planes) {
-  if (l->m) return FFT_NAME(bluestein)(l, a, b, planes);
+  if (l->method == KILN_FFT_BLUESTEIN) return FFT_NAME(bluestein)(l, a, b, planes);
+  if (l->method == KILN_FFT_RADER) return FFT_NAME(rader)(l, a, b, planes);
   for (int32_t i = 0; i < l->num_stages; i++) {
     const kiln_fft_stage *s = &l->stages[i];
     switch (s->p) {
-      case 2: case 4: FFT_NAME(pass24)(l, s, a, b, planes); break;
+      case 2: FFT_NAME(pass24)(2, l, s, a, b, planes); break;
+      case 4: FFT_NAME(pass24)(4, l, s, a, b, planes); break;
       case 3: FFT_NAME(pass_small)(3, l, s, a, b, planes); break;
       case 5: FFT_NAME(pass_small)(5, l, s, a, b, planes); break;
       case 7: FFT_NAME(pass_small)(7, l, s, a, b, planes); break;

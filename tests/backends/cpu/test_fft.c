@@ -1,8 +1,8 @@
 /* The cpu backend's FFT (src/backends/cpu/fft.h) against a long-double reference: every
- * fft_type in f32 and f64, lengths 1 to 64, primes (97, 127, 1009: Bluestein), powers of
- * two up to 2^16, 2-D and 3-D transforms, batches that fill whole groups of lanes and
- * leave lines over, batches large enough to go to the thread pool; then empty tensors and
- * the errors of plans that do not fit. The reference is the DFT from its definition (or,
+ * fft_type in f32 and f64, lengths 1 to 64, primes (Rader; Bluestein for 167, 263 and
+ * 2018), powers of two up to 2^16, 2-D and 3-D transforms, batches that fill whole groups
+ * of lanes and leave lines over, batches large enough to go to the thread pool; then empty
+ * tensors, the errors of plans that do not fit, and which method each length takes. The reference is the DFT from its definition (or,
  * for powers of two from 64, a recursive radix-2 FFT) in long double, axis by axis as
  * the StableHLO spec defines the op. The largest error, relative to the largest result
  * magnitude, must stay within a few eps * log2 n. */
@@ -223,10 +223,20 @@ static void check_errors(void) {
   EXPECT(!st && p, "a length of 0");
   kiln_fft_plan_destroy(p);
   kiln_status_free(st);
-  EXPECT(kiln_fft_bluestein_length(97) == 200 && kiln_fft_bluestein_length(1009) == 2025 &&
-             kiln_fft_bluestein_length(61) == 0 && kiln_fft_bluestein_length(64) == 0,
-         "Bluestein lengths 97 -> %lld, 1009 -> %lld", (long long)kiln_fft_bluestein_length(97),
-         (long long)kiln_fft_bluestein_length(1009));
+  /* primes go through Rader unless n - 1 has a large prime factor (167 = 2 * 83 + 1);
+   * other lengths with a large prime factor through Bluestein */
+  static const struct {
+    int64_t n;
+    kiln_fft_method method;
+    int64_t conv;
+  } methods[] = {{61, KILN_FFT_PASSES, 0},    {64, KILN_FFT_PASSES, 0},     {97, KILN_FFT_RADER, 96},
+                 {1009, KILN_FFT_RADER, 1008}, {167, KILN_FFT_BLUESTEIN, 360}, {2018, KILN_FFT_BLUESTEIN, 4050}};
+  for (size_t i = 0; i < sizeof methods / sizeof *methods; i++) {
+    int64_t conv = -1;
+    kiln_fft_method got = kiln_fft_line_method(methods[i].n, &conv);
+    EXPECT(got == methods[i].method && conv == methods[i].conv, "line of %lld: method %d, convolution %lld",
+           (long long)methods[i].n, (int)got, (long long)conv);
+  }
 }
 
 /* Lines holding an infinity or a NaN take the DFT's definition (fft_lanes.h): IRFFT's
@@ -280,7 +290,7 @@ int main(void) {
     check_all(2, b, 1);
   }
   /* primes through Bluestein, and their neighbours */
-  static const int64_t primes[] = {97, 127, 1009, 67, 122, 1000};
+  static const int64_t primes[] = {97, 127, 1009, 67, 122, 1000, 167, 2018, 263};
   for (size_t i = 0; i < sizeof primes / sizeof *primes; i++) {
     int64_t a[2] = {17, primes[i]};
     check_all(2, a, 1);
