@@ -20,6 +20,9 @@
  * core 2.87 -> 1.72 ms (2026-12-03). */
 enum { PLANE_PAD = 3 };
 
+/* Lines at least this long get a four-step split for when they run one lane wide. */
+enum { FOUR_MIN = 1024 };
+
 typedef enum where { AT_IN, AT_OUT, AT_TMP } where;
 
 struct kiln_fft_plan {
@@ -146,6 +149,12 @@ static int64_t line_points(const kiln_fft_line *l) {
   return p;
 }
 
+/* The elements a transform of l one lane wide needs after its two buffers: the wide
+ * groups' buffers of a four-step split (its own, or its convolution's). */
+static int64_t line_work(const kiln_fft_line *l) {
+  return l->four ? 4 * l->four->planes : l->conv ? line_work(l->conv) : 0;
+}
+
 /* The passes over the points a transform of l makes, counting a convolution's copies. */
 static int64_t line_passes(const kiln_fft_line *l) {
   return l->conv ? 2 * line_passes(l->conv) + 3 : l->num_stages;
@@ -184,10 +193,18 @@ static void line_free(kiln_fft_line *l) {
   free(l->gen);
   if (l->conv) line_free(l->conv);
   free(l->conv);
+  if (l->four) {
+    if (l->four->first) line_free(l->four->first);
+    if (l->four->second) line_free(l->four->second);
+    free(l->four->first);
+    free(l->four->second);
+    free(l->four->tw);
+    free(l->four);
+  }
   memset(l, 0, sizeof *l);
 }
 
-static kiln_status line_create(kiln_fft_line *l, int64_t n, bool f64);
+static kiln_status line_create(kiln_fft_line *l, int64_t n, bool f64, bool split);
 
 /* The convolution of l (n, method and m set): its plan of length m, Bluestein's chirp or
  * Rader's generator powers, and the kernel's spectrum, transformed in double. */
@@ -196,15 +213,15 @@ static kiln_status conv_create(kiln_fft_line *l, bool f64) {
   bool rader = l->method == KILN_FFT_RADER;
   l->conv = calloc(1, sizeof *l->conv);
   if (!l->conv) return oom();
-  KILN_RETURN_IF_ERROR(line_create(l->conv, m, f64));
+  KILN_RETURN_IF_ERROR(line_create(l->conv, m, f64, true));
   kiln_fft_line dconv = {0};
-  kiln_status st = f64 ? NULL : line_create(&dconv, m, true);
+  kiln_status st = f64 ? NULL : line_create(&dconv, m, true, true);
   const kiln_fft_line *dl = f64 ? l->conv : &dconv;
   int64_t planes = st ? 0 : line_points(dl);
   l->kernel = complex_array(f64, m);
   if (rader) l->gen = calloc((size_t)m, sizeof *l->gen);
   else l->chirp = complex_array(f64, n);
-  double *a = calloc(4 * (size_t)planes + 4, sizeof *a);
+  double *a = st ? NULL : calloc(4 * (size_t)planes + (size_t)line_work(dl) + 4, sizeof *a);
   if (!st && (!l->kernel || (rader ? !l->gen : !l->chirp) || !a)) st = oom();
   if (!st && rader) {
     /* gen[q] = g^q; the kernel's sequence e^(-2 pi i g^-q / n), g^-q = gen[(m - q) % m] */
@@ -238,8 +255,38 @@ static kiln_status conv_create(kiln_fft_line *l, bool f64) {
   return st;
 }
 
-/* A forward line plan of length n >= 1. */
-static kiln_status line_create(kiln_fft_line *l, int64_t n, bool f64) {
+/* The four-step split of l (its passes made) when its length has one: n1 and n2 = n / n1
+ * multiples of the wide groups' lanes, n1 the smallest such at least sqrt(n). */
+static kiln_status four_create(kiln_fft_line *l, bool f64) {
+  int64_t n = l->n, lanes = f64 ? KILN_FFT_LANES_F64 : KILN_FFT_LANES_F32, n1 = 0;
+  for (int64_t d = lanes; !n1 && n >= FOUR_MIN && d <= n / lanes; d += lanes)
+    if (n % d == 0 && (n / d) % lanes == 0 && d >= n / d) n1 = d;
+  if (!n1) return NULL;
+  int64_t n2 = n / n1;
+  kiln_fft_four *f = l->four = calloc(1, sizeof *f);
+  if (!f) return oom();
+  f->n1 = n1, f->n2 = n2;
+  f->first = calloc(1, sizeof *f->first);
+  f->second = calloc(1, sizeof *f->second);
+  f->tw = calloc(2 * (size_t)n, f64 ? sizeof(double) : sizeof(float));
+  if (!f->first || !f->second || !f->tw) return oom();
+  KILN_RETURN_IF_ERROR(line_create(f->first, n2, f64, false));
+  KILN_RETURN_IF_ERROR(line_create(f->second, n1, f64, false));
+  int64_t points = line_points(f->first) > line_points(f->second) ? line_points(f->first) : line_points(f->second);
+  f->planes = (points + PLANE_PAD) * lanes;
+  for (int64_t k2 = 0; k2 < n2; k2++)
+    for (int64_t j1 = 0; j1 < n1; j1++) {
+      long double re, im;
+      unit_root(j1 * k2, n, &re, &im);
+      int64_t at = k2 * n1 + j1;
+      if (f64) ((double *)f->tw)[at] = (double)re, ((double *)f->tw)[n + at] = (double)im;
+      else ((float *)f->tw)[at] = (float)re, ((float *)f->tw)[n + at] = (float)im;
+    }
+  return NULL;
+}
+
+/* A forward line plan of length n >= 1; split: with a four-step split where it has one. */
+static kiln_status line_create(kiln_fft_line *l, int64_t n, bool f64, bool split) {
   memset(l, 0, sizeof *l);
   l->n = n;
   line_cost(n, &l->method, &l->m);
@@ -273,7 +320,7 @@ static kiln_status line_create(kiln_fft_line *l, int64_t n, bool f64) {
         put(l->tw, f64, s->roots + u, re, im);
       }
   }
-  return NULL;
+  return split ? four_create(l, f64) : NULL;
 }
 
 /* Axis d of a tensor of dims[rank] (src and dst differ only along d): n points, src_len
@@ -286,7 +333,7 @@ static kiln_status axis_create(kiln_fft_axis *ax, kiln_fft_kind kind, bool inver
   for (int32_t i = d + 1; i < rank; i++) ax->inner *= dims[i];
   ax->half = kind != KILN_FFT_C2C && n % 2 == 0;
   int64_t len = ax->half ? n / 2 : n;
-  KILN_RETURN_IF_ERROR(line_create(&ax->line, len, f64));
+  KILN_RETURN_IF_ERROR(line_create(&ax->line, len, f64, true));
   ax->buf = line_points(&ax->line) + PLANE_PAD;
   if (ax->half) {
     if (!(ax->split = complex_array(f64, n / 2 + 1))) return oom();
@@ -452,10 +499,13 @@ static run_job axis_job(const kiln_fft_plan *p, int32_t i, kiln_cpu_pool *pool, 
                .narrow_fn = p->f64 ? k->f64_one : k->f32_one};
   j.wide = lines / lanes;
   j.units = j.wide + lines % lanes;
-  int32_t used = j.wide ? lanes : 1;
-  /* two buffers of two planes; at least 4 n doubles for kiln_fft_line_naive */
-  size_t planes = (size_t)ax->buf * (size_t)used * 4 * (p->f64 ? sizeof(double) : sizeof(float)), naive = (size_t)ax->n * 4 * sizeof(double);
-  j.per_thread = ((planes > naive ? planes : naive) + 63) / 64 * 64;
+  /* two buffers of two planes (a line one lane wide: and the wide buffers of its four-step
+   * split after them); at least 4 n doubles for kiln_fft_line_naive */
+  size_t es = p->f64 ? sizeof(double) : sizeof(float), naive = (size_t)ax->n * 4 * sizeof(double);
+  size_t wide = j.wide ? (size_t)ax->buf * (size_t)lanes * 4 * es : 0;
+  size_t narrow = j.units > j.wide ? ((size_t)ax->buf * 4 + (size_t)line_work(&ax->line)) * es : 0;
+  size_t most = wide > narrow ? wide : narrow;
+  j.per_thread = ((most > naive ? most : naive) + 63) / 64 * 64;
   int64_t passes = line_passes(&ax->line) + 2;
   j.work = lines * ax->buf * passes;
   j.chunks = kiln_cpu_pool_chunks(pool, j.work, j.units);

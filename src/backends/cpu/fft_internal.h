@@ -22,6 +22,19 @@ typedef struct kiln_fft_stage {
   int64_t tw, roots;
 } kiln_fft_stage;
 
+/* A long line run one lane wide (in a batch with fewer lines than a group has lanes) as
+ * the four-step split n = n1 n2 (j = j1 + n1 j2, k = n2 k1 + k2): n1 transforms of length
+ * n2 over the points n1 apart, times the twiddles W_n^(j1 k2), then n2 of length n1 over
+ * the results, each time a group of lanes (adjacent j1, then adjacent k2) at a time
+ * through the wide passes: the lanes' points are adjacent in memory, so the copies move
+ * whole vectors. */
+typedef struct kiln_fft_four {
+  int64_t n1, n2;
+  struct kiln_fft_line *first, *second; /* lengths n2 and n1, passes only */
+  void *tw;                             /* W_n^(j1 k2): re at [k2 * n1 + j1], im n after */
+  int64_t planes;                       /* elements in each plane of the wide groups' buffers */
+} kiln_fft_four;
+
 /* A forward complex transform of length n (e^(-2 pi i j k / n)): its passes, or a
  * convolution of length m through the line plan conv. Complex numbers of the element
  * precision (float or double pairs, re then im) in tw, chirp and kernel. */
@@ -31,6 +44,7 @@ typedef struct kiln_fft_line {
   int32_t num_stages;
   kiln_fft_stage stages[KILN_FFT_MAX_STAGES];
   void *tw;
+  kiln_fft_four *four;          /* passes: the split one lane wide, or NULL */
   int64_t m;                    /* the convolution's length, or 0 */
   struct kiln_fft_line *conv;   /* the plan of length m */
   void *chirp;                  /* Bluestein, n: e^(-i pi j^2 / n) */

@@ -1,8 +1,10 @@
 /* The FFT passes for one element precision and lane count: a template, included by
- * fft_kernels.c once per instantiation with
+ * fft_kernels.h once per instantiation with
  *   FFT_T       float or double
  *   FFT_L       lanes (lines transformed together)
  *   FFT_NAME(x) x with the instantiation's suffix
+ *   FFT_WIDE(x), FFT_WIDE_L  (one-line instantiations only) the wide instantiation of the
+ *               same type and its lanes, for four-step splits
  * A group's data lives in planes: point e of lane v at re[e * FFT_L + v] and
  * im[e * FFT_L + v], im = re + planes. Every loop over v has FFT_L iterations, which the
  * compiler turns into vector operations. No include guard: it is meant to be included
@@ -247,10 +249,48 @@ static FFT_T *FFT_NAME(bluestein)(const kiln_fft_line *l, FFT_T *a, FFT_T *b, in
   return r;
 }
 
+#ifdef FFT_WIDE
+/* A line one lane wide by its four-step split (kiln_fft_four): x in a; the wide groups'
+ * two buffers lie after a and b. Returns a. */
+static FFT_T *FFT_NAME(four_step)(const kiln_fft_line *l, FFT_T *a, FFT_T *b, int64_t planes) {
+  enum { W = FFT_WIDE_L };
+  const kiln_fft_four *f = l->four;
+  const int64_t n = l->n, n1 = f->n1, n2 = f->n2, wp = f->planes;
+  const FFT_T *twr = f->tw, *twi = twr + n;
+  FFT_T *wa = (a > b ? a : b) + 2 * planes, *wb = wa + 2 * wp;
+  /* n1 transforms of length n2, lanes j1: points j2 at a[j1 + n1 j2], results times
+   * W_n^(j1 k2) to b[k2 n1 + j1] */
+  for (int64_t j0 = 0; j0 < n1; j0 += W) {
+    for (int64_t j2 = 0; j2 < n2; j2++)
+      for (int32_t v = 0; v < W; v++) wa[j2 * W + v] = a[j0 + v + n1 * j2], wa[wp + j2 * W + v] = a[planes + j0 + v + n1 * j2];
+    const FFT_T *r = FFT_WIDE(transform)(f->first, wa, wb, wp);
+    for (int64_t k2 = 0; k2 < n2; k2++) {
+      const FFT_T *xr = r + k2 * W, *xi = xr + wp, *wr = twr + k2 * n1 + j0, *wi = twi + k2 * n1 + j0;
+      FFT_T *yr = b + k2 * n1 + j0, *yi = yr + planes;
+      for (int32_t v = 0; v < W; v++) CMUL_INTO(yr[v], yi[v], xr[v], xi[v], wr[v], wi[v]);
+    }
+  }
+  /* n2 transforms of length n1, lanes k2: points j1 at b[k2 n1 + j1], results X_(n2 k1 + k2)
+   * to a */
+  for (int64_t k0 = 0; k0 < n2; k0 += W) {
+    for (int32_t v = 0; v < W; v++)
+      for (int64_t j1 = 0; j1 < n1; j1++)
+        wa[j1 * W + v] = b[(k0 + v) * n1 + j1], wa[wp + j1 * W + v] = b[planes + (k0 + v) * n1 + j1];
+    const FFT_T *r = FFT_WIDE(transform)(f->second, wa, wb, wp);
+    for (int64_t k1 = 0; k1 < n1; k1++)
+      for (int32_t v = 0; v < W; v++) a[n2 * k1 + k0 + v] = r[k1 * W + v], a[planes + n2 * k1 + k0 + v] = r[wp + k1 * W + v];
+  }
+  return a;
+}
+#endif
+
 /* The forward transform of the group's lines in a; returns a or b, whichever holds it. */
 static FFT_T *FFT_NAME(transform)(const kiln_fft_line *l, FFT_T *a, FFT_T *b, int64_t planes) {
   if (l->method == KILN_FFT_BLUESTEIN) return FFT_NAME(bluestein)(l, a, b, planes);
   if (l->method == KILN_FFT_RADER) return FFT_NAME(rader)(l, a, b, planes);
+#ifdef FFT_WIDE
+  if (l->four) return FFT_NAME(four_step)(l, a, b, planes);
+#endif
   for (int32_t i = 0; i < l->num_stages; i++) {
     const kiln_fft_stage *s = &l->stages[i];
     switch (s->p) {

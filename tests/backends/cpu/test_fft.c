@@ -1,9 +1,10 @@
 /* The cpu backend's FFT (src/backends/cpu/fft.h) against a long-double reference: every
  * fft_type in f32 and f64, lengths 1 to 64, primes (Rader; Bluestein for 167, 263 and
- * 2018), powers of two up to 2^16, 2-D and 3-D transforms, batches that fill whole groups
- * of lanes and leave lines over, batches large enough to go to the thread pool; then empty
- * tensors, the errors of plans that do not fit, and which method each length takes. The reference is the DFT from its definition (or,
- * for powers of two from 64, a recursive radix-2 FFT) in long double, axis by axis as
+ * 262 = 2 x 131), powers of two up to 2^16 (four-step splits from 1024), 2-D and 3-D
+ * transforms, batches that fill whole groups of lanes and leave lines over, batches large
+ * enough to go to the thread pool; then empty tensors, the errors of plans that do not
+ * fit, and which method each length takes. The reference is the DFT from its definition
+ * (or, for powers of two from 64, a recursive radix-2 FFT) in long double, axis by axis as
  * the StableHLO spec defines the op. The largest error, relative to the largest result
  * magnitude, must stay within a few eps * log2 n. */
 #include <math.h>
@@ -230,7 +231,8 @@ static void check_errors(void) {
     kiln_fft_method method;
     int64_t conv;
   } methods[] = {{61, KILN_FFT_PASSES, 0},    {64, KILN_FFT_PASSES, 0},     {97, KILN_FFT_RADER, 96},
-                 {1009, KILN_FFT_RADER, 1008}, {167, KILN_FFT_BLUESTEIN, 360}, {2018, KILN_FFT_BLUESTEIN, 4050}};
+                 {1009, KILN_FFT_RADER, 1008}, {167, KILN_FFT_BLUESTEIN, 360}, {2018, KILN_FFT_BLUESTEIN, 4050},
+                 {3329, KILN_FFT_RADER, 3328}};
   for (size_t i = 0; i < sizeof methods / sizeof *methods; i++) {
     int64_t conv = -1;
     kiln_fft_method got = kiln_fft_line_method(methods[i].n, &conv);
@@ -290,12 +292,15 @@ int main(void) {
     check_all(2, b, 1);
   }
   /* primes through Bluestein, and their neighbours */
-  static const int64_t primes[] = {97, 127, 1009, 67, 122, 1000, 167, 2018, 263};
+  static const int64_t primes[] = {97, 127, 1009, 67, 122, 1000, 167, 262, 263};
   for (size_t i = 0; i < sizeof primes / sizeof *primes; i++) {
     int64_t a[2] = {17, primes[i]};
     check_all(2, a, 1);
   }
-  /* powers of two up to 2^16 */
+  /* a Rader convolution run one lane wide through a four-step split (3328 = 208 x 16) */
+  int64_t long_prime[2] = {1, 3329};
+  for (int f = 0; f < 2; f++) check_case(KILN_FFT_FFT, f == 1, 2, long_prime, 1, long_prime + 1);
+  /* powers of two up to 2^16 (from 1024 one lane wide by four-step splits) */
   for (int64_t n = 128; n <= 65536; n *= 2) {
     int64_t a[2] = {n <= 4096 ? 9 : 1, n};
     check_all(2, a, 1);
