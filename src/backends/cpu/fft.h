@@ -28,8 +28,10 @@
  * operation of a butterfly is one operation over the lanes and the compiler vectorises it
  * whatever the radix or pass; lines left over (fewer than LANES) run one by one. Lines
  * along the innermost dim move into and out of the planes by register transposes
- * (fft_transpose.h, builds with AVX2 or wider). Groups of lines are split over the
- * backend's thread pool (pool.h) when there is enough work.
+ * (fft_transpose.h, builds with AVX2 or wider). A long line in a batch too small for a
+ * group runs as a four-step split whose pieces go through the wide passes
+ * (fft_internal.h: kiln_fft_four). Groups of lines are split over the backend's thread
+ * pool (pool.h) when there is enough work.
  *
  * Accuracy: relative error O(eps log n) in the element precision (f32 arithmetic for f32,
  * f64 for f64), as FFT libraries have; tests/backends/cpu/test_fft.c measures it against
