@@ -68,6 +68,22 @@ static kiln_scalar load_f64(const kiln_ew *e, kiln_elem t, const uint8_t *p) {
   return s;
 }
 
+static kiln_scalar load_c64(const kiln_ew *e, kiln_elem t, const uint8_t *p) {
+  float z[2];
+  memcpy(z, p, sizeof z);
+  if (isnan(z[0]) || isnan(z[1])) return ew_load(e, t, p);
+  kiln_scalar s = {{0}, 0};
+  s.f = z[0], s.im = z[1];
+  return s;
+}
+
+static kiln_scalar load_c128(const kiln_ew *e, kiln_elem t, const uint8_t *p) {
+  kiln_scalar s = {{0}, 0};
+  memcpy(&s.f, p, sizeof s.f);
+  memcpy(&s.im, p + sizeof s.f, sizeof s.im);
+  return s;
+}
+
 static kiln_scalar load_i32(const kiln_ew *e, kiln_elem t, const uint8_t *p) {
   int32_t v;
   memcpy(&v, p, sizeof v);
@@ -99,6 +115,20 @@ static void store_f32(const kiln_ew *e, kiln_elem t, uint8_t *p, kiln_scalar v) 
 
 static void store_f64(const kiln_ew *e, kiln_elem t, uint8_t *p, kiln_scalar v) { memcpy(p, &v.f, sizeof v.f); }
 
+static void store_c64(const kiln_ew *e, kiln_elem t, uint8_t *p, kiln_scalar v) {
+  if (isnan(v.f) || isnan(v.im)) {
+    ew_store(e, t, p, v);
+    return;
+  }
+  float z[2] = {(float)v.f, (float)v.im}; /* each part rounded to nearest even */
+  memcpy(p, z, sizeof z);
+}
+
+static void store_c128(const kiln_ew *e, kiln_elem t, uint8_t *p, kiln_scalar v) {
+  memcpy(p, &v.f, sizeof v.f);
+  memcpy(p + sizeof v.f, &v.im, sizeof v.im);
+}
+
 static void store_i32(const kiln_ew *e, kiln_elem t, uint8_t *p, kiln_scalar v) {
   uint32_t u = (uint32_t)v.u;
   memcpy(p, &u, sizeof u);
@@ -113,6 +143,8 @@ static ew_loader loader_for(const kiln_ew *e, kiln_elem t) {
   switch (t) {
     case KILN_ELEM_F32: return load_f32;
     case KILN_ELEM_F64: return load_f64;
+    case KILN_ELEM_C64: return load_c64;
+    case KILN_ELEM_C128: return load_c128;
     case KILN_ELEM_SI32: return load_i32;
     case KILN_ELEM_SI64: return load_i64;
     case KILN_ELEM_I1: return load_i1;
@@ -125,6 +157,8 @@ static ew_storer storer_for(const kiln_ew *e, kiln_elem t) {
   switch (t) {
     case KILN_ELEM_F32: return store_f32;
     case KILN_ELEM_F64: return store_f64;
+    case KILN_ELEM_C64: return store_c64;
+    case KILN_ELEM_C128: return store_c128;
     case KILN_ELEM_SI32:
     case KILN_ELEM_UI32: return store_i32;
     case KILN_ELEM_SI64:
