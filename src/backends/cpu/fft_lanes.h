@@ -73,7 +73,8 @@ static inline __attribute__((always_inline)) void FFT_NAME(pass24)(const int32_t
   }
 }
 
-/* One Stockham pass of an odd radix p (3 to KILN_FFT_MAX_RADIX): pairs r and p - r give
+/* One Stockham pass of an odd radix p (above KILN_FFT_SMALL_RADIX up to KILN_FFT_MAX_RADIX;
+ * the smaller ones take pass_small): pairs r and p - r give
  * y_u = a_0 + sum_r cos(2 pi u r / p) (a_r + a_(p-r)) -/+ i sin(2 pi u r / p) (a_r - a_(p-r))
  * for y_u and y_(p-u). */
 static void FFT_NAME(pass_odd)(const kiln_fft_line *l, const kiln_fft_stage *s, const FFT_T *restrict x,
