@@ -49,6 +49,17 @@ enum {
  * claimed chunks before it sleeps, giving its core to the worker that holds them. */
 static const int64_t WORKER_SPIN_NS = 100000, CALLER_SPIN_NS = 20000;
 
+/* Stalls. A worker the kernel preempts while it holds a claimed chunk keeps the caller
+ * waiting until it runs again: a scheduler slice, about 4 ms, when other processes keep
+ * the cores busy (a 70 us training step of mlp_train_small had a 4.1 ms 99th percentile
+ * beside one busy process; Zen 3, 2 cores). A wait for claimed chunks longer than
+ * STALL_NS and than STALL_RATIO times the caller's own chunks' mean is such a stall; after
+ * one, for CALM_NS, calls of less work than CALM_WORK (elements of a simple loop, about
+ * 2.5 ms on one core) run on the caller alone, where no preemption of another thread can
+ * hold them up; larger ones still split, their stalls small beside them. */
+static const int64_t STALL_NS = 500000, STALL_RATIO = 4, CALM_NS = 250000000;
+enum { CALM_WORK = KILN_CPU_POOL_CALM_WORK };
+
 typedef struct worker {
   kiln_cpu_pool *pool;
   int32_t index;
@@ -70,6 +81,7 @@ struct kiln_cpu_pool {
   /* the workers' answers */
   alignas(64) _Atomic uint32_t done; /* worker chunks finished (a futex word) */
   _Atomic uint32_t waiting;          /* the caller sleeps on done */
+  _Atomic int64_t calm_until;        /* CLOCK_MONOTONIC ns: small calls run inline until then (0: none) */
   /* making, sleeping and stopping */
   alignas(64) pthread_mutex_t busy;
   _Atomic uint32_t wake_seq; /* sleeping workers' futex word */
@@ -204,8 +216,10 @@ void kiln_cpu_pool_run(kiln_cpu_pool *p, int32_t chunks, int64_t work, kiln_cpu_
     }
   }
   t_in_chunk = true;
+  int64_t begun = now_ns();
   fn(ctx, 0, 0);
-  uint32_t target = (uint32_t)(chunks - 1 - work_on(p, gen, 0));
+  int32_t own = 1 + work_on(p, gen, 0);
+  uint32_t target = (uint32_t)(chunks - own);
   t_in_chunk = false;
   /* Only chunks that running workers claimed are left: wait for them. */
   int64_t start = 0;
@@ -222,11 +236,22 @@ void kiln_cpu_pool_run(kiln_cpu_pool *p, int32_t chunks, int64_t work, kiln_cpu_
     futex_wait(&p->done, d);
   }
   atomic_store(&p->waiting, 0);
+  /* a stall starts a calm spell; a call after one's end clears it, so that
+   * kiln_cpu_pool_chunks reads the clock only during one */
+  int64_t calm = atomic_load_explicit(&p->calm_until, memory_order_relaxed), was = calm;
+  if (start) {
+    int64_t t = now_ns(), waited = t - start, mean = (start - begun) / own;
+    if (waited > STALL_NS && waited > STALL_RATIO * mean) calm = t + CALM_NS;
+  }
+  if (calm && begun > calm) calm = 0;
+  if (calm != was) atomic_store_explicit(&p->calm_until, calm, memory_order_relaxed);
   pthread_mutex_unlock(&p->busy);
 }
 
 int32_t kiln_cpu_pool_chunks(const kiln_cpu_pool *p, int64_t work, int64_t max_chunks) {
   if (p->threads < 2 || work < MIN_WORK || max_chunks < 2) return 1;
+  int64_t calm = atomic_load_explicit(&p->calm_until, memory_order_relaxed);
+  if (calm && work < CALM_WORK && now_ns() < calm) return 1;
   int64_t n = (int64_t)p->threads * CHUNKS_PER_THREAD;
   if (n > work / MIN_CHUNK_WORK) n = work / MIN_CHUNK_WORK;
   if (n > max_chunks) n = max_chunks;

@@ -83,10 +83,17 @@ void kiln_cpu_pool_shutdown(void);
 
 int32_t kiln_cpu_pool_threads(const kiln_cpu_pool *p);
 
+/* Work below this stays on the caller for a while after a stall (kiln_cpu_pool_chunks). */
+enum { KILN_CPU_POOL_CALM_WORK = 1 << 27 };
+
 /* The cost model: into how many chunks (at most max_chunks, at least 1) to split `work`
  * (elements touched, summed over the call) so that each chunk pays for its hand-off;
  * 1 means the caller should run it alone. Fewer than two chunks a thread are rounded down
- * to one a thread (3 chunks on 2 threads left one thread two of them). */
+ * to one a thread (3 chunks on 2 threads left one thread two of them). After a stall (a
+ * call whose caller waited well past its own chunks' time for a worker's: a worker the
+ * kernel preempted, other processes keeping the cores busy), work below
+ * KILN_CPU_POOL_CALM_WORK stays on the caller for a quarter of a second, so that small
+ * steps are not held up by a preempted thread while the machine is loaded. */
 int32_t kiln_cpu_pool_chunks(const kiln_cpu_pool *p, int64_t work, int64_t max_chunks);
 
 /* Runs fn(ctx, c, t) exactly once for every chunk c in [0, chunks) and returns when all

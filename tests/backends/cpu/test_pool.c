@@ -6,7 +6,8 @@
  * are errors; the cost model keeps small work on the caller; a forked child has a pool of
  * its own; the parts several devices run on (sizes, binding, two at once, after a fork);
  * a call of more chunks than the pool's word counts runs on its caller; chunk 0 runs on the
- * caller; kiln_cpu_parallel_for (parallel.c) splits points at multiples of a loop's grain. */
+ * caller; a stall keeps smaller work on the caller for a while, an even wait does not;
+ * kiln_cpu_parallel_for (parallel.c) splits points at multiples of a loop's grain. */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <sched.h>
@@ -290,6 +291,59 @@ static void test_cost_model(void) {
   kiln_cpu_pool_destroy(p);
 }
 
+typedef struct stall_job {
+  _Atomic int32_t worker_started;
+  int64_t caller_ns, worker_ns; /* how long chunks 0 and 1 take */
+} stall_job;
+
+static int64_t mono_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+static void sleep_ns(int64_t ns) {
+  struct timespec t = {(time_t)(ns / 1000000000), (long)(ns % 1000000000)};
+  while (nanosleep(&t, &t) != 0) {
+  }
+}
+
+/* Chunk 0 (the caller's) waits until a worker runs chunk 1, then takes caller_ns; chunk 1
+ * takes worker_ns: a worker held up that long. */
+static void stall_chunk(void *ctx, int32_t c, int32_t thread) {
+  stall_job *j = ctx;
+  if (c == 0) {
+    for (int64_t t0 = mono_ns(); !atomic_load(&j->worker_started) && mono_ns() - t0 < 1000000000;) sched_yield();
+    sleep_ns(j->caller_ns);
+    return;
+  }
+  if (thread != 0) atomic_store(&j->worker_started, 1);
+  sleep_ns(j->worker_ns);
+}
+
+/* A call whose caller waits for a held-up worker long past its own chunk's time keeps
+ * work below KILN_CPU_POOL_CALM_WORK on the caller for a while; a wait as long as the
+ * caller's own chunk does not. */
+static void test_stall(void) {
+  kiln_cpu_pool *p = NULL;
+  kiln_status s = kiln_cpu_pool_create(2, &p);
+  EXPECT(!s && p, "a pool of 2 threads");
+  if (!p) return;
+  sleep_ns(20000000); /* the worker started and waits for calls (one that starts after a call misses it) */
+  stall_job even = {.caller_ns = 20000000, .worker_ns = 5000000};
+  kiln_cpu_pool_run(p, 2, 1 << 24, stall_chunk, &even);
+  EXPECT(atomic_load(&even.worker_started), "a worker ran chunk 1");
+  EXPECT(kiln_cpu_pool_chunks(p, 1 << 24, 1000) >= 2, "a wait no longer than the caller's own chunk is no stall");
+  stall_job held = {.caller_ns = 0, .worker_ns = 20000000};
+  kiln_cpu_pool_run(p, 2, 1 << 24, stall_chunk, &held);
+  EXPECT(atomic_load(&held.worker_started), "a worker ran chunk 1");
+  EXPECT(kiln_cpu_pool_chunks(p, 1 << 24, 1000) == 1, "after a stall, work below the calm threshold stays on the caller");
+  EXPECT(kiln_cpu_pool_chunks(p, KILN_CPU_POOL_CALM_WORK, 1000) >= 2, "larger work still splits");
+  sleep_ns(300000000);
+  EXPECT(kiln_cpu_pool_chunks(p, 1 << 24, 1000) >= 2, "the calm spell ends");
+  kiln_cpu_pool_destroy(p);
+}
+
 enum { GRAIN_POINTS = 1000 };
 
 /* bufs[0]: GRAIN_POINTS counters, bufs[1]: the grain, bufs[2]: calls, bufs[3]: misaligned starts */
@@ -472,6 +526,7 @@ int main(void) {
   test_create_errors();
   test_size();
   test_cost_model();
+  test_stall();
   test_parallel_grain();
   test_shared();
   test_parts();
