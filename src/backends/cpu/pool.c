@@ -50,20 +50,24 @@ enum {
 static const int64_t WORKER_SPIN_NS = 100000, CALLER_SPIN_NS = 20000;
 
 /* Stalls. A worker the kernel preempts while it holds a claimed chunk keeps the caller
- * waiting until it runs again: a scheduler slice, about 4 ms, when other processes keep
- * the cores busy (a 70 us training step of mlp_train_small had a 4.1 ms 99th percentile
- * beside one busy process; Zen 3, 2 cores). A wait for claimed chunks longer than
- * STALL_NS and than STALL_RATIO times the caller's own chunks' mean is such a stall; after
- * one, for CALM_NS, calls of less work than CALM_WORK (elements of a simple loop, about
- * 2.5 ms on one core) run on the caller alone, where no preemption of another thread can
- * hold them up; larger ones still split, their stalls small beside them. */
-static const int64_t STALL_NS = 500000, STALL_RATIO = 4, CALM_NS = 250000000;
-enum { CALM_WORK = KILN_CPU_POOL_CALM_WORK };
+ * waiting until it runs again. When other processes keep the cores busy that is a
+ * scheduler slice, about 4 ms: the kernel leaves the preempted worker queued behind the
+ * busy process rather than move a thread that ran a moment ago to the core the sleeping
+ * caller frees (a 70 us training step of mlp_train_small had a 4.1 ms 99th percentile
+ * beside one busy process; Zen 3, 2 cores). So a caller that has waited RESCUE_NS for
+ * claimed chunks moves the workers still in one onto its own CPU (their affinity that
+ * CPU alone) before it sleeps: the kernel migrates them at once, and each puts its
+ * affinity back when its chunk ends. */
+static const int64_t RESCUE_NS = 200000;
 
 typedef struct worker {
   kiln_cpu_pool *pool;
   int32_t index;
   pthread_t thread;
+  cpu_set_t mask;       /* its affinity when it started (written before tid) */
+  _Atomic pid_t tid;    /* its thread id once running (0 before: never moved) */
+  _Atomic bool holding; /* in a chunk */
+  _Atomic bool moved;   /* a caller moved it (its affinity to put back) */
 } worker;
 
 /* The fields are grouped by who writes them, one cache line each, so that a worker spinning
@@ -81,7 +85,7 @@ struct kiln_cpu_pool {
   /* the workers' answers */
   alignas(64) _Atomic uint32_t done; /* worker chunks finished (a futex word) */
   _Atomic uint32_t waiting;          /* the caller sleeps on done */
-  _Atomic int64_t calm_until;        /* CLOCK_MONOTONIC ns: small calls run inline until then (0: none) */
+  _Atomic uint64_t rescues;          /* workers moved onto a waiting caller's CPU */
   /* making, sleeping and stopping */
   alignas(64) pthread_mutex_t busy;
   _Atomic uint32_t wake_seq; /* sleeping workers' futex word */
@@ -103,6 +107,33 @@ static void futex_wait(_Atomic uint32_t *addr, uint32_t expected) {
   syscall(SYS_futex, (uint32_t *)addr, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
 }
 
+/* futex_wait for at most ns nanoseconds. */
+static void futex_wait_for(_Atomic uint32_t *addr, uint32_t expected, int64_t ns) {
+  struct timespec t = {(time_t)(ns / 1000000000), (long)(ns % 1000000000)};
+  syscall(SYS_futex, (uint32_t *)addr, FUTEX_WAIT_PRIVATE, expected, &t, NULL, 0);
+}
+
+/* A worker puts back the affinity a caller's rescue narrowed. */
+static void settle(worker *me) {
+  if (atomic_exchange(&me->moved, false)) sched_setaffinity(0, sizeof me->mask, &me->mask);
+}
+
+/* Moves the workers still in a chunk onto the calling thread's CPU (see RESCUE_NS). */
+static void rescue(kiln_cpu_pool *p) {
+  int cpu = sched_getcpu();
+  if (cpu < 0 || cpu >= CPU_SETSIZE) return;
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(cpu, &one);
+  for (int32_t i = 0; i < p->started; i++) {
+    worker *w = &p->workers[i];
+    pid_t tid = atomic_load(&w->tid);
+    if (!tid || !atomic_load(&w->holding)) continue;
+    atomic_store(&w->moved, true);
+    if (sched_setaffinity(tid, sizeof one, &one) == 0) atomic_fetch_add(&p->rescues, 1);
+  }
+}
+
 static void futex_wake(_Atomic uint32_t *addr, int n) {
   syscall(SYS_futex, (uint32_t *)addr, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
 }
@@ -122,11 +153,15 @@ static int32_t work_on(kiln_cpu_pool *p, uint32_t gen, int32_t thread) {
     if (gen_of(w) != gen || next_of(w) >= count_of(w)) return ran;
     if (!atomic_compare_exchange_weak(&p->word, &w, w + 1)) continue;
     kiln_cpu_pool_fn fn = atomic_load_explicit(&p->fn, memory_order_relaxed);
+    worker *me = thread ? &p->workers[thread - 1] : NULL;
+    if (me) atomic_store(&me->holding, true);
     fn(atomic_load_explicit(&p->ctx, memory_order_relaxed), (int32_t)next_of(w), thread);
     ran++;
-    if (thread) {
+    if (me) {
+      atomic_store(&me->holding, false);
       atomic_fetch_add(&p->done, 1);
       if (atomic_load(&p->waiting)) futex_wake(&p->done, 1);
+      settle(me);
     }
     w = atomic_load(&p->word);
   }
@@ -176,11 +211,13 @@ static void *worker_main(void *arg) {
   worker *me = arg;
   kiln_cpu_pool *p = me->pool;
   t_in_chunk = true; /* calls made from chunks run inline */
+  if (sched_getaffinity(0, sizeof me->mask, &me->mask) == 0) atomic_store(&me->tid, (pid_t)syscall(SYS_gettid));
   uint32_t seen = gen_of(atomic_load(&p->word));
   for (;;) {
     uint64_t w = wait_for_call(p, seen);
     if (atomic_load(&p->stop)) return NULL;
     seen = gen_of(w);
+    settle(me); /* a rescue that came as its last chunk ended */
     leave_callers_cpu(p);
     work_on(p, seen, me->index);
   }
@@ -216,12 +253,11 @@ void kiln_cpu_pool_run(kiln_cpu_pool *p, int32_t chunks, int64_t work, kiln_cpu_
     }
   }
   t_in_chunk = true;
-  int64_t begun = now_ns();
   fn(ctx, 0, 0);
-  int32_t own = 1 + work_on(p, gen, 0);
-  uint32_t target = (uint32_t)(chunks - own);
+  uint32_t target = (uint32_t)(chunks - 1 - work_on(p, gen, 0));
   t_in_chunk = false;
-  /* Only chunks that running workers claimed are left: wait for them. */
+  /* Only chunks that running workers claimed are left: wait for them, spinning, then
+   * asleep, moving the workers still in a chunk onto this CPU after RESCUE_NS. */
   int64_t start = 0;
   for (uint32_t spins = 1; atomic_load(&p->done) != target; spins++) {
     if (spins % 64 == 0) {
@@ -231,27 +267,23 @@ void kiln_cpu_pool_run(kiln_cpu_pool *p, int32_t chunks, int64_t work, kiln_cpu_
     }
     _mm_pause();
   }
+  bool rescued = false;
   for (uint32_t d; (d = atomic_load(&p->done)) != target;) {
     atomic_store(&p->waiting, 1);
-    futex_wait(&p->done, d);
+    if (rescued) {
+      futex_wait(&p->done, d);
+      continue;
+    }
+    int64_t left = RESCUE_NS - (now_ns() - start);
+    if (left > 0) futex_wait_for(&p->done, d, left);
+    else rescue(p), rescued = true;
   }
   atomic_store(&p->waiting, 0);
-  /* a stall starts a calm spell; a call after one's end clears it, so that
-   * kiln_cpu_pool_chunks reads the clock only during one */
-  int64_t calm = atomic_load_explicit(&p->calm_until, memory_order_relaxed), was = calm;
-  if (start) {
-    int64_t t = now_ns(), waited = t - start, mean = (start - begun) / own;
-    if (waited > STALL_NS && waited > STALL_RATIO * mean) calm = t + CALM_NS;
-  }
-  if (calm && begun > calm) calm = 0;
-  if (calm != was) atomic_store_explicit(&p->calm_until, calm, memory_order_relaxed);
   pthread_mutex_unlock(&p->busy);
 }
 
 int32_t kiln_cpu_pool_chunks(const kiln_cpu_pool *p, int64_t work, int64_t max_chunks) {
   if (p->threads < 2 || work < MIN_WORK || max_chunks < 2) return 1;
-  int64_t calm = atomic_load_explicit(&p->calm_until, memory_order_relaxed);
-  if (calm && work < CALM_WORK && now_ns() < calm) return 1;
   int64_t n = (int64_t)p->threads * CHUNKS_PER_THREAD;
   if (n > work / MIN_CHUNK_WORK) n = work / MIN_CHUNK_WORK;
   if (n > max_chunks) n = max_chunks;
@@ -260,6 +292,8 @@ int32_t kiln_cpu_pool_chunks(const kiln_cpu_pool *p, int64_t work, int64_t max_c
 }
 
 int32_t kiln_cpu_pool_threads(const kiln_cpu_pool *p) { return p->threads; }
+
+uint64_t kiln_cpu_pool_rescues(const kiln_cpu_pool *p) { return atomic_load(&p->rescues); }
 
 /* ================================================================ making and ending */
 

@@ -82,24 +82,23 @@ kiln_status kiln_cpu_pool_setup(void);
 void kiln_cpu_pool_shutdown(void);
 
 int32_t kiln_cpu_pool_threads(const kiln_cpu_pool *p);
-
-/* Work below this stays on the caller for a while after a stall (kiln_cpu_pool_chunks). */
-enum { KILN_CPU_POOL_CALM_WORK = 1 << 27 };
+/* How many times callers have moved a worker onto their CPU (kiln_cpu_pool_run), for tests
+ * and figures. */
+uint64_t kiln_cpu_pool_rescues(const kiln_cpu_pool *p);
 
 /* The cost model: into how many chunks (at most max_chunks, at least 1) to split `work`
  * (elements touched, summed over the call) so that each chunk pays for its hand-off;
  * 1 means the caller should run it alone. Fewer than two chunks a thread are rounded down
- * to one a thread (3 chunks on 2 threads left one thread two of them). After a stall (a
- * call whose caller waited well past its own chunks' time for a worker's: a worker the
- * kernel preempted, other processes keeping the cores busy), work below
- * KILN_CPU_POOL_CALM_WORK stays on the caller for a quarter of a second, so that small
- * steps are not held up by a preempted thread while the machine is loaded. */
+ * to one a thread (3 chunks on 2 threads left one thread two of them). */
 int32_t kiln_cpu_pool_chunks(const kiln_cpu_pool *p, int64_t work, int64_t max_chunks);
 
 /* Runs fn(ctx, c, t) exactly once for every chunk c in [0, chunks) and returns when all
  * have finished. `work` (as for kiln_cpu_pool_chunks) decides whether sleeping workers are
  * woken. Chunks run in no particular order, possibly all on the calling thread: chunk 0
- * always runs there, first; a call of more than 65535 chunks runs wholly there. */
+ * always runs there, first; a call of more than 65535 chunks runs wholly there. A caller
+ * that has waited 0.2 ms for chunks that workers hold moves those workers onto its own CPU
+ * before it sleeps (a worker preempted by another process would otherwise wait out the
+ * other's time slice); each puts its affinity back when its chunk ends. */
 void kiln_cpu_pool_run(kiln_cpu_pool *p, int32_t chunks, int64_t work, kiln_cpu_pool_fn fn, void *ctx);
 
 #endif

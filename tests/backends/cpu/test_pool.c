@@ -6,7 +6,8 @@
  * are errors; the cost model keeps small work on the caller; a forked child has a pool of
  * its own; the parts several devices run on (sizes, binding, two at once, after a fork);
  * a call of more chunks than the pool's word counts runs on its caller; chunk 0 runs on the
- * caller; a stall keeps smaller work on the caller for a while, an even wait does not;
+ * caller; a caller waiting long for a worker's chunk moves that worker onto its CPU, and
+ * the worker's affinity comes back;
  * kiln_cpu_parallel_for (parallel.c) splits points at multiples of a loop's grain. */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -294,6 +295,7 @@ static void test_cost_model(void) {
 typedef struct stall_job {
   _Atomic int32_t worker_started;
   int64_t caller_ns, worker_ns; /* how long chunks 0 and 1 take */
+  _Atomic int32_t worker_cpus;  /* CPUs in chunk 1's thread's affinity */
 } stall_job;
 
 static int64_t mono_ns(void) {
@@ -309,7 +311,7 @@ static void sleep_ns(int64_t ns) {
 }
 
 /* Chunk 0 (the caller's) waits until a worker runs chunk 1, then takes caller_ns; chunk 1
- * takes worker_ns: a worker held up that long. */
+ * notes its thread's affinity and takes worker_ns: a worker held up that long. */
 static void stall_chunk(void *ctx, int32_t c, int32_t thread) {
   stall_job *j = ctx;
   if (c == 0) {
@@ -317,30 +319,37 @@ static void stall_chunk(void *ctx, int32_t c, int32_t thread) {
     sleep_ns(j->caller_ns);
     return;
   }
+  cpu_set_t m;
+  if (sched_getaffinity(0, sizeof m, &m) == 0) atomic_store(&j->worker_cpus, CPU_COUNT(&m));
   if (thread != 0) atomic_store(&j->worker_started, 1);
   sleep_ns(j->worker_ns);
 }
 
-/* A call whose caller waits for a held-up worker long past its own chunk's time keeps
- * work below KILN_CPU_POOL_CALM_WORK on the caller for a while; a wait as long as the
- * caller's own chunk does not. */
-static void test_stall(void) {
+/* A caller that waits long for a worker's chunk moves that worker onto its CPU (a worker
+ * preempted by another process would wait out its time slice), and the worker puts its
+ * affinity back when the chunk ends; a short wait moves nobody. */
+static void test_rescue(void) {
   kiln_cpu_pool *p = NULL;
   kiln_status s = kiln_cpu_pool_create(2, &p);
   EXPECT(!s && p, "a pool of 2 threads");
   if (!p) return;
+  cpu_set_t all;
+  int cpus = sched_getaffinity(0, sizeof all, &all) == 0 ? CPU_COUNT(&all) : 0;
   sleep_ns(20000000); /* the worker started and waits for calls (one that starts after a call misses it) */
   stall_job even = {.caller_ns = 20000000, .worker_ns = 5000000};
   kiln_cpu_pool_run(p, 2, 1 << 24, stall_chunk, &even);
   EXPECT(atomic_load(&even.worker_started), "a worker ran chunk 1");
-  EXPECT(kiln_cpu_pool_chunks(p, 1 << 24, 1000) >= 2, "a wait no longer than the caller's own chunk is no stall");
+  EXPECT(kiln_cpu_pool_rescues(p) == 0, "a worker that finishes first is not moved (%llu moves)",
+         (unsigned long long)kiln_cpu_pool_rescues(p));
   stall_job held = {.caller_ns = 0, .worker_ns = 20000000};
   kiln_cpu_pool_run(p, 2, 1 << 24, stall_chunk, &held);
   EXPECT(atomic_load(&held.worker_started), "a worker ran chunk 1");
-  EXPECT(kiln_cpu_pool_chunks(p, 1 << 24, 1000) == 1, "after a stall, work below the calm threshold stays on the caller");
-  EXPECT(kiln_cpu_pool_chunks(p, KILN_CPU_POOL_CALM_WORK, 1000) >= 2, "larger work still splits");
-  sleep_ns(300000000);
-  EXPECT(kiln_cpu_pool_chunks(p, 1 << 24, 1000) >= 2, "the calm spell ends");
+  EXPECT(kiln_cpu_pool_rescues(p) == 1, "a worker the caller waited 20 ms for was moved (%llu moves)",
+         (unsigned long long)kiln_cpu_pool_rescues(p));
+  stall_job after = {.caller_ns = 0, .worker_ns = 0};
+  kiln_cpu_pool_run(p, 2, 1 << 24, stall_chunk, &after);
+  EXPECT(!atomic_load(&after.worker_started) || atomic_load(&after.worker_cpus) == cpus,
+         "the moved worker's affinity is back (%d CPUs of %d)", (int)atomic_load(&after.worker_cpus), cpus);
   kiln_cpu_pool_destroy(p);
 }
 
@@ -526,7 +535,7 @@ int main(void) {
   test_create_errors();
   test_size();
   test_cost_model();
-  test_stall();
+  test_rescue();
   test_parallel_grain();
   test_shared();
   test_parts();
