@@ -275,8 +275,12 @@ void kiln_cpu_pool_run(kiln_cpu_pool *p, int32_t chunks, int64_t work, kiln_cpu_
       continue;
     }
     int64_t left = RESCUE_NS - (now_ns() - start);
-    if (left > 0) futex_wait_for(&p->done, d, left);
-    else rescue(p), rescued = true;
+    if (left > 0) {
+      futex_wait_for(&p->done, d, left);
+    } else {
+      rescue(p);
+      rescued = true;
+    }
   }
   atomic_store(&p->waiting, 0);
   pthread_mutex_unlock(&p->busy);
