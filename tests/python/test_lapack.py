@@ -1,6 +1,7 @@
-"""jaxlib's LAPACK custom calls (lapack_*_ffi) on Kiln: JAX programs lowered for XLA:CPU
-(so they call jaxlib's targets) are run by the kiln CLI on interp and cpu, and their results
-checked against NumPy/SciPy: the same factors where LAPACK's are unique (cholesky, LU, QR,
+"""jaxlib's LAPACK custom calls (lapack_*_ffi, and its own tridiagonal_solve_perturbed_ffi) on
+Kiln: JAX programs lowered for XLA:CPU (so they call jaxlib's targets) are run by the kiln
+CLI on interp and cpu, and their results checked against NumPy/SciPy (the perturbed solve
+against XLA:CPU too): the same factors where LAPACK's are unique (cholesky, LU, QR,
 triangular solves, eigenvalues, singular values), identities where they are not (A V = V L,
 U S V^H = A, Z T Z^H = A), on random well- and ill-conditioned inputs, with batch dims, in
 f32, f64, complex64 and complex128. Malformed calls must fail with a located error naming
@@ -219,6 +220,40 @@ def test_eig_schur_hessenberg_tridiagonal(tmp_path, device, dtype):
 
 
 @pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_tridiagonal_solve_perturbed(tmp_path, device, dtype):
+    """jaxlib's own kernel (tridiagonal_solve_perturbed_ffi, not LAPACK): a batch of random
+    systems, one needing row exchanges, and singular ones whose zero pivots it perturbs
+    (a diagonal 0, a zero leading block, all zeros), against XLA:CPU running the same
+    program, and the regular systems against NumPy."""
+    rng = np.random.default_rng(8)
+    n, k = 6, 3
+    dl, dd, du = rand(rng, (5, n), dtype), rand(rng, (5, n), dtype) + 3, rand(rng, (5, n), dtype)
+    dd[1] = rand(rng, (n,), dtype) * 1e-3  # small diagonal: row exchanges
+    dl[2], du[2], dd[2] = 0, 0, rand(rng, (n,), dtype) + 2
+    dd[2, 3] = 0  # a zero pivot: perturbed by eps * max |U|
+    dl[3], du[3], dd[3] = 0, 0, 0  # all zeros
+    dd[4, 0], du[4, 0] = 0, 0  # a zero leading row
+    dl[:, 0] = 0
+    du[:, -1] = 0
+    b = rand(rng, (5, n, k), dtype)
+    f = lambda dl, dd, du, b: lax.linalg.tridiagonal_solve(dl, dd, du, b, perturb_singular=True)  # noqa: E731
+    (x,) = run(tmp_path, device, f, dl, dd, du, b, targets=["tridiagonal_solve_perturbed_ffi"])
+    with jax.default_device(jax.devices("cpu")[0]):
+        want = np.asarray(jax.jit(f)(dl, dd, du, b))
+    for i in range(5):
+        # system 4's zero pivot comes out of an elimination step as a signed zero, whose sign
+        # (the perturbation's) depends on how the complex products are rounded: magnitudes
+        got, ref = (np.abs(x[i]), np.abs(want[i])) if i == 4 else (x[i], want[i])
+        scale = max(1.0, float(np.max(np.abs(ref))))
+        assert np.max(np.abs(got - ref)) <= 16 * EPS[dtype] * scale, (i, x[i], want[i])
+    for i in (0, 1):
+        m = np.diag(dd[i]) + np.diag(dl[i, 1:], -1) + np.diag(du[i, :-1], 1)
+        close(x[i], np.linalg.solve(m, b[i]), dtype, scale=10)
+    assert np.all(np.isfinite(x[2:]))
+
+
+@pytest.mark.parametrize("device", DEVICES)
 def test_info_outputs(tmp_path, device):
     """Not positive definite: JAX turns potrf's info into NaNs; singular: inf determinants."""
     a = np.array([[[1.0, 2.0], [2.0, 1.0]], [[4.0, 0.0], [0.0, 9.0]]])
@@ -270,6 +305,8 @@ MALFORMED = {
                       "{mhlo.backend_config = {}}", "takes 1 operands and has 3 results, not 1 and 2"),
     "not square": ("lapack_spotrf_ffi", "tensor<3x4xf32>", "(tensor<3x4xf32>, tensor<i32>)",
                    "{mhlo.backend_config = {uplo = 76 : ui8}}", "must hold square matrices"),
+    "perturbed solve's operands": ("tridiagonal_solve_perturbed_ffi", "tensor<3x3xf32>", "(tensor<3x3xf32>, tensor<i32>)",
+                                    "{}", "takes 4 operands and has 1 results, not 1 and 2"),
     "unknown target": ("lapack_sfoo_ffi", "tensor<3x3xf32>", "(tensor<3x3xf32>, tensor<i32>)",
                        "{mhlo.backend_config = {}}", "calls target 'lapack_sfoo_ffi', which Kiln does not implement"),
 }

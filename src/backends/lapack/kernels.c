@@ -2,6 +2,7 @@
  * read (matrices column-major), one LAPACK call per matrix on the copies (a batch's
  * matrices shared out over the caller's threads), results copied back into row-major
  * order; and the workspace queries made once per plan. */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +93,12 @@ kiln_status kiln_lapack_query(kiln_lapack_plan *p) {
     }
     case KILN_LAPACK_GEHRD: f->gehrd(&n, &p->ilo, &p->ihi, dummy, &ldn, dummy, w, &query, &info); break;
     case KILN_LAPACK_SYTRD: f->sytrd(&p->uplo, &n, dummy, &ldn, dummy, dummy, dummy, w, &query, &info, 1); break;
+    case KILN_LAPACK_GTSV_PERTURBED: { /* U's three diagonals and a row */
+      int64_t need = 3 * (int64_t)n + k;
+      if (need > INT_MAX) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "lapack: a tridiagonal workspace of %lld", (long long)need);
+      p->lwork = need > 1 ? (int)need : 1;
+      return NULL;
+    }
     default: return NULL; /* no workspace */
   }
   return query_size(p, w, info, false, &p->lwork);
@@ -234,6 +241,7 @@ static void copy_operands(const kiln_lapack_plan *p, void *const *pin, void *con
     case KILN_LAPACK_GTSV:
       for (int32_t q = 0; q < 4; q++) copy_in(p, pout, pin, q, q);
       break;
+    case KILN_LAPACK_GTSV_PERTURBED: break; /* writes x whole */
     default: copy_in(p, pout, pin, 0, 0); break;
   }
 }
@@ -400,6 +408,11 @@ static kiln_status run_matrices(const kiln_lapack_plan *p, void *const *pin, voi
         f->gtsv(&n, &k, AT(pout[0], ts, b * n + 1), AT(pout[1], ts, b * n), AT(pout[2], ts, b * n),
                 AT(pout[3], ts, b * (int64_t)n * k), &ldn, (int32_t *)pout[4] + b);
       break;
+    case KILN_LAPACK_GTSV_PERTURBED:
+      for (int64_t b = b0; b < b1; b++)
+        kiln_lapack_perturbed_solve(p->type, n, k, AT(pin[0], ts, b * n), AT(pin[1], ts, b * n), AT(pin[2], ts, b * n),
+                                    AT(pin[3], ts, b * (int64_t)n * k), AT(pout[0], ts, b * (int64_t)n * k), s->work);
+      break;
   }
   return st;
 }
@@ -429,7 +442,8 @@ static void run_part(void *arg, int32_t part, int32_t thread) {
  * the larger size (a tridiagonal solve's n * nrhs), saturated. */
 static int64_t work_of(const kiln_lapack_plan *p) {
   double m = p->m > 1 ? p->m : 1, n = p->n > 1 ? p->n : 1, k = p->k > 1 ? p->k : 1, big = m > n ? m : n;
-  double w = (p->kind == KILN_LAPACK_GTSV ? n * k : m * n * (big > k ? big : k)) * (double)p->batch;
+  bool tridiagonal = p->kind == KILN_LAPACK_GTSV || p->kind == KILN_LAPACK_GTSV_PERTURBED;
+  double w = (tridiagonal ? n * k : m * n * (big > k ? big : k)) * (double)p->batch;
   return w < 0x1p62 ? (int64_t)w : INT64_C(1) << 62;
 }
 

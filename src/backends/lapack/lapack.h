@@ -2,7 +2,8 @@
  * the cpu backend: jaxlib's typed-FFI custom-call targets `lapack_<t><routine>_ffi` (t in
  * s, d, c, z: f32, f64, complex<f32>, complex<f64>; routines potrf, getrf, geqrf, geqp3,
  * orgqr/ungqr, ormqr/unmqr, trsm, syevd/heevd, gesdd, gesvd, geev, gees, gehrd,
- * sytrd/hetrd, gtsv), with jaxlib's operands, results (info outputs included), attributes
+ * sytrd/hetrd, gtsv) and jaxlib's own tridiagonal_solve_perturbed_ffi (perturbed_solve.h),
+ * with jaxlib's operands, results (info outputs included), attributes
  * (read from `mhlo.backend_config`, or a dictionary `backend_config`) and operand/result
  * layouts; and stablehlo.cholesky / triangular_solve of those element types (potrf, trsm).
  * Leading dimensions are batch dimensions: one LAPACK call per matrix.

@@ -25,6 +25,7 @@ typedef enum kiln_lapack_kind {
   KILN_LAPACK_GEHRD,
   KILN_LAPACK_SYTRD,
   KILN_LAPACK_GTSV,
+  KILN_LAPACK_GTSV_PERTURBED, /* jaxlib's tridiagonal_solve_perturbed_ffi (perturbed_solve.c) */
   KILN_LAPACK_CHOLESKY, /* stablehlo.cholesky: potrf, the failed part of the triangle NaN */
 } kiln_lapack_kind;
 
@@ -63,6 +64,12 @@ bool kiln_lapack_small(const kiln_lapack_plan *p);
  * triangular, B m x n, alpha 1) would compute it; p must be kiln_lapack_small. Reentrant. */
 void kiln_lapack_small_getrf(const kiln_lapack_plan *p, void *a, int lda, int32_t *ipiv, int32_t *info);
 void kiln_lapack_small_trsm(const kiln_lapack_plan *p, const void *a, int lda, void *b, int ldb);
+
+/* x = A^-1 rhs for one tridiagonal system of a GTSV_PERTURBED plan, as jaxlib's kernel
+ * computes it (perturbed_solve.h): n x k column-major rhs and x; dl, d, du n each; work
+ * 3 n + k elements of the type. Reentrant. */
+void kiln_lapack_perturbed_solve(kiln_lapack_type type, int64_t n, int64_t k, const void *dl, const void *d,
+                                 const void *du, const void *rhs, void *x, void *work);
 
 /* Workspace queries (lwork = -1) for a checked plan; kernels.c. */
 kiln_status kiln_lapack_query(kiln_lapack_plan *p);

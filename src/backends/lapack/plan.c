@@ -29,6 +29,11 @@ static const struct {
 };
 enum { NUM_TARGETS = sizeof k_targets / sizeof k_targets[0] };
 
+/* jaxlib's one target outside LAPACK's naming (its own kernel, perturbed_solve.h); its type
+ * is its operands' (kiln_lapack_prepare reads it). Index NUM_TARGETS in find_target. */
+static const char k_perturbed[] = "tridiagonal_solve_perturbed_ffi";
+enum { PERTURBED_NUM_IN = 4, PERTURBED_NUM_OUT = 1 };
+
 static const kiln_elem k_elem[4] = {KILN_ELEM_F32, KILN_ELEM_F64, KILN_ELEM_C64, KILN_ELEM_C128};
 static const kiln_elem k_real[4] = {KILN_ELEM_F32, KILN_ELEM_F64, KILN_ELEM_F32, KILN_ELEM_F64};
 static const kiln_elem k_complex[4] = {KILN_ELEM_C64, KILN_ELEM_C128, KILN_ELEM_C64, KILN_ELEM_C128};
@@ -37,6 +42,10 @@ static const kiln_elem k_complex[4] = {KILN_ELEM_C64, KILN_ELEM_C128, KILN_ELEM_
 static int find_target(const char *s, size_t n, kiln_lapack_type *type) {
   static const char prefix[] = "lapack_", suffix[] = "_ffi", types[] = "sdcz";
   size_t np = sizeof prefix - 1, ns = sizeof suffix - 1;
+  if (n == sizeof k_perturbed - 1 && !memcmp(s, k_perturbed, n)) {
+    *type = KILN_LAPACK_S;
+    return NUM_TARGETS;
+  }
   if (n < np + ns + 2 || memcmp(s, prefix, np) || memcmp(s + n - ns, suffix, ns)) return -1;
   const char *t = strchr(types, s[np]);
   if (!t || !*t) return -1;
@@ -406,13 +415,16 @@ static bool check_target(checker *c, const kiln_attr *cfg) {
              want(c, true, 1, "diagonal", R, 1, rows, 0) && want(c, true, 2, "off-diagonal", R, 1, e, 0) &&
              want(c, true, 3, "tau", T, 1, e, 0) && want(c, true, 4, "info", I, 0, 0, 0);
     }
-    case KILN_LAPACK_GTSV: {
+    case KILN_LAPACK_GTSV:
+    case KILN_LAPACK_GTSV_PERTURBED: { /* gtsv overwrites its operands (results 0-3, info); the perturbed solve returns x */
       if (!main_matrix(c, false, 3, &rows, &cols) || !fits(c, rows, &p->n) || !fits(c, cols, &p->k)) return false;
       static const char *const names[] = {"dl", "d", "du"};
+      bool gtsv = p->kind == KILN_LAPACK_GTSV;
       for (int32_t k = 0; k < 3; k++)
-        if (!want(c, false, k, names[k], T, 1, rows, 0) || !want(c, true, k, names[k], T, 1, rows, 0)) return false;
-      return want(c, false, 3, "b", T, 2, rows, cols) && want(c, true, 3, "x", T, 2, rows, cols) &&
-             want(c, true, 4, "info", I, 0, 0, 0);
+        if (!want(c, false, k, names[k], T, 1, rows, 0) || (gtsv && !want(c, true, k, names[k], T, 1, rows, 0)))
+          return false;
+      return want(c, false, 3, "b", T, 2, rows, cols) && want(c, true, gtsv ? 3 : 0, "x", T, 2, rows, cols) &&
+             (!gtsv || want(c, true, 4, "info", I, 0, 0, 0));
     }
     case KILN_LAPACK_CHOLESKY: break;
   }
@@ -474,13 +486,17 @@ kiln_status kiln_lapack_prepare(const kiln_op *op, const kiln_lapack_shape *oper
   else snprintf(name, sizeof name, "%s", kiln_op_name(op->kind));
   checker c = {p, name, 0, NULL, NULL};
   p->type = type;
-  p->kind = target >= 0 ? k_targets[target].kind : op->kind == KILN_OP_CHOLESKY ? KILN_LAPACK_CHOLESKY : KILN_LAPACK_TRSM;
+  bool perturbed = target == NUM_TARGETS;
+  p->kind = perturbed      ? KILN_LAPACK_GTSV_PERTURBED
+            : target >= 0 ? k_targets[target].kind
+            : op->kind == KILN_OP_CHOLESKY ? KILN_LAPACK_CHOLESKY
+                                           : KILN_LAPACK_TRSM;
   p->num_out = op->num_results;
   if (target >= 0) routine_operands(&c, op);
   else p->num_in = op->num_operands;
   for (int32_t k = 0; target < 0 && k < p->num_in; k++) p->operand_of[k] = k;
-  int32_t want_in = target >= 0 ? k_targets[target].num_in : op->kind == KILN_OP_CHOLESKY ? 1 : 2;
-  int32_t want_out = target >= 0 ? k_targets[target].num_out : 1;
+  int32_t want_in = perturbed ? PERTURBED_NUM_IN : target >= 0 ? k_targets[target].num_in : op->kind == KILN_OP_CHOLESKY ? 1 : 2;
+  int32_t want_out = perturbed ? PERTURBED_NUM_OUT : target >= 0 ? k_targets[target].num_out : 1;
   if (p->kind == KILN_LAPACK_GEEV && type >= KILN_LAPACK_C) want_out = 4;
   if (p->kind == KILN_LAPACK_GEES && type >= KILN_LAPACK_C) want_out = 5;
   if (!c.st && (p->num_in != want_in || p->num_out != want_out))
@@ -499,6 +515,11 @@ kiln_status kiln_lapack_prepare(const kiln_op *op, const kiln_lapack_shape *oper
       set_tensor(&c, &p->out[k], kiln_type_elem(t), results ? results[k].rank : t->tensor.rank,
                  results ? results[k].dims : t->tensor.dims, true);
     else fail(&c, "result #%d must be a tensor", (int)k);
+  }
+  if (!c.st && perturbed) { /* the type is b's */
+    int t = type_of(p->in[3].elem);
+    if (t < 0) fail(&c, "operand #3 (b) must be f32, f64, complex<f32> or complex<f64>, not %s", kiln_elem_name(p->in[3].elem));
+    else p->type = (kiln_lapack_type)t;
   }
   /* the routine's checks first: they set the results' `?` dims, which their layouts need */
   if (!c.st && target >= 0) {
