@@ -16,8 +16,10 @@ What is measured, the same way for all three where the systems allow it:
   run       median wall time of one call on inputs already on the device, outputs ready (XLA:
             block_until_ready; IREE: synchronous invoke), after one warm-up call; p99 is the
             nearest-rank 99th percentile of the same timed calls (the ceil(0.99 n)-th fastest:
-            the slowest when there are fewer than 100). Kiln: `kiln bench`'s run line (its own
-            median and p99, the same definitions, over its timed runs).
+            the slowest when there are fewer than 100); as many timed calls as fit in the
+            target time, 3 to 1000. Kiln: `kiln bench`'s run line (its own median and p99, the
+            same definitions, over as many timed runs, counted from a short `kiln bench`
+            before it).
   first     the first call after compiling, timed alone (the cold start: the runs above come
             after it). Kiln: `kiln bench`'s first run (with --warmup 1, its warm-up run).
   peak mem  the peak resident memory the model adds to its process: VmHWM (reset through
@@ -371,10 +373,17 @@ def kiln_measure(kiln, devices, model_dir, out_dir, target_s, timeout):
     if rc != 0:
         return {"error": "kiln run failed: " + (err or out).strip()[-600:]}
     if kiln_has_bench(kiln) and wall <= SLOW_RUN_S:
-        # wall is a whole process (compile included): an overestimate of one run, so at
-        # least 100 timed runs when it is short, for a p99 that is not just the max
-        iters = max(100 if wall < 0.2 else 3, min(1000, int(target_s / max(wall, 1e-4))))
         warm = ["--warmup", "1"] if _kiln_bench_warmup[kiln] else []
+        # as many timed runs as XLA:CPU's (time_calls: target_s worth, 3 to 1000), from one
+        # run's time: a short `kiln bench` first (wall is a whole process, compile
+        # included, far more than a run of a small model)
+        one = wall
+        rc, _, _, bout, _ = run_child([kiln, "bench", mlir, "--device", devices, "--iterations", "3", *warm,
+                                       *kiln_inputs(model_dir)], timeout + 10 * wall)
+        m = re.search(r"run:\s*median\s*([\d.]+)\s*us", bout) if rc == 0 else None
+        if m:
+            one = float(m.group(1)) / 1e6
+        iters = max(3, min(1000, int(target_s / max(one, 1e-6))))
         rc, _, _, bout, berr = run_child(
             [kiln, "bench", mlir, "--device", devices, "--iterations", str(iters), *warm,
              *kiln_inputs(model_dir)], timeout + 10 * (iters + 3) * wall)
