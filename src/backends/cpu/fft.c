@@ -96,18 +96,17 @@ static bool is_prime(int64_t n) {
   return true;
 }
 
-/* A rough cost of a forward line of length n, in point-passes: a pass of radix up to
- * KILN_FFT_SMALL_RADIX costs 1 a point (the fixed-radix passes), a larger one p / 4 (the
- * generic pass's sums grow with p); a convolution costs its two transforms of length m and
- * three passes over its points. Chooses between Rader and Bluestein. */
-static double line_cost(int64_t n, kiln_fft_method *method, int64_t *m);
-
+/* The passes' cost in point-passes: a pass of radix up to KILN_FFT_SMALL_RADIX costs 1 a
+ * point (the fixed-radix passes), a larger one p / 4 (the generic pass's sums grow with p). */
 static double passes_cost(int64_t n, const int32_t *radix, int32_t count) {
   double c = 0;
   for (int32_t i = 0; i < count; i++) c += radix[i] <= KILN_FFT_SMALL_RADIX ? 1.0 : radix[i] / 4.0;
   return c * (double)n;
 }
 
+/* A rough cost of a forward line of length n, and its method: the passes where its factors
+ * allow, else the cheaper convolution, one costing its two transforms of length m and three
+ * passes over its points. */
 static double line_cost(int64_t n, kiln_fft_method *method, int64_t *m) {
   int32_t radix[KILN_FFT_MAX_STAGES], count;
   kiln_fft_method unused_method;
@@ -272,8 +271,8 @@ static kiln_status four_create(kiln_fft_line *l, bool f64) {
   if (!f->first || !f->second || !f->tw) return oom();
   KILN_RETURN_IF_ERROR(line_create(f->first, n2, f64, false));
   KILN_RETURN_IF_ERROR(line_create(f->second, n1, f64, false));
-  int64_t points = line_points(f->first) > line_points(f->second) ? line_points(f->first) : line_points(f->second);
-  f->planes = (points + PLANE_PAD) * lanes;
+  int64_t p1 = line_points(f->first), p2 = line_points(f->second);
+  f->planes = ((p1 > p2 ? p1 : p2) + PLANE_PAD) * lanes;
   for (int64_t k2 = 0; k2 < n2; k2++)
     for (int64_t j1 = 0; j1 < n1; j1++) {
       long double re, im;

@@ -359,10 +359,11 @@ static void FFT_NAME(bases)(const kiln_fft_axis *ax, int64_t first, int64_t len,
 static void FFT_NAME(pairs_in)(const FFT_T *s, const int64_t *base, int64_t bs, int64_t st, int64_t im_at,
                                int64_t count, FFT_T im_sign, FFT_T *ar, FFT_T *ai) {
 #ifdef FFT_COPY_IN
-  if (st == 1) {
+  if (st == 1) { /* whole blocks by transposes, the last points one by one (slot v: base[v]) */
     const FFT_T *line[FFT_L];
     for (int32_t v = 0; v < FFT_L; v++) line[v] = s + bs * base[FFT_SLOT[v]];
-    FFT_COPY_IN(line, count, im_sign, ar, ai);
+    for (int64_t j = FFT_COPY_IN(line, count, im_sign, ar, ai); j < count; j++)
+      LANES ar[j * FFT_L + v] = s[bs * base[v] + 2 * j], ai[j * FFT_L + v] = im_sign * s[bs * base[v] + 2 * j + 1];
     return;
   }
 #endif
@@ -374,10 +375,11 @@ static void FFT_NAME(pairs_in)(const FFT_T *s, const int64_t *base, int64_t bs, 
 static void FFT_NAME(pairs_out)(const FFT_T *rr, const FFT_T *ri, int64_t count, FFT_T re_scale, FFT_T im_scale,
                                 FFT_T *d, const int64_t *base, int64_t bs, int64_t st, int64_t im_at) {
 #ifdef FFT_COPY_OUT
-  if (st == 1) {
+  if (st == 1) { /* as pairs_in */
     FFT_T *line[FFT_L];
     for (int32_t v = 0; v < FFT_L; v++) line[v] = d + bs * base[FFT_SLOT[v]];
-    FFT_COPY_OUT(rr, ri, count, re_scale, im_scale, line);
+    for (int64_t j = FFT_COPY_OUT(rr, ri, count, re_scale, im_scale, line); j < count; j++)
+      LANES d[bs * base[v] + 2 * j] = re_scale * rr[j * FFT_L + v], d[bs * base[v] + 2 * j + 1] = im_scale * ri[j * FFT_L + v];
     return;
   }
 #endif

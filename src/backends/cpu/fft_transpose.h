@@ -12,7 +12,8 @@
  * Slots are lanes permuted: the transposes leave a group's lines in the slots
  * FFT_SLOT_F32 (16 lanes of f32) and FFT_SLOT_F64 (8 lanes of f64) say, slot s holding
  * line slot[s], and the copy out reads them back the same way. Every pass treats the
- * slots alike, so the permutation needs no other code. Each map is its own inverse. */
+ * slots alike, so the permutation needs no other code. Each map is its own inverse. The
+ * copies take whole blocks of points; the caller copies the last few one by one. */
 #include <immintrin.h>
 
 static const int32_t FFT_SLOT_F32[16] = {0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 12, 13, 10, 11, 14, 15};
@@ -31,8 +32,9 @@ static inline void fft_pairs4x4(const __m256 x[4], __m256 p[4]) {
   p[3] = _mm256_castpd_ps(_mm256_permute2f128_pd(hi01, hi23, 0x31));
 }
 
-/* Points [0, count) of 16 f32 lines into the planes, the imaginary parts times im_sign. */
-static void fft_copy_in_f32x16(const float *const line[16], int64_t count, float im_sign, float *restrict re,
+/* The points of 16 f32 lines into the planes, the imaginary parts times im_sign, in whole
+ * blocks of 4: returns how many (count rounded down to 4). */
+static int64_t fft_copy_in_f32x16(const float *const line[16], int64_t count, float im_sign, float *restrict re,
                                float *restrict im) {
   const __m256 sign = _mm256_set1_ps(im_sign);
   int64_t j0 = 0;
@@ -47,15 +49,12 @@ static void fft_copy_in_f32x16(const float *const line[16], int64_t count, float
         _mm256_storeu_ps(im + (j0 + j) * 16 + g, _mm256_mul_ps(sign, _mm256_shuffle_ps(p[0][j], p[1][j], 0xdd)));
       }
     }
-  for (; j0 < count; j0++)
-    for (int32_t s = 0; s < 16; s++) {
-      const float *z = line[FFT_SLOT_F32[s]] + 2 * j0;
-      re[j0 * 16 + s] = z[0], im[j0 * 16 + s] = im_sign * z[1];
-    }
+  return j0;
 }
 
-/* Points [0, count) of the planes out to 16 f32 lines, times re_scale and im_scale. */
-static void fft_copy_out_f32x16(const float *restrict re, const float *restrict im, int64_t count, float re_scale,
+/* The points of the planes out to 16 f32 lines, times re_scale and im_scale, in whole
+ * blocks of 4: returns how many. */
+static int64_t fft_copy_out_f32x16(const float *restrict re, const float *restrict im, int64_t count, float re_scale,
                                 float im_scale, float *const line[16]) {
   const __m256 rs = _mm256_set1_ps(re_scale), is = _mm256_set1_ps(im_scale);
   int64_t j0 = 0;
@@ -73,15 +72,12 @@ static void fft_copy_out_f32x16(const float *restrict re, const float *restrict 
         for (int32_t v = 0; v < 4; v++) _mm256_storeu_ps(line[g + 4 * h + v] + 2 * j0, x[v]);
       }
     }
-  for (; j0 < count; j0++)
-    for (int32_t s = 0; s < 16; s++) {
-      float *z = line[FFT_SLOT_F32[s]] + 2 * j0;
-      z[0] = re_scale * re[j0 * 16 + s], z[1] = im_scale * im[j0 * 16 + s];
-    }
+  return j0;
 }
 
-/* Points [0, count) of 8 f64 lines into the planes, the imaginary parts times im_sign. */
-static void fft_copy_in_f64x8(const double *const line[8], int64_t count, double im_sign, double *restrict re,
+/* The points of 8 f64 lines into the planes, the imaginary parts times im_sign, in whole
+ * blocks of 2: returns how many (count rounded down to 2). */
+static int64_t fft_copy_in_f64x8(const double *const line[8], int64_t count, double im_sign, double *restrict re,
                               double *restrict im) {
   const __m256d sign = _mm256_set1_pd(im_sign);
   int64_t j0 = 0;
@@ -98,15 +94,12 @@ static void fft_copy_in_f64x8(const double *const line[8], int64_t count, double
         _mm256_storeu_pd(im + (j0 + j) * 8 + g, _mm256_mul_pd(sign, _mm256_unpackhi_pd(q[0][j], q[1][j])));
       }
     }
-  for (; j0 < count; j0++)
-    for (int32_t s = 0; s < 8; s++) {
-      const double *z = line[FFT_SLOT_F64[s]] + 2 * j0;
-      re[j0 * 8 + s] = z[0], im[j0 * 8 + s] = im_sign * z[1];
-    }
+  return j0;
 }
 
-/* Points [0, count) of the planes out to 8 f64 lines, times re_scale and im_scale. */
-static void fft_copy_out_f64x8(const double *restrict re, const double *restrict im, int64_t count, double re_scale,
+/* The points of the planes out to 8 f64 lines, times re_scale and im_scale, in whole
+ * blocks of 2: returns how many. */
+static int64_t fft_copy_out_f64x8(const double *restrict re, const double *restrict im, int64_t count, double re_scale,
                                double im_scale, double *const line[8]) {
   const __m256d rs = _mm256_set1_pd(re_scale), is = _mm256_set1_pd(im_scale);
   int64_t j0 = 0;
@@ -124,9 +117,5 @@ static void fft_copy_out_f64x8(const double *restrict re, const double *restrict
         _mm256_storeu_pd(line[g + 2 * h + 1] + 2 * j0, _mm256_permute2f128_pd(q[h][0], q[h][1], 0x31));
       }
     }
-  for (; j0 < count; j0++)
-    for (int32_t s = 0; s < 8; s++) {
-      double *z = line[FFT_SLOT_F64[s]] + 2 * j0;
-      z[0] = re_scale * re[j0 * 8 + s], z[1] = im_scale * im[j0 * 8 + s];
-    }
+  return j0;
 }

@@ -115,7 +115,8 @@ static void futex_wait_for(_Atomic uint32_t *addr, uint32_t expected, int64_t ns
 
 /* A worker puts back the affinity a caller's rescue narrowed. */
 static void settle(worker *me) {
-  if (atomic_exchange(&me->moved, false)) sched_setaffinity(0, sizeof me->mask, &me->mask);
+  if (atomic_load_explicit(&me->moved, memory_order_relaxed) && atomic_exchange(&me->moved, false))
+    sched_setaffinity(0, sizeof me->mask, &me->mask);
 }
 
 /* Moves the workers still in a chunk onto the calling thread's CPU (see RESCUE_NS). */
@@ -128,7 +129,7 @@ static void rescue(kiln_cpu_pool *p) {
   for (int32_t i = 0; i < p->started; i++) {
     worker *w = &p->workers[i];
     pid_t tid = atomic_load(&w->tid);
-    if (!tid || !atomic_load(&w->holding)) continue;
+    if (!tid || !atomic_load_explicit(&w->holding, memory_order_relaxed)) continue;
     atomic_store(&w->moved, true);
     if (sched_setaffinity(tid, sizeof one, &one) == 0) atomic_fetch_add(&p->rescues, 1);
   }
@@ -154,11 +155,11 @@ static int32_t work_on(kiln_cpu_pool *p, uint32_t gen, int32_t thread) {
     if (!atomic_compare_exchange_weak(&p->word, &w, w + 1)) continue;
     kiln_cpu_pool_fn fn = atomic_load_explicit(&p->fn, memory_order_relaxed);
     worker *me = thread ? &p->workers[thread - 1] : NULL;
-    if (me) atomic_store(&me->holding, true);
+    if (me) atomic_store_explicit(&me->holding, true, memory_order_relaxed); /* a hint for rescue */
     fn(atomic_load_explicit(&p->ctx, memory_order_relaxed), (int32_t)next_of(w), thread);
     ran++;
     if (me) {
-      atomic_store(&me->holding, false);
+      atomic_store_explicit(&me->holding, false, memory_order_relaxed);
       atomic_fetch_add(&p->done, 1);
       if (atomic_load(&p->waiting)) futex_wake(&p->done, 1);
       settle(me);
