@@ -40,6 +40,25 @@ static inline int64_t kiln_cpu_load_index(kiln_elem e, const uint8_t *p) {
   }
 }
 
+/* Start indices [0, n) of type e, stride_bytes apart from p, into out: the type's switch
+ * taken once for the whole run, not per index. */
+static inline void kiln_cpu_load_indices(kiln_elem e, const uint8_t *p, size_t stride_bytes, int64_t n,
+                                         int64_t *out) {
+  switch (e) {
+    case KILN_ELEM_SI32:
+      for (int64_t j = 0; j < n; j++) { int32_t v; memcpy(&v, p + (size_t)j * stride_bytes, 4); out[j] = v; }
+      return;
+    case KILN_ELEM_SI64:
+      for (int64_t j = 0; j < n; j++) memcpy(&out[j], p + (size_t)j * stride_bytes, 8);
+      return;
+    case KILN_ELEM_UI32:
+      for (int64_t j = 0; j < n; j++) { uint32_t v; memcpy(&v, p + (size_t)j * stride_bytes, 4); out[j] = v; }
+      return;
+    default:
+      for (int64_t j = 0; j < n; j++) out[j] = kiln_cpu_load_index(e, p + (size_t)j * stride_bytes);
+  }
+}
+
 /* ---------------------------------------------------------------- update computations */
 
 /* An update computation applied to runs of elements: for w in [0, n):
@@ -51,9 +70,16 @@ typedef void (*kiln_cpu_combine_fn)(const kiln_cpu_combiner *c, uint8_t *dst, in
  * src[src_at[w]]) in that order (offsets in elements). */
 typedef void (*kiln_cpu_combine_at_fn)(const kiln_cpu_combiner *c, uint8_t *dst, const int64_t *dst_at,
                                        const uint8_t *src, const int64_t *src_at, int64_t n);
+/* The same by an index array: for w in [0, n), with v = index[w * index_stride] (an si32
+ * or si64 array, strides in elements), when lo <= v < hi: dst[v * dst_step] =
+ * f(dst[v * dst_step], src[w]), in w's order. */
+typedef void (*kiln_cpu_combine_by_fn)(const kiln_cpu_combiner *c, uint8_t *dst, int64_t dst_step, int64_t lo,
+                                       int64_t hi, const uint8_t *index, int64_t index_stride, const uint8_t *src,
+                                       int64_t n);
 struct kiln_cpu_combiner {
   kiln_cpu_combine_fn fn;
   kiln_cpu_combine_at_fn at;
+  kiln_cpu_combine_by_fn by_si32, by_si64; /* native ops only (else NULL) */
   const char *how;   /* "replace", "keep", "native <op>", "scalar <op>": for KILN_CPU_PROFILE and tests */
   size_t elem_bytes;
   kiln_elem elem;
@@ -61,6 +87,11 @@ struct kiln_cpu_combiner {
   kiln_ew_fn scalar;
   kiln_ew ew;
   bool swapped;      /* the op reads (update, current) */
+  /* integer (and i1) add, multiply, and, or, xor, maximum, minimum: exact, associative and
+   * commutative, so updates may be applied in any order or grouping (into private copies
+   * that start at identity, combined afterwards) with the same result bit for bit */
+  bool order_free;
+  uint64_t identity; /* order_free: the identity's bits, in the low elem_bytes */
 };
 
 /* The update computation of a one-input scatter op on elements of type elem, when its
@@ -68,7 +99,8 @@ struct kiln_cpu_combiner {
  * two arguments in either order: add, multiply, maximum, minimum, and, or, xor natively on
  * f32, f64, bf16 and the 8 to 64-bit integers (and, or, xor, maximum, minimum on i1),
  * any binary op the interpreter's scalar kernels define (subtract, divide, f16, f8,
- * complex, sub-byte integers) through those kernels element by element. False for
+ * complex, sub-byte integers) through those kernels element by element; order_free and
+ * identity set for the native integer and i1 ops. False for
  * anything else (several ops, other argument or result types): the interpreter runs it. */
 bool kiln_cpu_combiner_prepare(const kiln_op *op, kiln_elem elem, kiln_cpu_combiner *out);
 

@@ -22,9 +22,11 @@
  * result bit for bit. With unique_indices no two updates meet, and the outer points are
  * split over the pool instead (after the copy, split the same way); runs too short for
  * parts to share out are applied by the caller alone after the split copy. */
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "backends/cpu/gather_scatter.h"
+#include "base/fault.h"
 #include "backends/cpu/pool.h"
 
 #define R KILN_CPU_MAX_RANK
@@ -169,7 +171,11 @@ kiln_status kiln_cpu_scatter_prepare(const kiln_op *op, kiln_cpu_scatter **out) 
 
 void kiln_cpu_scatter_destroy(kiln_cpu_scatter *s) { free(s); }
 
-enum { BLOCK = 64, PREFETCH_BYTES = 1024, SHARED_RUN_BYTES = 512 };
+/* PRIVATE_MIN_RATIO: an order-free scatter of short runs splits its points over the pool,
+ * each chunk into a private copy of the result, when there are at least this many update
+ * elements per result element (the copies' fills and combines stay a small share);
+ * PRIVATE_STACK_BYTES: a copy that fits lives on the chunk's stack. */
+enum { BLOCK = 64, PREFETCH_BYTES = 1024, SHARED_RUN_BYTES = 512, PRIVATE_MIN_RATIO = 8, PRIVATE_STACK_BYTES = 16 << 10 };
 
 /* scatter_points for the rows form: point p's index picks the operand row its update row
  * combines into, when the row is inside [own_lo, own_hi); the same blocks and prefetches
@@ -199,14 +205,31 @@ static void scatter_elements(const kiln_cpu_scatter *s, const uint8_t *ix, const
                              int64_t first, int64_t last, int64_t own_lo, int64_t own_hi) {
   int32_t d0 = (int32_t)s->map[0];
   int64_t lo = d0 == s->part_dim ? own_lo : 0, hi = d0 == s->part_dim ? own_hi : s->xdims[d0], step = s->xstr[d0];
+  kiln_cpu_combine_by_fn by = s->index_elem == KILN_ELEM_SI32   ? s->comb.by_si32
+                              : s->index_elem == KILN_ELEM_SI64 ? s->comb.by_si64
+                                                                : NULL;
+  if (by) {
+    by(&s->comb, res, step, lo, hi, ix + (size_t)(first * s->oistr[0]) * s->index_bytes, s->oistr[0],
+       up + (size_t)first * s->eb, last - first);
+    return;
+  }
   size_t istride = (size_t)s->oistr[0] * s->index_bytes;
-  int64_t dst[BLOCK], src[BLOCK];
+  int64_t dst[BLOCK], src[BLOCK], v[BLOCK];
   for (int64_t p = first; p < last;) {
     int64_t n = last - p < BLOCK ? last - p : BLOCK, m = 0;
-    for (int64_t j = 0; j < n; j++, p++) {
-      int64_t v = kiln_cpu_load_index(s->index_elem, ix + (size_t)p * istride);
-      if (v >= lo && v < hi) dst[m] = v * step, src[m++] = p;
+    kiln_cpu_load_indices(s->index_elem, ix + (size_t)p * istride, istride, n, v);
+    bool inside = true; /* the usual block: every index inside, no compaction */
+    for (int64_t j = 0; j < n; j++) inside &= v[j] >= lo && v[j] < hi;
+    if (inside) {
+      for (int64_t j = 0; j < n; j++) dst[j] = v[j] * step, src[j] = p + j;
+      m = n;
+    } else {
+      for (int64_t j = 0; j < n; j++) { /* without a branch: an index outside is written, not kept */
+        dst[m] = (int64_t)((uint64_t)v[j] * (uint64_t)step), src[m] = p + j;
+        m += v[j] >= lo && v[j] < hi;
+      }
     }
+    p += n;
     s->comb.at(&s->comb, res, dst, up, src, m);
   }
 }
@@ -329,6 +352,40 @@ static void points_chunk(void *ctx, int32_t c, int32_t thread) {
   scatter_points(s, j->ix, j->up, j->res, n * c / j->chunks, n * (c + 1) / j->chunks, 0, all);
 }
 
+/* Points [first, last) of chunk c applied into a private copy of the result that starts at
+ * the combiner's identity, then combined into the result under the lock (order-free
+ * combiners: kiln_cpu_combiner.order_free). Without memory for the copy the chunk applies
+ * its points to the result itself, holding the lock. */
+typedef struct private_job {
+  const kiln_cpu_scatter *s;
+  const uint8_t *ix, *up;
+  uint8_t *res;
+  int32_t chunks;
+  pthread_mutex_t lock;
+} private_job;
+
+static void private_chunk(void *ctx, int32_t c, int32_t thread) {
+  (void)thread;
+  private_job *j = ctx;
+  const kiln_cpu_scatter *s = j->s;
+  int64_t n = s->outer, elems = (int64_t)(s->operand_bytes / s->eb), all = s->part_dim >= 0 ? s->xdims[s->part_dim] : 1;
+  int64_t first = n * c / j->chunks, last = n * (c + 1) / j->chunks;
+  uint8_t stack[PRIVATE_STACK_BYTES];
+  uint8_t *mine = s->operand_bytes <= sizeof stack ? stack : kiln_fault_malloc(s->operand_bytes);
+  if (!mine) {
+    pthread_mutex_lock(&j->lock);
+    scatter_points(s, j->ix, j->up, j->res, first, last, 0, all);
+    pthread_mutex_unlock(&j->lock);
+    return;
+  }
+  for (int64_t e = 0; e < elems; e++) memcpy(mine + (size_t)e * s->eb, &s->comb.identity, s->eb); /* little-endian */
+  scatter_points(s, j->ix, j->up, mine, first, last, 0, all);
+  pthread_mutex_lock(&j->lock);
+  s->comb.fn(&s->comb, j->res, 1, mine, elems);
+  pthread_mutex_unlock(&j->lock);
+  if (mine != stack) free(mine);
+}
+
 void kiln_cpu_scatter_run(const kiln_cpu_scatter *s, const void *operand, const void *indices, const void *updates,
                           void *out) {
   if (!s->operand_bytes) return;
@@ -350,6 +407,13 @@ void kiln_cpu_scatter_run(const kiln_cpu_scatter *s, const void *operand, const 
     if (copy && j.chunks < 2) memcpy(out, operand, s->operand_bytes);
     else if (copy) kiln_cpu_pool_run(pool, j.chunks, copied, part_chunk, &j);
     if (!s->work) return; /* an update dim of size 0: no points (and an odims of 0) */
+    if (!s->unique && s->comb.order_free && s->work >= PRIVATE_MIN_RATIO * (int64_t)(s->operand_bytes / s->eb)) {
+      private_job pj = {s, indices, updates, out, kiln_cpu_pool_chunks(pool, s->work, kiln_cpu_pool_threads(pool)),
+                        PTHREAD_MUTEX_INITIALIZER};
+      if (pj.chunks >= 2) kiln_cpu_pool_run(pool, pj.chunks, s->work, private_chunk, &pj);
+      pthread_mutex_destroy(&pj.lock);
+      if (pj.chunks >= 2) return;
+    }
     j.chunks = s->unique ? kiln_cpu_pool_chunks(pool, s->work, s->outer) : 1;
     if (j.chunks < 2) scatter_points(s, indices, updates, out, 0, s->outer, 0, all);
     else kiln_cpu_pool_run(pool, j.chunks, s->work, points_chunk, &j);

@@ -83,9 +83,27 @@ static inline uint16_t f32_to_bf16(float f) {
       d[w * ds] = STORE(EXPR);                                                                                  \
     }                                                                                                           \
   }
+/* The same by an index array of C type I (kiln_cpu_combine_by_fn): one pass, no offsets
+ * stored between reading an index and combining its element. */
+#define DEFINE_COMBINE_BY(NAME, S, T, LOAD, STORE, EXPR, I)                                                  \
+  static void NAME(const kiln_cpu_combiner *c, uint8_t *dst, int64_t step, int64_t lo, int64_t hi,            \
+                   const uint8_t *index, int64_t istride, const uint8_t *src, int64_t n) {                    \
+    (void)c;                                                                                                  \
+    S *d = (S *)dst;                                                                                          \
+    const S *u = (const S *)src;                                                                              \
+    const I *x = (const I *)index;                                                                            \
+    for (int64_t w = 0; w < n; w++) {                                                                         \
+      int64_t v = x[w * istride];                                                                             \
+      if (v < lo || v >= hi) continue;                                                                        \
+      T a = LOAD(d[v * step]), b = LOAD(u[w]);                                                                \
+      d[v * step] = STORE(EXPR);                                                                              \
+    }                                                                                                         \
+  }
 #define DEFINE_COMBINE(NAME, S, T, LOAD, STORE, EXPR)                                                        \
   DEFINE_COMBINE_FOR(NAME, , S, T, LOAD, STORE, EXPR)                                                        \
   DEFINE_COMBINE_FOR(NAME##_avx2, __attribute__((target("avx2"))), S, T, LOAD, STORE, EXPR)                  \
+  DEFINE_COMBINE_BY(NAME##_by32, S, T, LOAD, STORE, EXPR, int32_t)                                           \
+  DEFINE_COMBINE_BY(NAME##_by64, S, T, LOAD, STORE, EXPR, int64_t)                                           \
   static void NAME##_at(const kiln_cpu_combiner *c, uint8_t *dst, const int64_t *da, const uint8_t *src,        \
                         const int64_t *sa, int64_t n) {                                                       \
     (void)c;                                                                                                  \
@@ -141,7 +159,7 @@ DEFINE_COMBINE(i1_xor, uint8_t, uint8_t, SAME, SAME, a ^ b)
 /* The loops of op k on type e into out (the run loop's AVX2 build when avx2); false when
  * there are none. */
 static bool native(kiln_elem e, kiln_op_kind k, bool avx2, kiln_cpu_combiner *out) {
-#define PICK(F) (out->fn = avx2 ? F##_avx2 : F, out->at = F##_at, true)
+#define PICK(F) (out->fn = avx2 ? F##_avx2 : F, out->at = F##_at, out->by_si32 = F##_by32, out->by_si64 = F##_by64, true)
 #define ARITH_CASES(N)                                 \
   case KILN_OP_ADD: return PICK(N##_add);              \
   case KILN_OP_MULTIPLY: return PICK(N##_mul);         \
@@ -180,6 +198,29 @@ static bool native(kiln_elem e, kiln_op_kind k, bool avx2, kiln_cpu_combiner *ou
 #undef ARITH_CASES
 }
 
+/* Whether op k on elements e (natively combined) is order-free (kiln_cpu_combiner), and its
+ * identity's bits: integers wrap, so their add, multiply, and, or, xor, maximum and minimum
+ * are associative and commutative; floats round (and order -0 against +0 by position). */
+static bool order_free(kiln_elem e, kiln_op_kind k, uint64_t *identity) {
+  if (e == KILN_ELEM_I1) { /* one byte, 0 or 1: or (add, maximum), and (multiply, minimum), xor */
+    *identity = k == KILN_OP_MULTIPLY || k == KILN_OP_AND || k == KILN_OP_MINIMUM;
+    return true;
+  }
+  kiln_elem_class c = kiln_elem_class_of(e);
+  if (!kiln_elem_is_int(e) || (c != KILN_ELEM_CLASS_I && c != KILN_ELEM_CLASS_U)) return false;
+  int bits = (int)kiln_elem_storage_bytes(e) * 8;
+  uint64_t ones = bits == 64 ? ~0ull : (1ull << bits) - 1, top = 1ull << (bits - 1);
+  bool is_signed = c == KILN_ELEM_CLASS_I;
+  switch (k) {
+    case KILN_OP_ADD: case KILN_OP_OR: case KILN_OP_XOR: *identity = 0; return true;
+    case KILN_OP_MULTIPLY: *identity = 1; return true;
+    case KILN_OP_AND: *identity = ones; return true;
+    case KILN_OP_MAXIMUM: *identity = is_signed ? top : 0; return true;    /* the type's least value */
+    case KILN_OP_MINIMUM: *identity = is_signed ? top - 1 : ones; return true; /* its greatest */
+    default: return false;
+  }
+}
+
 /* A rank-0 tensor of plain scalar element type e. */
 static bool scalar_of(const kiln_type *t, kiln_elem e) {
   return t && kiln_type_is_tensor(t) && t->tensor.rank == 0 && kiln_type_element(t)->kind == KILN_TYPE_SCALAR &&
@@ -212,7 +253,10 @@ bool kiln_cpu_combiner_prepare(const kiln_op *op, kiln_elem elem, kiln_cpu_combi
   if (!straight && !crossed) return false;
   out->swapped = crossed;
   out->how = "native";
-  if (native(elem, f->kind, __builtin_cpu_supports("avx2"), out)) return true; /* no KILN_CPU_ISA cap is below AVX2 */
+  if (native(elem, f->kind, __builtin_cpu_supports("avx2"), out)) { /* no KILN_CPU_ISA cap is below AVX2 */
+    out->order_free = order_free(elem, f->kind, &out->identity);
+    return true;
+  }
   out->scalar = kiln_ew_binary_fn(f, elem, &out->ew);
   out->fn = combine_scalar;
   out->at = combine_each_at;

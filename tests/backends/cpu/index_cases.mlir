@@ -177,6 +177,111 @@ func.func @element_scatter() {
 
 // -----
 
+// A histogram of 65,536 points into 61 bins (indices -3 to 63: those past either end
+// skipped) with each order-free combiner: integer add, maximum (i8: every update below
+// the operand, so a private copy's identity other than -128 shows), xor (ui16, si64
+// indices), minimum (ui32: identity all ones) and i1 and (identity true). On a pool of two
+// threads or more, scatter.c splits the points over private copies of the result and
+// combines them; on one, the serial loop gives the same.
+func.func @element_scatter_order_free() {
+  %n = stablehlo.iota dim = 0 : tensor<65536x1xi32>
+  %c67 = stablehlo.constant dense<67> : tensor<65536x1xi32>
+  %c3 = stablehlo.constant dense<3> : tensor<65536x1xi32>
+  %r67 = stablehlo.remainder %n, %c67 : tensor<65536x1xi32>
+  %bins = stablehlo.subtract %r67, %c3 : tensor<65536x1xi32>
+  %bins64 = stablehlo.convert %bins : (tensor<65536x1xi32>) -> tensor<65536x1xi64>
+  %m = stablehlo.iota dim = 0 : tensor<65536xi64>
+  %x100 = stablehlo.constant dense<100> : tensor<61xi32>
+  %ones = stablehlo.constant dense<1> : tensor<65536xi32>
+  %add = "stablehlo.scatter"(%x100, %bins, %ones) ({
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+    %s = stablehlo.add %a, %b : tensor<i32>
+    stablehlo.return %s : tensor<i32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<61xi32>, tensor<65536x1xi32>, tensor<65536xi32>) -> tensor<61xi32>
+  check.expect_eq_const %add, dense<[1079, 1079, 1079, 1079, 1079, 1079, 1079, 1078, 1078, 1078, 1078, 1078, 1078, 1078, 1078, 1078, 1078, 1078, 1078, 1078, 1078, 1078, 1078, 1078, 1078, 1078, 1078, 1078, 1078, 1078, 1078, 1078, 1078, 1078, 1078, 1078, 1078, 1078, 1078, 1078, 1078, 1078, 1078, 1078, 1078, 1078, 1078, 1078, 1078, 1078, 1078, 1078, 1078, 1078, 1078, 1078, 1078, 1078, 1078, 1078, 1078]> : tensor<61xi32>
+  %c37 = stablehlo.constant dense<37> : tensor<65536xi64>
+  %c100 = stablehlo.constant dense<100> : tensor<65536xi64>
+  %c120 = stablehlo.constant dense<120> : tensor<65536xi64>
+  %m37 = stablehlo.multiply %m, %c37 : tensor<65536xi64>
+  %r100 = stablehlo.remainder %m37, %c100 : tensor<65536xi64>
+  %v8 = stablehlo.subtract %r100, %c120 : tensor<65536xi64>
+  %u8 = stablehlo.convert %v8 : (tensor<65536xi64>) -> tensor<65536xi8>
+  %x8 = stablehlo.constant dense<-100> : tensor<61xi8>
+  %max = "stablehlo.scatter"(%x8, %bins, %u8) ({
+  ^bb0(%a: tensor<i8>, %b: tensor<i8>):
+    %s = stablehlo.maximum %a, %b : tensor<i8>
+    stablehlo.return %s : tensor<i8>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<61xi8>, tensor<65536x1xi32>, tensor<65536xi8>) -> tensor<61xi8>
+  check.expect_eq_const %max, dense<-21> : tensor<61xi8>
+  %c40503 = stablehlo.constant dense<40503> : tensor<65536xi64>
+  %c65536 = stablehlo.constant dense<65536> : tensor<65536xi64>
+  %mx = stablehlo.multiply %m, %c40503 : tensor<65536xi64>
+  %rx = stablehlo.remainder %mx, %c65536 : tensor<65536xi64>
+  %ux = stablehlo.convert %rx : (tensor<65536xi64>) -> tensor<65536xui16>
+  %x16 = stablehlo.constant dense<4660> : tensor<61xui16>
+  %xor = "stablehlo.scatter"(%x16, %bins64, %ux) ({
+  ^bb0(%a: tensor<ui16>, %b: tensor<ui16>):
+    %s = stablehlo.xor %a, %b : tensor<ui16>
+    stablehlo.return %s : tensor<ui16>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<61xui16>, tensor<65536x1xi64>, tensor<65536xui16>) -> tensor<61xui16>
+  check.expect_eq_const %xor, dense<[18036, 12383, 27682, 52085, 46552, 32931, 10486, 48089, 29979, 2585, 65151, 42993, 53603, 55057, 61231, 10697, 63531, 46089, 44207, 12625, 2019, 21233, 22271, 19033, 19035, 30105, 13503, 61489, 45507, 60305, 53263, 53353, 54347, 60009, 46607, 31377, 30403, 45617, 38847, 53401, 56411, 54361, 63487, 46577, 64739, 14161, 29103, 22025, 20011, 23241, 21807, 15121, 13667, 41201, 45183, 64537, 5403, 60121, 56127, 54577, 48003]> : tensor<61xui16>
+  %c7919 = stablehlo.constant dense<7919> : tensor<65536xi64>
+  %c1000003 = stablehlo.constant dense<1000003> : tensor<65536xi64>
+  %c5 = stablehlo.constant dense<5> : tensor<65536xi64>
+  %mm = stablehlo.multiply %m, %c7919 : tensor<65536xi64>
+  %rm = stablehlo.remainder %mm, %c1000003 : tensor<65536xi64>
+  %vm = stablehlo.add %rm, %c5 : tensor<65536xi64>
+  %um = stablehlo.convert %vm : (tensor<65536xi64>) -> tensor<65536xui32>
+  %x32 = stablehlo.constant dense<4000000000> : tensor<61xui32>
+  %min = "stablehlo.scatter"(%x32, %bins, %um) ({
+  ^bb0(%a: tensor<ui32>, %b: tensor<ui32>):
+    %s = stablehlo.minimum %a, %b : tensor<ui32>
+    stablehlo.return %s : tensor<ui32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<61xui32>, tensor<65536x1xi32>, tensor<65536xui32>) -> tensor<61xui32>
+  check.expect_eq_const %min, dense<[46, 1666, 1581, 87, 1707, 213, 128, 43, 254, 169, 84, 295, 210, 125, 40, 251, 166, 81, 292, 207, 122, 333, 248, 459, 374, 289, 500, 415, 626, 541, 456, 667, 582, 497, 708, 623, 834, 749, 664, 875, 790, 1001, 916, 831, 1042, 957, 1168, 1083, 998, 1209, 1124, 1039, 1250, 1165, 1376, 1291, 1206, 1417, 1332, 1543, 1458]> : tensor<61xui32>
+  %c5000 = stablehlo.constant dense<5000> : tensor<65536xi64>
+  %c0 = stablehlo.constant dense<0> : tensor<65536xi64>
+  %r5000 = stablehlo.remainder %m, %c5000 : tensor<65536xi64>
+  %ub = stablehlo.compare NE, %r5000, %c0 : (tensor<65536xi64>, tensor<65536xi64>) -> tensor<65536xi1>
+  %xb = stablehlo.constant dense<true> : tensor<61xi1>
+  %and = "stablehlo.scatter"(%xb, %bins, %ub) ({
+  ^bb0(%a: tensor<i1>, %b: tensor<i1>):
+    %s = stablehlo.and %a, %b : tensor<i1>
+    stablehlo.return %s : tensor<i1>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<61xi1>, tensor<65536x1xi32>, tensor<65536xi1>) -> tensor<61xi1>
+  check.expect_eq_const %and, dense<[true, true, true, true, true, true, false, false, true, true, true, true, true, true, false, false, true, true, true, true, true, true, true, false, true, true, true, true, true, true, true, false, false, true, true, true, true, true, true, false, false, true, true, true, true, true, true, true, false, true, true, true, true, true, true, true, false, false, true, true, true]> : tensor<61xi1>
+  // 8,192 bins (32 KiB: the private copies on the heap), indices -4 to 8,195: checked by
+  // the histogram's sum and its sum weighted by the bin
+  %c5i = stablehlo.constant dense<5> : tensor<65536x1xi64>
+  %c8200 = stablehlo.constant dense<8200> : tensor<65536x1xi64>
+  %c4 = stablehlo.constant dense<4> : tensor<65536x1xi64>
+  %n64 = stablehlo.iota dim = 0 : tensor<65536x1xi64>
+  %n5 = stablehlo.multiply %n64, %c5i : tensor<65536x1xi64>
+  %r8200 = stablehlo.remainder %n5, %c8200 : tensor<65536x1xi64>
+  %wide = stablehlo.subtract %r8200, %c4 : tensor<65536x1xi64>
+  %z = stablehlo.constant dense<0> : tensor<8192xi64>
+  %ones64 = stablehlo.constant dense<1> : tensor<65536xi64>
+  %hist = "stablehlo.scatter"(%z, %wide, %ones64) ({
+  ^bb0(%a: tensor<i64>, %b: tensor<i64>):
+    %s = stablehlo.add %a, %b : tensor<i64>
+    stablehlo.return %s : tensor<i64>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<8192xi64>, tensor<65536x1xi64>, tensor<65536xi64>) -> tensor<8192xi64>
+  %k = stablehlo.iota dim = 0 : tensor<8192xi64>
+  %hk = stablehlo.multiply %hist, %k : tensor<8192xi64>
+  %zero = stablehlo.constant dense<0> : tensor<i64>
+  %total, %weighted = stablehlo.reduce(%hist init: %zero), (%hk init: %zero) across dimensions = [0] : (tensor<8192xi64>, tensor<8192xi64>, tensor<i64>, tensor<i64>) -> (tensor<i64>, tensor<i64>)
+   reducer(%a: tensor<i64>, %c: tensor<i64>) (%b: tensor<i64>, %d: tensor<i64>) {
+    %s = stablehlo.add %a, %c : tensor<i64>
+    %t = stablehlo.add %b, %d : tensor<i64>
+    stablehlo.return %s, %t : tensor<i64>, tensor<i64>
+  }
+  check.expect_eq_const %total, dense<65496> : tensor<i64>
+  check.expect_eq_const %weighted, dense<268019616> : tensor<i64>
+  func.return
+}
+
+// -----
+
 // One element a point along two batch dims (vmap of a binary search's probes: gather.c's
 // element loop), the operand's batching dim first in the indices or second; clamped
 // starts.
