@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -21,9 +22,13 @@ enum {
   HEADER_BYTES = 8 + 4 + 4 + KILN_CODE_CACHE_KEY_SIZE + 8 + KILN_SHA256_SIZE,
   HEX_NAME = 2 * KILN_CODE_CACHE_KEY_SIZE, /* an entry's name: the key in hex, then ".obj" */
   STALE_TEMP_SECONDS = 3600,               /* a temporary this old belongs to a dead writer */
+  EVICT_TO_PERCENT = 90,                   /* a store over the bound evicts down to this share of it */
+  USAGE_BYTES = 16,
 };
 static const char k_magic[8] = {'K', 'I', 'L', 'N', 'O', 'B', 'J', '\n'};
-static const char k_suffix[] = ".obj", k_temp_suffix[] = ".obj.tmp.";
+static const char k_suffix[] = ".obj", k_temp_suffix[] = ".obj.tmp.", k_usage[] = "usage";
+/* the usage file: this magic, then the entries' total in bytes (8 bytes, little-endian) */
+static const char k_usage_magic[8] = {'K', 'I', 'L', 'N', 'U', 'S', 'E', '\n'};
 
 static const char *error_text(int e, char *buf, size_t size) { return strerror_r(e, buf, size); }
 
@@ -230,6 +235,134 @@ static kiln_status make_dirs(const char *dir) {
   return st;
 }
 
+/* ---------------------------------------------------------------- eviction */
+
+typedef struct entry_file {
+  char name[HEX_NAME + sizeof k_suffix];
+  uint64_t bytes;
+  struct timespec used;
+} entry_file;
+
+static bool hex_name(const char *name) {
+  for (int i = 0; i < HEX_NAME; i++)
+    if (!((name[i] >= '0' && name[i] <= '9') || (name[i] >= 'a' && name[i] <= 'f'))) return false;
+  return true;
+}
+
+static int older_first(const void *a, const void *b) {
+  const entry_file *x = a, *y = b;
+  if (x->used.tv_sec != y->used.tv_sec) return x->used.tv_sec < y->used.tv_sec ? -1 : 1;
+  if (x->used.tv_nsec != y->used.tv_nsec) return x->used.tv_nsec < y->used.tv_nsec ? -1 : 1;
+  return strcmp(x->name, y->name);
+}
+
+/* Reads the folder (open as dfd): removes dead writers' temporaries and, when the entries
+ * add up to more than `over`, the least recently used until they fit in `down_to`; their
+ * total after it in *out_total. */
+static kiln_status evict_in(const kiln_code_cache *cache, int dfd, uint64_t over, uint64_t down_to,
+                            uint64_t *out_total) {
+  int fd = dup(dfd);
+  DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+  if (!d) {
+    if (fd >= 0) close(fd);
+    return errno_status("cannot read", cache->dir);
+  }
+  entry_file *files = NULL;
+  size_t n = 0, cap = 0;
+  uint64_t total = 0;
+  kiln_status st = NULL;
+  time_t now = time(NULL);
+  for (struct dirent *e; !st && (e = readdir(d));) {
+    size_t len = strlen(e->d_name);
+    bool entry = len == HEX_NAME + strlen(k_suffix) && hex_name(e->d_name) && !strcmp(e->d_name + HEX_NAME, k_suffix);
+    bool temp = len > HEX_NAME + strlen(k_temp_suffix) && hex_name(e->d_name) &&
+                !strncmp(e->d_name + HEX_NAME, k_temp_suffix, strlen(k_temp_suffix));
+    struct stat sb;
+    if ((!entry && !temp) || fstatat(dfd, e->d_name, &sb, AT_SYMLINK_NOFOLLOW) || !S_ISREG(sb.st_mode)) continue;
+    if (temp) {
+      if (now - sb.st_mtime > STALE_TEMP_SECONDS) (void)unlinkat(dfd, e->d_name, 0);
+      continue;
+    }
+    if (n == cap) {
+      size_t c = cap ? 2 * cap : 64;
+      entry_file *f = c < SIZE_MAX / sizeof *f ? realloc(files, c * sizeof *f) : NULL;
+      if (!f) {
+        st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+        break;
+      }
+      files = f;
+      cap = c;
+    }
+    memcpy(files[n].name, e->d_name, len + 1);
+    files[n].bytes = (uint64_t)sb.st_size;
+    files[n].used = sb.st_mtim;
+    total += files[n++].bytes;
+  }
+  if (!st && total > over) {
+    qsort(files, n, sizeof *files, older_first);
+    for (size_t i = 0; i < n && total > down_to; i++) {
+      if (unlinkat(dfd, files[i].name, 0) && errno != ENOENT) { /* another process may have removed it */
+        st = errno_status("cannot remove an entry of", cache->dir);
+        break;
+      }
+      total -= files[i].bytes;
+    }
+  }
+  free(files);
+  closedir(d);
+  *out_total = total;
+  return st;
+}
+
+/* The folder's usage file, locked: its descriptor, or -1 (no lock to be had). */
+static int lock_usage(int dfd) {
+  int fd = openat(dfd, k_usage, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (fd < 0) return -1;
+  while (flock(fd, LOCK_EX))
+    if (errno != EINTR) {
+      close(fd);
+      return -1;
+    }
+  return fd;
+}
+
+/* The total the usage file holds; false when it holds none (new, short, another format). */
+static bool read_usage(int fd, uint64_t *total) {
+  uint8_t b[USAGE_BYTES];
+  if (pread(fd, b, sizeof b, 0) != (ssize_t)sizeof b || memcmp(b, k_usage_magic, sizeof k_usage_magic)) return false;
+  *total = get_le(b + sizeof k_usage_magic, 8);
+  return true;
+}
+
+static void write_usage(int fd, uint64_t total) {
+  uint8_t b[USAGE_BYTES];
+  memcpy(b, k_usage_magic, sizeof k_usage_magic);
+  put_le(b + sizeof k_usage_magic, total, 8);
+  (void)!pwrite(fd, b, sizeof b, 0); /* a count not written is recounted by the next store */
+}
+
+/* After a store of `added` bytes that replaced `replaced`: the folder's total, kept in its
+ * usage file under the file's lock, grows by the difference; only when it passes the
+ * bound (or is not known) is the folder read, and then the oldest entries go until the
+ * rest fit in EVICT_TO_PERCENT of it, so that a full cache is not read at every store.
+ * Without the lock (a file system without flock), the folder is read every time. */
+static kiln_status account(const kiln_code_cache *cache, uint64_t added, uint64_t replaced) {
+  int dfd = open(cache->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd < 0) return errno_status("cannot read", cache->dir);
+  int fd = lock_usage(dfd);
+  uint64_t total = 0, down_to = cache->max_bytes / 100 * EVICT_TO_PERCENT;
+  bool known = fd >= 0 && read_usage(fd, &total);
+  total = total + added > replaced ? total + added - replaced : 0;
+  kiln_status st = NULL;
+  if (!known || total > cache->max_bytes) st = evict_in(cache, dfd, cache->max_bytes, down_to, &total);
+  if (fd >= 0) {
+    if (!st) write_usage(fd, total);
+    close(fd); /* and the lock with it */
+  }
+  close(dfd);
+  return st;
+}
+
 kiln_status kiln_code_cache_store(const kiln_code_cache *cache, const uint8_t key[KILN_CODE_CACHE_KEY_SIZE],
                                   const void *data, size_t size) {
   if (!cache->dir || cache->max_bytes < HEADER_BYTES || size > cache->max_bytes - HEADER_BYTES) return NULL;
@@ -252,81 +385,27 @@ kiln_status kiln_code_cache_store(const kiln_code_cache *cache, const uint8_t ke
     if (!write_all(fd, h, sizeof h) || !write_all(fd, data, size)) st = errno_status("cannot write", temp);
   }
   if (fd >= 0 && close(fd) && !st) st = errno_status("cannot write", temp);
+  struct stat old; /* an entry replaced: its bytes leave the total */
+  uint64_t replaced = !st && !stat(path, &old) && S_ISREG(old.st_mode) ? (uint64_t)old.st_size : 0;
   if (!st && rename(temp, path)) st = errno_status("cannot rename to", path);
   if (st && fd >= 0) unlink(temp);
   free(path);
   free(temp);
-  return st ? st : kiln_code_cache_evict(cache);
-}
-
-/* ---------------------------------------------------------------- eviction */
-
-typedef struct entry_file {
-  char name[HEX_NAME + sizeof k_suffix];
-  uint64_t bytes;
-  struct timespec used;
-} entry_file;
-
-static bool hex_name(const char *name) {
-  for (int i = 0; i < HEX_NAME; i++)
-    if (!((name[i] >= '0' && name[i] <= '9') || (name[i] >= 'a' && name[i] <= 'f'))) return false;
-  return true;
-}
-
-static int older_first(const void *a, const void *b) {
-  const entry_file *x = a, *y = b;
-  if (x->used.tv_sec != y->used.tv_sec) return x->used.tv_sec < y->used.tv_sec ? -1 : 1;
-  if (x->used.tv_nsec != y->used.tv_nsec) return x->used.tv_nsec < y->used.tv_nsec ? -1 : 1;
-  return strcmp(x->name, y->name);
+  return st ? st : account(cache, HEADER_BYTES + (uint64_t)size, replaced);
 }
 
 kiln_status kiln_code_cache_evict(const kiln_code_cache *cache) {
   if (!cache->dir) return NULL;
-  DIR *d = opendir(cache->dir);
-  if (!d) return errno_status("cannot read", cache->dir);
-  entry_file *files = NULL;
-  size_t n = 0, cap = 0;
+  int dfd = open(cache->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd < 0) return errno_status("cannot read", cache->dir);
+  int fd = lock_usage(dfd);
   uint64_t total = 0;
-  kiln_status st = NULL;
-  time_t now = time(NULL);
-  for (struct dirent *e; !st && (e = readdir(d));) {
-    size_t len = strlen(e->d_name);
-    bool entry = len == HEX_NAME + strlen(k_suffix) && hex_name(e->d_name) && !strcmp(e->d_name + HEX_NAME, k_suffix);
-    bool temp = len > HEX_NAME + strlen(k_temp_suffix) && hex_name(e->d_name) &&
-                !strncmp(e->d_name + HEX_NAME, k_temp_suffix, strlen(k_temp_suffix));
-    struct stat sb;
-    if ((!entry && !temp) || fstatat(dirfd(d), e->d_name, &sb, AT_SYMLINK_NOFOLLOW) || !S_ISREG(sb.st_mode)) continue;
-    if (temp) {
-      if (now - sb.st_mtime > STALE_TEMP_SECONDS) (void)unlinkat(dirfd(d), e->d_name, 0);
-      continue;
-    }
-    if (n == cap) {
-      size_t c = cap ? 2 * cap : 64;
-      entry_file *f = c < SIZE_MAX / sizeof *f ? realloc(files, c * sizeof *f) : NULL;
-      if (!f) {
-        st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-        break;
-      }
-      files = f;
-      cap = c;
-    }
-    memcpy(files[n].name, e->d_name, len + 1);
-    files[n].bytes = (uint64_t)sb.st_size;
-    files[n].used = sb.st_mtim;
-    total += files[n++].bytes;
+  kiln_status st = evict_in(cache, dfd, cache->max_bytes, cache->max_bytes, &total);
+  if (fd >= 0) {
+    if (!st) write_usage(fd, total);
+    close(fd);
   }
-  if (!st && total > cache->max_bytes) {
-    qsort(files, n, sizeof *files, older_first);
-    for (size_t i = 0; i < n && total > cache->max_bytes; i++) {
-      if (unlinkat(dirfd(d), files[i].name, 0) && errno != ENOENT) { /* another process may have removed it */
-        st = errno_status("cannot remove an entry of", cache->dir);
-        break;
-      }
-      total -= files[i].bytes;
-    }
-  }
-  free(files);
-  closedir(d);
+  close(dfd);
   return st;
 }
 

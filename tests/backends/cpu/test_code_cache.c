@@ -286,17 +286,36 @@ static void set_age(const char *path, time_t seconds_ago) {
   utimensat(AT_FDCWD, path, t, 0);
 }
 
+/* The total the folder's usage file holds, or -1 when it holds none. */
+static long long usage_total(const kiln_code_cache *c) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/usage", c->dir);
+  size_t n = 0;
+  uint8_t *b = read_file(path, &n);
+  long long total = -1;
+  if (b && n == 16 && !memcmp(b, "KILNUSE\n", 8)) {
+    total = 0;
+    for (int i = 7; i >= 0; i--) total = total << 8 | b[8 + i];
+  }
+  free(b);
+  return total;
+}
+
 static void test_eviction(void) {
   enum { N = 1000, E = HEADER + N };
   kiln_code_cache c = cache_in("evict", 3 * E); /* room for three entries */
-  uint8_t keys[6][KILN_CODE_CACHE_KEY_SIZE];
+  uint8_t keys[8][KILN_CODE_CACHE_KEY_SIZE];
   uint8_t *p = make_payload(N, 6);
   char foreign[1024], stale[1024], fresh[1024];
-  for (int i = 0; i < 6; i++) make_key(keys[i], 10 + i);
+  for (int i = 0; i < 8; i++) make_key(keys[i], 10 + i);
   for (int i = 0; i < 3; i++) {
     kiln_status_free(kiln_code_cache_store(&c, keys[i], p, N));
     set_age(entry_file(&c, keys[i]), 100 - i); /* 0 oldest */
   }
+  EXPECT(usage_total(&c) == 3 * E, "the usage file counts three entries: %lld", usage_total(&c));
+  kiln_status_free(kiln_code_cache_store(&c, keys[2], p, N));
+  set_age(entry_file(&c, keys[2]), 98);
+  EXPECT(usage_total(&c) == 3 * E, "an entry stored again replaces its bytes in the count: %lld", usage_total(&c));
   snprintf(foreign, sizeof foreign, "%s/notes.txt", c.dir);
   write_file(foreign, p, N);
   set_age(foreign, 1000);
@@ -309,24 +328,51 @@ static void test_eviction(void) {
   kiln_status st = kiln_code_cache_store(&c, keys[3], p, N);
   EXPECT(!st, "store: %s", st ? kiln_status_message(st) : "");
   kiln_status_free(st);
-  EXPECT(loads(&c, keys[0], p, N) && misses(&c, keys[1]) && loads(&c, keys[2], p, N) && loads(&c, keys[3], p, N),
-         "the least recently used entry (1) went");
-  EXPECT(count_files(c.dir, ".obj") == 4, "three entries and the fresh temporary: %d",
-         count_files(c.dir, ".obj"));
+  EXPECT(loads(&c, keys[0], p, N) && misses(&c, keys[1]) && misses(&c, keys[2]) && loads(&c, keys[3], p, N),
+         "over the bound, the least recently used entries (1, 2) went, down to 90%% of it");
+  EXPECT(count_files(c.dir, ".obj") == 3, "two entries and the fresh temporary: %d", count_files(c.dir, ".obj"));
+  EXPECT(usage_total(&c) == 2 * E, "the count is the folder's after eviction: %lld", usage_total(&c));
   EXPECT(access(foreign, F_OK) == 0, "a foreign file stays");
   EXPECT(access(stale, F_OK) != 0 && access(fresh, F_OK) == 0, "a dead writer's temporary goes, a fresh one stays");
   uint8_t *big = make_payload(3 * E, 7);
   st = kiln_code_cache_store(&c, keys[4], big, 3 * E);
   EXPECT(!st && misses(&c, keys[4]) && loads(&c, keys[3], p, N), "an entry over the bound is not stored");
   kiln_status_free(st);
-  set_age(entry_file(&c, keys[0]), 50);
-  set_age(entry_file(&c, keys[2]), 40);
+  /* an entry the count does not know of (copied in by hand): a store under the bound by the
+   * count does not read the folder; the next one over it does, and evicts by the truth */
+  size_t n = 0;
+  uint8_t *copy = read_file(entry_file(&c, keys[3]), &n);
+  char *by_hand = entry_file(&c, keys[6]);
+  write_file(by_hand, copy, n);
+  set_age(by_hand, 70);
+  set_age(entry_file(&c, keys[0]), 80);
   set_age(entry_file(&c, keys[3]), 60);
+  st = kiln_code_cache_store(&c, keys[1], p, N);
+  EXPECT(!st && count_files(c.dir, ".obj") == 5 && usage_total(&c) == 3 * E,
+         "under the bound by the count: nothing read, nothing removed (%d files, count %lld)",
+         count_files(c.dir, ".obj"), usage_total(&c));
+  kiln_status_free(st);
+  st = kiln_code_cache_store(&c, keys[2], p, N);
+  EXPECT(!st && misses(&c, keys[0]) && misses(&c, keys[6]) && misses(&c, keys[3]) && loads(&c, keys[1], p, N) &&
+             loads(&c, keys[2], p, N) && usage_total(&c) == 2 * E,
+         "over it: the folder read, the three oldest of five gone (count %lld)", usage_total(&c));
+  kiln_status_free(st);
+  char usage[1024];
+  snprintf(usage, sizeof usage, "%s/usage", c.dir);
+  write_file(usage, (const uint8_t *)"garbage", 7);
+  st = kiln_code_cache_store(&c, keys[0], p, N);
+  EXPECT(!st && usage_total(&c) == 3 * E && loads(&c, keys[1], p, N) && loads(&c, keys[0], p, N),
+         "a count not understood is recounted: %lld", usage_total(&c));
+  kiln_status_free(st);
+  set_age(entry_file(&c, keys[0]), 50);
+  set_age(entry_file(&c, keys[1]), 40);
+  set_age(entry_file(&c, keys[2]), 60);
   kiln_code_cache small = {c.dir, E};
   st = kiln_code_cache_evict(&small);
-  EXPECT(!st && count_files(c.dir, ".obj") == 2 && loads(&c, keys[2], p, N), "a smaller bound keeps the newest: %d files",
-         count_files(c.dir, ".obj"));
+  EXPECT(!st && count_files(c.dir, ".obj") == 2 && loads(&c, keys[1], p, N) && usage_total(&c) == E,
+         "a smaller bound keeps the newest: %d files", count_files(c.dir, ".obj"));
   kiln_status_free(st);
+  free(copy);
   free(big);
   free(p);
   kiln_code_cache_free(&c);
