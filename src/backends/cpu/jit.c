@@ -12,6 +12,7 @@
 #include <llvm-c/Transforms/Scalar.h>
 #include <llvm-c/Transforms/Utils.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@
 #include "backends/cpu/const_table.h"
 #include "backends/cpu/isa.h"
 #include "backends/cpu/loopgen.h"
+#include "backends/cpu/pool.h"
 #include "kiln/kiln.h" /* KILN_VERSION_STRING */
 #include "runtime/sha256.h"
 
@@ -222,17 +224,37 @@ static kiln_status object_code(LLVMModuleRef m, LLVMTargetMachineRef tm, const c
   return NULL;
 }
 
-kiln_status kiln_cpu_code_compile(kiln_cpu_loop *const *loops, int32_t n, bool quick, kiln_cpu_code **out_code,
-                                  kiln_cpu_loop_fn *out_fns) {
-  *out_code = NULL;
-  pthread_once(&g_init_once, init_llvm);
-  if (!g_init_ok) return KILN_STATUS(KILN_STATUS_INTERNAL, "cpu: LLVM's native target did not initialise");
-  kiln_cpu_isa_cap cap;
-  KILN_RETURN_IF_ERROR(kiln_cpu_isa_setup(&cap));
-  kiln_cpu_code *code = calloc(1, sizeof *code);
-  if (!code) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-  LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
-  kiln_cpu_gen g = {.c = LLVMOrcThreadSafeContextGetContext(tsc)};
+/* A compile's loops go to LLVM in parts, each a module of its own (its own context,
+ * target machine, cache entry and object file) compiled on a thread of its own (the first
+ * on the caller's): as many parts as the pool has threads (the cores the process may
+ * use), at most MAX_PARTS, each of at least PART_MIN_LOOPS consecutive loops. LLVM's time
+ * is about 1.2 ms a loop with quick settings and 3 to 10 optimised, plus about 4 ms a
+ * module (its code generator's pipeline) either way (AMD Zen 3): four parts of cnn_large
+ * on 2 cores took longer than two. The split, and so the cache's keys, follows the
+ * thread count: a process with another KILN_CPU_THREADS compiles its own entries. */
+enum { PART_MIN_LOOPS = 4, MAX_PARTS = 8 };
+
+typedef struct code_part {
+  int32_t first, last;
+  LLVMMemoryBufferRef obj;
+  kiln_cpu_code_origin origin;
+  kiln_status st;
+} code_part;
+
+typedef struct code_job {
+  kiln_cpu_loop *const *loops;
+  const char *cpu, *features;
+  bool quick;
+  int vector_bytes;
+  bool f16c, f16_native;
+  code_part *parts;
+  int32_t num_parts;
+  _Atomic int32_t next; /* the next part a thread takes */
+} code_job;
+
+/* Part pt's module: its loops emitted, optimised and compiled, or loaded from the cache. */
+static void compile_part(const code_job *job, code_part *pt) {
+  kiln_cpu_gen g = {.c = LLVMContextCreate()};
   g.m = LLVMModuleCreateWithNameInContext("kiln", g.c);
   g.b = LLVMCreateBuilderInContext(g.c);
   g.i1 = LLVMInt1TypeInContext(g.c);
@@ -244,24 +266,13 @@ kiln_status kiln_cpu_code_compile(kiln_cpu_loop *const *loops, int32_t n, bool q
   g.f32 = LLVMFloatTypeInContext(g.c);
   g.f64 = LLVMDoubleTypeInContext(g.c);
   g.ptr = LLVMPointerType(g.i8, 0);
-  char *cpu = LLVMGetHostCPUName(), *features = LLVMGetHostCPUFeatures();
-  cap_features(features, cap);
-  g.vector_bytes = strstr(features, "+avx512f") ? 64 : 32;
-  g.f16_native = strstr(features, "+avx512fp16") != NULL;
-  g.f16c = strstr(features, "+f16c") != NULL && !g.f16_native;
+  g.vector_bytes = job->vector_bytes;
+  g.f16_native = job->f16_native;
+  g.f16c = job->f16c;
   kiln_status st = NULL;
-  for (int32_t i = 0; i < n && !st; i++) {
-    kiln_cpu_node **nodes = calloc((size_t)loops[i]->num_nodes + 1, sizeof *nodes);
-    if (!nodes) {
-      st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-      break;
-    }
-    kiln_cpu_loop_nodes(loops[i], nodes);
-    if (!loops[i]->slots) kiln_cpu_collapse(loops[i], nodes); /* a template is collapsed by its family's plan */
-    free(nodes);
-    if (!kiln_cpu_emit_loop(&g, loops[i], i, cpu, features, &loops[i]->grain))
+  for (int32_t i = pt->first; i < pt->last && !st; i++)
+    if (!kiln_cpu_emit_loop(&g, job->loops[i], i, job->cpu, job->features, &job->loops[i]->grain))
       st = KILN_STATUS(KILN_STATUS_INTERNAL, "cpu: could not generate code for loop %d", (int)i);
-  }
   LLVMDisposeBuilder(g.b);
   const char *dump = getenv("KILN_CPU_DUMP_IR"); /* for debugging the code generator */
   if (!st && dump && *dump == '1') {
@@ -270,10 +281,78 @@ kiln_status kiln_cpu_code_compile(kiln_cpu_loop *const *loops, int32_t n, bool q
     LLVMDisposeMessage(text);
   }
   LLVMTargetMachineRef tm = NULL;
-  LLVMMemoryBufferRef obj = NULL;
-  if (!st) st = target_machine(cpu, features, quick, &tm);
-  if (!st) st = object_code(g.m, tm, cpu, features, quick, &obj, &code->origin);
+  if (!st) st = target_machine(job->cpu, job->features, job->quick, &tm);
+  if (!st) st = object_code(g.m, tm, job->cpu, job->features, job->quick, &pt->obj, &pt->origin);
+  if (tm) LLVMDisposeTargetMachine(tm);
+  LLVMDisposeModule(g.m);
+  LLVMContextDispose(g.c);
+  pt->st = st;
+}
+
+static void *part_thread(void *arg) {
+  code_job *job = arg;
+  for (int32_t k; (k = atomic_fetch_add(&job->next, 1)) < job->num_parts;) compile_part(job, &job->parts[k]);
+  return NULL;
+}
+
+/* Loops [0, n) in at most max_parts parts of at least PART_MIN_LOOPS (one part when n is
+ * smaller), into parts; returns how many. */
+static int32_t split_parts(int32_t n, int64_t max_parts, code_part *parts) {
+  int64_t np = n / PART_MIN_LOOPS;
+  if (np > max_parts) np = max_parts;
+  if (np > MAX_PARTS) np = MAX_PARTS;
+  if (np < 1) np = 1;
+  for (int64_t k = 0; k < np; k++) parts[k] = (code_part){.first = (int32_t)(n * k / np), .last = (int32_t)(n * (k + 1) / np)};
+  return (int32_t)np;
+}
+
+kiln_status kiln_cpu_code_compile(kiln_cpu_loop *const *loops, int32_t n, bool quick, kiln_cpu_code **out_code,
+                                  kiln_cpu_loop_fn *out_fns) {
+  *out_code = NULL;
+  pthread_once(&g_init_once, init_llvm);
+  if (!g_init_ok) return KILN_STATUS(KILN_STATUS_INTERNAL, "cpu: LLVM's native target did not initialise");
+  kiln_cpu_isa_cap cap;
+  KILN_RETURN_IF_ERROR(kiln_cpu_isa_setup(&cap));
+  kiln_cpu_code *code = calloc(1, sizeof *code);
+  if (!code) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  kiln_status st = NULL;
+  for (int32_t i = 0; i < n && !st; i++) { /* before the threads: nodes may be shared between loops */
+    kiln_cpu_node **nodes = calloc((size_t)loops[i]->num_nodes + 1, sizeof *nodes);
+    if (!nodes) {
+      st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+      break;
+    }
+    kiln_cpu_loop_nodes(loops[i], nodes);
+    if (!loops[i]->slots) kiln_cpu_collapse(loops[i], nodes); /* a template is collapsed by its family's plan */
+    free(nodes);
+  }
+  char *cpu = LLVMGetHostCPUName(), *features = LLVMGetHostCPUFeatures();
+  cap_features(features, cap);
+  code_part parts[MAX_PARTS];
+  code_job job = {loops, cpu, features, quick, strstr(features, "+avx512f") ? 64 : 32, false,
+                  strstr(features, "+avx512fp16") != NULL, parts,
+                  split_parts(n, kiln_cpu_pool_threads(kiln_cpu_pool_shared()), parts), 0};
+  job.f16c = strstr(features, "+f16c") != NULL && !job.f16_native;
+  if (!st) {
+    pthread_t helper[MAX_PARTS];
+    int32_t helpers = 0;
+    while (helpers < job.num_parts - 1 &&
+           pthread_create(&helper[helpers], NULL, part_thread, &job) == 0) /* none: the caller compiles them all */
+      helpers++;
+    part_thread(&job);
+    for (int32_t h = 0; h < helpers; h++) pthread_join(helper[h], NULL);
+    bool all_hit = true, cached = false;
+    for (int32_t k = 0; k < job.num_parts; k++) {
+      if (!st) st = job.parts[k].st;
+      else kiln_status_free(job.parts[k].st);
+      all_hit &= job.parts[k].origin == KILN_CPU_CODE_CACHE_HIT;
+      cached |= job.parts[k].origin != KILN_CPU_CODE_UNCACHED;
+    }
+    code->origin = all_hit ? KILN_CPU_CODE_CACHE_HIT : cached ? KILN_CPU_CODE_CACHE_MISS : KILN_CPU_CODE_UNCACHED;
+  }
+  LLVMTargetMachineRef tm = NULL;
   LLVMErrorRef e = NULL;
+  if (!st) st = target_machine(cpu, features, quick, &tm);
   if (!st) {
     /* The JIT is made for the same (capped) CPU and features; it takes tm. */
     LLVMOrcLLJITBuilderRef jb = LLVMOrcCreateLLJITBuilder();
@@ -290,12 +369,16 @@ kiln_status kiln_cpu_code_compile(kiln_cpu_loop *const *loops, int32_t n, bool q
     if (e) st = from_llvm_error(e, "resolving the C library");
     else LLVMOrcJITDylibAddGenerator(LLVMOrcLLJITGetMainJITDylib(code->jit), gen);
   }
-  if (!st) { /* the JIT owns obj from here, also when adding fails */
+  for (int32_t k = 0; k < job.num_parts; k++) { /* the JIT owns an object from here, also when adding fails */
+    LLVMMemoryBufferRef obj = job.parts[k].obj;
+    if (!obj) continue;
+    if (st) {
+      LLVMDisposeMemoryBuffer(obj);
+      continue;
+    }
     e = LLVMOrcLLJITAddObjectFile(code->jit, LLVMOrcLLJITGetMainJITDylib(code->jit), obj);
-    obj = NULL;
     if (e) st = from_llvm_error(e, "adding code");
   }
-  if (obj) LLVMDisposeMemoryBuffer(obj);
   for (int32_t i = 0; i < n && !st; i++) {
     char name[32];
     snprintf(name, sizeof name, "kiln_loop_%d", (int)i);
@@ -304,8 +387,6 @@ kiln_status kiln_cpu_code_compile(kiln_cpu_loop *const *loops, int32_t n, bool q
     if (e) st = from_llvm_error(e, "compiling");
     else out_fns[i] = (kiln_cpu_loop_fn)(uintptr_t)addr;
   }
-  LLVMDisposeModule(g.m);
-  LLVMOrcDisposeThreadSafeContext(tsc);
   LLVMDisposeMessage(cpu);
   LLVMDisposeMessage(features);
   if (st) {

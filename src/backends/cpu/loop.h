@@ -165,8 +165,10 @@ typedef enum kiln_cpu_code_origin {
  * code from the compile cache when it holds the same module; out_fns[k] receives loop k's
  * entry. quick: no optimisation beyond inlining and registers, and LLVM's fast instruction
  * selection (the quick tier, tier.h: about a sixth of the compile time, code up to about
- * 1.5x slower). The code lives until kiln_cpu_code_destroy. Thread-safe for distinct
- * calls (each makes its own LLVM context). */
+ * 1.5x slower). The loops go to LLVM in parts, compiled on threads of their own (jit.c:
+ * as many as the pool has threads); the origin is a cache hit only when every part's was.
+ * The code lives until kiln_cpu_code_destroy. Thread-safe for distinct calls (each part
+ * makes its own LLVM context). */
 kiln_status kiln_cpu_code_compile(kiln_cpu_loop *const *loops, int32_t n, bool quick, kiln_cpu_code **out_code,
                                   kiln_cpu_loop_fn *out_fns);
 void kiln_cpu_code_destroy(kiln_cpu_code *code);
