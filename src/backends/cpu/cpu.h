@@ -428,6 +428,15 @@ kiln_status kiln_cpu_dnnl_step(kiln_cpu_executable *x, const kiln_op *op, struct
                                kiln_cpu_step *step);
 kiln_status kiln_cpu_split_reduction(kiln_cpu_executable *x, kiln_cpu_step *step);
 
+/* Temporaries written over (donate.c): the output of a step that may write over an
+ * operand as it reads it (a loop reading it only at the points it writes; a scatter or
+ * dynamic_update_slice of it, which then updates it instead of copying it) becomes an
+ * alias of that operand when the operand is an arena temporary of the same size that no
+ * later step and no result reads, and the steps of the writer's row-block run that read it
+ * do so at the same points: one buffer in the plan, and the update's copy gone. XLA:CPU
+ * shares buffers the same way. After the row runs are found, before the buffer plan. */
+kiln_status kiln_cpu_plan_in_place(kiln_cpu_executable *x);
+
 /* Donation and copies (donate.c). kiln_cpu_plan_reuse, once x's steps are planned: which
  * result may take which donated input's tensor (x->donors), and what control-flow steps
  * need not copy (kiln_cpu_control_mark_dead). kiln_cpu_count_copy adds one copy of bytes

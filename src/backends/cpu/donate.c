@@ -1,6 +1,7 @@
-/* Donated inputs and counted copies (see cpu.h): which result of an executable may take
- * which donated input's tensor, and how, decided once when it is compiled; a run then
- * takes a donated input only for the result planned for it (exec.c). */
+/* Donated inputs, temporaries written over and counted copies (see cpu.h): which result of
+ * an executable may take which donated input's tensor, and how, decided once when it is
+ * compiled (a run then takes a donated input only for the result planned for it: exec.c);
+ * which step writes its output over a temporary operand that dies with it. */
 #include <stdatomic.h>
 #include <stdlib.h>
 
@@ -111,12 +112,42 @@ static bool in_place(const kiln_cpu_executable *x, int32_t v, int32_t a) {
   return true;
 }
 
+/* Whether a result of x is (a view of) value a. */
+static bool result_reads(const kiln_cpu_executable *x, int32_t a) {
+  for (int32_t k = 0; k < x->num_results; k++)
+    if (kiln_cpu_alias_base(x, x->result_values[k]) == a) return true;
+  return false;
+}
+
+kiln_status kiln_cpu_plan_in_place(kiln_cpu_executable *x) {
+  for (int32_t s = 0; s < x->num_steps; s++) {
+    const kiln_cpu_step *p = &x->steps[s];
+    bool update = p->kind == KILN_CPU_STEP_SCATTER ||
+                  (p->kind == KILN_CPU_STEP_DYNSLICE && p->op->kind == KILN_OP_DYNAMIC_UPDATE_SLICE);
+    if ((p->kind != KILN_CPU_STEP_LOOP && !update) || !p->num_values) continue;
+    int32_t v = p->values[p->num_values - 1];
+    /* a loop's operands are its inputs (a fold's several outputs rule it out in
+     * reads_pointwise); an update's, the tensor it updates */
+    int32_t operands = p->kind == KILN_CPU_STEP_LOOP ? p->loop->num_inputs : 1;
+    if (x->slots[v].store != KILN_CPU_STORE_TEMP || (p->kind == KILN_CPU_STEP_LOOP && p->loop->slots)) continue;
+    for (int32_t k = 0; k < operands && k < p->num_values - 1; k++) {
+      int32_t a = kiln_cpu_alias_base(x, p->values[k]);
+      if (a == v || x->slots[a].store != KILN_CPU_STORE_TEMP || bytes_of(x->slots[a].type) != bytes_of(x->slots[v].type) ||
+          result_reads(x, a) || !in_place(x, v, a))
+        continue;
+      x->slots[v].store = KILN_CPU_STORE_ALIAS;
+      x->slots[v].index = a;
+      break;
+    }
+  }
+  return NULL;
+}
+
 /* How result k may take input value a's tensor. */
 static kiln_cpu_reuse reuse_of(const kiln_cpu_executable *x, int32_t k, int32_t a) {
   int32_t v = x->result_values[k], base = kiln_cpu_alias_base(x, v);
   if (base == a) return KILN_CPU_REUSE_MOVE;
-  for (int32_t j = 0; j < x->num_results; j++) /* another result reads a at the end */
-    if (kiln_cpu_alias_base(x, x->result_values[j]) == a) return KILN_CPU_REUSE_NONE;
+  if (result_reads(x, a)) return KILN_CPU_REUSE_NONE; /* another result reads a at the end */
   const kiln_cpu_slot *sl = &x->slots[base];
   if (sl->store == KILN_CPU_STORE_RESULT && sl->index == k && base == v)
     return in_place(x, v, a) ? KILN_CPU_REUSE_IN_PLACE : KILN_CPU_REUSE_NONE;

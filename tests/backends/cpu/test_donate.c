@@ -239,6 +239,79 @@ static void test_update_slice(void) {
   kiln_executable_release(x);
 }
 
+static float twice_updated(int64_t i) { return 2 * updated(i); }
+static float updated_plus(int64_t i) { return updated(i) + (float)i; }
+
+/* The sorted input (a step of its own, so its result is a temporary of the arena),
+ * then `use` of it, then `tail`: the program of test_temporaries. */
+static kiln_executable *over_sorted(const char *use, const char *tail) {
+  char text[2048];
+  snprintf(text, sizeof text,
+           "func.func @main(%%a: tensor<1000xf32>) -> tensor<1000xf32> {\n"
+           "  %%s = \"stablehlo.sort\"(%%a) ({\n"
+           "  ^bb0(%%p: tensor<f32>, %%q: tensor<f32>):\n"
+           "    %%lt = stablehlo.compare LT, %%p, %%q : (tensor<f32>, tensor<f32>) -> tensor<i1>\n"
+           "    stablehlo.return %%lt : tensor<i1>\n"
+           "  }) {dimension = 0 : i64} : (tensor<1000xf32>) -> tensor<1000xf32>\n"
+           "%s%s  return %%r : tensor<1000xf32>\n}\n",
+           use, tail);
+  return compile(text);
+}
+
+static const char k_scatter_7[] =
+    "  %i = stablehlo.constant dense<[[10], [11]]> : tensor<2x1xi32>\n"
+    "  %u7 = stablehlo.constant dense<7.0> : tensor<2xf32>\n"
+    "  %0 = \"stablehlo.scatter\"(%s, %i, %u7) ({\n"
+    "  ^bb0(%x: tensor<f32>, %y: tensor<f32>):\n"
+    "    stablehlo.return %y : tensor<f32>\n"
+    "  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], "
+    "scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<1000xf32>, tensor<2x1xi32>, tensor<2xf32>) "
+    "-> tensor<1000xf32>\n";
+
+/* Temporaries written over (donate.c: kiln_cpu_plan_in_place): an elementwise loop over a
+ * temporary that dies with it shares its buffer (the arena holds one tensor, not two); a
+ * scatter of such a temporary updates it instead of copying it; a reversed read, or the
+ * temporary read again later, keep two buffers and the copy, and every value. */
+static void test_temporaries(void) {
+  static const char sort_again[] =
+      "  %r = \"stablehlo.sort\"(%0) ({\n"
+      "  ^bb0(%p2: tensor<f32>, %q2: tensor<f32>):\n"
+      "    %lt2 = stablehlo.compare LT, %p2, %q2 : (tensor<f32>, tensor<f32>) -> tensor<i1>\n"
+      "    stablehlo.return %lt2 : tensor<i1>\n"
+      "  }) {dimension = 0 : i64} : (tensor<1000xf32>) -> tensor<1000xf32>\n";
+  struct {
+    const char *what, *use, *tail;
+    float (*want)(int64_t);
+    bool shared;     /* the two tensors in one buffer */
+    uint64_t copies; /* per run */
+  } cases[] = {
+      {"an add over the sorted temporary", "  %c = stablehlo.constant dense<1.0> : tensor<1000xf32>\n"
+       "  %0 = stablehlo.add %s, %c : tensor<1000xf32>\n", sort_again, plus_one, true, 0},
+      {"a reversed read of it", "  %v = stablehlo.reverse %s, dims = [0] : tensor<1000xf32>\n"
+       "  %0 = stablehlo.add %s, %v : tensor<1000xf32>\n", sort_again, reversed, false, 0},
+      {"a scatter into it", k_scatter_7, "  %r = stablehlo.add %0, %0 : tensor<1000xf32>\n", twice_updated, true, 0},
+      {"a scatter into it, read again after", k_scatter_7, "  %r = stablehlo.add %0, %s : tensor<1000xf32>\n",
+       updated_plus, false, 1},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    kiln_executable *x = over_sorted(cases[c].use, cases[c].tail);
+    if (!x) continue;
+    kiln_buffer *a = vec(N, 0), *r = NULL;
+    for (int k = 0; k < 2; k++) { /* twice: the first run's and a later one's */
+      if (run(x, &a, 1, NULL, &r, 1)) EXPECT(values(r, N, cases[c].want), "%s: run %d's values", cases[c].what, k);
+      kiln_buffer_release(r);
+      r = NULL;
+    }
+    kiln_executable_stats_info s = stats(x);
+    bool shared = s.temporary_bytes < 2 * 4 * N;
+    EXPECT(shared == cases[c].shared && s.copies == 2 * cases[c].copies,
+           "%s: temporaries %llu bytes (%s), %llu copies in two runs", cases[c].what,
+           (unsigned long long)s.temporary_bytes, cases[c].shared ? "one tensor" : "two", (unsigned long long)s.copies);
+    kiln_buffer_release(a);
+    kiln_executable_release(x);
+  }
+}
+
 /* A while loop carrying a counter, an accumulator and a table it reads rows of: the body
  * makes the counter and the accumulator anew, the table is invariant; nothing is copied,
  * however many iterations (the loop starts on the operands' tensors, and the table's
@@ -366,6 +439,7 @@ int main(void) {
   test_not_in_place();
   test_move_copy_attrs();
   test_update_slice();
+  test_temporaries();
   test_loop_copies();
   test_results_kept();
   kiln_client_release(client);
