@@ -228,10 +228,11 @@ static kiln_status object_code(LLVMModuleRef m, LLVMTargetMachineRef tm, const c
  * target machine, cache entry and object file) compiled on a thread of its own (the first
  * on the caller's): as many parts as the pool has threads (the cores the process may
  * use), at most MAX_PARTS, each of at least PART_MIN_LOOPS consecutive loops. LLVM's time
- * is about 1.2 ms a loop with quick settings and 3 to 10 optimised, plus about 4 ms a
- * module (its code generator's pipeline) either way (AMD Zen 3): four parts of cnn_large
- * on 2 cores took longer than two. The split, and so the cache's keys, follows the
- * thread count: a process with another KILN_CPU_THREADS compiles its own entries. */
+ * is about 1.2 ms a loop with quick settings and 3 to 10 optimised (AMD Zen 3), and a
+ * module has a cost of its own: cnn_large's 18 loops in four quick parts took 5-10 ms of
+ * code generation each, on 2 cores longer than in two. The split, and so the cache's keys,
+ * follows the thread count: a process with another KILN_CPU_THREADS compiles its own
+ * entries. */
 enum { PART_MIN_LOOPS = 4, MAX_PARTS = 8 };
 
 typedef struct code_part {

@@ -26,8 +26,8 @@
 #include <stdlib.h>
 
 #include "backends/cpu/gather_scatter.h"
-#include "base/fault.h"
 #include "backends/cpu/pool.h"
+#include "base/fault.h"
 
 #define R KILN_CPU_MAX_RANK
 
