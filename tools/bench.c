@@ -65,6 +65,7 @@ static double now_us(void) {
 /* The first run of each tier (-1: none yet), found from the executable's run counts after
  * each untimed run (a device without tiers counts none). */
 typedef struct tier_firsts {
+  double first_us; /* the first untimed run's (-1: none yet) */
   double fast_start_us, optimized_us;
   uint64_t fast_start_runs, optimized_runs; /* the counts after the last run looked at */
   uint32_t start;                           /* the tier before the first run */
@@ -95,6 +96,7 @@ static kiln_status run_once(bench_run *r, double *out_us, tier_firsts *f) {
     kiln_buffer_release(r->results[i]);
     r->results[i] = NULL;
   }
+  if (!st && f && f->first_us < 0) f->first_us = *out_us;
   if (!st && f) st = note_tier(r, *out_us, f);
   return st;
 }
@@ -250,13 +252,13 @@ static void print_tier(const kiln_executable *x, double settled_ms, const tier_f
 
 /* Warm-up runs, then the timed runs, then the report. The first run is the executable's
  * first execution after compiling, the cold start: the first warm-up run, or with --warmup 0
- * the first timed run (then also among the timed runs' figures); the first result is the
- * compile and that run. Between the warm-up and the timed runs, a device with tiers gets to
+ * the first of the runs that settle it on a tier, or the first timed run (then also among
+ * the timed runs' figures); the first result is the compile and that run. Between the warm-up and the timed runs, a device with tiers gets to
  * its final one (settle); a tier whose first run is none of the untimed runs had its
  * first run timed: the first timed run (the timed runs are all on the final tier). */
 static kiln_status measure(const bench_opts *o, bench_run *r, double compile_ms, double compile_end_us) {
   double warm_us = 0, first_us = -1, t, settled_ms = -1;
-  tier_firsts f = {-1, -1, 0, 0, KILN_TIER_NONE};
+  tier_firsts f = {-1, -1, -1, 0, 0, KILN_TIER_NONE};
   kiln_executable_stats_info s0 = {.struct_size = sizeof s0};
   KILN_RETURN_IF_ERROR(kiln_executable_stats(r->x, &s0));
   f.start = s0.tier;
@@ -279,7 +281,8 @@ static kiln_status measure(const bench_opts *o, bench_run *r, double compile_ms,
   m.have_peak = kiln_cli_peak_bytes(&m.peak); /* before sorting, which allocates */
   if (!st) st = note_tier(r, samples[0], &f); /* the final tier, when the timed runs were its first */
   if (!st) {
-    if (first_us < 0) first_us = samples[0]; /* no warm-up: the first timed run */
+    /* no warm-up: the first untimed run (settling on a tier), else the first timed run */
+    if (first_us < 0) first_us = f.first_us >= 0 ? f.first_us : samples[0];
     qsort(samples, (size_t)n, sizeof *samples, compare_doubles);
     double median = n % 2 ? samples[n / 2] : (samples[n / 2 - 1] + samples[n / 2]) / 2;
     print_compile(r->x, compile_ms, compile_ms + first_us / 1e3);
