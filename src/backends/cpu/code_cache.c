@@ -341,20 +341,20 @@ static void write_usage(int fd, uint64_t total) {
   (void)!pwrite(fd, b, sizeof b, 0); /* a count not written is recounted by the next store */
 }
 
-/* After a store of `added` bytes that replaced `replaced`: the folder's total, kept in its
- * usage file under the file's lock, grows by the difference; only when it passes the
- * bound (or is not known) is the folder read, and then the oldest entries go until the
- * rest fit in EVICT_TO_PERCENT of it, so that a full cache is not read at every store.
- * Without the lock (a file system without flock), the folder is read every time. */
-static kiln_status account(const kiln_code_cache *cache, uint64_t added, uint64_t replaced) {
+/* The folder's total, kept in its usage file under the file's lock, moved by `added` and
+ * `replaced` bytes (a store); the folder is read only when `read` is asked, the total is
+ * not known or it passes the bound, and then the oldest entries go until the rest fit in
+ * down_to. Without the lock (a file system without flock), the folder is read every time. */
+static kiln_status count_entries(const kiln_code_cache *cache, uint64_t added, uint64_t replaced, bool read,
+                                 uint64_t down_to) {
   int dfd = open(cache->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dfd < 0) return errno_status("cannot read", cache->dir);
   int fd = lock_usage(dfd);
-  uint64_t total = 0, down_to = cache->max_bytes / 100 * EVICT_TO_PERCENT;
+  uint64_t total = 0;
   bool known = fd >= 0 && read_usage(fd, &total);
   total = total + added > replaced ? total + added - replaced : 0;
   kiln_status st = NULL;
-  if (!known || total > cache->max_bytes) st = evict_in(cache, dfd, cache->max_bytes, down_to, &total);
+  if (read || !known || total > cache->max_bytes) st = evict_in(cache, dfd, cache->max_bytes, down_to, &total);
   if (fd >= 0) {
     if (!st) write_usage(fd, total);
     close(fd); /* and the lock with it */
@@ -391,22 +391,13 @@ kiln_status kiln_code_cache_store(const kiln_code_cache *cache, const uint8_t ke
   if (st && fd >= 0) unlink(temp);
   free(path);
   free(temp);
-  return st ? st : account(cache, HEADER_BYTES + (uint64_t)size, replaced);
+  /* evicting to EVICT_TO_PERCENT of the bound: a full cache is not read at every store */
+  return st ? st : count_entries(cache, HEADER_BYTES + (uint64_t)size, replaced, false,
+                                 cache->max_bytes / 100 * EVICT_TO_PERCENT);
 }
 
 kiln_status kiln_code_cache_evict(const kiln_code_cache *cache) {
-  if (!cache->dir) return NULL;
-  int dfd = open(cache->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dfd < 0) return errno_status("cannot read", cache->dir);
-  int fd = lock_usage(dfd);
-  uint64_t total = 0;
-  kiln_status st = evict_in(cache, dfd, cache->max_bytes, cache->max_bytes, &total);
-  if (fd >= 0) {
-    if (!st) write_usage(fd, total);
-    close(fd);
-  }
-  close(dfd);
-  return st;
+  return cache->dir ? count_entries(cache, 0, 0, true, cache->max_bytes) : NULL;
 }
 
 /* ---------------------------------------------------------------- the binary's identity */

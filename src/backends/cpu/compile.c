@@ -1637,7 +1637,7 @@ static kiln_status compile(const kiln_module *m, const kiln_source *src, const k
     }
     kiln_cpu_conv_fuse_bias_release(x);
     if (!st) kiln_cpu_find_row_runs(x);
-    if (!st) st = kiln_cpu_plan_in_place(x);
+    if (!st) kiln_cpu_plan_in_place(x);
     if (!st) st = plan(x);
     if (!st) st = kiln_cpu_plan_reuse(x);
     if (!st) st = generate(x);

@@ -435,7 +435,7 @@ kiln_status kiln_cpu_split_reduction(kiln_cpu_executable *x, kiln_cpu_step *step
  * later step and no result reads, and the steps of the writer's row-block run that read it
  * do so at the same points: one buffer in the plan, and the update's copy gone. XLA:CPU
  * shares buffers the same way. After the row runs are found, before the buffer plan. */
-kiln_status kiln_cpu_plan_in_place(kiln_cpu_executable *x);
+void kiln_cpu_plan_in_place(kiln_cpu_executable *x);
 
 /* Donation and copies (donate.c). kiln_cpu_plan_reuse, once x's steps are planned: which
  * result may take which donated input's tensor (x->donors), and what control-flow steps

@@ -119,7 +119,7 @@ static bool result_reads(const kiln_cpu_executable *x, int32_t a) {
   return false;
 }
 
-kiln_status kiln_cpu_plan_in_place(kiln_cpu_executable *x) {
+void kiln_cpu_plan_in_place(kiln_cpu_executable *x) {
   for (int32_t s = 0; s < x->num_steps; s++) {
     const kiln_cpu_step *p = &x->steps[s];
     bool update = p->kind == KILN_CPU_STEP_SCATTER ||
@@ -140,7 +140,6 @@ kiln_status kiln_cpu_plan_in_place(kiln_cpu_executable *x) {
       break;
     }
   }
-  return NULL;
 }
 
 /* How result k may take input value a's tensor. */

@@ -40,25 +40,6 @@ static inline int64_t kiln_cpu_load_index(kiln_elem e, const uint8_t *p) {
   }
 }
 
-/* Start indices [0, n) of type e, stride_bytes apart from p, into out: the type's switch
- * taken once for the whole run, not per index. */
-static inline void kiln_cpu_load_indices(kiln_elem e, const uint8_t *p, size_t stride_bytes, int64_t n,
-                                         int64_t *out) {
-  switch (e) {
-    case KILN_ELEM_SI32:
-      for (int64_t j = 0; j < n; j++) { int32_t v; memcpy(&v, p + (size_t)j * stride_bytes, 4); out[j] = v; }
-      return;
-    case KILN_ELEM_SI64:
-      for (int64_t j = 0; j < n; j++) memcpy(&out[j], p + (size_t)j * stride_bytes, 8);
-      return;
-    case KILN_ELEM_UI32:
-      for (int64_t j = 0; j < n; j++) { uint32_t v; memcpy(&v, p + (size_t)j * stride_bytes, 4); out[j] = v; }
-      return;
-    default:
-      for (int64_t j = 0; j < n; j++) out[j] = kiln_cpu_load_index(e, p + (size_t)j * stride_bytes);
-  }
-}
-
 /* ---------------------------------------------------------------- update computations */
 
 /* An update computation applied to runs of elements: for w in [0, n):

@@ -246,8 +246,6 @@ typedef struct code_job {
   kiln_cpu_loop *const *loops;
   const char *cpu, *features;
   bool quick;
-  int vector_bytes;
-  bool f16c, f16_native;
   code_part *parts;
   int32_t num_parts;
   _Atomic int32_t next; /* the next part a thread takes */
@@ -267,9 +265,9 @@ static void compile_part(const code_job *job, code_part *pt) {
   g.f32 = LLVMFloatTypeInContext(g.c);
   g.f64 = LLVMDoubleTypeInContext(g.c);
   g.ptr = LLVMPointerType(g.i8, 0);
-  g.vector_bytes = job->vector_bytes;
-  g.f16_native = job->f16_native;
-  g.f16c = job->f16c;
+  g.vector_bytes = strstr(job->features, "+avx512f") ? 64 : 32;
+  g.f16_native = strstr(job->features, "+avx512fp16") != NULL;
+  g.f16c = strstr(job->features, "+f16c") != NULL && !g.f16_native;
   kiln_status st = NULL;
   for (int32_t i = pt->first; i < pt->last && !st; i++)
     if (!kiln_cpu_emit_loop(&g, job->loops[i], i, job->cpu, job->features, &job->loops[i]->grain))
@@ -330,10 +328,8 @@ kiln_status kiln_cpu_code_compile(kiln_cpu_loop *const *loops, int32_t n, bool q
   char *cpu = LLVMGetHostCPUName(), *features = LLVMGetHostCPUFeatures();
   cap_features(features, cap);
   code_part parts[MAX_PARTS];
-  code_job job = {loops, cpu, features, quick, strstr(features, "+avx512f") ? 64 : 32, false,
-                  strstr(features, "+avx512fp16") != NULL, parts,
-                  split_parts(n, kiln_cpu_pool_threads(kiln_cpu_pool_shared()), parts), 0};
-  job.f16c = strstr(features, "+f16c") != NULL && !job.f16_native;
+  code_job job = {loops, cpu, features, quick, parts, split_parts(n, kiln_cpu_pool_threads(kiln_cpu_pool_shared()), parts),
+                  0};
   if (!st) {
     pthread_t helper[MAX_PARTS];
     int32_t helpers = 0;

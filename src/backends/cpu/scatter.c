@@ -213,23 +213,14 @@ static void scatter_elements(const kiln_cpu_scatter *s, const uint8_t *ix, const
        up + (size_t)first * s->eb, last - first);
     return;
   }
-  size_t istride = (size_t)s->oistr[0] * s->index_bytes;
-  int64_t dst[BLOCK], src[BLOCK], v[BLOCK];
+  size_t istride = (size_t)s->oistr[0] * s->index_bytes; /* other index types, the scalar path */
+  int64_t dst[BLOCK], src[BLOCK];
   for (int64_t p = first; p < last;) {
     int64_t n = last - p < BLOCK ? last - p : BLOCK, m = 0;
-    kiln_cpu_load_indices(s->index_elem, ix + (size_t)p * istride, istride, n, v);
-    bool inside = true; /* the usual block: every index inside, no compaction */
-    for (int64_t j = 0; j < n; j++) inside &= v[j] >= lo && v[j] < hi;
-    if (inside) {
-      for (int64_t j = 0; j < n; j++) dst[j] = v[j] * step, src[j] = p + j;
-      m = n;
-    } else {
-      for (int64_t j = 0; j < n; j++) { /* without a branch: an index outside is written, not kept */
-        dst[m] = (int64_t)((uint64_t)v[j] * (uint64_t)step), src[m] = p + j;
-        m += v[j] >= lo && v[j] < hi;
-      }
+    for (int64_t j = 0; j < n; j++, p++) {
+      int64_t v = kiln_cpu_load_index(s->index_elem, ix + (size_t)p * istride);
+      if (v >= lo && v < hi) dst[m] = v * step, src[m++] = p;
     }
-    p += n;
     s->comb.at(&s->comb, res, dst, up, src, m);
   }
 }
