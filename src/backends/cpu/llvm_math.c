@@ -46,6 +46,9 @@ static const kiln_math_entry kEntries[] = {
     {KILN_OP_CHLO_ATANH, "atanh", kiln_math_atanh, NULL, false, true, 11},
     {KILN_OP_ATAN2, "atan2", NULL, kiln_math_atan2, false, false, 7},
     {KILN_OP_POWER, "pow", NULL, kiln_math_pow, true, false, 29},
+    {KILN_OP_CHLO_LGAMMA, "lgamma", kiln_math_lgamma, NULL, true, false, 60},
+    {KILN_OP_CHLO_DIGAMMA, "digamma", kiln_math_digamma, NULL, true, false, 60},
+    {KILN_OP_CHLO_NEXT_AFTER, "next_after", NULL, kiln_math_next_after, false, false, 2},
 };
 
 static const kiln_math_entry *find_entry(kiln_op_kind kind, bool binary) {

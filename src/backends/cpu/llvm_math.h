@@ -10,7 +10,8 @@
  * always-inliner (any -O pipeline does) to fold it into the caller.
  *
  * Accuracy (checked by tests/backends/cpu/test_llvm_math.c against long double libm): f32
- * results within 2 ULP, f64 within 3 ULP over the whole domain (erfc: 3.4), with IEEE special values
+ * results within 2 ULP, f64 within 3 ULP over the whole domain (erfc: 3.4; lgamma and
+ * digamma: see llvm_math_gamma.c), with IEEE special values
  * (NaN, +-inf, signed zeros, denormals, overflow/underflow thresholds). No fast-math flags
  * are used; the code relies on llvm.fma being exact (it is lowered to a hardware FMA on
  * x86-64 with FMA3/AVX-512, or to a correctly rounded libcall elsewhere).
@@ -41,7 +42,9 @@ LLVMValueRef kiln_cpu_emit_unary_math(LLVMModuleRef m, LLVMBuilderRef b, kiln_op
                                       LLVMValueRef x);
 
 /* The same for the binary ops ATAN2 (atan2(x, y): x is the numerator, as stablehlo.atan2's
- * lhs) and POWER (x**y); x and y must have the same type. Returns NULL otherwise. */
+ * lhs), POWER (x**y) and CHLO_NEXT_AFTER (a step of x's bits toward y, in x's own type:
+ * computing f16 in f32 would step by an f32 ULP); x and y must have the same type. Returns
+ * NULL otherwise. */
 LLVMValueRef kiln_cpu_emit_binary_math(LLVMModuleRef m, LLVMBuilderRef b, kiln_op_kind kind,
                                        LLVMValueRef x, LLVMValueRef y);
 

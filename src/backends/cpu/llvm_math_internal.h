@@ -116,6 +116,8 @@ kiln_mv kiln_math_log1p(const kiln_mb *e, kiln_mv x); /* with special values */
  * (llvm_math_reduce.c); the latter adds blocks to the function being built (a branch
  * taken when some lane needs it) and leaves the builder at the end of the join block. */
 kiln_mv kiln_math_reduce_pio2(const kiln_mb *e, kiln_mv x, kiln_mv *out_q);
+/* sin(pi r) and cos(pi r) for |r| <= 0.5 (r exact; sin signed like r). */
+void kiln_math_sincos_pi(const kiln_mb *e, kiln_mv r, kiln_mv *out_s, kiln_mv *out_c);
 /* atan2(a, b) for a, b >= 0 (not both zero, not NaN): in [0, pi/2]. */
 kiln_mv kiln_math_atan2_pos(const kiln_mb *e, kiln_mv a, kiln_mv b);
 
@@ -144,5 +146,8 @@ kiln_mv kiln_math_acos(const kiln_mb *e, kiln_mv x);
 kiln_mv kiln_math_atan2(const kiln_mb *e, kiln_mv y, kiln_mv x);
 kiln_mv kiln_math_cbrt(const kiln_mb *e, kiln_mv x);
 kiln_mv kiln_math_pow(const kiln_mb *e, kiln_mv x, kiln_mv y);
+kiln_mv kiln_math_lgamma(const kiln_mb *e, kiln_mv x);
+kiln_mv kiln_math_digamma(const kiln_mb *e, kiln_mv x);
+kiln_mv kiln_math_next_after(const kiln_mb *e, kiln_mv x, kiln_mv y);
 
 #endif /* KILN_BACKENDS_CPU_LLVM_MATH_INTERNAL_H */

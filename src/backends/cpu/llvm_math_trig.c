@@ -62,6 +62,35 @@ static kiln_mv reduce_float_exact(const kiln_mb *e, kiln_mv x, kiln_mv *out_q) {
   return kiln_mb_mulc(e, kiln_mb_add(e, hi, lo), 1.5707963267948966);
 }
 
+/* sin r and cos r for |r| <= pi/4 about: odd and even polynomials in r^2. */
+static void sincos_reduced(const kiln_mb *e, kiln_mv r, kiln_mv *out_s, kiln_mv *out_c) {
+  bool small = e->narrow || !e->dbl;
+  kiln_mv z = kiln_mb_mul(e, r, r);
+  kiln_mv ps = small ? kiln_mb_poly(e, z, kSin32, 4) : kiln_mb_poly(e, z, kSin64, 7);
+  *out_s = kiln_mb_fma(e, kiln_mb_mul(e, r, z), ps, r);
+  kiln_mv pc = small ? kiln_mb_poly(e, z, kCos32, 4) : kiln_mb_poly(e, z, kCos64, 7);
+  /* cos = w + (((1 - w) - z/2) + z^2 Q) with w = 1 - z/2 */
+  kiln_mv hz = kiln_mb_mulc(e, z, 0.5);
+  kiln_mv w = kiln_mb_sub(e, kiln_mb_c(e, 1.0), hz);
+  kiln_mv corr = kiln_mb_fma(e, kiln_mb_mul(e, z, z), pc,
+                             kiln_mb_sub(e, kiln_mb_sub(e, kiln_mb_c(e, 1.0), w), hz));
+  *out_c = kiln_mb_add(e, w, corr);
+}
+
+void kiln_math_sincos_pi(const kiln_mb *e, kiln_mv r, kiln_mv *out_s, kiln_mv *out_c) {
+  kiln_mv a = kiln_mb_fabs(e, r);
+  kiln_mv far = kiln_mb_gtc(e, a, 0.25);
+  kiln_mv w = kiln_mb_sel(e, far, kiln_mb_sub(e, kiln_mb_c(e, 0.5), a), a); /* exact (Sterbenz) */
+  /* pi w with pi = hi + lo */
+  double hi = e->dbl ? 0x1.921fb54442d18p+1 : 0x1.921fb6p+1;
+  double lo = e->dbl ? 0x1.1a62633145c07p-53 : -0x1.777a5cp-24;
+  kiln_mv t = kiln_mb_fma(e, w, kiln_mb_c(e, hi), kiln_mb_mulc(e, w, lo));
+  kiln_mv s, c;
+  sincos_reduced(e, t, &s, &c);
+  *out_s = kiln_mb_copysign(e, kiln_mb_sel(e, far, c, s), r);
+  *out_c = kiln_mb_sel(e, far, s, c);
+}
+
 typedef enum { TRIG_SIN, TRIG_COS, TRIG_TAN } trig_kind;
 
 static kiln_mv trig(const kiln_mb *e, kiln_mv x, trig_kind kind) {
@@ -71,17 +100,8 @@ static kiln_mv trig(const kiln_mb *e, kiln_mv x, trig_kind kind) {
   /* a float (computed in double: every entry here is f32_via_f64) reduces exactly in
    * straight-line code; a double needs Payne-Hanek from 2^26 on (llvm_math_reduce.c) */
   kiln_mv r = e->narrow ? reduce_float_exact(e, xs, &qf) : kiln_math_reduce_pio2(e, xs, &qf);
-  bool small = e->narrow || !e->dbl;
-  kiln_mv z = kiln_mb_mul(e, r, r);
-  kiln_mv ps = small ? kiln_mb_poly(e, z, kSin32, 4) : kiln_mb_poly(e, z, kSin64, 7);
-  kiln_mv s = kiln_mb_fma(e, kiln_mb_mul(e, r, z), ps, r);
-  kiln_mv pc = small ? kiln_mb_poly(e, z, kCos32, 4) : kiln_mb_poly(e, z, kCos64, 7);
-  /* cos = w + (((1 - w) - z/2) + z^2 Q) with w = 1 - z/2 */
-  kiln_mv hz = kiln_mb_mulc(e, z, 0.5);
-  kiln_mv w = kiln_mb_sub(e, kiln_mb_c(e, 1.0), hz);
-  kiln_mv corr = kiln_mb_fma(e, kiln_mb_mul(e, z, z), pc,
-                             kiln_mb_sub(e, kiln_mb_sub(e, kiln_mb_c(e, 1.0), w), hz));
-  kiln_mv c = kiln_mb_add(e, w, corr);
+  kiln_mv s, c;
+  sincos_reduced(e, r, &s, &c);
   kiln_mv q = kiln_mb_ftoi(e, qf);
   kiln_mv odd = LLVMBuildTrunc(e->b, q, e->bt, "");
   kiln_mv y;

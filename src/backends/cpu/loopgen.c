@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "backends/cpu/llvm_math.h"
+#include "backends/interp/float_bits.h"
 
 static LLVMTypeRef compute_type(const kiln_cpu_gen *g, kiln_elem e) {
   switch (e) {
@@ -366,6 +367,41 @@ static LLVMValueRef emit_max_min(kiln_cpu_gen *g, bool max, kiln_elem e, LLVMVal
   return LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealUNO, x, y, ""), LLVMBuildFAdd(g->b, x, y, ""), r, "");
 }
 
+/* reduce_precision of an f32 or f64 x on its bits, as the interpreter's (interp/float_bits.c):
+ * the mantissa rounded to mantissa_bits (ties to even), then an exponent beyond
+ * exponent_bits' range overflowed to infinity or flushed to a signed zero; a NaN stays as
+ * it is (+infinity with no mantissa bits left). NULL when the attributes are missing. */
+static LLVMValueRef emit_reduce_precision(kiln_cpu_gen *g, const kiln_op *op, kiln_elem e, LLVMValueRef x) {
+  int64_t eb, mb;
+  kiln_reduce_precision rp;
+  if (!op || !kiln_attr_i64_at(kiln_op_attr(op, "exponent_bits"), 0, &eb) ||
+      !kiln_attr_i64_at(kiln_op_attr(op, "mantissa_bits"), 0, &mb) || !kiln_reduce_precision_init(&rp, e, eb, mb))
+    return NULL;
+  int w = kiln_cpu_width(x);
+  LLVMTypeRef it = vec_of(rp.width == 64 ? g->i64 : g->i32, w);
+  LLVMValueRef orig = LLVMBuildBitCast(g->b, x, it, ""), v = orig;
+  if (rp.dst_m < rp.src_m) {
+    int drop = rp.src_m - (int)rp.dst_m;
+    uint64_t last = 1ull << drop;
+    LLVMValueRef odd = LLVMBuildLShr(g->b, LLVMBuildAnd(g->b, v, const_like(g, v, 0, last), ""), const_like(g, v, 0, (uint64_t)drop), "");
+    LLVMValueRef bias = LLVMBuildAdd(g->b, odd, const_like(g, v, 0, (last >> 1) - 1), "");
+    v = LLVMBuildAnd(g->b, LLVMBuildAdd(g->b, v, bias, ""), const_like(g, v, 0, ~(last - 1)), "");
+  }
+  if (rp.dst_e < rp.src_e) {
+    uint64_t sign = 1ull << (rp.width - 1), exp_mask = ((1ull << rp.src_e) - 1) << rp.src_m;
+    uint64_t src_bias = (1ull << (rp.src_e - 1)) - 1, dst_bias = (1ull << (rp.dst_e - 1)) - 1;
+    LLVMValueRef ex = LLVMBuildAnd(g->b, v, const_like(g, v, 0, exp_mask), "");
+    LLVMValueRef signed_v = LLVMBuildAnd(g->b, v, const_like(g, v, 0, sign), "");
+    LLVMValueRef over = LLVMBuildICmp(g->b, LLVMIntUGT, ex, const_like(g, v, 0, (src_bias + dst_bias) << rp.src_m), "");
+    LLVMValueRef under = LLVMBuildICmp(g->b, LLVMIntULE, ex, const_like(g, v, 0, (src_bias - dst_bias) << rp.src_m), "");
+    v = LLVMBuildSelect(g->b, under, signed_v, v, "");
+    v = LLVMBuildSelect(g->b, over, LLVMBuildOr(g->b, signed_v, const_like(g, v, 0, exp_mask), ""), v, "");
+  }
+  LLVMValueRef nan = LLVMBuildFCmp(g->b, LLVMRealUNO, x, x, "");
+  v = LLVMBuildSelect(g->b, nan, rp.dst_m > 0 ? orig : const_like(g, v, 0, rp.nan_result), v, "");
+  return LLVMBuildBitCast(g->b, v, LLVMTypeOf(x), "");
+}
+
 static LLVMValueRef emit_shift(kiln_cpu_gen *g, kiln_op_kind k, LLVMValueRef x, LLVMValueRef n) {
   unsigned bits = LLVMGetIntTypeWidth(kiln_cpu_width(x) > 1 ? LLVMGetElementType(LLVMTypeOf(x)) : LLVMTypeOf(x));
   LLVMValueRef big = LLVMBuildICmp(g->b, LLVMIntUGE, n, const_like(g, n, 0, bits), "");
@@ -514,7 +550,9 @@ LLVMValueRef kiln_cpu_emit_op(kiln_cpu_gen *g, kiln_op_kind kind, const kiln_op 
     case KILN_OP_CONVERT: return kiln_cpu_convert(g, e, re, a[0]);
     case KILN_OP_BITCAST_CONVERT: /* same width, compute type = storage type (supports says) */
       return e == re ? a[0] : LLVMBuildBitCast(g->b, a[0], vec_of(compute_type(g, re), kiln_cpu_width(a[0])), "");
-    case KILN_OP_ATAN2: r = f ? kiln_cpu_emit_binary_math(g->m, g->b, kind, a[0], a[1]) : NULL; break;
+    case KILN_OP_ATAN2:
+    case KILN_OP_CHLO_NEXT_AFTER: r = f ? kiln_cpu_emit_binary_math(g->m, g->b, kind, a[0], a[1]) : NULL; break;
+    case KILN_OP_REDUCE_PRECISION: return emit_reduce_precision(g, op, e, a[0]);
     case KILN_OP_POWER: r = f ? kiln_cpu_emit_binary_math(g->m, g->b, kind, a[0], a[1]) : emit_int_power(g, e, a[0], a[1]); break;
     default: r = f ? kiln_cpu_emit_unary_math(g->m, g->b, kind, a[0]) : NULL; break;
   }
@@ -554,6 +592,10 @@ bool kiln_cpu_loopgen_supports(const kiln_op *op) {
       return kiln_elem_bits(e) == kiln_elem_bits(re) && e != KILN_ELEM_F16 && e != KILN_ELEM_BF16 &&
              re != KILN_ELEM_F16 && re != KILN_ELEM_BF16;
     case KILN_OP_ATAN2: return f && kiln_cpu_math_has(op->kind, e == KILN_ELEM_F64);
+    case KILN_OP_REDUCE_PRECISION: /* on the storage type's bits: f16/bf16 compute in f32 */
+      return (e == KILN_ELEM_F32 || e == KILN_ELEM_F64) && re == e && op->num_operands == 1;
+    case KILN_OP_CHLO_NEXT_AFTER: /* a step of the storage type's bits: f16/bf16 compute in f32 */
+      return (e == KILN_ELEM_F32 || e == KILN_ELEM_F64) && kiln_cpu_math_has(op->kind, e == KILN_ELEM_F64);
     case KILN_OP_POWER: return f ? kiln_cpu_math_has(op->kind, e == KILN_ELEM_F64) : e != KILN_ELEM_I1;
     default: return f && kiln_cpu_math_has(op->kind, e == KILN_ELEM_F64);
   }

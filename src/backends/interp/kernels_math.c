@@ -12,6 +12,7 @@
 
 #include "backends/interp/complex_math.h"
 #include "backends/interp/interp.h"
+#include "base/special_series.h"
 
 #define PI 3.14159265358979323846
 #define TWO_OVER_SQRT_PI 1.12837916709551257390
@@ -71,31 +72,10 @@ static double cot_pi(double x) {
   return cos(PI * r) / sin(PI * r);
 }
 
-/* digamma's positive zero x0 = X0_HI + X0_LO, and X0_HI - 1 (exact). */
-#define DIGAMMA_X0_HI 0x1.762d86356be3fp+0
-#define DIGAMMA_X0_LO 0x1.b86a722197829p-54
-#define DIGAMMA_X0M1_HI 0x1.d8b618d5af8fcp-2
-
-/* psi^(n)(x0) / n! for n = 1..40: the Taylor series of psi around its zero, used for
- * |x - x0| <= 0.54 (radius of convergence x0; terms shrink like 0.37^n there). It keeps
- * the relative accuracy near the zero that the recurrences lose to cancellation. */
-static const double k_digamma_taylor[40] = {
-    0x1.ef72bc8ee38acp-1, -0x1.c563b54aa1a35p-2, 0x1.08b4294d50381p-2, -0x1.4fc1317257da8p-3,
-    0x1.b9a5b6370f3abp-4, -0x1.27baba261cc2cp-4, 0x1.8fce02b239ca7p-5, -0x1.0fa7ec36a7d8fp-5,
-    0x1.723d6807edcc0p-6, -0x1.f970508e1b6a2p-7, 0x1.5955caaa962f3p-7, -0x1.d828079282eb8p-8,
-    0x1.42e1acf81d8dcp-8, -0x1.b9afc7cee8a14p-9, 0x1.2e23345f79aafp-9, -0x1.9d626f71d1f7ap-10,
-    0x1.1acebbd761089p-10, -0x1.82f6345c65b35p-11, 0x1.08bdae1a261d4p-11, -0x1.6a3fddea11304p-12,
-    0x1.efacab6fb8985p-13, -0x1.531f5dc5eb563p-13, 0x1.d0080f810fab5p-14, -0x1.3d7972688af67p-14,
-    0x1.b2691182c5c34p-15, -0x1.29357f7d6cb86p-15, 0x1.96ae4a8e32b49p-16, -0x1.163cc7373be8bp-16,
-    0x1.7cb8b3916fd29p-17, -0x1.047a1894e0fdep-17, 0x1.646b54f410bdfp-18, -0x1.e7b34a5b78a3cp-19,
-    0x1.4dab173747443p-19, -0x1.c891c9fca61dep-20, 0x1.385e9fcb1c6a8p-20, -0x1.ab6cff79188aap-21,
-    0x1.246e3329dab55p-21, -0x1.902471b2c8ebdp-22, 0x1.11c399dbd8e73p-22, -0x1.7699ba6292b3ep-23,
-};
-
 /* psi(x0 + t) */
 static double digamma_taylor(double t) {
   double p = 0;
-  for (int n = 39; n >= 0; n--) p = p * t + k_digamma_taylor[n];
+  for (int n = KILN_DIGAMMA_TAYLOR_TERMS - 1; n >= 0; n--) p = p * t + kiln_digamma_taylor[n];
   return p * t;
 }
 
@@ -106,10 +86,10 @@ static double digamma(double x) {
   if (isnan(x) || x == INFINITY) return x;
   if (x <= 0 && x == nearbyint(x)) return NAN; /* poles, and -inf */
   if (x < 0) return digamma(1 - x) - PI * cot_pi(x);
-  if (x < 1) return digamma_taylor((x - DIGAMMA_X0M1_HI) - DIGAMMA_X0_LO) - 1 / x; /* psi(x + 1) - 1/x */
+  if (x < 1) return digamma_taylor((x - KILN_DIGAMMA_X0M1_HI) - KILN_DIGAMMA_X0_LO) - 1 / x; /* psi(x + 1) - 1/x */
   if (x < 10) { /* psi(x) = psi(y) + sum_{k < n} 1 / (y + k), y = x - n in [1, 2) */
     int n = (int)x - 1;
-    double y = x - n, s = digamma_taylor((y - DIGAMMA_X0_HI) - DIGAMMA_X0_LO), c = 0, e;
+    double y = x - n, s = digamma_taylor((y - KILN_DIGAMMA_X0_HI) - KILN_DIGAMMA_X0_LO), c = 0, e;
     for (int k = 0; k < n; k++) {
       s = two_sum(s, 1 / (y + k), &e);
       c += e;

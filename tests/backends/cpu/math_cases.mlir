@@ -1,0 +1,54 @@
+// Elementwise ops the loops compute on bits or with series of their own (llvm_math_gamma.c,
+// llvm_math_next_after.c, loopgen.c's reduce_precision): the cases random values seldom
+// reach. Each input passes an optimization_barrier, so that nothing folds it away.
+
+// Ties of the rounded mantissa go to even; beyond the exponent's range: infinity or zero.
+func.func @reduce_precision_ties() {
+  %c = stablehlo.constant dense<[1.00048828125, 1.00146484375, 65520.0, 1.0e-08, -3.0, 65519.0]> : tensor<6xf32>
+  %x = stablehlo.optimization_barrier %c : tensor<6xf32>
+  %r = stablehlo.reduce_precision %x, format = e5m10 : tensor<6xf32>
+  check.expect_eq_const %r, dense<[1.0, 1.001953125, 0x7F800000, 0.0, -3.0, 65504.0]> : tensor<6xf32>
+  %d = stablehlo.constant dense<[1.000000059604644775390625, 1.000000178813934326171875, 1.0e+300, 1.0e-300]> : tensor<4xf64>
+  %y = stablehlo.optimization_barrier %d : tensor<4xf64>
+  %s = stablehlo.reduce_precision %y, format = e8m23 : tensor<4xf64>
+  check.expect_eq_const %s, dense<[1.0, 1.0000002384185791015625, 0x7FF0000000000000, 0.0]> : tensor<4xf64>
+  func.return
+}
+
+// lgamma at its zeros (1, 2), its minimum, exact values, the reflected side and the poles.
+func.func @lgamma_values() {
+  %c = stablehlo.constant dense<[0.5, 1.0, 2.0, 3.0, 10.0, -0.5, -2.5, 1.0e-30, 100.0, 1.4616321, 0.0, -1.0]> : tensor<12xf32>
+  %x = stablehlo.optimization_barrier %c : tensor<12xf32>
+  %r = chlo.lgamma %x : tensor<12xf32> -> tensor<12xf32>
+  check.expect_almost_eq_const %r, dense<[0.5723649263, 0.0, 0.0, 0.6931471825, 12.80182743, 1.265512109, -0.05624371767, 69.07755279, 359.1342163, -0.1214862913, 0x7F800000, 0x7F800000]> : tensor<12xf32>
+  %d = stablehlo.constant dense<[0.5, 3.0, -2.5, 1.0e-30, 100.0, 1.4616321]> : tensor<6xf64>
+  %y = stablehlo.optimization_barrier %d : tensor<6xf64>
+  %s = chlo.lgamma %y : tensor<6xf64> -> tensor<6xf64>
+  check.expect_almost_eq_const %s, dense<[0.5723649429247, 0.6931471805599453, -0.05624371649767401, 69.07755278982137, 359.1342053695754, -0.12148629053584864]> : tensor<6xf64>
+  func.return
+}
+
+// digamma near its positive zero, below 1, in the recurrence's range, the asymptotic one,
+// and reflected.
+func.func @digamma_values() {
+  %c = stablehlo.constant dense<[0.5, 1.0, 2.0, 10.0, -0.5, -2.5, 100.0, 30.0]> : tensor<8xf32>
+  %x = stablehlo.optimization_barrier %c : tensor<8xf32>
+  %r = chlo.digamma %x : tensor<8xf32> -> tensor<8xf32>
+  check.expect_almost_eq_const %r, dense<[-1.963510036, -0.5772156715, 0.4227843285, 2.251752615, 0.03648997471, 1.103156686, 4.600162029, 3.384438038]> : tensor<8xf32>
+  %d = stablehlo.constant dense<[1.4616321, 7.25, -0.5]> : tensor<3xf64>
+  %y = stablehlo.optimization_barrier %d : tensor<3xf64>
+  %s = chlo.digamma %y : tensor<3xf64> -> tensor<3xf64>
+  check.expect_almost_eq_const %s, dense<[-4.3514636958769774e-08, 1.9104535268837362, 0.03648997397857651]> : tensor<3xf64>
+  func.return
+}
+
+// One step of the bits toward y; from zero the smallest subnormal signed like y.
+func.func @next_after_steps() {
+  %a = stablehlo.constant dense<[1.0, 0.0, 1.0, -1.0, 0x7F800000]> : tensor<5xf32>
+  %b = stablehlo.constant dense<[2.0, -1.0, 1.0, 0.0, 0.0]> : tensor<5xf32>
+  %x = stablehlo.optimization_barrier %a : tensor<5xf32>
+  %y = stablehlo.optimization_barrier %b : tensor<5xf32>
+  %r = chlo.next_after %x, %y : tensor<5xf32>, tensor<5xf32> -> tensor<5xf32>
+  check.expect_eq_const %r, dense<[1.00000011920928955078125, 0x80000001, 1.0, -0.999999940395355224609375, 0x7F7FFFFF]> : tensor<5xf32>
+  func.return
+}
