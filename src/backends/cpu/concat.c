@@ -13,6 +13,7 @@ struct kiln_cpu_concat {
   uint64_t rows;
   uint64_t row_bytes; /* of the result: the operands' blocks back to back */
   uint64_t *start;    /* per operand: where its block begins in a result row; then row_bytes */
+  uint64_t element;   /* every operand's block one element of 1, 2, 4 or 8 bytes: else 0 */
 };
 
 static bool static_dense(const kiln_type *t) {
@@ -48,6 +49,9 @@ kiln_status kiln_cpu_concat_prepare(const kiln_op *op, kiln_cpu_concat **out) {
     at += block;
   }
   c->start[op->num_operands] = c->row_bytes = at;
+  bool stack = (elem == 1 || elem == 2 || elem == 4 || elem == 8) && op->num_operands > 0;
+  for (int32_t k = 0; stack && k < op->num_operands; k++) stack = c->start[k + 1] - c->start[k] == elem;
+  c->element = stack ? elem : 0;
   *out = c;
   return NULL;
 }
@@ -85,9 +89,40 @@ static void copy_range(const kiln_cpu_concat *c, const void *const *in, uint8_t 
   }
 }
 
+/* Stacking along a last dim (jnp.stack(..., -1): one element of each operand per row):
+ * element by element, typed, for rows [a, b); a memcpy per element cost 15 us a
+ * 1024x3 f32 stack (5 ns an element). */
+#define STACK_ROWS(T, N)                                                \
+  for (uint64_t r = a; r < b; r++)                                     \
+    for (int32_t k = 0; k < (N); k++) ((T *)out)[r * (uint64_t)(N) + (uint64_t)k] = ((const T *)in[k])[r];
+
+/* Two to four operands with the count a constant (the inner loop unrolled), else any. */
+#define STACK_TYPED(T)                \
+  switch (n) {                        \
+    case 2: STACK_ROWS(T, 2) break;   \
+    case 3: STACK_ROWS(T, 3) break;   \
+    case 4: STACK_ROWS(T, 4) break;   \
+    default: STACK_ROWS(T, n) break;  \
+  }
+
+static void stack_rows(const kiln_cpu_concat *c, const void *const *in, void *out, uint64_t a, uint64_t b) {
+  int32_t n = c->num_inputs;
+  switch (c->element) {
+    case 1: STACK_TYPED(uint8_t) break;
+    case 2: STACK_TYPED(uint16_t) break;
+    case 4: STACK_TYPED(uint32_t) break;
+    default: STACK_TYPED(uint64_t) break;
+  }
+}
+
 static void concat_chunk(void *ctx, int32_t chunk, int32_t thread) {
   (void)thread;
   const concat_job *j = ctx;
+  if (j->c->element) { /* chunks of rows */
+    uint64_t rows = j->c->rows, a = rows * (uint64_t)chunk / (uint64_t)j->chunks;
+    stack_rows(j->c, j->in, j->out, a, rows * (uint64_t)(chunk + 1) / (uint64_t)j->chunks);
+    return;
+  }
   uint64_t a = j->total / (uint64_t)j->chunks * (uint64_t)chunk, b = j->total / (uint64_t)j->chunks * (uint64_t)(chunk + 1);
   if (chunk == j->chunks - 1) b = j->total;
   copy_range(j->c, j->in, j->out, a, b);

@@ -157,6 +157,8 @@ const kiln_diff_instance kiln_diff_instances[] = {
     {KILN_OP_CONCATENATE, "dim=0 with empty", "0x5x$T; 3x5x$T; 1x5x$T", "4x5x$T", "{dimension = 0 : i64}", 0, 0, 0, 0},
     {KILN_OP_CONCATENATE, "middle dim of three", "2x3x4x$T; 2x1x4x$T; 2x5x4x$T", "2x9x4x$T", "{dimension = 1 : i64}", 0, 0, 0, 0},
     {KILN_OP_CONCATENATE, "large, last dim", "64x300x$T; 64x1000x$T", "64x1300x$T", "{dimension = 1 : i64}", 0, 0, 0, 0},
+    {KILN_OP_CONCATENATE, "stack of three", "1000x1x$T; 1000x1x$T; 1000x1x$T", "1000x3x$T", "{dimension = 1 : i64}", 0, 0, 0, 0},
+    {KILN_OP_CONCATENATE, "stack of five, rank 1", "1x$T; 1x$T; 1x$T; 1x$T; 1x$T", "5x$T", "{dimension = 0 : i64}", 0, 0, 0, 0},
     /* bitcast_convert between widths: the last dim split or joined */
     {KILN_OP_BITCAST_CONVERT, "into bytes", "3x5x$T", "3x5x4xui8", "", 0, 0, 0, 0},
     {KILN_OP_BITCAST_CONVERT, "16 bits into bytes", "7x$T", "7x2xsi8", "", 0, 0, 0, 0},
