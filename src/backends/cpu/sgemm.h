@@ -10,8 +10,8 @@
  *
  * Sums: f32 throughout, by fused multiply-adds. In the 6x16 tiles each element of C sums
  * each block of 256 terms in k's order, scaled by alpha and added to C block by block; the
- * dot-product tiles (B transposed, few rows) keep eight partial sums per element, one per
- * lane, added at the end. Accuracy as any blocked sgemm's (oneDNN's and OpenBLAS's split
+ * dot-product tiles (B transposed, few rows; a matrix times a vector) keep eight partial
+ * sums per element, one per lane, added at the end. Accuracy as any blocked sgemm's (oneDNN's and OpenBLAS's split
  * their sums too); the differential harness checks it against the interpreter. */
 #ifndef KILN_BACKENDS_CPU_SGEMM_H
 #define KILN_BACKENDS_CPU_SGEMM_H

@@ -273,6 +273,10 @@ void kiln_cpu_sgemm_avx2(char ta, char tb, int64_t m, int64_t n, int64_t k, floa
     dots(m, n, k, alpha, a, lda, b, ldb, accumulate, c, ldc);
     return;
   }
+  if (n == 1 && ta == 'N' && (tb == 'T' || ldb == 1)) { /* matrix times vector: A's rows dotted with it */
+    dots(m, 1, k, alpha, a, lda, b, k, accumulate, c, ldc);
+    return;
+  }
   if (m == 1) {
     if (tb == 'N') row_vector(n, k, a, ap, b, ldb, c, alpha, accumulate);
     else strided_row_dots(n, k, a, ap, b, ldb, c, alpha, accumulate);
