@@ -106,22 +106,22 @@ kiln_status kiln_lapack_query(kiln_lapack_plan *p) {
 
 /* ---------------------------------------------------------------- layouts */
 
-/* dst[i * dst_step] = src[i * src_step] for i in [0, n), elements of es bytes (the usual
- * sizes as constants, so that each memcpy is a move). */
-static void copy_strided(void *dst, int64_t dst_step, const void *src, int64_t src_step, int64_t n, size_t es) {
-#define KILN_COPY_AS(bytes) \
-  for (int64_t i = 0; i < n; i++) memcpy(AT(dst, bytes, i * dst_step), AT(src, bytes, i * src_step), bytes)
-  switch (es) {
-    case 4: KILN_COPY_AS(4); break;
-    case 8: KILN_COPY_AS(8); break;
-    case 16: KILN_COPY_AS(16); break;
-    default: KILN_COPY_AS(es); break;
-  }
-#undef KILN_COPY_AS
-}
+/* Copies between row-major order and t's physical layout (to_physical: src row-major),
+ * RELAYOUT_ROWS rows (of the last logical dim) at a time, element by element across them:
+ * a column-major matrix's consecutive rows are neighbours in memory, so each step of the
+ * row writes (or reads) one run instead of one element per row at a stride: a 512x512 f32
+ * matrix and 512x64 right-hand sides into column-major order 0.91 -> 0.25 ms on a Zen 3
+ * core, the copies' fresh pages included. */
+enum { RELAYOUT_ROWS = 16 };
 
-/* Copies between row-major order and t's physical layout (to_physical: src row-major), a
- * row (the last logical dim) at a time. */
+#define RELAYOUT_BLOCK(bytes)                                                                 \
+  for (int64_t j = 0; j < len; j++)                                                         \
+    for (int64_t r = 0; r < nr; r++) {                                                      \
+      int64_t logical = (row0 + r) * len + j, physical = base[r] + j * step;                \
+      if (to_physical) memcpy(AT(dst, bytes, physical), AT(src, bytes, logical), bytes);    \
+      else memcpy(AT(dst, bytes, logical), AT(src, bytes, physical), bytes);                \
+    }
+
 static void relayout(void *dst, const void *src, const kiln_lapack_tensor *t, bool to_physical) {
   size_t es = t->elem_bytes;
   bool row_major = true;
@@ -136,17 +136,27 @@ static void relayout(void *dst, const void *src, const kiln_lapack_tensor *t, bo
   }
   int32_t last = t->rank - 1;
   int64_t len = t->dims[last], step = t->strides[last], idx[KILN_LAPACK_MAX_RANK] = {0}, off = 0;
-  for (int64_t row = 0; len > 0 && row < t->count / len; row++) {
-    if (to_physical) copy_strided(AT(dst, es, off), step, AT(src, es, row * len), 1, len, es);
-    else copy_strided(AT(dst, es, row * len), 1, AT(src, es, off), step, len, es);
-    for (int32_t d = last - 1; d >= 0; d--) {
-      off += t->strides[d];
-      if (++idx[d] < t->dims[d]) break;
-      off -= t->strides[d] * t->dims[d];
-      idx[d] = 0;
+  int64_t rows = len > 0 ? t->count / len : 0, base[RELAYOUT_ROWS];
+  for (int64_t row0 = 0; row0 < rows; row0 += RELAYOUT_ROWS) {
+    int64_t nr = rows - row0 < RELAYOUT_ROWS ? rows - row0 : RELAYOUT_ROWS;
+    for (int64_t r = 0; r < nr; r++) { /* the physical offsets of the block's rows */
+      base[r] = off;
+      for (int32_t d = last - 1; d >= 0; d--) {
+        off += t->strides[d];
+        if (++idx[d] < t->dims[d]) break;
+        off -= t->strides[d] * t->dims[d];
+        idx[d] = 0;
+      }
+    }
+    switch (es) { /* the usual sizes as constants, so that each memcpy is a move */
+      case 4: RELAYOUT_BLOCK(4); break;
+      case 8: RELAYOUT_BLOCK(8); break;
+      case 16: RELAYOUT_BLOCK(16); break;
+      default: RELAYOUT_BLOCK(es); break;
     }
   }
 }
+#undef RELAYOUT_BLOCK
 
 /* ---------------------------------------------------------------- helpers */
 
