@@ -227,8 +227,10 @@ static kiln_status scratch_alloc(const kiln_lapack_plan *p, scratch *s) {
   s->work = alloc_bytes(p->lwork, ts), s->rwork = alloc_bytes(p->lrwork, rs);
   s->iwork = alloc_bytes(p->liwork, sizeof(int));
   s->tmp1 = alloc_bytes(sq, ts), s->tmp2 = alloc_bytes(sq, ts), s->tmp3 = alloc_bytes(sq, ts);
-  bool ok = s->work && s->rwork && s->tmp1 && s->tmp2 && s->tmp3 && s->iwork;
-  return ok ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "lapack: out of memory");
+  if (s->work && s->rwork && s->tmp1 && s->tmp2 && s->tmp3 && s->iwork) return NULL;
+  free(s->work), free(s->rwork), free(s->tmp1), free(s->tmp2), free(s->tmp3), free(s->iwork);
+  s->work = s->rwork = s->tmp1 = s->tmp2 = s->tmp3 = NULL, s->iwork = NULL; /* a later run tries again */
+  return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "lapack: out of memory");
 }
 
 static void scratch_free(scratch *s) {
@@ -457,29 +459,81 @@ static int64_t work_of(const kiln_lapack_plan *p) {
   return w < 0x1p62 ? (int64_t)w : INT64_C(1) << 62;
 }
 
-kiln_status kiln_lapack_run(const kiln_lapack_plan *p, const void *const *in, void *const *out,
+/* A run's buffers: the operands' and results' copies and a workspace per thread. */
+typedef struct kiln_lapack_buffers {
+  struct kiln_lapack_buffers *next; /* in the plan's idle list */
+  void *pin[KILN_LAPACK_MAX_IN], *pout[KILN_LAPACK_MAX_OUT];
+  int32_t slots;
+  scratch *s; /* slots of them, allocated by the first part a thread runs */
+} buffers;
+
+static void buffers_free(buffers *b) {
+  if (!b) return;
+  for (int32_t k = 0; k < KILN_LAPACK_MAX_IN; k++) free(b->pin[k]);
+  for (int32_t k = 0; k < KILN_LAPACK_MAX_OUT; k++) free(b->pout[k]);
+  for (int32_t t = 0; b->s && t < b->slots; t++) scratch_free(&b->s[t]);
+  free(b->s);
+  free(b);
+}
+
+void kiln_lapack_free_buffers(kiln_lapack_plan *p) {
+  while (p->idle) {
+    buffers *b = p->idle;
+    p->idle = b->next;
+    buffers_free(b);
+  }
+}
+
+/* Buffers with room for `slots` threads: kept ones (their results zeroed, as new ones
+ * are) or new ones; NULL when out of memory. */
+static buffers *buffers_take(kiln_lapack_plan *p, int32_t slots) {
+  pthread_mutex_lock(&p->lock);
+  buffers **at = &p->idle;
+  while (*at && (*at)->slots < slots) at = &(*at)->next;
+  buffers *b = *at;
+  if (b) *at = b->next;
+  pthread_mutex_unlock(&p->lock);
+  if (b) {
+    for (int32_t k = 0; k < p->num_out; k++) memset(b->pout[k], 0, (size_t)p->out[k].count * p->out[k].elem_bytes);
+    return b;
+  }
+  b = kiln_fault_calloc(1, sizeof *b);
+  bool ok = b && (b->s = kiln_fault_calloc((size_t)slots, sizeof *b->s));
+  if (b) b->slots = slots;
+  for (int32_t k = 0; ok && k < p->num_in; k++) ok = (b->pin[k] = alloc_bytes(p->in[k].count, p->in[k].elem_bytes));
+  for (int32_t k = 0; ok && k < p->num_out; k++) ok = (b->pout[k] = alloc_bytes(p->out[k].count, p->out[k].elem_bytes));
+  if (ok) return b;
+  buffers_free(b);
+  return NULL;
+}
+
+static void buffers_give(kiln_lapack_plan *p, buffers *b) {
+  pthread_mutex_lock(&p->lock);
+  b->next = p->idle;
+  p->idle = b;
+  pthread_mutex_unlock(&p->lock);
+}
+
+kiln_status kiln_lapack_run(const kiln_lapack_plan *plan, const void *const *in, void *const *out,
                             const kiln_lapack_threads *threads) {
-  void *pin[KILN_LAPACK_MAX_IN] = {NULL}, *pout[KILN_LAPACK_MAX_OUT] = {NULL};
+  kiln_lapack_plan *p = (kiln_lapack_plan *)plan; /* its idle buffers change; the plan does not */
   int64_t work = work_of(p);
   int32_t parts = threads && threads->threads > 1 && p->batch > 1 ? threads->parts(threads->ctx, work, p->batch) : 1;
-  int32_t slots = parts > 1 ? threads->threads : 1;
-  scratch *s = kiln_fault_calloc((size_t)slots, sizeof *s);
-  bool ok = s != NULL;
-  for (int32_t k = 0; ok && k < p->num_in; k++) ok = (pin[k] = alloc_bytes(p->in[k].count, p->in[k].elem_bytes));
-  for (int32_t k = 0; ok && k < p->num_out; k++) ok = (pout[k] = alloc_bytes(p->out[k].count, p->out[k].elem_bytes));
-  kiln_status st = ok ? NULL : KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "lapack: out of memory");
-  if (!st) {
-    for (int32_t k = 0; k < p->num_in; k++) relayout(pin[k], in[p->operand_of[k]], &p->in[k], true);
-    copy_operands(p, pin, pout);
-    parts_ctx c = {p, pin, pout, s, parts};
-    if (parts > 1) threads->run(threads->ctx, parts, work, run_part, &c);
-    else run_part(&c, 0, 0);
-    for (int32_t t = 0; !st && t < slots; t++) st = s[t].st, s[t].st = NULL; /* the first error */
+  buffers *b = buffers_take(p, parts > 1 ? threads->threads : 1);
+  if (!b) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "lapack: out of memory");
+  void *const *pin = b->pin, *const *pout = b->pout;
+  kiln_status st = NULL;
+  for (int32_t k = 0; k < p->num_in; k++) relayout(pin[k], in[p->operand_of[k]], &p->in[k], true);
+  copy_operands(p, pin, pout);
+  parts_ctx c = {p, pin, pout, b->s, parts};
+  if (parts > 1) threads->run(threads->ctx, parts, work, run_part, &c);
+  else run_part(&c, 0, 0);
+  for (int32_t t = 0; t < b->slots; t++) { /* the first error (a workspace that failed to allocate tries again next run) */
+    if (!st) st = b->s[t].st;
+    else kiln_status_free(b->s[t].st);
+    b->s[t].st = NULL;
   }
   for (int32_t k = 0; !st && k < p->num_out; k++) relayout(out[k], pout[k], &p->out[k], false);
-  for (int32_t k = 0; k < KILN_LAPACK_MAX_IN; k++) free(pin[k]);
-  for (int32_t k = 0; k < KILN_LAPACK_MAX_OUT; k++) free(pout[k]);
-  for (int32_t t = 0; s && t < slots; t++) scratch_free(&s[t]);
-  free(s);
+  buffers_give(p, b);
   return st;
 }

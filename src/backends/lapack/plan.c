@@ -481,6 +481,7 @@ kiln_status kiln_lapack_prepare(const kiln_op *op, const kiln_lapack_shape *oper
   }
   kiln_lapack_plan *p = calloc(1, sizeof *p);
   if (!p) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  pthread_mutex_init(&p->lock, NULL);
   char name[160];
   if (target >= 0) snprintf(name, sizeof name, "custom call target '%.*s'", (int)(n < 100 ? n : 100), s);
   else snprintf(name, sizeof name, "%s", kiln_op_name(op->kind));
@@ -534,7 +535,7 @@ kiln_status kiln_lapack_prepare(const kiln_op *op, const kiln_lapack_shape *oper
   else if (!c.st) set_layout(&c, &p->out[0], NULL, true, "result", 0);
   if (!c.st) c.st = kiln_lapack_query(p);
   if (c.st) {
-    free(p);
+    kiln_lapack_destroy(p);
     return c.st;
   }
   *out = p;
@@ -546,4 +547,9 @@ void kiln_lapack_result_shape(const kiln_lapack_plan *plan, int32_t k, int32_t *
   *out_dims = plan->out[k].dims;
 }
 
-void kiln_lapack_destroy(kiln_lapack_plan *plan) { free(plan); }
+void kiln_lapack_destroy(kiln_lapack_plan *plan) {
+  if (!plan) return;
+  kiln_lapack_free_buffers(plan);
+  pthread_mutex_destroy(&plan->lock);
+  free(plan);
+}
