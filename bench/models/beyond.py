@@ -184,6 +184,44 @@ def rbf(x, y):
     d = (x * x).sum(-1)[:, None] + (y * y).sum(-1)[None, :] - 2 * x @ y.T
     return jnp.exp(-0.5 * d)
 
+def lorenz_rk4(s):
+    def f(s):
+        x, y, z = s[:, 0], s[:, 1], s[:, 2]
+        return jnp.stack([10 * (y - x), x * (28 - z) - y, x * y - 8 / 3 * z], -1)
+    def step(i, s):
+        h = 0.002; k1 = f(s); k2 = f(s + h / 2 * k1); k3 = f(s + h / 2 * k2); k4 = f(s + h * k3)
+        return s + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+    return lax.fori_loop(0, 200, step, s)
+
+def power_iter(a, v):
+    def body(i, v):
+        w = a @ v
+        return w / jnp.linalg.norm(w)
+    v = lax.fori_loop(0, 50, body, v)
+    return v @ a @ v
+
+def scan_layers(ws, x):
+    return lax.scan(lambda h, w: (jnp.tanh(h @ w), None), x, ws)[0]
+
+def logreg_grad(w, x, y):
+    return jax.grad(lambda w: jnp.mean(jax.nn.softplus(-y * (x @ w))) + 1e-3 * jnp.sum(w * w))(w)
+
+def clip_global_norm(g1, g2, g3):
+    n = jnp.sqrt(sum(jnp.sum(g * g) for g in (g1, g2, g3)))
+    s = jnp.minimum(1.0, 1.0 / (n + 1e-6))
+    return g1 * s, g2 * s, g3 * s
+
+def collatz_steps(x):
+    def cond(c): return jnp.any(c[0] > 1)
+    def body(c):
+        v, n = c
+        live = v > 1
+        return jnp.where(live, jnp.where(v % 2 == 0, v // 2, 3 * v + 1), v), n + live
+    return lax.while_loop(cond, body, (x, jnp.zeros_like(x)))[1]
+
+def depthwise_grad_w(w, x):
+    return jax.grad(lambda w: jnp.sum(lax.conv_general_dilated(x, w, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"), feature_group_count=x.shape[-1]) ** 2))(w)
+
 
 def programs():
     """name -> (function, inputs)."""
@@ -348,6 +386,37 @@ def programs():
         "rbf_kernel": (rbf, [f32(2048, 32), f32(2048, 32)]),
         "vmap_interp": (jax.vmap(lambda xq, xp, fp: jnp.interp(xq, xp, fp)), [f32(64, 4096), np.sort(f32(64, 256), -1), f32(64, 256)]),
         "solve_4x4_batched": (jnp.linalg.solve, [f32(4096, 4, 4) + 4 * np.eye(4, dtype=np.float32), f32(4096, 4, 1)]),
+        # 2026-12-06: scientific loops, more linear algebra, batching-dim gathers and scatters
+        "lorenz_rk4": (lorenz_rk4, [f32(1024, 3)]),
+        "power_iter": (power_iter, [f32(512, 512) / 16, f32(512)]),
+        "scan_layers": (scan_layers, [f32(8, 256, 256, scale=0.06), f32(64, 256)]),
+        "expm": (jax.scipy.linalg.expm, [f32(64, 64, scale=0.1)]),
+        "cho_solve": (lambda a, b: jax.scipy.linalg.cho_solve(jax.scipy.linalg.cho_factor(a @ a.T + 256 * jnp.eye(256)), b), [f32(256, 256), f32(256, 32)]),
+        "lu_solve": (lambda a, b: jax.scipy.linalg.lu_solve(jax.scipy.linalg.lu_factor(a), b), [f32(256, 256) + 16 * np.eye(256, dtype=np.float32), f32(256, 32)]),
+        "solve_triangular": (lambda a, b: jax.scipy.linalg.solve_triangular(a, b, lower=True), [np.tril(f32(512, 512)) + 32 * np.eye(512, dtype=np.float32), f32(512, 64)]),
+        "det_batched": (jnp.linalg.det, [f32(256, 8, 8) + 3 * np.eye(8, dtype=np.float32)]),
+        "pinv": (jnp.linalg.pinv, [f32(128, 64)]),
+        "eigvals_abs": (lambda a: jnp.sort(jnp.abs(jnp.linalg.eigvals(a))), [f32(48, 48)]),
+        "gammaln_digamma": (lambda x: jax.scipy.special.gammaln(x) + jax.scipy.special.digamma(x), [np.abs(f32(1024, 1024)) * 5 + 0.1]),
+        "logreg_grad": (logreg_grad, [f32(128), f32(4096, 128), np.sign(f32(4096))]),
+        "clip_global_norm": (clip_global_norm, [f32(1024, 1024), f32(1024), f32(512, 256)]),
+        "collatz": (collatz_steps, [ints(10000, 4096) + 1]),
+        "random_permutation": (lambda k: jax.random.permutation(jax.random.wrap_key_data(k), 100000), [np.asarray(jax.random.key_data(jax.random.PRNGKey(13)))]),
+        "random_choice_p": (lambda k, p: jax.random.choice(jax.random.wrap_key_data(k), 1000, (4096,), p=p), [np.asarray(jax.random.key_data(jax.random.PRNGKey(14))), (np.abs(f32(1000)) / np.abs(f32(1000)).sum()).astype(np.float32)]),
+        "depthwise_grad_w": (depthwise_grad_w, [f32(3, 3, 1, 64, scale=0.1), f32(8, 32, 32, 64)]),
+        "grouped_conv_s2": (lambda x, w: lax.conv_general_dilated(x, w, (2, 2), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"), feature_group_count=4), [f32(8, 64, 64, 64), f32(3, 3, 16, 64, scale=0.1)]),
+        "vmap_dynamic_slice": (jax.vmap(lambda x, i: lax.dynamic_slice(x, (i,), (16,))), [f32(4096, 256), ints(240, 4096)]),
+        "vmap_dus": (jax.vmap(lambda x, u, i: lax.dynamic_update_slice(x, u, (i,))), [f32(4096, 256), f32(4096, 16), ints(240, 4096)]),
+        "cumsum_i32": (lambda x: jnp.cumsum(x, axis=1), [ints(100, 512, 4096)]),
+        "rfft_1000": (lambda x: jnp.fft.rfft(x, axis=-1), [f32(256, 1000)]),
+        "segment_max": (lambda x, i: jax.ops.segment_max(x, i, 1024), [f32(65536, 16), ints(1024, 65536)]),
+        "softmax_f16": (lambda x: jax.nn.softmax(x.astype(jnp.float16), -1), [f32(1024, 1024)]),
+        "convolve2d": (lambda x, k: jax.scipy.signal.convolve2d(x, k, mode="same"), [f32(256, 256), f32(7, 7)]),
+        "map_coordinates": (lambda x, c: jax.scipy.ndimage.map_coordinates(x, [c[0], c[1]], order=1, mode="nearest"), [f32(512, 512), (np.abs(f32(2, 100000)) * 100).astype(np.float32)]),
+        "sort_axis0": (lambda x: jnp.sort(x, axis=0), [f32(1024, 256)]),
+        "reduce_precision": (lambda x: lax.reduce_precision(x, 5, 10) * 2, [f32(1024, 1024)]),
+        "clz_shift": (lambda a: lax.clz(a) + lax.shift_right_logical(a, 7), [ints(1 << 30, 1 << 20)]),
+        "where_chain": (lambda x, y: jnp.where(x > 0, jnp.where(y > 0, x * y, x - y), jnp.where(y > 1, y, -x)), [f32(1024, 1024), f32(1024, 1024)]),
     }
 
 
