@@ -470,6 +470,55 @@ static kiln_status reduce_window_loop(region_run *r, const kiln_kernel_args *a, 
   return NULL;
 }
 
+/* The axis of a prefix window (a cumulative reduction: the window spans the axis, padded
+ * before it by size - 1, unit strides and dilations, every other dim untouched), or -1. */
+static int32_t prefix_axis(const window *w, const int64_t *dims) {
+  int32_t axis = -1;
+  for (int32_t d = 0; d < w->rank; d++) {
+    if (w->stride[d] != 1 || w->base_dil[d] != 1 || w->win_dil[d] != 1) return -1;
+    if (w->size[d] == 1 && w->lo[d] == 0 && w->hi[d] == 0) continue;
+    if (axis >= 0 || w->size[d] < dims[d] || w->lo[d] != w->size[d] - 1 || w->hi[d] != 0) return -1;
+    axis = d;
+  }
+  return axis;
+}
+
+/* Whether the body maps (init, init) to init, bit for bit: then a prefix window's leading
+ * padding folds to init, and window i folds init, x[0], ..., x[i] in that order. */
+static kiln_status idempotent_init(region_run *r, const kiln_kernel_args *a, int32_t n, bool *out) {
+  *out = false;
+  KILN_RETURN_IF_ERROR(reset_accumulators(r, a, n));
+  KILN_RETURN_IF_ERROR(set_elements(r, a, n, -1));
+  KILN_RETURN_IF_ERROR(fold(r, n));
+  for (int32_t i = 0; i < n; i++) {
+    const kiln_rtv *got = r->args[i], *init = a->in[n + i];
+    if (!got || got->elem != init->elem || memcmp(got->data, init->data, init->elem_bytes)) return NULL;
+  }
+  *out = true;
+  return NULL;
+}
+
+/* A prefix window along `axis` as a running fold: out[i] is the accumulator after
+ * x[0..i], the same folds in the same order as the windows' (given idempotent_init), in
+ * O(n) instead of O(n * size): jax's cumlogsumexp over 2,048 elements folded 1,024 times
+ * as often. */
+static kiln_status prefix_scan(region_run *r, const kiln_kernel_args *a, int32_t n, int32_t axis) {
+  const kiln_rtv *in = a->in[0];
+  int64_t len = in->dims[axis], inner = 1;
+  for (int32_t d = axis + 1; d < in->rank; d++) inner *= in->dims[d];
+  int64_t rows = len ? in->count / len : 0;
+  for (int64_t row = 0; row < rows; row++) {
+    int64_t base = row / inner * len * inner + row % inner;
+    KILN_RETURN_IF_ERROR(reset_accumulators(r, a, n));
+    for (int64_t i = 0; i < len; i++) {
+      KILN_RETURN_IF_ERROR(set_elements(r, a, n, base + i * inner));
+      KILN_RETURN_IF_ERROR(fold(r, n));
+      store_accumulators(r, a, n, base + i * inner);
+    }
+  }
+  return NULL;
+}
+
 static kiln_status k_reduce_window(kiln_interp_ctx *ctx, const kiln_kernel_args *a) {
   int32_t n;
   region_run r;
@@ -477,7 +526,10 @@ static kiln_status k_reduce_window(kiln_interp_ctx *ctx, const kiln_kernel_args 
   window w;
   kiln_status st = window_read(ctx, a->op, a->in[0]->rank, a->in[0]->dims, &w);
   for (int32_t i = 0; !st && i < n; i++) st = kiln_kernel_result(a, i, w.rank, w.out);
-  if (!st) st = reduce_window_loop(&r, a, n, &w);
+  int32_t axis = st ? -1 : prefix_axis(&w, a->in[0]->dims);
+  bool scan = false;
+  if (axis >= 0 && a->in[0]->count > 0) st = idempotent_init(&r, a, n, &scan);
+  if (!st) st = scan ? prefix_scan(&r, a, n, axis) : reduce_window_loop(&r, a, n, &w);
   rr_free(&r);
   return st;
 }

@@ -100,6 +100,48 @@ func.func @reduce_window_pad() {
 
 // -----
 
+// Windows spanning the axis, padded before it (jax's cumulative reductions): a body whose
+// init folds to itself runs as a running fold (the same folds, in order); one whose init
+// does not (add from 1) folds the padding into every window.
+func.func @reduce_window_prefix() {
+  %z4 = stablehlo.constant dense<0.0> : tensor<4xf32>
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %l = "stablehlo.reduce_window"(%z4, %ninf) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %m = stablehlo.maximum %a, %b : tensor<f32>
+    %d = stablehlo.subtract %a, %b : tensor<f32>
+    %nan = stablehlo.compare NE, %d, %d, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %s = stablehlo.add %a, %b : tensor<f32>
+    %ad = stablehlo.abs %d : tensor<f32>
+    %nd = stablehlo.negate %ad : tensor<f32>
+    %e = stablehlo.exponential %nd : tensor<f32>
+    %lp = stablehlo.log_plus_one %e : tensor<f32>
+    %r = stablehlo.add %m, %lp : tensor<f32>
+    %v = stablehlo.select %nan, %s, %r : tensor<i1>, tensor<f32>
+    stablehlo.return %v : tensor<f32>
+  }) {window_dimensions = array<i64: 4>, padding = dense<[[3, 0]]> : tensor<1x2xi64>} : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+  check.expect_almost_eq_const %l, dense<[0.0, 0.693147182, 1.09861231, 1.38629436]> : tensor<4xf32>
+  %x = stablehlo.constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+  %one = stablehlo.constant dense<1.0> : tensor<f32>
+  %a = "stablehlo.reduce_window"(%x, %one) ({
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    %s = stablehlo.add %p, %q : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) {window_dimensions = array<i64: 3>, padding = dense<[[2, 0]]> : tensor<1x2xi64>} : (tensor<3xf32>, tensor<f32>) -> tensor<3xf32>
+  check.expect_eq_const %a, dense<[4.0, 5.0, 7.0]> : tensor<3xf32>
+  %y = stablehlo.constant dense<[[1, 2], [3, 4], [5, 6]]> : tensor<3x2xi32>
+  %i1 = stablehlo.constant dense<1> : tensor<i32>
+  %c = "stablehlo.reduce_window"(%y, %i1) ({
+  ^bb0(%p: tensor<i32>, %q: tensor<i32>):
+    %s = stablehlo.multiply %p, %q : tensor<i32>
+    stablehlo.return %s : tensor<i32>
+  }) {window_dimensions = array<i64: 3, 1>, padding = dense<[[2, 0], [0, 0]]> : tensor<2x2xi64>} : (tensor<3x2xi32>, tensor<i32>) -> tensor<3x2xi32>
+  check.expect_eq_const %c, dense<[[1, 2], [3, 8], [15, 48]]> : tensor<3x2xi32>
+  func.return
+}
+
+// -----
+
 func.func @select_and_scatter_init() {
   %op = stablehlo.constant dense<[1, 5, 3]> : tensor<3xi32>
   %src = stablehlo.constant dense<[10, 20]> : tensor<2xi32>
