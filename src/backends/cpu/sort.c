@@ -6,7 +6,12 @@
  * false as IEEE says), a stable bottom-up merge sort orders an index permutation by them,
  * and every operand is permuted by it. The merge is the interpreter's, comparison for
  * comparison, so the result is the same even where the comparator is not a strict order
- * (NaNs under FLOAT, LE). Slices are sorted in parallel. */
+ * (NaNs under FLOAT, LE). Slices are sorted in parallel.
+ *
+ * Several keys (lax.sort's num_keys, jnp.lexsort): `or(lt_0, and(eq_0, or(lt_1, ...)))`,
+ * each lt a strict compare (LT, GT) of ordered keys (integers, TOTALORDER floats) and its
+ * eq the EQ of the same arguments; such a comparator is a strict weak order, so the stable
+ * result is unique, and a stable radix sort by each key in turn, the last first, gives it. */
 #include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -19,13 +24,21 @@
 typedef enum key_kind { KEYS_ORDERED, KEYS_FLOAT } key_kind;
 typedef enum direction { DIR_LT, DIR_LE, DIR_GT, DIR_GE } direction;
 
-struct kiln_cpu_sort {
-  int32_t num_operands, key;     /* the operand the comparator reads */
+enum { MAX_KEYS = 8 };
+
+/* One key of the comparator: an operand and how its two arguments are compared. */
+typedef struct sort_key {
+  int32_t operand;
   key_kind kind;
   direction dir;
-  bool swapped;                  /* compare(b, a): the comparator's operands reversed */
-  bool canonical;                /* keys canonicalised first: -0 as +0, NaNs as one NaN */
-  kiln_elem key_elem;
+  bool swapped;   /* compare(b, a): the comparator's operands reversed */
+  bool canonical; /* keys canonicalised first: -0 as +0, NaNs as one NaN */
+  kiln_elem elem;
+} sort_key;
+
+struct kiln_cpu_sort {
+  int32_t num_operands, num_keys;
+  sort_key keys[MAX_KEYS];       /* most significant first */
   int64_t outer, len, inner;     /* slices along the sort dimension */
   size_t *elem_bytes;            /* per operand */
   /* The last run's scratch, kept for the next (a run takes it or allocates its own, and
@@ -75,33 +88,77 @@ static const kiln_value *key_argument(const kiln_value *v, bool *canonical) {
   return a;
 }
 
-/* The comparator's shape, or false: `return compare(p, q)` where p and q are the two
- * arguments of one operand, each maybe canonicalised. */
-static bool read_comparator(const kiln_op *op, kiln_cpu_sort *s) {
-  const kiln_block *b = kiln_op_block(op, 0);
-  if (!b || b->next || b->num_args != 2 * op->num_operands || !b->last) return false;
-  const kiln_op *ret = b->last;
-  if (ret->num_operands != 1 || !ret->operands[0]->def || ret->operands[0]->def->kind != KILN_OP_COMPARE) return false;
-  const kiln_op *c = ret->operands[0]->def;
+/* The key a compare reads, or false: compare(p, q) where p and q are the two arguments
+ * of one operand, each maybe canonicalised; dir_out: its direction among LT LE GT GE, or
+ * -1 for EQ (allowed only when eq_ok). */
+static bool read_compare(const kiln_op *c, const kiln_block *b, bool eq_ok, sort_key *k, int *dir_out) {
+  if (!c || c->kind != KILN_OP_COMPARE) return false;
   bool cx, cy;
   const kiln_value *x = key_argument(c->operands[0], &cx), *y = key_argument(c->operands[1], &cy);
   if (!x || !y || cx != cy || x->block != b || y->block != b || x->index / 2 != y->index / 2 || x->index == y->index)
     return false;
-  s->key = x->index / 2;
-  s->swapped = x->index % 2 == 1;
-  s->canonical = cx;
+  k->operand = x->index / 2;
+  k->swapped = x->index % 2 == 1;
+  k->canonical = cx;
   const char *d = kiln_attr_enum_text(kiln_op_attr(c, "comparison_direction"));
   static const char *const names[] = {"LT", "LE", "GT", "GE"};
-  int k = -1;
+  int dir = d && eq_ok && !strcmp(d, "EQ") ? -1 : -2;
   for (int i = 0; d && i < 4; i++)
-    if (!strcmp(d, names[i])) k = i;
-  if (k < 0) return false;
-  s->dir = (direction)k;
+    if (!strcmp(d, names[i])) dir = i;
+  if (dir == -2) return false;
+  *dir_out = dir;
+  if (dir >= 0) k->dir = (direction)dir;
   const char *t = kiln_attr_enum_text(kiln_op_attr(c, "compare_type"));
-  s->key_elem = kiln_type_elem(x->type);
-  bool fl = kiln_elem_is_float(s->key_elem);
-  if (kiln_elem_is_complex(s->key_elem) || s->key_elem == KILN_ELEM_F8E8M0FNU || (s->canonical && !fl)) return false;
-  s->kind = fl && !(t && !strcmp(t, "TOTALORDER")) ? KEYS_FLOAT : KEYS_ORDERED;
+  k->elem = kiln_type_elem(x->type);
+  bool fl = kiln_elem_is_float(k->elem);
+  if (kiln_elem_is_complex(k->elem) || k->elem == KILN_ELEM_F8E8M0FNU || (k->canonical && !fl)) return false;
+  k->kind = fl && !(t && !strcmp(t, "TOTALORDER")) ? KEYS_FLOAT : KEYS_ORDERED;
+  return true;
+}
+
+/* The keys of comparator value v, from s->num_keys on: one compare, or
+ * or(lt, and(eq, rest)) with lt and eq the same key's strict and equal compares. */
+static bool read_keys(const kiln_value *v, const kiln_block *b, kiln_cpu_sort *s) {
+  const kiln_op *c = v->def;
+  if (!c || s->num_keys >= MAX_KEYS) return false;
+  sort_key *k = &s->keys[s->num_keys];
+  int dir;
+  if (c->kind == KILN_OP_COMPARE) {
+    if (!read_compare(c, b, false, k, &dir)) return false;
+    s->num_keys++;
+    return true;
+  }
+  if (c->kind != KILN_OP_OR || c->num_operands != 2) return false;
+  for (int side = 0; side < 2; side++) { /* which of or's operands is the strict compare */
+    const kiln_op *lt = c->operands[side]->def, *conj = c->operands[1 - side]->def;
+    if (!lt || lt->kind != KILN_OP_COMPARE || !conj || conj->kind != KILN_OP_AND || conj->num_operands != 2) continue;
+    for (int e = 0; e < 2; e++) { /* which of and's operands is the equality */
+      const kiln_op *eq = conj->operands[e]->def;
+      sort_key ke;
+      int de;
+      if (!read_compare(lt, b, false, k, &dir) || !read_compare(eq, b, true, &ke, &de) || de != -1) continue;
+      /* a strict order of ordered keys, its equality on the same arguments and form */
+      if (k->kind != KEYS_ORDERED || ke.kind != KEYS_ORDERED || (k->dir != DIR_LT && k->dir != DIR_GT) ||
+          ke.operand != k->operand || ke.canonical != k->canonical)
+        continue;
+      s->num_keys++;
+      if (read_keys(conj->operands[1 - e], b, s)) return true;
+      s->num_keys--;
+    }
+  }
+  return false;
+}
+
+/* The comparator's keys, or false. */
+static bool read_comparator(const kiln_op *op, kiln_cpu_sort *s) {
+  const kiln_block *b = kiln_op_block(op, 0);
+  if (!b || b->next || b->num_args != 2 * op->num_operands || !b->last) return false;
+  const kiln_op *ret = b->last;
+  if (ret->num_operands != 1) return false;
+  s->num_keys = 0;
+  if (!read_keys(ret->operands[0], b, s)) return false;
+  for (int32_t j = 0; s->num_keys > 1 && j < s->num_keys; j++) /* several: strict orders of ordered keys */
+    if (s->keys[j].kind != KEYS_ORDERED || (s->keys[j].dir != DIR_LT && s->keys[j].dir != DIR_GT)) return false;
   return true;
 }
 
@@ -171,16 +228,17 @@ typedef union key {
   double f;
 } key;
 
-/* comparator(x, y) for the slice's keys */
+/* comparator(x, y) for the slice's keys (one key) */
 static inline bool before(const kiln_cpu_sort *s, const key *k, int64_t x, int64_t y) {
-  if (s->swapped) {
+  const sort_key *sk = &s->keys[0];
+  if (sk->swapped) {
     int64_t t = x;
     x = y;
     y = t;
   }
-  if (s->kind == KEYS_FLOAT) {
+  if (sk->kind == KEYS_FLOAT) {
     double a = k[x].f, b = k[y].f;
-    switch (s->dir) {
+    switch (sk->dir) {
       case DIR_LT: return a < b;
       case DIR_LE: return a <= b;
       case DIR_GT: return a > b;
@@ -188,7 +246,7 @@ static inline bool before(const kiln_cpu_sort *s, const key *k, int64_t x, int64
     }
   }
   uint64_t a = k[x].u, b = k[y].u;
-  switch (s->dir) {
+  switch (sk->dir) {
     case DIR_LT: return a < b;
     case DIR_LE: return a <= b;
     case DIR_GT: return a > b;
@@ -286,11 +344,11 @@ static void radix_sort(key *k, int64_t *perm, key *k2, int64_t *perm2, int64_t n
 /* The slice's keys k[0, len) (its first at p, len elements s->inner apart) read by a loop
  * of the key's type, for the common forms (32 and 64-bit integers and floats, not
  * canonicalised); false for the others (read element by element). */
-static bool read_keys_fast(const kiln_cpu_sort *s, const uint8_t *p, key *k) {
-  if (s->canonical) return false;
+static bool read_keys_fast(const kiln_cpu_sort *s, const sort_key *sk, const uint8_t *p, key *k) {
+  if (sk->canonical) return false;
   int64_t n = s->len, st = s->inner;
-  bool fl = s->kind == KEYS_FLOAT;
-  switch (s->key_elem) {
+  bool fl = sk->kind == KEYS_FLOAT;
+  switch (sk->elem) {
 #define READ(T, EXPR)                     \
   for (int64_t i = 0; i < n; i++) {       \
     T v;                                  \
@@ -320,8 +378,9 @@ static bool read_keys_fast(const kiln_cpu_sort *s, const uint8_t *p, key *k) {
 /* perm ordered by the keys k: the radix sort where the comparator is a strict order of
  * ordered keys, else the interpreter's merge sort. */
 static void sort_perm(const kiln_cpu_sort *s, key *k, int64_t *perm) {
-  if (s->kind == KEYS_ORDERED && (s->dir == DIR_LT || s->dir == DIR_GT))
-    radix_sort(k, perm, k + s->len, perm + s->len, s->len, (s->dir == DIR_GT) != s->swapped);
+  const sort_key *sk = &s->keys[0];
+  if (sk->kind == KEYS_ORDERED && (sk->dir == DIR_LT || sk->dir == DIR_GT))
+    radix_sort(k, perm, k + s->len, perm + s->len, s->len, (sk->dir == DIR_GT) != sk->swapped);
   else
     merge_sort(s, k, perm, perm + s->len, s->len);
 }
@@ -350,33 +409,47 @@ static void permute(const kiln_cpu_sort *s, const void *const *in, void *const *
   }
 }
 
-static void sort_slice(const kiln_cpu_sort *s, const void *const *in, void *const *out, int64_t slice, key *k,
-                       int64_t *perm) {
-  int64_t o = slice / s->inner, j = slice % s->inner, base = o * s->len * s->inner + j;
-  size_t kb = s->elem_bytes[s->key];
-  const uint8_t *keys = in[s->key];
-  for (int64_t i = 0; i < s->len; i++) perm[i] = i;
-  if (read_keys_fast(s, keys + (size_t)base * kb, k)) {
-    sort_perm(s, k, perm);
-    permute(s, in, out, base, perm);
-    return;
-  }
+/* Key sk of the slice at base into k[0, len). */
+static void read_slice_keys(const kiln_cpu_sort *s, const sort_key *sk, const void *const *in, int64_t base, key *k) {
+  size_t kb = s->elem_bytes[sk->operand];
+  const uint8_t *keys = in[sk->operand];
+  if (read_keys_fast(s, sk, keys + (size_t)base * kb, k)) return;
   for (int64_t i = 0; i < s->len; i++) {
     const uint8_t *p = keys + (size_t)(base + i * s->inner) * kb;
-    if (s->canonical) { /* as the comparator computes: the canonical value's key */
-      double v = kiln_scalar_load(s->key_elem, p).f;
+    if (sk->canonical) { /* as the comparator computes: the canonical value's key */
+      double v = kiln_scalar_load(sk->elem, p).f;
       v = v != v ? NAN : v == 0 ? 0.0 : v;
-      if (s->kind == KEYS_FLOAT) k[i].f = v;
+      if (sk->kind == KEYS_FLOAT) k[i].f = v;
       else k[i].u = ordered_key(KILN_ELEM_F64, (const uint8_t *)&v);
-    } else if (s->kind == KEYS_FLOAT) {
-      k[i].f = kiln_scalar_load(s->key_elem, p).f;
+    } else if (sk->kind == KEYS_FLOAT) {
+      k[i].f = kiln_scalar_load(sk->elem, p).f;
     } else {
-      k[i].u = ordered_key(s->key_elem, p);
+      k[i].u = ordered_key(sk->elem, p);
     }
   }
-  sort_perm(s, k, perm);
+}
+
+/* k holds 2 * len keys (3 * len with several keys), perm 2 * len indices. */
+static void sort_slice(const kiln_cpu_sort *s, const void *const *in, void *const *out, int64_t slice, key *k,
+                       int64_t *perm) {
+  int64_t o = slice / s->inner, j = slice % s->inner, base = o * s->len * s->inner + j, n = s->len;
+  for (int64_t i = 0; i < n; i++) perm[i] = i;
+  if (s->num_keys == 1) {
+    read_slice_keys(s, &s->keys[0], in, base, k);
+    sort_perm(s, k, perm);
+  } else { /* stable by each key in turn, the least significant first */
+    key *by_index = k + 2 * n;
+    for (int32_t q = s->num_keys - 1; q >= 0; q--) {
+      const sort_key *sk = &s->keys[q];
+      read_slice_keys(s, sk, in, base, by_index);
+      for (int64_t i = 0; i < n; i++) k[i] = by_index[perm[i]];
+      radix_sort(k, perm, k + n, perm + n, n, (sk->dir == DIR_GT) != sk->swapped);
+    }
+  }
   permute(s, in, out, base, perm);
 }
+
+static size_t key_buffers(const kiln_cpu_sort *s) { return s->num_keys > 1 ? 3 : 2; }
 
 typedef struct sort_job {
   const kiln_cpu_sort *s;
@@ -392,7 +465,7 @@ static void sort_slices(void *ctx, int32_t c, int32_t thread) {
   const sort_job *j = ctx;
   uint8_t *mine = j->scratch + j->per * (size_t)thread;
   for (int64_t slice = j->slices * c / j->chunks; slice < j->slices * (c + 1) / j->chunks; slice++)
-    sort_slice(j->s, j->in, j->out, slice, (key *)mine, (int64_t *)(mine + 2 * (size_t)j->s->len * sizeof(key)));
+    sort_slice(j->s, j->in, j->out, slice, (key *)mine, (int64_t *)(mine + key_buffers(j->s) * (size_t)j->s->len * sizeof(key)));
 }
 
 kiln_status kiln_cpu_sort_run(const kiln_cpu_sort *s, const void *const *in, void *const *out) {
@@ -403,8 +476,9 @@ kiln_status kiln_cpu_sort_run(const kiln_cpu_sort *s, const void *const *in, voi
   int64_t work = slices * s->len * (64 - __builtin_clzll((unsigned long long)s->len));
   int32_t chunks = kiln_cpu_pool_chunks(pool, work, slices);
   int32_t threads = chunks > 1 ? kiln_cpu_pool_threads(pool) : 1;
-  /* per thread: the keys and the permutation, each with a second buffer (radix passes, merges) */
-  size_t per = (size_t)s->len * (2 * sizeof(key) + 2 * sizeof(int64_t)), bytes = per * (size_t)threads;
+  /* per thread: the keys and the permutation, each with a second buffer (radix passes,
+   * merges), and with several keys one more for each key as read */
+  size_t per = (size_t)s->len * (key_buffers(s) * sizeof(key) + 2 * sizeof(int64_t)), bytes = per * (size_t)threads;
   kiln_cpu_sort *plan = (kiln_cpu_sort *)s; /* its spare scratch only, taken and given back atomically */
   uint8_t *block = atomic_exchange(&plan->spare, NULL);
   size_t have = 0;

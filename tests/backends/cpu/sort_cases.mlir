@@ -130,3 +130,35 @@ func.func @radix_against_merge() {
   check.expect_eq_const %first, dense<[-500, -500, -499]> : tensor<3xi32>
   func.return
 }
+
+// -----
+
+// lax.sort(num_keys=2) as JAX emits it: the first key canonicalised (-0 as +0, NaNs as
+// one NaN, last) in total order, ties broken by the second; equal pairs keep their order.
+func.func @two_keys_lexicographic() {
+  %x = stablehlo.constant dense<[1.0, 0x7FC00000, -0.0, 1.0, 0.0, 0xFF800000, 1.0, 0xFFC00000]> : tensor<8xf32>
+  %k = stablehlo.constant dense<[2, 1, 5, 1, 3, 0, 2, 0]> : tensor<8xi32>
+  %i = stablehlo.iota dim = 0 : tensor<8xi32>
+  %nan = stablehlo.constant dense<0x7FC00000> : tensor<f32>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %r:3 = "stablehlo.sort"(%x, %k, %i) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>, %e: tensor<i32>, %f: tensor<i32>):
+    %1 = stablehlo.compare EQ, %a, %zero, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %2 = stablehlo.select %1, %zero, %a : tensor<i1>, tensor<f32>
+    %3 = stablehlo.compare NE, %a, %a, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %4 = stablehlo.select %3, %nan, %2 : tensor<i1>, tensor<f32>
+    %5 = stablehlo.compare EQ, %b, %zero, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %6 = stablehlo.select %5, %zero, %b : tensor<i1>, tensor<f32>
+    %7 = stablehlo.compare NE, %b, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %8 = stablehlo.select %7, %nan, %6 : tensor<i1>, tensor<f32>
+    %9 = stablehlo.compare LT, %c, %d, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %10 = stablehlo.compare LT, %4, %8, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %11 = stablehlo.compare EQ, %4, %8, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %12 = stablehlo.and %11, %9 : tensor<i1>
+    %13 = stablehlo.or %10, %12 : tensor<i1>
+    stablehlo.return %13 : tensor<i1>
+  }) {dimension = 0 : i64, is_stable = true} : (tensor<8xf32>, tensor<8xi32>, tensor<8xi32>) -> (tensor<8xf32>, tensor<8xi32>, tensor<8xi32>)
+  check.expect_eq_const %r#2, dense<[5, 4, 2, 3, 0, 6, 7, 1]> : tensor<8xi32>
+  check.expect_eq_const %r#1, dense<[0, 3, 5, 1, 2, 2, 0, 1]> : tensor<8xi32>
+  func.return
+}

@@ -348,6 +348,11 @@ const kiln_diff_instance kiln_diff_instances[] = {
      "(" COMPARE_BODY("LT", TWO_T ", %u: tensor<i32>, %v: tensor<i32>") ")" " {dimension = 1 : i64, is_stable = true}", 0, 0, 0, 0},
     {KILN_OP_SORT, "descending dim 0", "2x3x4x$T@nospec", "2x3x4x$T",
      "(" COMPARE_BODY("GT", TWO_T) ") {dimension = 0 : i64, is_stable = true}", 0, 0, 0, 0},
+    {KILN_OP_SORT, "two keys, lexicographic", "17x33xi32; 17x33xi32; 17x33x$T@nospec", "17x33xi32; 17x33xi32; 17x33x$T",
+     "({\n  ^bb0(%a: tensor<i32>, %b: tensor<i32>, %c: tensor<i32>, %d: tensor<i32>, %x: tensor<$T>, %y: tensor<$T>):\n"
+     CMP("%lt0", "LT", "%a", "%b", "tensor<i32>") CMP("%eq0", "EQ", "%a", "%b", "tensor<i32>")
+     CMP("%gt1", "GT", "%c", "%d", "tensor<i32>") BOOL2("%tie", "and", "%eq0", "%gt1") BOOL2("%p", "or", "%lt0", "%tie")
+     "    " RET("%p", "tensor<i1>") "\n  }) {dimension = 1 : i64, is_stable = true}", 0, 0, 0, 0},
     {KILN_OP_CHLO_SCAN, "cumulative add", "2x3x$T; 2x$T", "2x3x$T; 2x$T", SCAN_BODY, 4, 0, KILN_DIFF_BODY | KILN_DIFF_FEW_SPECIALS, 0},
 
     /* linear algebra */
