@@ -417,6 +417,23 @@ def programs():
         "reduce_precision": (lambda x: lax.reduce_precision(x, 5, 10) * 2, [f32(1024, 1024)]),
         "clz_shift": (lambda a: lax.clz(a) + lax.shift_right_logical(a, 7), [ints(1 << 30, 1 << 20)]),
         "where_chain": (lambda x, y: jnp.where(x > 0, jnp.where(y > 0, x * y, x - y), jnp.where(y > 1, y, -x)), [f32(1024, 1024), f32(1024, 1024)]),
+        # 2026-12-06, later: samplers with loops inside, special functions, ragged products
+        "random_gamma": (lambda k, a: jax.random.gamma(jax.random.wrap_key_data(k), a), [np.asarray(jax.random.key_data(jax.random.PRNGKey(21))), np.abs(f32(4096)) + 0.5]),
+        "random_poisson": (lambda k: jax.random.poisson(jax.random.wrap_key_data(k), 3.5, (4096,)), [np.asarray(jax.random.key_data(jax.random.PRNGKey(22)))]),
+        "random_beta": (lambda k: jax.random.beta(jax.random.wrap_key_data(k), 2.0, 5.0, (4096,)), [np.asarray(jax.random.key_data(jax.random.PRNGKey(23)))]),
+        "i0e_i1e": (lambda x: jax.scipy.special.i0e(x) + jax.scipy.special.i1e(x), [f32(1024, 1024, scale=4)]),
+        "ragged_dot": (lambda x, w, g: lax.ragged_dot(x, w, g), [f32(1024, 128), f32(8, 128, 256, scale=0.1), np.full(8, 128, np.int32)]),
+        "segment_min_prod": (lambda x, i: (jax.ops.segment_min(x, i, 256), jax.ops.segment_prod(1 + 0.01 * x, i, 256)), [f32(65536, 8), ints(256, 65536)]),
+        "sort_two_keys": (lambda a, b, v: lax.sort((a, b, v), num_keys=2), [ints(16, 1 << 16), f32(1 << 16), f32(1 << 16)]),
+        "top_k_100": (lambda x: lax.top_k(x, 100), [f32(64, 8192)]),
+        "f16_matmul": (lambda a, b: a.astype(jnp.float16) @ b.astype(jnp.float16), [f32(512, 512), f32(512, 512)]),
+        "resize_cubic": (lambda x: jax.image.resize(x, (4, 96, 96, 8), "cubic"), [f32(4, 64, 64, 8)]),
+        "stft": (lambda x: jax.scipy.signal.stft(x, nperseg=256)[2], [f32(4, 16384)]),
+        "matrix_norm2": (lambda a: jnp.linalg.norm(a, ord=2), [f32(128, 128)]),
+        "polyfit": (lambda x, y: jnp.polyfit(x, y, 5), [np.linspace(-1, 1, 2000).astype(np.float32), f32(2000)]),
+        "selu_elu_glu": (lambda x: jax.nn.selu(x) + jax.nn.elu(x) + jax.nn.glu(jnp.concatenate([x, x], -1)), [f32(1024, 1024)]),
+        "cumlogsumexp": (lambda x: lax.cumlogsumexp(x, axis=1), [f32(256, 2048)]),
+        "unique_counts": (lambda x: jnp.unique_counts(x, size=512, fill_value=-1), [ints(400, 20000)]),
     }
 
 
