@@ -48,6 +48,7 @@ static const kiln_math_entry kEntries[] = {
     {KILN_OP_POWER, "pow", NULL, kiln_math_pow, true, false, 29},
     {KILN_OP_CHLO_LGAMMA, "lgamma", kiln_math_lgamma, NULL, true, false, 60},
     {KILN_OP_CHLO_DIGAMMA, "digamma", kiln_math_digamma, NULL, true, false, 60},
+    {KILN_OP_CHLO_BESSEL_I1E, "bessel_i1e", kiln_math_bessel_i1e, NULL, true, true, 40},
     {KILN_OP_CHLO_NEXT_AFTER, "next_after", NULL, kiln_math_next_after, false, false, 2},
 };
 

@@ -148,6 +148,7 @@ kiln_mv kiln_math_cbrt(const kiln_mb *e, kiln_mv x);
 kiln_mv kiln_math_pow(const kiln_mb *e, kiln_mv x, kiln_mv y);
 kiln_mv kiln_math_lgamma(const kiln_mb *e, kiln_mv x);
 kiln_mv kiln_math_digamma(const kiln_mb *e, kiln_mv x);
+kiln_mv kiln_math_bessel_i1e(const kiln_mb *e, kiln_mv x);
 kiln_mv kiln_math_next_after(const kiln_mb *e, kiln_mv x, kiln_mv y);
 
 #endif /* KILN_BACKENDS_CPU_LLVM_MATH_INTERNAL_H */

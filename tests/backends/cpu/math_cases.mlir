@@ -42,6 +42,15 @@ func.func @digamma_values() {
   func.return
 }
 
+// bessel_i1e: odd, both sides of the power series' end at 25, the asymptotic side.
+func.func @bessel_i1e_values() {
+  %c = stablehlo.constant dense<[0.5, 1.0, -1.0, 10.0, 24.9, 25.1, 30.0, -100.0]> : tensor<8xf64>
+  %x = stablehlo.optimization_barrier %c : tensor<8xf64>
+  %r = chlo.bessel_i1e %x : tensor<8xf64> -> tensor<8xf64>
+  check.expect_almost_eq_const %r, dense<[0.15642080318487173, 0.2079104153497085, -0.2079104153497085, 0.1212626813844555, 0.07872879488210313, 0.07842431517836843, 0.07191633059864755, -0.03974415302513025]> : tensor<8xf64>
+  func.return
+}
+
 // One step of the bits toward y; from zero the smallest subnormal signed like y.
 func.func @next_after_steps() {
   %a = stablehlo.constant dense<[1.0, 0.0, 1.0, -1.0, 0x7F800000]> : tensor<5xf32>

@@ -151,7 +151,7 @@ static const struct interp_rule {
     {KILN_OP_UNIFORM_DEQUANTIZE, NULL, T_ANY, "quantized values: the interpreter runs their ops"},
     {KILN_OP_CHLO_RAGGED_DOT, NULL, T_ANY, NO_CHLO},
     {KILN_OP_CHLO_SCAN, NULL, T_ANY, NO_CHLO},
-    {KILN_OP_CHLO_BESSEL_I1E, NULL, T_ANY, NO_CHLO},
+    {KILN_OP_CHLO_BESSEL_I1E, NULL, T_COMPLEX, CX_MATH},
     {KILN_OP_CHLO_NEXT_AFTER, NULL, T_HALF, "an f16/bf16 next_after: generated loops compute half types in f32, whose step is an f32 ULP"},
     {KILN_OP_CHLO_SQUARE, NULL, T_COMPLEX, NO_CHLO},
     {KILN_OP_DYNAMIC_BROADCAST_IN_DIM, NULL, T_ANY, DYNAMIC},
