@@ -68,9 +68,11 @@ struct kiln_cpu_combiner {
   kiln_ew_fn scalar;
   kiln_ew ew;
   bool swapped;      /* the op reads (update, current) */
-  /* integer (and i1) add, multiply, and, or, xor, maximum, minimum: exact, associative and
-   * commutative, so updates may be applied in any order or grouping (into private copies
-   * that start at identity, combined afterwards) with the same result bit for bit */
+  /* integer (and i1) add, multiply, and, or, xor, maximum, minimum, and float maximum and
+   * minimum (-0 below +0, NaN kept): exact, associative and commutative, so updates may be
+   * applied in any order or grouping (into private copies that start at identity, combined
+   * afterwards) with the same result bit for bit, but for which NaN's payload a float
+   * maximum or minimum keeps when two NaNs meet */
   bool order_free;
   uint64_t identity; /* order_free: the identity's bits, in the low elem_bytes */
 };
@@ -81,7 +83,7 @@ struct kiln_cpu_combiner {
  * f32, f64, bf16 and the 8 to 64-bit integers (and, or, xor, maximum, minimum on i1),
  * any binary op the interpreter's scalar kernels define (subtract, divide, f16, f8,
  * complex, sub-byte integers) through those kernels element by element; order_free and
- * identity set for the native integer and i1 ops. False for
+ * identity set for the native integer and i1 ops and float maximum and minimum. False for
  * anything else (several ops, other argument or result types): the interpreter runs it. */
 bool kiln_cpu_combiner_prepare(const kiln_op *op, kiln_elem elem, kiln_cpu_combiner *out);
 

@@ -200,8 +200,19 @@ static bool native(kiln_elem e, kiln_op_kind k, bool avx2, kiln_cpu_combiner *ou
 
 /* Whether op k on elements e (natively combined) is order-free (kiln_cpu_combiner), and its
  * identity's bits: integers wrap, so their add, multiply, and, or, xor, maximum and minimum
- * are associative and commutative; floats round (and order -0 against +0 by position). */
+ * are associative and commutative; float sums and products round, but FMAX and FMIN are
+ * exact and order -0 below +0 whichever comes first (only a NaN's payload depends on
+ * the order), with -inf and +inf for identities. */
 static bool order_free(kiln_elem e, kiln_op_kind k, uint64_t *identity) {
+  if (k == KILN_OP_MAXIMUM || k == KILN_OP_MINIMUM) {
+    bool min = k == KILN_OP_MINIMUM;
+    switch (e) {
+      case KILN_ELEM_F32: *identity = min ? 0x7f800000u : 0xff800000u; return true;
+      case KILN_ELEM_F64: *identity = min ? 0x7ff0000000000000ull : 0xfff0000000000000ull; return true;
+      case KILN_ELEM_BF16: *identity = min ? 0x7f80u : 0xff80u; return true;
+      default: break;
+    }
+  }
   if (e == KILN_ELEM_I1) { /* one byte, 0 or 1: or (add, maximum), and (multiply, minimum), xor */
     *identity = k == KILN_OP_MULTIPLY || k == KILN_OP_AND || k == KILN_OP_MINIMUM;
     return true;

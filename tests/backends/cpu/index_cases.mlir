@@ -282,6 +282,66 @@ func.func @element_scatter_order_free() {
 
 // -----
 
+// Float maximum and minimum are order-free too (the points split over private copies at
+// -inf and +inf): each of 61 bins sees every value from -50 to 49, and signed zeros
+// order -0 below +0 whichever arrives first.
+func.func @element_scatter_float_max_min() {
+  %n = stablehlo.iota dim = 0 : tensor<65536x1xi32>
+  %c67 = stablehlo.constant dense<67> : tensor<65536x1xi32>
+  %c3 = stablehlo.constant dense<3> : tensor<65536x1xi32>
+  %r67 = stablehlo.remainder %n, %c67 : tensor<65536x1xi32>
+  %bins = stablehlo.subtract %r67, %c3 : tensor<65536x1xi32>
+  %m = stablehlo.iota dim = 0 : tensor<65536xi32>
+  %c37 = stablehlo.constant dense<37> : tensor<65536xi32>
+  %c100 = stablehlo.constant dense<100> : tensor<65536xi32>
+  %c50 = stablehlo.constant dense<50> : tensor<65536xi32>
+  %m37 = stablehlo.multiply %m, %c37 : tensor<65536xi32>
+  %r100 = stablehlo.remainder %m37, %c100 : tensor<65536xi32>
+  %vi = stablehlo.subtract %r100, %c50 : tensor<65536xi32>
+  %v = stablehlo.convert %vi : (tensor<65536xi32>) -> tensor<65536xf32>
+  %big = stablehlo.constant dense<1000.0> : tensor<61xf32>
+  %min = "stablehlo.scatter"(%big, %bins, %v) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.minimum %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<61xf32>, tensor<65536x1xi32>, tensor<65536xf32>) -> tensor<61xf32>
+  check.expect_eq_const %min, dense<-50.0> : tensor<61xf32>
+  %small = stablehlo.constant dense<-1000.0> : tensor<61xf64>
+  %v64 = stablehlo.convert %vi : (tensor<65536xi32>) -> tensor<65536xf64>
+  %max = "stablehlo.scatter"(%small, %bins, %v64) ({
+  ^bb0(%a: tensor<f64>, %b: tensor<f64>):
+    %s = stablehlo.maximum %a, %b : tensor<f64>
+    stablehlo.return %s : tensor<f64>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<61xf64>, tensor<65536x1xi32>, tensor<65536xf64>) -> tensor<61xf64>
+  check.expect_eq_const %max, dense<49.0> : tensor<61xf64>
+  %two = stablehlo.constant dense<2> : tensor<65536xi32>
+  %odd = stablehlo.remainder %m, %two : tensor<65536xi32>
+  %zi = stablehlo.constant dense<0> : tensor<65536xi32>
+  %isodd = stablehlo.compare NE, %odd, %zi : (tensor<65536xi32>, tensor<65536xi32>) -> tensor<65536xi1>
+  %pz = stablehlo.constant dense<0.0> : tensor<65536xf32>
+  %nz = stablehlo.constant dense<-0.0> : tensor<65536xf32>
+  %z = stablehlo.select %isodd, %nz, %pz : tensor<65536xi1>, tensor<65536xf32>
+  %pinf = stablehlo.constant dense<0x7F800000> : tensor<61xf32>
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<61xf32>
+  %zmin = "stablehlo.scatter"(%pinf, %bins, %z) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.minimum %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<61xf32>, tensor<65536x1xi32>, tensor<65536xf32>) -> tensor<61xf32>
+  %zmax = "stablehlo.scatter"(%ninf, %bins, %z) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.maximum %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<61xf32>, tensor<65536x1xi32>, tensor<65536xf32>) -> tensor<61xf32>
+  %bmin = stablehlo.bitcast_convert %zmin : (tensor<61xf32>) -> tensor<61xi32>
+  %bmax = stablehlo.bitcast_convert %zmax : (tensor<61xf32>) -> tensor<61xi32>
+  check.expect_eq_const %bmin, dense<-2147483648> : tensor<61xi32>
+  check.expect_eq_const %bmax, dense<0> : tensor<61xi32>
+  func.return
+}
+
+// -----
+
 // One element a point along two batch dims (vmap of a binary search's probes: gather.c's
 // element loop), the operand's batching dim first in the indices or second; clamped
 // starts.
