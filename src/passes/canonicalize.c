@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_RANK = 16 }; /* of a product a rewrite makes (larger ones are left alone) */
+enum { MAX_RANK = 16 }; /* of a product or slice a rewrite makes (larger ones are left alone) */
 
 static bool permutation_is_swap(const kiln_op *t) {
   const kiln_attr *p = kiln_op_attr(t, "permutation");
@@ -317,8 +317,60 @@ static bool is_identity(const kiln_op *op) {
   }
 }
 
-/* An op that computes its operand unchanged goes; its readers read the operand. */
+/* A static slice of a static concatenate that reads inside one of its operands reads that
+ * operand instead (jax.nn.glu splitting a concatenation, gates cut from one product): the
+ * concatenate's copy goes once nothing else reads it. False (nothing changed) otherwise;
+ * an error only when out of memory. */
+static kiln_status slice_of_concat(kiln_op *op, kiln_rewrite_walk *walk, bool *done) {
+  *done = false;
+  const kiln_op *cat = op->kind == KILN_OP_SLICE && op->num_operands == 1 ? op->operands[0]->def : NULL;
+  int64_t dim;
+  if (!cat || cat->kind != KILN_OP_CONCATENATE || !kiln_attr_i64_at(kiln_op_attr(cat, "dimension"), 0, &dim)) return NULL;
+  const kiln_type *t = op->operands[0]->type;
+  if (!t || !kiln_type_is_tensor(t) || !kiln_type_is_static(t) || dim < 0 || dim >= t->tensor.rank) return NULL;
+  int32_t r = t->tensor.rank;
+  int64_t start[MAX_RANK], limit[MAX_RANK], step;
+  if (r > MAX_RANK) return NULL;
+  for (int32_t d = 0; d < r; d++)
+    if (!kiln_attr_i64_at(kiln_op_attr(op, "start_indices"), d, &start[d]) ||
+        !kiln_attr_i64_at(kiln_op_attr(op, "limit_indices"), d, &limit[d]))
+      return NULL;
+  if (!kiln_attr_i64_at(kiln_op_attr(op, "strides"), dim, &step)) step = 1;
+  if (step < 1 || limit[dim] <= start[dim]) return NULL;
+  int64_t last = start[dim] + (limit[dim] - start[dim] - 1) / step * step, at = 0;
+  for (int32_t k = 0; k < cat->num_operands; k++) {
+    const kiln_type *ot = cat->operands[k]->type;
+    if (!ot || !kiln_type_is_tensor(ot) || !kiln_type_is_static(ot) || ot->tensor.rank != r) return NULL;
+    int64_t n = ot->tensor.dims[dim];
+    if (start[dim] >= at && last < at + n) { /* inside operand k: its own coordinates */
+      start[dim] -= at;
+      limit[dim] = last - at + 1; /* the same count of elements */
+      const kiln_attr *sa = kiln_attr_make_i64_array(walk->m, start, r), *la = kiln_attr_make_i64_array(walk->m, limit, r);
+      kiln_named_attr *attrs = kiln_arena_alloc_array(walk->m->arena, (size_t)op->num_attrs + 1, sizeof *attrs);
+      kiln_value **operands = kiln_arena_alloc_array(walk->m->arena, 1, sizeof *operands);
+      if (!sa || !la || !attrs || !operands) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory canonicalising");
+      for (int32_t i = 0; i < op->num_attrs; i++) {
+        attrs[i] = op->attrs[i];
+        if (!strcmp(attrs[i].name, "start_indices")) attrs[i].value = sa;
+        if (!strcmp(attrs[i].name, "limit_indices")) attrs[i].value = la;
+      }
+      operands[0] = cat->operands[k];
+      op->attrs = attrs;
+      op->operands = operands;
+      walk->count++;
+      *done = true;
+      return NULL;
+    }
+    at += n;
+  }
+  return NULL;
+}
+
+/* An op that computes its operand unchanged goes; its readers read the operand. A slice of
+ * a concatenate first reads the operand it lies in, when it lies in one. */
 static kiln_status drop_identity(kiln_op *op, kiln_rewrite_walk *walk) {
+  bool moved;
+  KILN_RETURN_IF_ERROR(slice_of_concat(op, walk, &moved));
   if (!op->next || !is_identity(op)) return NULL;
   kiln_rewrite_replace_from(op->next, &op->results[0], op->operands[0]);
   kiln_block_remove(op->parent, op);

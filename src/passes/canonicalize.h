@@ -11,7 +11,8 @@
  * of the swapped product. A product of complex tensors becomes four real products of their
  * real and imaginary parts and the complex of their difference and sum. An op that computes
  * its operand unchanged (a pad by nothing, a whole slice, an identity transpose, broadcast,
- * reverse, reshape or convert; in nested regions too) goes, its readers reading the operand.
+ * reverse, reshape or convert; in nested regions too) goes, its readers reading the operand;
+ * a slice of a concatenate that lies inside one of its operands slices that operand.
  * Ops of the body that nothing reads go (last first), but those with effects or errors of
  * their own (collectives, feeds, sends, receives, custom calls, control flow, composites,
  * barriers, test ops).

@@ -116,3 +116,28 @@ func.func @dead_but_kept() {
   %b = stablehlo.optimization_barrier %c0 : tensor<i32>
   func.return
 }
+
+// -----
+
+// A slice of a concatenate inside one of its operands slices that operand (two rewrites
+// when that is the whole operand: the slice, then the identity); one across two
+// operands stays, and keeps the concatenate.
+// rewritten: 6
+func.func @slices_of_concatenate() {
+  %a0 = stablehlo.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
+  %b0 = stablehlo.constant dense<[[7.0, 8.0], [9.0, 10.0]]> : tensor<2x2xf32>
+  %a = stablehlo.optimization_barrier %a0 : tensor<2x3xf32>
+  %b = stablehlo.optimization_barrier %b0 : tensor<2x2xf32>
+  %c = stablehlo.concatenate %a, %b, dim = 1 : (tensor<2x3xf32>, tensor<2x2xf32>) -> tensor<2x5xf32>
+  %s1 = stablehlo.slice %c [0:2, 0:3] : (tensor<2x5xf32>) -> tensor<2x3xf32>
+  %s2 = stablehlo.slice %c [0:2, 3:5] : (tensor<2x5xf32>) -> tensor<2x2xf32>
+  %s3 = stablehlo.slice %c [0:2, 1:3] : (tensor<2x5xf32>) -> tensor<2x2xf32>
+  %s4 = stablehlo.slice %c [0:2, 3:5:2] : (tensor<2x5xf32>) -> tensor<2x1xf32>
+  %s5 = stablehlo.slice %c [0:2, 2:4] : (tensor<2x5xf32>) -> tensor<2x2xf32>
+  check.expect_eq_const %s1, dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
+  check.expect_eq_const %s2, dense<[[7.0, 8.0], [9.0, 10.0]]> : tensor<2x2xf32>
+  check.expect_eq_const %s3, dense<[[2.0, 3.0], [5.0, 6.0]]> : tensor<2x2xf32>
+  check.expect_eq_const %s4, dense<[[7.0], [9.0]]> : tensor<2x1xf32>
+  check.expect_eq_const %s5, dense<[[3.0, 7.0], [6.0, 9.0]]> : tensor<2x2xf32>
+  func.return
+}

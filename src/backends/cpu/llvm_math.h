@@ -10,8 +10,8 @@
  * always-inliner (any -O pipeline does) to fold it into the caller.
  *
  * Accuracy (checked by tests/backends/cpu/test_llvm_math.c against long double libm): f32
- * results within 2 ULP, f64 within 3 ULP over the whole domain (erfc: 3.4; lgamma and
- * digamma: see llvm_math_gamma.c), with IEEE special values
+ * results within 2 ULP, f64 within 3 ULP over the whole domain (erfc: 3.4; lgamma,
+ * digamma and bessel_i1e: see llvm_math_gamma.c and llvm_math_bessel.c), with IEEE special values
  * (NaN, +-inf, signed zeros, denormals, overflow/underflow thresholds). No fast-math flags
  * are used; the code relies on llvm.fma being exact (it is lowered to a hardware FMA on
  * x86-64 with FMA3/AVX-512, or to a correctly rounded libcall elsewhere).
