@@ -16,16 +16,17 @@ void kiln_cpu_collapse_plan_make(kiln_cpu_loop *const *loops, kiln_cpu_node *con
                                  kiln_cpu_collapse_plan *p) {
   const kiln_cpu_loop *L0 = loops[0];
   int32_t r = L0->rank, ro = L0->num_out_dims, last[KILN_CPU_MAX_RANK];
-  bool out_kept[KILN_CPU_MAX_RANK];
+  int cls[KILN_CPU_MAX_RANK]; /* per collapsed dim: 0 a scan's kept dims before its axis, 1 kept, 2 folded */
   memset(p, 0, sizeof *p);
   p->rank = r;
   p->num_out_dims = ro;
   for (int32_t d = 0; d < r; d++) {
-    bool out = d < ro, ones = r > 1;
+    int c = d >= ro ? 2 : L0->scan && d < L0->scan_split ? 0 : 1;
+    bool ones = r > 1;
     for (int32_t i = 0; i < count; i++) ones = ones && loops[i]->dims[d] == 1;
     p->group[d] = -1;
     if (ones) continue;
-    if (p->rank_after > 0 && out_kept[p->rank_after - 1] == out) {
+    if (p->rank_after > 0 && cls[p->rank_after - 1] == c) {
       bool ok = true;
       for (int32_t i = 0; ok && i < count; i++) ok = continues(loops[i], nodes[i], last[p->rank_after - 1], d);
       if (ok) {
@@ -35,9 +36,10 @@ void kiln_cpu_collapse_plan_make(kiln_cpu_loop *const *loops, kiln_cpu_node *con
       }
     }
     p->group[d] = p->rank_after;
-    out_kept[p->rank_after] = out;
+    cls[p->rank_after] = c;
     last[p->rank_after++] = d;
-    p->out_after += out;
+    p->out_after += c < 2;
+    p->split_after += c == 0;
   }
   p->extra = ro < r && p->out_after == p->rank_after;
 }
@@ -102,6 +104,7 @@ void kiln_cpu_collapse_plan_apply(kiln_cpu_loop *L, kiln_cpu_node *const *nodes,
   memcpy(L->dims, dims, sizeof dims);
   L->rank = p->rank_after + p->extra;
   L->num_out_dims = p->out_after;
+  if (L->scan) L->scan_split = p->split_after;
 }
 
 void kiln_cpu_collapse(kiln_cpu_loop *L, kiln_cpu_node *const *nodes) {

@@ -812,7 +812,9 @@ static bool scalar_value(const kiln_value *v) {
  * reading only the block's arguments and earlier results. */
 static bool foldable(const kiln_op *op) {
   int32_t n = op->num_results;
-  if (op->kind != KILN_OP_REDUCE || n < 1 || op->num_operands != 2 * n || !all_static(op)) return false;
+  if ((op->kind != KILN_OP_REDUCE && op->kind != KILN_OP_REDUCE_WINDOW) || n < 1 || op->num_operands != 2 * n ||
+      !all_static(op))
+    return false;
   const kiln_block *b = kiln_op_block(op, 0);
   if (!b || b->next || b->num_args != 2 * n || !b->last || b->last->kind != KILN_OP_RETURN || b->last->num_operands != n)
     return false;
@@ -853,9 +855,69 @@ static kiln_cpu_node *region_node(const kiln_block *b, kiln_cpu_node **args, con
   return NULL;
 }
 
-/* A reduce as a fold (foldable(op)): the space is the result's dims, then the folded ones
- * in increasing order (the interpreter's order); the region becomes nodes over ARG nodes. */
-static kiln_status build_fold_loop(kiln_cpu_executable *x, const kiln_fusion *fu, const kiln_op *op, kiln_cpu_step *step) {
+/* A load of slot `slot` (a temporary of type t) through map m. */
+static kiln_cpu_node *load_slot(builder *bd, int32_t slot, const kiln_type *t, const imap *m) {
+  kiln_cpu_node *n = new_node(bd, KILN_CPU_NODE_LOAD, kiln_type_elem(t));
+  if (n) {
+    n->input = input_of(bd, slot);
+    affine(t, m, n->strides, &n->base);
+  }
+  return n;
+}
+
+/* The space of a fold and the map of its operands into it, *points and *work its size:
+ * a reduce's result dims, then the folded ones in increasing order (the interpreter's
+ * order); a reduce_window's (wf) result dims, then the window's (operand index = out *
+ * stride + w * dilation, in the padded copy); a scan's kept dims, then its axis. */
+static imap *fold_space(builder *bd, const kiln_op *op, const kiln_cpu_window_fold *wf, int64_t *points, int64_t *work) {
+  kiln_cpu_loop *L = bd->L;
+  const kiln_type *it = op->operands[0]->type, *rt = op->results[0].type;
+  int32_t r = it->tensor.rank;
+  imap *m = map_new(bd, r, wf && wf->scan_axis < 0 ? 2 * r : r);
+  if (!m) return NULL;
+  *points = rt->tensor.num_elements;
+  *work = it->tensor.num_elements;
+  if (wf && wf->scan_axis < 0) {
+    for (int32_t d = 0; d < r; d++) {
+      L->dims[d] = rt->tensor.dims[d];
+      L->dims[r + d] = wf->size[d];
+      m->a[d][d] = wf->stride[d];
+      m->a[d][r + d] = wf->dilation[d];
+    }
+    *work = *points;
+    for (int32_t d = 0; d < r && *work < INT64_MAX; d++)
+      if (!kiln_mul_i64(*work, wf->size[d], work)) *work = INT64_MAX;
+    L->rank = 2 * r;
+    L->num_out_dims = r;
+    return m;
+  }
+  bool folded[KILN_CPU_MAX_RANK] = {0};
+  if (wf) {
+    folded[wf->scan_axis] = true;
+    *points /= it->tensor.dims[wf->scan_axis];
+    L->scan = true;
+    L->scan_split = wf->scan_axis;
+  }
+  for (int64_t i = 0; !wf && i < kiln_attr_count(kiln_op_attr(op, "dimensions")); i++) {
+    int64_t d = attr_at(op, "dimensions", i, -1);
+    if (d >= 0 && d < r) folded[d] = true;
+  }
+  int32_t col = 0;
+  for (int pass = 0; pass < 2; pass++)
+    for (int32_t d = 0; d < r; d++)
+      if (folded[d] == (pass == 1)) {
+        L->dims[col] = it->tensor.dims[d];
+        m->a[d][col++] = 1;
+      }
+  L->rank = r;
+  L->num_out_dims = wf ? r - 1 : rt->tensor.rank;
+  return m;
+}
+
+/* A reduce or reduce_window (wf: its geometry) as a fold (foldable(op)), in the space of
+ * fold_space; the region becomes nodes over ARG nodes. */
+static kiln_status build_fold_loop(kiln_cpu_executable *x, const kiln_fusion *fu, const kiln_op *op,
+                                   const kiln_cpu_window_fold *wf, kiln_cpu_step *step) {
   builder *bd = calloc(1, sizeof *bd);
   kiln_cpu_loop *L = kiln_arena_alloc(x->arena, sizeof *L);
   const kiln_block *b = kiln_op_block(op, 0);
@@ -867,7 +929,7 @@ static kiln_status build_fold_loop(kiln_cpu_executable *x, const kiln_fusion *fu
     return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   }
   *bd = (builder){.x = x, .fu = fu, .L = L, .group = -2};
-  const kiln_type *it = op->operands[0]->type, *rt = op->results[0].type;
+  const kiln_type *rt = op->results[0].type;
   L->num_results = n;
   L->roots = node_array(bd, n);
   L->inits = node_array(bd, n);
@@ -876,29 +938,18 @@ static kiln_status build_fold_loop(kiln_cpu_executable *x, const kiln_fusion *fu
   kiln_cpu_node **nodes = node_array(bd, count);
   L->out_elems = kiln_arena_alloc_array(x->arena, (size_t)n, sizeof *L->out_elems);
   if (!L->out_elems && !bd->st) bd->st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-  bool reduced[KILN_CPU_MAX_RANK] = {0};
-  for (int64_t i = 0; i < kiln_attr_count(kiln_op_attr(op, "dimensions")); i++) {
-    int64_t d = attr_at(op, "dimensions", i, -1);
-    if (d >= 0 && d < it->tensor.rank) reduced[d] = true;
-  }
-  imap *m = map_new(bd, it->tensor.rank, it->tensor.rank), *scalar = map_new(bd, 0, it->tensor.rank);
+  int64_t points = 0, work = 0;
+  imap *m = fold_space(bd, op, wf, &points, &work), *scalar = m ? map_new(bd, 0, m->n) : NULL;
   if (m && scalar && !bd->st) {
-    int32_t col = 0;
-    for (int pass = 0; pass < 2; pass++)
-      for (int32_t d = 0; d < it->tensor.rank; d++)
-        if (reduced[d] == (pass == 1)) {
-          L->dims[col] = it->tensor.dims[d];
-          m->a[d][col++] = 1;
-        }
-    L->rank = it->tensor.rank;
-    L->num_out_dims = rt->tensor.rank;
     L->combiner = KILN_OP_COUNT; /* none: the region folds */
     L->out_elem = kiln_type_elem(rt);
     for (int32_t i = 0; i < 2 * n && !bd->st; i++)
       if ((L->args[i] = new_node(bd, KILN_CPU_NODE_ARG, kiln_type_elem(b->args[i].type)))) L->args[i]->input = i;
     for (int32_t k = 0; k < n && !bd->st; k++) {
       L->out_elems[k] = kiln_type_elem(op->results[k].type);
-      kiln_cpu_node *root = build_value(bd, op->operands[k], m), *init = build_value(bd, op->operands[n + k], scalar);
+      bool copy = wf && wf->src[k] != op->operands[k]->id; /* padded */
+      kiln_cpu_node *root = copy ? load_slot(bd, wf->src[k], wf->src_type[k], m) : build_value(bd, op->operands[k], m);
+      kiln_cpu_node *init = build_value(bd, op->operands[n + k], scalar);
       if (!root || !init) break;
       /* the region's arguments may be wider than the operands (promotion) */
       L->roots[k] = root->elem == L->args[n + k]->elem ? root : synthetic(bd, KILN_OP_CONVERT, L->args[n + k]->elem, root, NULL);
@@ -925,7 +976,7 @@ static kiln_status build_fold_loop(kiln_cpu_executable *x, const kiln_fusion *fu
     L->init = L->inits[0];
   }
   free(ops);
-  return finish_loop_step(x, bd, op, rt->tensor.num_elements, it->tensor.num_elements, step);
+  return finish_loop_step(x, bd, op, points, work, step);
 }
 
 /* What an op adds to a loop point's cost, in units of a simple loop's element (an add's; the
@@ -1398,8 +1449,8 @@ static kiln_status schedule(kiln_cpu_executable *x, const kiln_block *body, cons
       }
       if (done) continue;
     }
-    if (!x->baseline && foldable(op)) {
-      KILN_RETURN_IF_ERROR(build_fold_loop(x, fu, op, step));
+    if (!x->baseline && op->kind == KILN_OP_REDUCE && foldable(op)) {
+      KILN_RETURN_IF_ERROR(build_fold_loop(x, fu, op, NULL, step));
       for (int32_t k = 0; k < op->num_results; k++) x->slots[op->results[k].id].store = KILN_CPU_STORE_TEMP;
       x->num_steps++;
       continue;
@@ -1432,6 +1483,17 @@ static kiln_status schedule(kiln_cpu_executable *x, const kiln_block *body, cons
       bool done;
       KILN_RETURN_IF_ERROR(kiln_cpu_window_prepare(x, op, &done));
       if (done) continue;
+    }
+    if (!x->baseline && op->kind == KILN_OP_REDUCE_WINDOW && foldable(op)) { /* any other region: a fold */
+      kiln_cpu_window_fold wf;
+      bool ok;
+      KILN_RETURN_IF_ERROR(kiln_cpu_window_fold_prepare(x, op, &wf, &ok));
+      if (ok) {
+        KILN_RETURN_IF_ERROR(build_fold_loop(x, fu, op, &wf, &x->steps[x->num_steps])); /* after its pads */
+        for (int32_t k = 0; k < op->num_results; k++) x->slots[op->results[k].id].store = KILN_CPU_STORE_TEMP;
+        x->num_steps++;
+        continue;
+      }
     }
     if (op->kind == KILN_OP_WHILE || op->kind == KILN_OP_IF || op->kind == KILN_OP_CASE) {
       bool done;

@@ -377,6 +377,22 @@ int32_t kiln_cpu_window_extra(const kiln_op *op);
 void kiln_cpu_window_run(const kiln_cpu_window *w, const void *const *in, void *out);
 void kiln_cpu_window_destroy(kiln_cpu_window *w);
 
+/* A reduce_window whose region window.c's kernels do not take (any region of elementwise
+ * ops: logaddexp, argmax pairs), as a fold of the generated loops (compile.c builds it).
+ * kiln_cpu_window_fold_prepare reads op's geometry into *f and, for a windowed fold of a
+ * padded or base-dilated op, appends the pads of its operands (window.c); *out_ok false
+ * (nothing appended) for what it does not do (the interpreter runs or reports it). */
+#define KILN_CPU_WINDOW_MAX_OPERANDS 8 /* reduce_windows with more are interpreted */
+typedef struct kiln_cpu_window_fold {
+  int32_t scan_axis; /* >= 0: a prefix scan along this axis (loop.h: kiln_cpu_loop.scan) */
+  /* otherwise a window per output point over src[k] (the operand, or its padded copy) */
+  int32_t src[KILN_CPU_WINDOW_MAX_OPERANDS];
+  const kiln_type *src_type[KILN_CPU_WINDOW_MAX_OPERANDS];
+  int64_t size[KILN_CPU_MAX_RANK], stride[KILN_CPU_MAX_RANK], dilation[KILN_CPU_MAX_RANK];
+} kiln_cpu_window_fold;
+kiln_status kiln_cpu_window_fold_prepare(kiln_cpu_executable *x, const kiln_op *op, kiln_cpu_window_fold *f,
+                                         bool *out_ok);
+
 /* A dot_general's dimension numbers: dims[0..3] the lhs batching, rhs batching, lhs
  * contracting and rhs contracting dims, *nb batching pairs, *nc contracting pairs (an
  * absent list is empty); false when a list is malformed or longer than KILN_CPU_MAX_RANK,

@@ -81,6 +81,15 @@ typedef struct kiln_cpu_loop {
   int32_t num_results;
   kiln_cpu_node **roots, **inits, **fold, **args;
   kiln_elem *out_elems;
+  /* A scan (a fold with scan set: a reduce_window over one whole axis that folds x[0..i]
+   * into out[i], window.c's prefix form with any region): one folded dim, the axis, and
+   * every output k the operand's shape, the accumulators stored after each folded point.
+   * The kept dims are the operand's others in order, [0, scan_split) those before the axis;
+   * kept point p's accumulator after folded point f goes to output element
+   * (p / in) * len * in + f * in + p % in, with len the axis (dims[num_out_dims]) and in the
+   * product of the kept dims from scan_split on. */
+  bool scan;
+  int32_t scan_split;
   /* Set by code generation (jit.c, kiln_cpu_emit_loop): the output points one call makes
    * together (a vector, or a column reduction's vectors), so threads split the points at
    * its multiples rather than leave a chunk's edge to single lanes. 0 before. */
@@ -129,13 +138,13 @@ bool kiln_cpu_loopgen_elem(kiln_elem elem);
 
 /* Collapsing (collapse.c): adjacent dims that every read walks contiguously are merged
  * and size-1 dims dropped, so the inner loop is as long as possible; a reduction's kept and
- * reduced dims stay apart. A plan is made for a set of loops that differ only in their
+ * reduced dims stay apart, and so do a scan's kept dims before and after its axis. A plan is made for a set of loops that differ only in their
  * numbers (a parametric template's signatures: family.c), holding for each of them, and
  * applied to each. */
 typedef struct kiln_cpu_collapse_plan {
   int32_t rank, num_out_dims;           /* of the loops it was made for */
   int32_t group[KILN_CPU_MAX_RANK];     /* per dim: the collapsed dim it joins, -1: dropped */
-  int32_t rank_after, out_after;
+  int32_t rank_after, out_after, split_after; /* split_after: a scan's scan_split after */
   bool extra;                           /* every reduced dim had size 1: one is kept */
 } kiln_cpu_collapse_plan;
 

@@ -516,23 +516,47 @@ static int fold_lanes(const kiln_cpu_gen *g, const kiln_cpu_loop *L) {
   int32_t ro = L->num_out_dims;
   if (ro < 1 || L->dims[ro - 1] < 2) return 1;
   size_t widest = 4;
+  bool complex = false;
   for (int32_t k = 0; k < L->num_results; k++) {
     const kiln_elem e[3] = {L->roots[k]->elem, L->fold[k]->elem, L->out_elems[k]};
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 3; i++) {
       if (lane_bytes(e[i]) > widest) widest = lane_bytes(e[i]);
+      complex = complex || kiln_elem_is_complex(e[i]);
+    }
   }
+  if (L->scan && L->scan_split == ro && complex) return 1; /* lanes a row apart: stored one by one, real only */
   return (int)((size_t)g->vector_bytes / widest);
+}
+
+/* Stores the lanes of v (compute representation of e) at element offsets off, off +
+ * stride, ...; stride NULL: densely. */
+static void store_lanes(nest *n, LLVMValueRef base, kiln_elem e, LLVMValueRef off, LLVMValueRef stride, LLVMValueRef v) {
+  kiln_cpu_gen *g = n->g;
+  int w = kiln_cpu_width(v);
+  if (!stride || w == 1) {
+    kiln_cpu_store(g, base, e, off, v);
+    return;
+  }
+  for (int l = 0; l < w; l++) {
+    LLVMValueRef at = LLVMBuildAdd(g->b, off, LLVMBuildMul(g->b, stride, i64c(n, l), ""), "");
+    kiln_cpu_store(g, base, e, at, LLVMBuildExtractElement(g->b, v, LLVMConstInt(g->i32, (uint64_t)l, 0), ""));
+  }
 }
 
 /* A fold (loop.h): output points row segment by row segment, w of them at once (each lane
  * one result) then one at a time; per point the accumulators go through the folded
- * points in row-major order. */
+ * points in row-major order. A scan stores them after each folded point. */
 static bool emit_fold(nest *n, LLVMValueRef begin, LLVMValueRef end) {
   kiln_cpu_gen *g = n->g;
   LLVMBuilderRef b = g->b;
   const kiln_cpu_loop *L = n->L;
   int32_t ro = L->num_out_dims, r = L->rank, nr = L->num_results;
   LLVMValueRef folded = dims_product(n, ro, r);
+  /* a scan's output: kept point p, folded point f at (p / in) * len * in + p % in + f * in;
+   * lanes (along kept dim ro - 1) one element apart, or len when no kept dim follows the axis */
+  LLVMValueRef in = L->scan ? dims_product(n, L->scan_split, ro) : NULL;
+  LLVMValueRef span = L->scan ? LLVMBuildMul(b, folded, in, "") : NULL;
+  LLVMValueRef lane_stride = L->scan && L->scan_split == ro ? folded : NULL;
   int w = fold_lanes(g, L);
   n->inner = ro ? ro - 1 : 0; /* with no kept dim only lane 0 at position 0 is read */
   LLVMValueRef *row = calloc((size_t)L->num_nodes + 1, sizeof *row), *acc = calloc((size_t)nr, sizeof *acc);
@@ -550,7 +574,9 @@ static bool emit_fold(nest *n, LLVMValueRef begin, LLVMValueRef end) {
     for (int32_t k = 0; k < nr; k++) acc[k] = new_var(n, kiln_cpu_compute_type(g, L->args[k]->elem, lanes));
     loop_var j;
     loop_open(n, &j, pass == 0 || w == 1 ? i64c(n, 0) : nvec, pass == 0 ? nvec : seg.cnt);
-    LLVMValueRef pos = LLVMBuildAdd(b, seg.col, j.i, "");
+    LLVMValueRef pos = LLVMBuildAdd(b, seg.col, j.i, ""), point = LLVMBuildAdd(b, seg.f, j.i, ""), out_at = NULL;
+    if (L->scan)
+      out_at = LLVMBuildAdd(b, LLVMBuildMul(b, LLVMBuildUDiv(b, point, in, ""), span, ""), LLVMBuildURem(b, point, in, ""), "");
     forget(n);
     start_offsets(n, n->offset);
     for (int32_t k = 0; ok && k < nr; k++) {
@@ -570,11 +596,16 @@ static bool emit_fold(nest *n, LLVMValueRef begin, LLVMValueRef end) {
     }
     for (int32_t k = 0; ok && k < nr; k++) ok = (v[k] = value(n, L->fold[k], pos, lanes)) != NULL;
     for (int32_t k = 0; ok && k < nr; k++) LLVMBuildStore(b, v[k], acc[k]);
+    LLVMValueRef step_at = L->scan ? LLVMBuildAdd(b, out_at, LLVMBuildMul(b, f.i, in, ""), "") : NULL;
+    for (int32_t k = 0; ok && L->scan && k < nr; k++) {
+      LLVMValueRef a = L->args[k]->elem != L->out_elems[k] ? kiln_cpu_convert(g, L->args[k]->elem, L->out_elems[k], v[k]) : v[k];
+      store_lanes(n, n->inputs[L->num_inputs + k], L->out_elems[k], step_at, lane_stride, a);
+    }
     loop_close(n, &f, i64c(n, 1));
-    for (int32_t k = 0; ok && k < nr; k++) {
+    for (int32_t k = 0; ok && !L->scan && k < nr; k++) {
       LLVMValueRef a = LLVMBuildLoad2(b, kiln_cpu_compute_type(g, L->args[k]->elem, lanes), acc[k], "");
       if (L->args[k]->elem != L->out_elems[k]) a = kiln_cpu_convert(g, L->args[k]->elem, L->out_elems[k], a);
-      kiln_cpu_store(g, n->inputs[L->num_inputs + k], L->out_elems[k], LLVMBuildAdd(b, seg.f, j.i, ""), a);
+      kiln_cpu_store(g, n->inputs[L->num_inputs + k], L->out_elems[k], point, a);
     }
     loop_close(n, &j, i64c(n, lanes));
   }

@@ -16,13 +16,19 @@
  *   reduce_window over it (vectorised, split over the threads; like that of unpadded
  *   pooling, its vectors may fold float sums and products in another order).
  * stablehlo.pad is the same pad kernel. A select_and_scatter whose select is one compare
- * of its two arguments and whose scatter is one of the ops above runs natively. */
+ * of its two arguments and whose scatter is one of the ops above runs natively.
+ *
+ * Any other region of elementwise ops (logaddexp, argmax's pairs) is a fold of the generated
+ * loops (kiln_cpu_window_fold_prepare reads the geometry, compile.c builds the loop): a
+ * prefix window whose region maps its constant inits to themselves (evaluated here by the
+ * interpreter) is a running fold storing every step (loop.h: a scan); any other window is
+ * folded per output point, over a padded copy when it has padding or base dilation. */
 #include "backends/cpu/window.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_RANK = KILN_WINDOW_MAX_RANK, MAX_OPERANDS = 8 };
+enum { MAX_RANK = KILN_WINDOW_MAX_RANK, MAX_OPERANDS = KILN_CPU_WINDOW_MAX_OPERANDS };
 
 static bool static_dense(const kiln_type *t) {
   return kiln_type_is_tensor(t) && !kiln_type_is_quant_tensor(t) && kiln_type_is_static(t) &&
@@ -111,35 +117,52 @@ static kiln_status add_native(kiln_cpu_executable *x, const kiln_op *op, kiln_cp
   return NULL;
 }
 
-/* The constant data of scalar v when a constant op makes it (through scalar broadcasts and
+/* The dense value of scalar v when a constant op makes it (through scalar broadcasts and
  * reshapes, as JAX writes inits), else NULL. */
-static const void *constant_data(const kiln_value *v) {
+static const kiln_attr *constant_attr(const kiln_value *v) {
   const kiln_op *def = v->def;
   while (def && (def->kind == KILN_OP_BROADCAST_IN_DIM || def->kind == KILN_OP_RESHAPE) && def->num_operands == 1 &&
          kiln_type_is_tensor(def->operands[0]->type) && def->operands[0]->type->tensor.rank == 0)
     def = def->operands[0]->def;
   if (!def || def->kind != KILN_OP_CONSTANT) return NULL;
   const kiln_attr *a = kiln_op_attr(def, "value");
-  return a && a->kind == KILN_ATTR_DENSE ? a->dense.data : NULL;
+  return a && a->kind == KILN_ATTR_DENSE ? a : NULL;
+}
+
+static const void *constant_data(const kiln_value *v) {
+  const kiln_attr *a = constant_attr(v);
+  return a ? a->dense.data : NULL;
+}
+
+/* The axis of window a over an operand of type t when its windows span that axis (padded
+ * before it by size - 1: *forward, or after it), every other dim untouched; else -1. */
+static int32_t scan_axis(const window_attrs *a, const kiln_type *t, bool *forward) {
+  int32_t r = t->tensor.rank, axis = -1;
+  for (int32_t d = 0; d < r; d++) {
+    if (a->stride[d] != 1 || a->base[d] != 1 || a->wdil[d] != 1) return -1;
+    if (a->size[d] == 1 && a->lo[d] == 0 && a->hi[d] == 0) continue;
+    if (axis >= 0) return -1;
+    axis = d;
+  }
+  if (axis < 0) return -1;
+  int64_t s = a->size[axis];
+  *forward = a->lo[axis] == s - 1 && a->hi[axis] == 0;
+  bool backward = a->lo[axis] == 0 && a->hi[axis] == s - 1;
+  return s >= t->tensor.dims[axis] && (*forward || backward) ? axis : -1;
 }
 
 /* Whether operand k of a reduce_window is a prefix (or, where exact, suffix) scan along
  * one axis; fills the SCAN fields of w. */
 static bool scan_form(const kiln_op *op, int32_t k, kiln_op_kind comb, const window_attrs *a, kiln_cpu_window *w) {
   const kiln_type *t = op->operands[k]->type;
-  int32_t r = t->tensor.rank, axis = -1;
-  for (int32_t d = 0; d < r; d++) {
-    if (a->stride[d] != 1 || a->base[d] != 1 || a->wdil[d] != 1) return false;
-    if (a->size[d] == 1 && a->lo[d] == 0 && a->hi[d] == 0) continue;
-    if (axis >= 0) return false;
-    axis = d;
-  }
+  int32_t r = t->tensor.rank;
+  bool forward;
+  int32_t axis = scan_axis(a, t, &forward);
   if (axis < 0) return false;
-  int64_t n = t->tensor.dims[axis], s = a->size[axis];
-  bool forward = a->lo[axis] == s - 1 && a->hi[axis] == 0, backward = a->lo[axis] == 0 && a->hi[axis] == s - 1;
+  int64_t n = t->tensor.dims[axis];
   kiln_elem e = kiln_type_elem(t);
   bool exact = !kiln_elem_is_float(e) || comb == KILN_OP_MAXIMUM || comb == KILN_OP_MINIMUM;
-  if (s < n || !(forward || (backward && exact))) return false;
+  if (!(forward || exact)) return false;
   const void *init = constant_data(op->operands[op->num_operands / 2 + k]);
   uint8_t twice[8];
   if (!init) return false;
@@ -352,6 +375,88 @@ static kiln_status prepare_reduce_window(kiln_cpu_executable *x, const kiln_op *
     if (padded) KILN_RETURN_IF_ERROR(add_pad(x, op, k, &a, &src, &st));
     KILN_RETURN_IF_ERROR(add_loop(x, op, k, ops[k], &a, src, st));
   }
+  return NULL;
+}
+
+/* Whether op's region maps its inits (constants, all n of them) to themselves, bit for
+ * bit, as the interpreter computes it: then a prefix window's padding folds to the inits and
+ * window i folds them, then x[0], ..., x[i] in order. */
+static bool region_fixes_inits(const kiln_cpu_executable *x, const kiln_op *op, int32_t n) {
+  const kiln_block *b = kiln_op_block(op, 0);
+  int32_t size = 0;
+  for (int32_t i = 0; i < b->num_args; i++)
+    if (b->args[i].id >= size) size = b->args[i].id + 1;
+  for (const kiln_op *c = b->first; c; c = c->next)
+    for (int32_t i = 0; i < c->num_results; i++)
+      if (c->results[i].id >= size) size = c->results[i].id + 1;
+  kiln_rtv *args[2 * MAX_OPERANDS] = {0}, *got[MAX_OPERANDS] = {0};
+  kiln_rtv **frame = calloc((size_t)size + 1, sizeof *frame);
+  bool same = frame != NULL;
+  for (int32_t k = 0; same && k < n; k++) {
+    const kiln_attr *init = constant_attr(op->operands[n + k]);
+    kiln_status st = init ? kiln_rtv_from_dense(init, &args[k]) : KILN_STATUS(KILN_STATUS_INTERNAL, "no constant");
+    same = !st;
+    kiln_status_free(st);
+    if (same) args[n + k] = kiln_rtv_retain(args[k]);
+  }
+  if (same) {
+    kiln_interp_ctx ctx = {.interp = x->interp, .frame = frame};
+    kiln_status st = kiln_interp_region(&ctx, &op->regions[0], args, 2 * n, got, n);
+    same = !st;
+    kiln_status_free(st);
+  }
+  for (int32_t k = 0; same && k < n; k++)
+    same = got[k] && got[k]->elem == args[k]->elem && !memcmp(got[k]->data, args[k]->data, args[k]->elem_bytes);
+  for (int32_t i = 0; i < 2 * n; i++) kiln_rtv_release(args[i]);
+  for (int32_t i = 0; i < n; i++) kiln_rtv_release(got[i]);
+  for (int32_t i = 0; frame && i < size; i++) kiln_rtv_release(frame[i]);
+  free(frame);
+  return same;
+}
+
+kiln_status kiln_cpu_window_fold_prepare(kiln_cpu_executable *x, const kiln_op *op, kiln_cpu_window_fold *f,
+                                         bool *out_ok) {
+  *out_ok = false;
+  int32_t n = op->num_operands / 2;
+  if (op->kind != KILN_OP_REDUCE_WINDOW || n < 1 || n > MAX_OPERANDS || op->num_operands != 2 * n || op->num_results != n)
+    return NULL;
+  const kiln_type *t0 = op->operands[0]->type, *r0 = op->results[0].type;
+  if (!static_dense(t0) || !static_dense(r0) || r0->tensor.num_elements <= 0) return NULL;
+  int32_t r = t0->tensor.rank;
+  if (r < 1 || 2 * r > MAX_RANK) return NULL;
+  bool padded = false, pads = true; /* pads: the pad kernel takes every operand's type */
+  for (int32_t k = 0; k < n; k++) {
+    const kiln_type *t = op->operands[k]->type, *rt = op->results[k].type;
+    kiln_elem e = kiln_type_elem(t);
+    if (!static_dense(t) || !static_dense(rt) || kiln_type_elem(rt) != e || !scalar_of(op->operands[n + k]->type, e) ||
+        !kiln_cpu_loopgen_elem(e) || t->tensor.rank != r || rt->tensor.rank != r ||
+        memcmp(t->tensor.dims, t0->tensor.dims, sizeof(int64_t) * (size_t)r) ||
+        memcmp(rt->tensor.dims, r0->tensor.dims, sizeof(int64_t) * (size_t)r))
+      return NULL;
+    pads = pads && kiln_cpu_window_elem(e);
+  }
+  window_attrs a;
+  if (!read_window(op, r, &a)) return NULL;
+  for (int32_t d = 0; d < r; d++) { /* the result's dims as the spec has them, else the interpreter reports */
+    int64_t span, win, out;
+    if (!kiln_mul_i64(t0->tensor.dims[d] - 1, a.base[d], &span) || !kiln_add_i64(span, 1 + a.lo[d], &span) ||
+        !kiln_add_i64(span, a.hi[d], &span) || !kiln_mul_i64(a.size[d] - 1, a.wdil[d], &win))
+      return NULL;
+    out = span <= win ? 0 : (span - win - 1) / a.stride[d] + 1;
+    if (out != r0->tensor.dims[d]) return NULL;
+    padded = padded || a.lo[d] || a.hi[d] || a.base[d] != 1;
+  }
+  bool forward;
+  f->scan_axis = scan_axis(&a, t0, &forward);
+  if (f->scan_axis >= 0 && !(forward && region_fixes_inits(x, op, n))) f->scan_axis = -1;
+  if (f->scan_axis < 0 && padded && !pads) return NULL;
+  for (int32_t d = 0; d < r; d++) f->size[d] = a.size[d], f->stride[d] = a.stride[d], f->dilation[d] = a.wdil[d];
+  for (int32_t k = 0; k < n; k++) {
+    f->src[k] = op->operands[k]->id;
+    f->src_type[k] = op->operands[k]->type;
+    if (f->scan_axis < 0 && padded) KILN_RETURN_IF_ERROR(add_pad(x, op, k, &a, &f->src[k], &f->src_type[k]));
+  }
+  *out_ok = true;
   return NULL;
 }
 

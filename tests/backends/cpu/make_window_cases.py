@@ -2,7 +2,8 @@
 """Writes window_cases.mlir: self-checking reduce_window and select_and_scatter programs in
 the forms the cpu backend runs natively (window.c): cumulative scans (forward, reverse,
 windows longer than the axis), padded and dilated pooling, several operands, and the
-gradient of pooling. Expected values come from a direct NumPy reading of the spec that
+gradient of pooling; and reduce_windows whose regions it folds as written (running folds
+of prefix windows, windows folded per output point). Expected values come from a direct NumPy reading of the spec that
 folds in the interpreter's order (init, then the window's elements in row-major order,
 padding as init; select over the window in index order, scatter in source order) in the
 element type, so the checks are exact. Run once by hand (needs ml_dtypes for bf16):
@@ -73,13 +74,14 @@ def combine(op, a, b, dt):
     return dt(a + b) if op == "add" else dt(a * b)
 
 
-def reduce_window(xs, inits, ops, dt, size, stride, base, wdil, pad):
+def reduce_window(xs, inits, step, dts, size, stride, base, wdil, pad):
+    """step(accumulators, elements) -> accumulators: the region, in the element types dts."""
     r = xs[0].ndim
     padded = [(n - 1) * bd + 1 + lo + hi for n, bd, (lo, hi) in zip(xs[0].shape, base, pad)]
     out_shape = [(p - ((s - 1) * wd + 1)) // st + 1 for p, s, wd, st in zip(padded, size, wdil, stride)]
-    outs = [np.zeros(out_shape, dtype=dt) for _ in xs]
+    outs = [np.zeros(out_shape, dtype=dt) for dt in dts]
     for o in itertools.product(*[range(n) for n in out_shape]):
-        acc = [dt(i) for i in inits]
+        acc = [dt(i) for i, dt in zip(inits, dts)]
         for w in itertools.product(*[range(s) for s in size]):
             idx = []
             for d in range(r):
@@ -88,8 +90,7 @@ def reduce_window(xs, inits, ops, dt, size, stride, base, wdil, pad):
                     idx = None
                     break
                 idx.append(p // base[d])
-            for k in range(len(xs)):
-                acc[k] = combine(ops[k], acc[k], inits[k] if idx is None else xs[k][tuple(idx)], dt)
+            acc = step(acc, [inits[k] if idx is None else xs[k][tuple(idx)] for k in range(len(xs))])
         for k in range(len(xs)):
             outs[k][o] = acc[k]
     return outs
@@ -140,8 +141,12 @@ def rw_case(fname, comment, xs, inits, ops, dt, size, stride=None, base=None, wd
     computed_init: the inits are computed (init + 0), not constants."""
     r = xs[0].ndim
     stride = stride or [1] * r
-    outs = reduce_window(xs, inits, ops, dt, size, stride, base or [1] * r, wdil or [1] * r, pad or [(0, 0)] * r)
     n = len(xs)
+
+    def step(acc, elems):
+        return [combine(ops[k], acc[k], elems[k], dt) for k in range(n)]
+    outs = reduce_window(xs, inits, step, [dt] * n, size, stride, base or [1] * r, wdil or [1] * r,
+                         pad or [(0, 0)] * r)
     st = ttype((), dt)
     lines = [f"// {comment}", f"func.func @{fname}() {{"]
     for k in range(n):
@@ -175,6 +180,36 @@ def rw_case(fname, comment, xs, inits, ops, dt, size, stride=None, base=None, wd
     lines += ["  func.return", "}"]
     cases.append("\n".join(lines))
     del res
+
+
+def fold_case(fname, comment, xs, inits, dts, region, step, size, stride=None, base=None, wdil=None, pad=None):
+    """A reduce_window whose region is more than one op per operand (window.c's kernels do
+    not take it; the cpu backend folds it as written): region is its body's lines over
+    %a<k> (accumulators) and %b<k> (elements) ending in a return, step the same in NumPy,
+    op by op in the element types, so the checks are exact."""
+    r = xs[0].ndim
+    stride = stride or [1] * r
+    n = len(xs)
+    outs = reduce_window(xs, inits, step, dts, size, stride, base or [1] * r, wdil or [1] * r, pad or [(0, 0)] * r)
+    sts = [ttype((), dt) for dt in dts]
+    lines = [f"// {comment}", f"func.func @{fname}() {{"]
+    for k in range(n):
+        lines.append(f"  %x{k} = stablehlo.constant {dense(xs[k], dts[k])} : {ttype(xs[k].shape, dts[k])}")
+        lines.append(f"  %i{k} = stablehlo.constant {dense(np.asarray(inits[k], dtype=dts[k]), dts[k])} : {sts[k]}")
+    lhs = f"%r:{n}" if n > 1 else "%r0"
+    args = ", ".join([f"%x{k}" for k in range(n)] + [f"%i{k}" for k in range(n)])
+    bb = ", ".join([f"%a{k}: {sts[k]}" for k in range(n)] + [f"%b{k}: {sts[k]}" for k in range(n)])
+    lines.append(f'  {lhs} = "stablehlo.reduce_window"({args}) ({{')
+    lines.append(f"  ^bb0({bb}):")
+    lines += ["    " + line for line in region]
+    types_in = ", ".join([ttype(x.shape, dt) for x, dt in zip(xs, dts)] + sts)
+    types_out = ", ".join(ttype(o.shape, dt) for o, dt in zip(outs, dts))
+    lines.append(f"  }}) {attrs(size, stride, base, wdil, pad)} : ({types_in}) -> " +
+                 (f"({types_out})" if n > 1 else types_out))
+    for k in range(n):
+        lines.append(check(f"r#{k}" if n > 1 else "r0", outs[k], dts[k]))
+    lines += ["  func.return", "}"]
+    cases.append("\n".join(lines))
 
 
 def sas_case(fname, comment, x, src, init, direction, op, dt, size, stride, pad, swap=False):
@@ -352,8 +387,97 @@ s = rng.integers(0, 2, (2, 4, 4)).astype(np.bool_)
 sas_case("select_scatter_i1", "i1: compare UNSIGNED, scatter add (or)", x, s, False, "GE", "add", np.bool_, [1, 3, 1],
          [1, 2, 1], [(0, 0), (1, 1), (0, 0)])
 
+# Regions of more than one op per operand: folds of the generated loops, as written. A
+# prefix window whose region maps its init to itself is a running fold (jax.lax's
+# cumlogsumexp and cumulative argmax); any other window is folded per output point.
+EMA = ["%h = stablehlo.constant dense<0.5> : tensor<{t}>", "%m = stablehlo.multiply %a0, %h : tensor<{t}>",
+       "%c = stablehlo.add %m, %b0 : tensor<{t}>", "stablehlo.return %c : tensor<{t}>"]
+
+
+def ema(t):
+    return [line.format(t=t) for line in EMA]
+
+
+def ema_step(dt):
+    if dt is BF16:  # each op computed in f32 and rounded to bf16, as the interpreter does
+        return lambda acc, e: [BF16(np.float32(BF16(np.float32(acc[0]) * np.float32(0.5))) + np.float32(e[0]))]
+    return lambda acc, e: [dt(dt(acc[0] * dt(0.5)) + e[0])]
+
+
+MAX_ABS = ["%m = stablehlo.abs %b0 : tensor<f32>", "%c = stablehlo.maximum %a0, %m : tensor<f32>",
+           "stablehlo.return %c : tensor<f32>"]
+ARGMAX = ["%g = stablehlo.compare GT, %a0, %b0, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>",
+          "%n = stablehlo.compare NE, %a0, %a0, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>",
+          "%o = stablehlo.or %g, %n : tensor<i1>",
+          "%e = stablehlo.compare EQ, %a0, %b0, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>",
+          "%l = stablehlo.compare LT, %a1, %b1, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>",
+          "%q = stablehlo.and %e, %l : tensor<i1>", "%p = stablehlo.or %o, %q : tensor<i1>",
+          "%s = stablehlo.select %o, %a0, %b0 : tensor<i1>, tensor<f32>",
+          "%t = stablehlo.select %p, %a1, %b1 : tensor<i1>, tensor<i32>",
+          "stablehlo.return %s, %t : tensor<f32>, tensor<i32>"]
+
+
+def argmax_step(acc, e):
+    (x, i), (y, j) = acc, e
+    o = float(x) > float(y) or np.isnan(float(x))
+    p = o or (float(x) == float(y) and int(i) < int(j))
+    return [x if o else y, i if p else j]
+
+
+x = normal((19, 50), F32)
+x[2, 9] = np.nan
+fold_case("scan_max_abs_rows", "running max of |x| along the last axis: lanes a row apart, stored one by one",
+          [x], [0.0], [F32], MAX_ABS, lambda acc, e: [combine("maximum", acc[0], abs(e[0]), F32)],
+          **{k: v for k, v in scan_attrs(x.shape, 1).items() if k != "scan"})
+x = normal((40, 19), F32)
+fold_case("scan_ema_first_axis", "an exponential moving sum down axis 0: 19 lanes side by side (a vector and a tail)",
+          [x], [0.0], [F32], ema("f32"), ema_step(F32), **{k: v for k, v in scan_attrs(x.shape, 0).items() if k != "scan"})
+x = normal((2, 30, 5), F64)
+fold_case("scan_ema_f64_middle_axis", "a moving sum in f64 along a middle axis", [x], [0.0], [F64], ema("f64"),
+          ema_step(F64), **{k: v for k, v in scan_attrs(x.shape, 1).items() if k != "scan"})
+x = normal((2, 3, 10, 4, 5), F32)
+fold_case("scan_max_abs_rank5", "a running fold along axis 2 of five: the dims before it merge, and those after",
+          [x], [0.0], [F32], MAX_ABS, lambda acc, e: [combine("maximum", acc[0], abs(e[0]), F32)],
+          **{k: v for k, v in scan_attrs(x.shape, 2).items() if k != "scan"})
+x = normal((37,), F32)
+fold_case("scan_ema_rank1", "a moving sum of a vector", [x], [0.0], [F32], ema("f32"), ema_step(F32),
+          **{k: v for k, v in scan_attrs(x.shape, 0).items() if k != "scan"})
+x = normal((3, 29), BF16, 4.0)
+fold_case("scan_ema_bf16", "a moving sum in bf16: every op rounded to bf16", [x], [0.0], [BF16], ema("bf16"),
+          ema_step(BF16), **{k: v for k, v in scan_attrs(x.shape, 1).items() if k != "scan"})
+xv = rng.integers(-3, 4, (19, 27)).astype(F32)
+xv[1, 5] = np.nan
+xi = np.broadcast_to(np.arange(27, dtype=I32), (19, 27)).copy()
+fold_case("scan_argmax_pairs", "cumulative argmax over (value, index) pairs: ties keep the first, NaN wins",
+          [xv, xi], [NINF, 0], [F32, I32], ARGMAX, argmax_step,
+          **{k: v for k, v in scan_attrs(xv.shape, 1).items() if k != "scan"})
+x = ints((3, 14), I32, -100, 100)
+fold_case("prefix_init_not_fixed", "a prefix window whose region changes its init (a + b + 1): folded per window",
+          [x], [0], [I32], ["%s = stablehlo.add %a0, %b0 : tensor<i32>", "%u = stablehlo.constant dense<1> : tensor<i32>",
+                            "%c = stablehlo.add %s, %u : tensor<i32>", "stablehlo.return %c : tensor<i32>"],
+          lambda acc, e: [combine("add", combine("add", acc[0], e[0], I32), 1, I32)],
+          **{k: v for k, v in scan_attrs(x.shape, 1).items() if k != "scan"})
+x = normal((2, 21), F32)
+fold_case("suffix_ema", "a moving sum with the padding after the axis: each window folded in its own order",
+          [x], [0.0], [F32], ema("f32"), ema_step(F32),
+          **{k: v for k, v in scan_attrs(x.shape, 1, reverse=True).items() if k != "scan"})
+xv = rng.integers(-4, 5, (2, 9, 9)).astype(F32)
+xi = np.arange(2 * 9 * 9, dtype=I32).reshape(2, 9, 9)
+fold_case("argmax_pool_same", "argmax pooling 3x3 stride 2, SAME: the padding folds the inits (-inf, -1)",
+          [xv, xi], [NINF, -1], [F32, I32], ARGMAX, argmax_step, size=[1, 3, 3], stride=[1, 2, 2],
+          pad=[(0, 0), (1, 1), (1, 1)])
+x = normal((5, 6), BF16)
+fold_case("dilated_max_twice_bf16", "max(a, 2b) in bf16 with base and window dilations and padding", [x], [NINF],
+          [BF16], ["%w = stablehlo.constant dense<2.0> : tensor<bf16>", "%t = stablehlo.multiply %b0, %w : tensor<bf16>",
+                   "%c = stablehlo.maximum %a0, %t : tensor<bf16>", "stablehlo.return %c : tensor<bf16>"],
+          lambda acc, e: [combine("maximum", acc[0], BF16(np.float32(e[0]) * np.float32(2.0)), BF16)],
+          size=[2, 3], stride=[2, 1], base=[2, 1], wdil=[1, 2], pad=[(1, 2), (2, 0)])
+x = normal((4, 7), F32)
+fold_case("unpadded_ema_windows", "moving sums over 2x3 windows, strided, no padding", [x], [0.0], [F32], ema("f32"),
+          ema_step(F32), size=[2, 3], stride=[1, 2])
+
 print("// Generated by make_window_cases.py: reduce_window and select_and_scatter forms the cpu")
-print("// backend runs natively (window.c), checked exactly against a spec reading that folds in")
-print("// the interpreter's order.")
+print("// backend runs natively (window.c) or folds as their regions say, checked exactly against a")
+print("// spec reading that folds in the interpreter's order.")
 print()
 print("\n\n// -----\n\n".join(cases))

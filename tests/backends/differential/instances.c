@@ -112,6 +112,21 @@
 #define SHAPE_CONST(NAME, VALS, N) \
   "  " NAME " = \"stablehlo.constant\"() {value = dense<" VALS "> : tensor<" #N "xi64>} : () -> tensor<" #N "xi64>\n"
 
+/* jnp.logaddexp's region (jax.lax.cumlogsumexp's): max + log1p(exp(-|x - y|)), x + y where
+ * x - y is NaN (equal infinities, NaN). */
+#define LOGADDEXP(T)                                                                                   \
+  "{\n  ^bb0(%x: tensor<" T ">, %y: tensor<" T ">):\n"                                                 \
+  "    %m = \"stablehlo.maximum\"(%x, %y) : (tensor<" T ">, tensor<" T ">) -> tensor<" T ">\n"           \
+  "    %d = \"stablehlo.subtract\"(%x, %y) : (tensor<" T ">, tensor<" T ">) -> tensor<" T ">\n"          \
+  "    %u = \"stablehlo.compare\"(%d, %d) {" ATTR_DIR("NE") "} : (tensor<" T ">, tensor<" T ">) -> tensor<i1>\n" \
+  "    %s = \"stablehlo.add\"(%x, %y) : (tensor<" T ">, tensor<" T ">) -> tensor<" T ">\n"               \
+  "    %a = \"stablehlo.abs\"(%d) : (tensor<" T ">) -> tensor<" T ">\n"                                  \
+  "    %g = \"stablehlo.negate\"(%a) : (tensor<" T ">) -> tensor<" T ">\n"                               \
+  "    %e = \"stablehlo.exponential\"(%g) : (tensor<" T ">) -> tensor<" T ">\n"                          \
+  "    %l = \"stablehlo.log_plus_one\"(%e) : (tensor<" T ">) -> tensor<" T ">\n"                         \
+  "    %v = \"stablehlo.add\"(%m, %l) : (tensor<" T ">, tensor<" T ">) -> tensor<" T ">\n"               \
+  "    %w = \"stablehlo.select\"(%u, %s, %v) : (tensor<i1>, tensor<" T ">, tensor<" T ">) -> tensor<" T ">\n" \
+  "    " RET("%w", "tensor<" T ">") "\n  }"
 #define RW(WIN, STR, PAD, MORE) \
   " {window_dimensions = array<i64: " WIN ">, window_strides = array<i64: " STR ">, padding = dense<" PAD "> : tensor<" MORE
 
@@ -343,6 +358,23 @@ const kiln_diff_instance kiln_diff_instances[] = {
      "(" REGION_ADD ")" RW("1, 2, 2", "1, 1, 1", "0", "3x2xi64>, window_dilations = array<i64: 1, 1, 2>}"), 5, 0, KILN_DIFF_FEW_SPECIALS, 0},
     {KILN_OP_REDUCE_WINDOW, "add base dilation", "4x$T; $T", "5x$T",
      "(" REGION_ADD ")" RW("3", "1", "0", "1x2xi64>, base_dilations = array<i64: 2>}"), 4, 0, KILN_DIFF_FEW_SPECIALS, 0},
+    /* reduce_windows whose regions are more than one op per operand: folds as written */
+    {KILN_OP_REDUCE_WINDOW, "running max |x| (a prefix window's running fold)", "19x33x$T", "19x33x$T",
+     "  %z = \"stablehlo.constant\"() {value = dense<0> : tensor<$T>} : () -> tensor<$T>\n"
+     "  %r0 = \"stablehlo.reduce_window\"(%a0, %z) ({\n  ^bb0(%x: tensor<$T>, %y: tensor<$T>):\n"
+     "    %b = \"stablehlo.abs\"(%y) : (tensor<$T>) -> tensor<$T>\n"
+     "    %m = \"stablehlo.maximum\"(%x, %b) : (tensor<$T>, tensor<$T>) -> tensor<$T>\n    " RET("%m", "tensor<$T>") "\n  })"
+     RW("1, 33", "1, 1", "[[0, 0], [32, 0]]", "2x2xi64>} : (tensor<19x33x$T>, tensor<$T>) -> tensor<19x33x$T>"),
+     0, 0, KILN_DIFF_BODY, 0},
+    {KILN_OP_REDUCE_WINDOW, "cumlogsumexp (logaddexp prefix window, init -inf)", "3x40x17xf32", "3x40x17xf32",
+     "  %n = \"stablehlo.constant\"() {value = dense<0xFF800000> : tensor<f32>} : () -> tensor<f32>\n"
+     "  %r0 = \"stablehlo.reduce_window\"(%a0, %n) (" LOGADDEXP("f32") ")"
+     RW("1, 40, 1", "1, 1, 1", "[[0, 0], [39, 0], [0, 0]]", "3x2xi64>} : (tensor<3x40x17xf32>, tensor<f32>) -> tensor<3x40x17xf32>"),
+     0, 4, KILN_DIFF_BODY, 0},
+    {KILN_OP_REDUCE_WINDOW, "logaddexp windows, padded", "5x7x$T; $T", "5x4x$T",
+     "(" LOGADDEXP("$T") ")" RW("2, 3", "1, 2", "[[1, 0], [1, 1]]", "2x2xi64>}"), 0, 4, 0, 0},
+    {KILN_OP_REDUCE_WINDOW, "argmax pooling, padded", "6x9x$T; 6x9xi32@0:8; $T; i32", "3x5x$T; 3x5xi32",
+     "(" ARG_BEST("GT") ")" RW("3, 3", "2, 2", "[[1, 1], [1, 1]]", "2x2xi64>}"), 0, 0, 0, 0},
     {KILN_OP_MAP, "max", "3x5x$T; 3x5x$T", "3x5x$T", MAP_TEXT, 0, 0, 0, 0},
     {KILN_OP_SORT, "two operands, stable", "17x33x$T@nospec; 17x33xi32", "17x33x$T; 17x33xi32",
      "(" COMPARE_BODY("LT", TWO_T ", %u: tensor<i32>, %v: tensor<i32>") ")" " {dimension = 1 : i64, is_stable = true}", 0, 0, 0, 0},
