@@ -8,9 +8,12 @@
  *   before it by window - 1, every other dim untouched) when its init is a constant with
  *   op(init, init) == init: then every window folds init, then x[0], ..., x[i] in that
  *   order, exactly as the interpreter does, so out[i] = op(out[i - 1], x[i]), O(n) per row.
- *   The reverse form (padding after) folds x[i], ..., x[n-1]: a suffix scan gives the same
- *   value only where op is exact (integers, float max/min), so float sums and products of
- *   that form take the next way;
+ *   The reverse form (padding after: lax.cumsum(reverse=True), the gradient of a cumsum)
+ *   folds x[i], ..., x[n-1] then the inits; a suffix scan out[i] = op(x[i], out[i + 1])
+ *   folds them as the tree x[i] op (x[i+1] op (... op init)), one of the schedules the spec
+ *   allows (leaves in order; these ops commute): exact for integers and float max/min, float
+ *   sums and products rounded in another order than the interpreter's, as the vectors of
+ *   the generated loops round them;
  * - otherwise a native pad into a temporary (init in the padding and the holes of base
  *   dilation: the spec's padded operand) and the generated loop of an unpadded
  *   reduce_window over it (vectorised, split over the threads; like that of unpadded
@@ -161,8 +164,6 @@ static bool scan_form(const kiln_op *op, int32_t k, kiln_op_kind comb, const win
   if (axis < 0) return false;
   int64_t n = t->tensor.dims[axis];
   kiln_elem e = kiln_type_elem(t);
-  bool exact = !kiln_elem_is_float(e) || comb == KILN_OP_MAXIMUM || comb == KILN_OP_MINIMUM;
-  if (!(forward || exact)) return false;
   const void *init = constant_data(op->operands[op->num_operands / 2 + k]);
   uint8_t twice[8];
   if (!init) return false;

@@ -283,7 +283,7 @@ x = ints((3, 21), I32, -1000, 1000)
 rw_case("cummin_i32_reverse", "reverse cummin (padding after the axis): a suffix scan, exact for integers",
         [x], [2**31 - 1], ["minimum"], I32, **scan_attrs(x.shape, 1, reverse=True))
 x = normal((2, 23), F32)
-rw_case("cumsum_f32_reverse", "reverse cumsum in f32: folded in the interpreter's order (no scan)",
+rw_case("cumsum_f32_reverse", "reverse cumsum in f32 (the gradient of a cumsum): a suffix scan, rounded in its own order",
         [x], [0.0], ["add"], F32, **scan_attrs(x.shape, 1, reverse=True))
 x = normal((2, 17), F32)
 rw_case("cumsum_f32_init_not_identity", "an init that add(init, init) changes: every window folds it again",

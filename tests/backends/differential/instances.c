@@ -358,6 +358,11 @@ const kiln_diff_instance kiln_diff_instances[] = {
      "(" REGION_ADD ")" RW("1, 2, 2", "1, 1, 1", "0", "3x2xi64>, window_dilations = array<i64: 1, 1, 2>}"), 5, 0, KILN_DIFF_FEW_SPECIALS, 0},
     {KILN_OP_REDUCE_WINDOW, "add base dilation", "4x$T; $T", "5x$T",
      "(" REGION_ADD ")" RW("3", "1", "0", "1x2xi64>, base_dilations = array<i64: 2>}"), 4, 0, KILN_DIFF_FEW_SPECIALS, 0},
+    {KILN_OP_REDUCE_WINDOW, "reverse cumulative sum (a suffix scan)", "7x40x$T", "7x40x$T",
+     "  %z = \"stablehlo.constant\"() {value = dense<0> : tensor<$T>} : () -> tensor<$T>\n"
+     "  %r0 = \"stablehlo.reduce_window\"(%a0, %z) (" REGION_ADD ")"
+     RW("1, 40", "1, 1", "[[0, 0], [0, 39]]", "2x2xi64>} : (tensor<7x40x$T>, tensor<$T>) -> tensor<7x40x$T>"),
+     40, 0, KILN_DIFF_BODY | KILN_DIFF_FEW_SPECIALS, 0},
     /* reduce_windows whose regions are more than one op per operand: folds as written */
     {KILN_OP_REDUCE_WINDOW, "running max |x| (a prefix window's running fold)", "19x33x$T", "19x33x$T",
      "  %z = \"stablehlo.constant\"() {value = dense<0> : tensor<$T>} : () -> tensor<$T>\n"
