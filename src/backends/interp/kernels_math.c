@@ -212,6 +212,55 @@ static double log_gamma(double x) {
   return lgamma_r(x, &sign);
 }
 
+/* B_2j / (2j)!, j = 1..12: the Euler-Maclaurin corrections of hurwitz_zeta. */
+static const double k_bernoulli_over_factorial[12] = {
+    1.0 / 12, -1.0 / 720, 1.0 / 30240, -1.0 / 1209600, 1.0 / 47900160, -691.0 / 1307674368000.0,
+    1.0 / 74724249600.0, -3617.0 / 10670622842880000.0, 43867.0 / 5109094217170944000.0,
+    -174611.0 / 802857662698291200000.0, 77683.0 / 14101100039391805440000.0,
+    -236364091.0 / 1693824136731743669452800000.0};
+
+/* sum_{k >= 0} (q + k)^-s for s > 1, q > 0: ten terms summed directly, the rest by
+ * Euler-Maclaurin from a = q + 10: a^(1-s)/(s-1) + a^-s/2 + sum_j B_2j/(2j)! s(s+1)...
+ * (s+2j-2) a^(-s-2j+1), twelve corrections. */
+static double zeta_positive(double s, double q) {
+  double sum = 0, a = q;
+  for (int k = 0; k < 10; k++, a += 1) sum += pow(a, -s);
+  double tail = pow(a, -s);
+  if (tail == 0 || fabs(tail) < fabs(sum) * 0x1p-60) return sum;
+  double r = a * tail / (s - 1) + 0.5 * tail, t = s * tail / a, a2 = a * a;
+  for (int j = 0; j < 12; j++) {
+    r += k_bernoulli_over_factorial[j] * t;
+    t *= (s + 2 * j + 1) * (s + 2 * j + 2) / a2;
+  }
+  return sum + r;
+}
+
+/* The Hurwitz zeta function sum_{k >= 0} (q + k)^-s, as CHLO defines chlo.zeta: +inf at
+ * s = 1 and at the poles q = 0, -1, ... for even integer s (NaN for other s there), NaN
+ * for s < 1 and for non-integer s when q <= 0. Below zero (integer s), the m = -floor(q)
+ * negative terms are (-1)^s times those of zeta(s, 1 - p) up to zeta(s, 1 - p + m), p the
+ * fraction of q: no Euler-Maclaurin from a negative start (CHLO's own decomposition starts
+ * it at q + 10, wrong below -10). */
+static double hurwitz_zeta(double s, double q) {
+  if (isnan(s) || isnan(q)) return NAN;
+  if (s == 1) return INFINITY;
+  bool s_int = s == floor(s);
+  if (q <= 0 && q == floor(q)) return s_int && fmod(s, 2) == 0 ? INFINITY : NAN;
+  if (s < 1 || (q <= 0 && !s_int)) return NAN;
+  if (q > 0) return zeta_positive(s, q);
+  double p = q - floor(q), m = -floor(q), sign = fmod(s, 2) == 0 ? 1 : -1;
+  return zeta_positive(s, p) + sign * (zeta_positive(s, 1 - p) - zeta_positive(s, 1 - p + m));
+}
+
+/* The polygamma function psi^(n)(x) as CHLO defines chlo.polygamma: NaN unless n is a
+ * natural number, digamma for n = 0, else (-1)^(n+1) n! zeta(n + 1, x). */
+static double polygamma(double n, double x) {
+  if (isnan(n) || isnan(x) || n < 0 || n != floor(n)) return NAN;
+  if (n == 0) return digamma(x);
+  double sign = fmod(n, 2) == 1 ? 1 : -1;
+  return sign * exp(lgamma(n + 1)) * hurwitz_zeta(n + 1, x);
+}
+
 /* ------------------------------------------------------------------ op table */
 
 typedef double (*real_fn)(double);
@@ -317,16 +366,29 @@ static uint64_t int_pow(kiln_scalar base, kiln_scalar exponent, bool is_signed) 
   return r;
 }
 
+typedef struct binary_fns {
+  real_fn2 re;
+  cplx_fn2 cx; /* NULL: the op is not defined on complex numbers */
+} binary_fns;
+
+static const binary_fns k_binary[KILN_OP_COUNT] = {
+    [KILN_OP_ATAN2] = {atan2, kiln_cplx_atan2},
+    [KILN_OP_POWER] = {pow, kiln_cplx_pow}, /* and integers: int_pow */
+    [KILN_OP_CHLO_POLYGAMMA] = {polygamma, NULL},
+    [KILN_OP_CHLO_ZETA] = {hurwitz_zeta, NULL},
+};
+
 static kiln_status binary_kernel(kiln_interp_ctx *ctx, const kiln_kernel_args *a) {
   bool power = a->op->kind == KILN_OP_POWER;
-  real_fn2 re = power ? pow : atan2;
-  cplx_fn2 cx = power ? kiln_cplx_pow : kiln_cplx_atan2;
+  real_fn2 re = k_binary[a->op->kind].re;
+  cplx_fn2 cx = k_binary[a->op->kind].cx;
   kiln_elem oe = KILN_ELEM_COUNT;
   KILN_RETURN_IF_ERROR(check_elementwise(ctx, a, 2, &oe));
   const kiln_rtv *x = a->in[0], *y = a->in[1];
   kiln_elem_class cls = kiln_elem_class_of(x->elem);
   bool integer = cls == KILN_ELEM_CLASS_I || cls == KILN_ELEM_CLASS_U || cls == KILN_ELEM_CLASS_B;
-  if (cls == KILN_ELEM_CLASS_X || (integer && !power)) return unsupported(ctx, a, x->elem);
+  if ((cls == KILN_ELEM_CLASS_C && !cx) || cls == KILN_ELEM_CLASS_X || (integer && !power))
+    return unsupported(ctx, a, x->elem);
   KILN_RETURN_IF_ERROR(kiln_kernel_result(a, 0, x->rank, x->dims));
   kiln_rtv *r = a->out[0];
   for (int64_t i = 0; i < x->count; i++) {
@@ -347,7 +409,7 @@ static kiln_status binary_kernel(kiln_interp_ctx *ctx, const kiln_kernel_args *a
 }
 
 kiln_interp_kernel kiln_interp_math_lookup(kiln_op_kind kind) {
-  if (kind == KILN_OP_ATAN2 || kind == KILN_OP_POWER) return binary_kernel;
+  if ((unsigned)kind < KILN_OP_COUNT && k_binary[kind].re) return binary_kernel;
   if ((unsigned)kind < KILN_OP_COUNT && k_unary[kind].re) return unary_kernel;
   return NULL;
 }

@@ -1,6 +1,7 @@
 // Elementwise ops the loops compute on bits or with series of their own (llvm_math_gamma.c,
-// llvm_math_next_after.c, loopgen.c's reduce_precision): the cases random values seldom
-// reach. Each input passes an optimization_barrier, so that nothing folds it away.
+// llvm_math_next_after.c, loopgen.c's reduce_precision), and the special functions the
+// interpreter's series compute on every device (zeta, polygamma): the cases random values
+// seldom reach. Each input passes an optimization_barrier, so that nothing folds it away.
 
 // Ties of the rounded mantissa go to even; beyond the exponent's range: infinity or zero.
 func.func @reduce_precision_ties() {
@@ -59,5 +60,37 @@ func.func @next_after_steps() {
   %y = stablehlo.optimization_barrier %b : tensor<5xf32>
   %r = chlo.next_after %x, %y : tensor<5xf32>, tensor<5xf32> -> tensor<5xf32>
   check.expect_eq_const %r, dense<[1.00000011920928955078125, 0x80000001, 1.0, -0.999999940395355224609375, 0x7F7FFFFF]> : tensor<5xf32>
+  func.return
+}
+
+// Hurwitz zeta (jax.scipy.special.zeta): exact values (zeta(2) = pi^2/6, zeta(2, 1/2) =
+// 3 zeta(2)), a large s, a small q, q below zero (integer s only) and CHLO's domain: +inf at
+// s = 1 and at the poles q = 0, -1, ... for even s, NaN there for odd s, for s < 1 and for
+// non-integer s below zero.
+func.func @zeta_values() {
+  %s = stablehlo.constant dense<[2.0, 3.0, 2.0, 2.0, 4.5, 30.0, 1.5, 2.0, 1.0, 0.5, 2.0, 3.0, 2.5, 3.0]> : tensor<14xf64>
+  %q = stablehlo.constant dense<[1.0, 2.0, 0.5, -1.5, 3.25, 1.5, 1.0e-03, 100.0, 2.0, 2.0, -1.0, -2.0, -1.5, -13.5]> : tensor<14xf64>
+  %x = stablehlo.optimization_barrier %s : tensor<14xf64>
+  %y = stablehlo.optimization_barrier %q : tensor<14xf64>
+  %r = chlo.zeta %x, %y : tensor<14xf64>, tensor<14xf64> -> tensor<14xf64>
+  check.expect_almost_eq_const %r, dense<[1.6449340668482264, 0.20205690315959429, 4.9348022005446793, 9.3792466449891238, 0.0076478938025290898, 5.2150962038157318e-06, 31625.386966911913, 0.010050166663333571, 0x7FF0000000000000, 0x7FF8000000000000, 0x7FF0000000000000, 0x7FF8000000000000, 0x7FF8000000000000, 0.0025477761854917935]> : tensor<14xf64>
+  %c = stablehlo.constant dense<[2.0, 4.5, 1.0]> : tensor<3xf32>
+  %d = stablehlo.constant dense<[0.5, 3.25, 7.0]> : tensor<3xf32>
+  %u = stablehlo.optimization_barrier %c : tensor<3xf32>
+  %v = stablehlo.optimization_barrier %d : tensor<3xf32>
+  %w = chlo.zeta %u, %v : tensor<3xf32>, tensor<3xf32> -> tensor<3xf32>
+  check.expect_almost_eq_const %w, dense<[4.934802, 0.007647894, 0x7F800000]> : tensor<3xf32>
+  func.return
+}
+
+// Polygamma (jax.scipy.special.polygamma): n = 0 is digamma; psi^(n)(x) = (-1)^(n+1) n!
+// zeta(n + 1, x) for natural n, also at negative x; NaN for non-integer or negative n.
+func.func @polygamma_values() {
+  %n = stablehlo.constant dense<[1.0, 2.0, 0.0, 3.0, 1.0, 4.0, 1.0, 1.5, -1.0]> : tensor<9xf64>
+  %x = stablehlo.constant dense<[1.0, 1.0, 1.0, 0.5, 10.0, 2.5, -0.5, 1.0, 1.0]> : tensor<9xf64>
+  %a = stablehlo.optimization_barrier %n : tensor<9xf64>
+  %b = stablehlo.optimization_barrier %x : tensor<9xf64>
+  %r = chlo.polygamma %a, %b : tensor<9xf64>, tensor<9xf64> -> tensor<9xf64>
+  check.expect_almost_eq_const %r, dense<[1.6449340668482264, -2.4041138063191886, -0.57721566490153286, 97.409091034002437, 0.10516633568168575, -0.31375599950673136, 8.9348022005446793, 0x7FF8000000000000, 0x7FF8000000000000]> : tensor<9xf64>
   func.return
 }
