@@ -1389,9 +1389,11 @@ static kiln_status schedule(kiln_cpu_executable *x, const kiln_block *body, cons
       x->result_values = kiln_arena_alloc_array(x->arena, (size_t)op->num_operands + 1, sizeof *x->result_values);
       if (!x->result_values) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
       for (int32_t k = 0; k < op->num_operands; k++) {
-        int32_t v = op->operands[k]->id;
+        /* a returned reshape of a temporary: the temporary is made in the result's buffer
+         * (the same bytes; jnp.kron's product returned as a matrix) */
+        int32_t v = op->operands[k]->id, b = kiln_cpu_alias_base(x, v);
         x->result_values[k] = v;
-        if (x->slots[v].store == KILN_CPU_STORE_TEMP) set_store(x, v, KILN_CPU_STORE_RESULT, k);
+        if (x->slots[b].store == KILN_CPU_STORE_TEMP) set_store(x, b, KILN_CPU_STORE_RESULT, k);
         else if (x->slots[v].store == KILN_CPU_STORE_INTERP) x->slots[v].needs_rtv = true;
       }
       continue;
@@ -1543,7 +1545,7 @@ static kiln_status plan(kiln_cpu_executable *x) {
       req[v].last = run_last;
     }
   }
-  /* a result that is a view of a temporary (a returned reshape) is copied out after the
+  /* a result that is a view of a temporary another result holds is copied out after the
    * last step: its bytes stay live until then */
   for (int32_t k = 0; k < x->num_results; k++) {
     int32_t v = kiln_cpu_alias_base(x, x->result_values[k]);

@@ -150,6 +150,8 @@ static kiln_cpu_reuse reuse_of(const kiln_cpu_executable *x, int32_t k, int32_t 
   const kiln_cpu_slot *sl = &x->slots[base];
   if (sl->store == KILN_CPU_STORE_RESULT && sl->index == k && base == v)
     return in_place(x, v, a) ? KILN_CPU_REUSE_IN_PLACE : KILN_CPU_REUSE_NONE;
+  if (sl->store == KILN_CPU_STORE_RESULT && sl->index == k)
+    return KILN_CPU_REUSE_NONE; /* made in its own buffer through a reshape; no copy to save */
   bool copied = sl->store == KILN_CPU_STORE_TEMP || sl->store == KILN_CPU_STORE_CONST ||
                 sl->store == KILN_CPU_STORE_INPUT || sl->store == KILN_CPU_STORE_RESULT;
   return copied ? KILN_CPU_REUSE_COPY : KILN_CPU_REUSE_NONE;

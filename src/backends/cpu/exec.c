@@ -628,16 +628,16 @@ static kiln_status run_steps(kiln_cpu_executable *x, kiln_cpu_tensor *const *inp
       kiln_cpu_tensor *t = inputs[take[sl->index]];
       results[sl->index] = t->donated ? adopt(x, t, v) : t;
       s->ptr[v] = results[sl->index]->data;
-    } else {
-      st = new_result(sl->type, sl->index, spares, &results[sl->index]);
+    } else { /* v may be the base of the result (a returned reshape): the result's type */
+      st = new_result(x->slots[x->result_values[sl->index]].type, sl->index, spares, &results[sl->index]);
       if (!st) s->ptr[v] = results[sl->index]->data;
     }
   }
   if (!st) st = exec_steps(x, s, checks, warm);
   for (int32_t k = 0; !st && !warm && k < x->num_results; k++) {
     if (x->skip_result && x->skip_result[k]) continue;
-    int32_t v = x->result_values[k];
-    if (x->slots[v].store == KILN_CPU_STORE_RESULT && x->slots[v].index == k) continue;
+    int32_t v = x->result_values[k], b = kiln_cpu_alias_base(x, v);
+    if (x->slots[b].store == KILN_CPU_STORE_RESULT && x->slots[b].index == k) continue;
     if (take[k] >= 0) make_donated_result(x, s, k, inputs[take[k]], &results[k]);
     else st = make_result(x, s, k, spares, &results[k]);
   }

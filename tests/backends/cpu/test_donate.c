@@ -312,6 +312,50 @@ static void test_temporaries(void) {
   }
 }
 
+/* A returned reshape of a temporary: the temporary is made in the result's buffer (no
+ * temporary, no copy, the result in the reshape's shape); returned beside the temporary
+ * itself, one of the two is copied; a reshape of an input is copied (the input stays the
+ * caller's). */
+static void test_reshaped_results(void) {
+  static const char add[] = "  %t = stablehlo.add %a, %a : tensor<1000xf32>\n"
+                            "  %v = stablehlo.reshape %t : (tensor<1000xf32>) -> tensor<10x100xf32>\n";
+  struct {
+    const char *what, *results, *body, *returns;
+    int32_t n;
+    uint64_t copies, temporaries; /* per run; bytes */
+  } cases[] = {
+      {"a reshape of a temporary", "tensor<10x100xf32>", add, "%v : tensor<10x100xf32>", 1, 0, 0},
+      {"it and the temporary", "tensor<10x100xf32>, tensor<1000xf32>", add, "%v, %t : tensor<10x100xf32>, tensor<1000xf32>",
+       2, 1, 0},
+      {"a reshape of the input", "tensor<10x100xf32>", "  %v = stablehlo.reshape %a : (tensor<1000xf32>) -> tensor<10x100xf32>\n",
+       "%v : tensor<10x100xf32>", 1, 1, 0},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    char text[1024];
+    snprintf(text, sizeof text, "func.func @main(%%a: tensor<1000xf32>) -> (%s) {\n%s  return %s\n}\n", cases[c].results,
+             cases[c].body, cases[c].returns);
+    kiln_executable *x = compile(text);
+    if (!x) continue;
+    kiln_buffer *a = vec(N, 0), *r[2] = {NULL, NULL};
+    for (int k = 0; k < 2; k++) {
+      if (run(x, &a, 1, NULL, r, cases[c].n)) {
+        bool doubled = cases[c].body == add;
+        EXPECT(values(r[0], N, doubled ? twice : ident) && (cases[c].n < 2 || values(r[1], N, twice)),
+               "%s: run %d's values", cases[c].what, k);
+        EXPECT(kiln_buffer_rank(r[0]) == 2 && kiln_buffer_dims(r[0])[0] == 10 && kiln_buffer_dims(r[0])[1] == 100,
+               "%s: the result has the reshape's shape", cases[c].what);
+      }
+      for (int32_t i = 0; i < 2; i++) kiln_buffer_release(r[i]), r[i] = NULL;
+    }
+    kiln_executable_stats_info s = stats(x);
+    EXPECT(s.copies == 2 * cases[c].copies && s.temporary_bytes == cases[c].temporaries,
+           "%s: %llu copies in two runs (%llu expected), temporaries %llu bytes", cases[c].what,
+           (unsigned long long)s.copies, (unsigned long long)(2 * cases[c].copies), (unsigned long long)s.temporary_bytes);
+    kiln_buffer_release(a);
+    kiln_executable_release(x);
+  }
+}
+
 /* A while loop carrying a counter, an accumulator and a table it reads rows of: the body
  * makes the counter and the accumulator anew, the table is invariant; nothing is copied,
  * however many iterations (the loop starts on the operands' tensors, and the table's
@@ -440,6 +484,7 @@ int main(void) {
   test_move_copy_attrs();
   test_update_slice();
   test_temporaries();
+  test_reshaped_results();
   test_loop_copies();
   test_results_kept();
   kiln_client_release(client);
