@@ -896,6 +896,7 @@ static imap *fold_space(builder *bd, const kiln_op *op, const kiln_cpu_window_fo
     folded[wf->scan_axis] = true;
     *points /= it->tensor.dims[wf->scan_axis];
     L->scan = true;
+    L->scan_reverse = wf->reverse;
     L->scan_split = wf->scan_axis;
   }
   for (int64_t i = 0; !wf && i < kiln_attr_count(kiln_op_attr(op, "dimensions")); i++) {

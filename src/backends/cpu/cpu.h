@@ -384,7 +384,8 @@ void kiln_cpu_window_destroy(kiln_cpu_window *w);
  * (nothing appended) for what it does not do (the interpreter runs or reports it). */
 #define KILN_CPU_WINDOW_MAX_OPERANDS 8 /* reduce_windows with more are interpreted */
 typedef struct kiln_cpu_window_fold {
-  int32_t scan_axis; /* >= 0: a prefix scan along this axis (loop.h: kiln_cpu_loop.scan) */
+  int32_t scan_axis; /* >= 0: a running fold along this axis (loop.h: kiln_cpu_loop.scan) */
+  bool reverse;      /* a suffix window's (padding after the axis) */
   /* otherwise a window per output point over src[k] (the operand, or its padded copy) */
   int32_t src[KILN_CPU_WINDOW_MAX_OPERANDS];
   const kiln_type *src_type[KILN_CPU_WINDOW_MAX_OPERANDS];

@@ -108,7 +108,8 @@ static bool same_attrs(const kiln_op *a, const kiln_op *b) {
 static bool same_structure(const kiln_cpu_loop *a, kiln_cpu_node *const *na, const kiln_cpu_loop *b,
                            kiln_cpu_node *const *nb) {
   if (a->num_inputs != b->num_inputs || a->out_elem != b->out_elem || a->num_nodes != b->num_nodes ||
-      a->combiner != b->combiner || !a->fold != !b->fold || a->scan != b->scan || a->scan_split != b->scan_split ||
+      a->combiner != b->combiner || !a->fold != !b->fold || a->scan != b->scan || a->scan_reverse != b->scan_reverse ||
+      a->scan_split != b->scan_split ||
       id_of(a->root) != id_of(b->root) ||
       id_of(a->init) != id_of(b->init))
     return false;

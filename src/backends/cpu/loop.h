@@ -87,8 +87,10 @@ typedef struct kiln_cpu_loop {
    * The kept dims are the operand's others in order, [0, scan_split) those before the axis;
    * kept point p's accumulator after folded point f goes to output element
    * (p / in) * len * in + f * in + p % in, with len the axis (dims[num_out_dims]) and in the
-   * product of the kept dims from scan_split on. */
-  bool scan;
+   * product of the kept dims from scan_split on. scan_reverse: the folded points go from
+   * the end (f = len - 1 first) and the region takes them as its first arguments, the
+   * accumulators as its second (body(x[i], acc): a suffix window's running fold). */
+  bool scan, scan_reverse;
   int32_t scan_split;
   /* Set by code generation (jit.c, kiln_cpu_emit_loop): the output points one call makes
    * together (a vector, or a column reduction's vectors), so threads split the points at

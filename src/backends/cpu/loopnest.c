@@ -586,17 +586,20 @@ static bool emit_fold(nest *n, LLVMValueRef begin, LLVMValueRef end) {
     }
     loop_var f;
     loop_open(n, &f, i64c(n, 0), folded);
+    LLVMValueRef at = L->scan_reverse ? LLVMBuildSub(b, LLVMBuildSub(b, folded, i64c(n, 1), ""), f.i, "") : f.i;
     memcpy(n->offset, row, sizeof *row * (size_t)L->num_nodes);
-    add_offsets(n, n->offset, ro, r, f.i);
+    add_offsets(n, n->offset, ro, r, at);
     forget(n);
     for (int32_t k = 0; ok && k < nr; k++) ok = (v[k] = value(n, L->roots[k], pos, lanes)) != NULL;
+    int32_t acc_arg = L->scan_reverse ? nr : 0, elem_arg = nr - acc_arg; /* body(x[i], acc) from the end */
     for (int32_t k = 0; ok && k < nr; k++) {
-      n->memo[L->args[k]->id] = LLVMBuildLoad2(b, kiln_cpu_compute_type(g, L->args[k]->elem, lanes), acc[k], "");
-      n->memo[L->args[nr + k]->id] = v[k];
+      n->memo[L->args[acc_arg + k]->id] =
+          LLVMBuildLoad2(b, kiln_cpu_compute_type(g, L->args[acc_arg + k]->elem, lanes), acc[k], "");
+      n->memo[L->args[elem_arg + k]->id] = v[k];
     }
     for (int32_t k = 0; ok && k < nr; k++) ok = (v[k] = value(n, L->fold[k], pos, lanes)) != NULL;
     for (int32_t k = 0; ok && k < nr; k++) LLVMBuildStore(b, v[k], acc[k]);
-    LLVMValueRef step_at = L->scan ? LLVMBuildAdd(b, out_at, LLVMBuildMul(b, f.i, in, ""), "") : NULL;
+    LLVMValueRef step_at = L->scan ? LLVMBuildAdd(b, out_at, LLVMBuildMul(b, at, in, ""), "") : NULL;
     for (int32_t k = 0; ok && L->scan && k < nr; k++) {
       LLVMValueRef a = L->args[k]->elem != L->out_elems[k] ? kiln_cpu_convert(g, L->args[k]->elem, L->out_elems[k], v[k]) : v[k];
       store_lanes(n, n->inputs[L->num_inputs + k], L->out_elems[k], step_at, lane_stride, a);

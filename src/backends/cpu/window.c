@@ -23,9 +23,10 @@
  *
  * Any other region of elementwise ops (logaddexp, argmax's pairs) is a fold of the generated
  * loops (kiln_cpu_window_fold_prepare reads the geometry, compile.c builds the loop): a
- * prefix window whose region maps its constant inits to themselves (evaluated here by the
- * interpreter) is a running fold storing every step (loop.h: a scan); any other window is
- * folded per output point, over a padded copy when it has padding or base dilation. */
+ * cumulative window whose region maps its constant inits to themselves (evaluated here by
+ * the interpreter) is a running fold storing every step (loop.h: a scan; a suffix window
+ * folds from the end as body(x[i], out[i + 1]), as the interpreter does); any other window
+ * is folded per output point, over a padded copy when it has padding or base dilation. */
 #include "backends/cpu/window.h"
 
 #include <stdlib.h>
@@ -447,9 +448,10 @@ kiln_status kiln_cpu_window_fold_prepare(kiln_cpu_executable *x, const kiln_op *
     if (out != r0->tensor.dims[d]) return NULL;
     padded = padded || a.lo[d] || a.hi[d] || a.base[d] != 1;
   }
-  bool forward;
+  bool forward = true;
   f->scan_axis = scan_axis(&a, t0, &forward);
-  if (f->scan_axis >= 0 && !(forward && region_fixes_inits(x, op, n))) f->scan_axis = -1;
+  f->reverse = !forward;
+  if (f->scan_axis >= 0 && !region_fixes_inits(x, op, n)) f->scan_axis = -1;
   if (f->scan_axis < 0 && padded && !pads) return NULL;
   for (int32_t d = 0; d < r; d++) f->size[d] = a.size[d], f->stride[d] = a.stride[d], f->dilation[d] = a.wdil[d];
   for (int32_t k = 0; k < n; k++) {

@@ -470,15 +470,17 @@ static kiln_status reduce_window_loop(region_run *r, const kiln_kernel_args *a, 
   return NULL;
 }
 
-/* The axis of a prefix window (a cumulative reduction: the window spans the axis, padded
- * before it by size - 1, unit strides and dilations, every other dim untouched), or -1. */
-static int32_t prefix_axis(const window *w, const int64_t *dims) {
+/* The axis of a cumulative window (the window spans the axis, padded before it by size - 1
+ * or, *reverse, after it; unit strides and dilations, every other dim untouched), or -1. */
+static int32_t scan_axis(const window *w, const int64_t *dims, bool *reverse) {
   int32_t axis = -1;
   for (int32_t d = 0; d < w->rank; d++) {
     if (w->stride[d] != 1 || w->base_dil[d] != 1 || w->win_dil[d] != 1) return -1;
     if (w->size[d] == 1 && w->lo[d] == 0 && w->hi[d] == 0) continue;
-    if (axis >= 0 || w->size[d] < dims[d] || w->lo[d] != w->size[d] - 1 || w->hi[d] != 0) return -1;
+    bool before = w->lo[d] == w->size[d] - 1 && w->hi[d] == 0, after = w->lo[d] == 0 && w->hi[d] == w->size[d] - 1;
+    if (axis >= 0 || w->size[d] < dims[d] || !(before || after)) return -1;
     axis = d;
+    *reverse = !before;
   }
   return axis;
 }
@@ -498,22 +500,30 @@ static kiln_status idempotent_init(region_run *r, const kiln_kernel_args *a, int
   return NULL;
 }
 
-/* A prefix window along `axis` as a running fold: out[i] is the accumulator after
- * x[0..i], the same folds in the same order as the windows' (given idempotent_init), in
- * O(n) instead of O(n * size): jax's cumlogsumexp over 2,048 elements folded 1,024 times
- * as often. */
-static kiln_status prefix_scan(region_run *r, const kiln_kernel_args *a, int32_t n, int32_t axis) {
+/* A cumulative window along `axis` as a running fold, O(n) instead of O(n * size) (jax's
+ * cumlogsumexp over 2,048 elements folded 1,024 times as often). A prefix window: out[i] is
+ * the accumulator after x[0..i], the same folds in the same order as the windows' (given
+ * idempotent_init). A suffix window (padding after: reverse=True): out[i] = body(x[i],
+ * out[i + 1]), out[n] the init: the tree x[i] body (x[i+1] body (... body init)), leaves in
+ * order, one of the schedules the spec allows (the windows' own order, x[i] first, has no
+ * running form for a region that is not associative). */
+static kiln_status running_fold(region_run *r, const kiln_kernel_args *a, int32_t n, int32_t axis, bool reverse) {
   const kiln_rtv *in = a->in[0];
   int64_t len = in->dims[axis], inner = 1;
   for (int32_t d = axis + 1; d < in->rank; d++) inner *= in->dims[d];
   int64_t rows = len ? in->count / len : 0;
   for (int64_t row = 0; row < rows; row++) {
     int64_t base = row / inner * len * inner + row % inner;
-    KILN_RETURN_IF_ERROR(reset_accumulators(r, a, n));
-    for (int64_t i = 0; i < len; i++) {
-      KILN_RETURN_IF_ERROR(set_elements(r, a, n, base + i * inner));
-      KILN_RETURN_IF_ERROR(fold(r, n));
-      store_accumulators(r, a, n, base + i * inner);
+    for (int32_t k = 0; k < n; k++) /* the accumulator in its slot: the first (prefix) or second */
+      KILN_RETURN_IF_ERROR(rr_set(r, reverse ? n + k : k, a->in[n + k], 0));
+    for (int64_t j = 0; j < len; j++) {
+      int64_t at = base + (reverse ? len - 1 - j : j) * inner;
+      for (int32_t k = 0; k < n; k++) KILN_RETURN_IF_ERROR(rr_set(r, reverse ? k : n + k, a->in[k], at));
+      KILN_RETURN_IF_ERROR(rr_call(r));
+      for (int32_t k = 0; k < n; k++) {
+        rr_take(r, reverse ? n + k : k, k);
+        copy_elem(a->out[k], at, r->args[reverse ? n + k : k], 0);
+      }
     }
   }
   return NULL;
@@ -526,10 +536,10 @@ static kiln_status k_reduce_window(kiln_interp_ctx *ctx, const kiln_kernel_args 
   window w;
   kiln_status st = window_read(ctx, a->op, a->in[0]->rank, a->in[0]->dims, &w);
   for (int32_t i = 0; !st && i < n; i++) st = kiln_kernel_result(a, i, w.rank, w.out);
-  int32_t axis = st ? -1 : prefix_axis(&w, a->in[0]->dims);
-  bool scan = false;
+  bool reverse = false, scan = false;
+  int32_t axis = st ? -1 : scan_axis(&w, a->in[0]->dims, &reverse);
   if (axis >= 0 && a->in[0]->count > 0) st = idempotent_init(&r, a, n, &scan);
-  if (!st) st = scan ? prefix_scan(&r, a, n, axis) : reduce_window_loop(&r, a, n, &w);
+  if (!st) st = scan ? running_fold(&r, a, n, axis, reverse) : reduce_window_loop(&r, a, n, &w);
   rr_free(&r);
   return st;
 }

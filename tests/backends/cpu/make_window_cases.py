@@ -112,6 +112,23 @@ def select_and_scatter(x, src, init, direction, op, dt, size, stride, pad):
     return out
 
 
+def suffix_fold(xs, inits, step, dts, pad):
+    """A window over the axis padded after it, as Kiln folds it when the region maps its
+    inits to themselves: out[i] = body(x[i], out[i + 1]) from the end, out[n] the inits
+    (a schedule the spec allows: x[i], ..., x[n-1], init in order)."""
+    axis = next(d for d, p in enumerate(pad) if tuple(p) != (0, 0))
+    shape = xs[0].shape
+    outs = [np.zeros(shape, dtype=dt) for dt in dts]
+    for idx in itertools.product(*[range(s) if d != axis else [0] for d, s in enumerate(shape)]):
+        acc = [dt(i) for i, dt in zip(inits, dts)]
+        for i in reversed(range(shape[axis])):
+            at = idx[:axis] + (i,) + idx[axis + 1:]
+            acc = step([x[at] for x in xs], acc)
+            for k in range(len(xs)):
+                outs[k][at] = acc[k]
+    return outs
+
+
 def attrs(size, stride, base=None, wdil=None, pad=None):
     r = len(size)
     parts = []
@@ -135,8 +152,9 @@ cases = []
 
 
 def rw_case(fname, comment, xs, inits, ops, dt, size, stride=None, base=None, wdil=None, pad=None, scan=False,
-            iota=False, computed_init=False):
+            suffix=False, iota=False, computed_init=False):
     """scan: a forward scan with an identity init, computed in the interpreter's order;
+    suffix: a reverse one, folded from the end (suffix_fold);
     iota: xs[0] is an iota along the last dim (made in the program, not a constant);
     computed_init: the inits are computed (init + 0), not constants."""
     r = xs[0].ndim
@@ -145,8 +163,11 @@ def rw_case(fname, comment, xs, inits, ops, dt, size, stride=None, base=None, wd
 
     def step(acc, elems):
         return [combine(ops[k], acc[k], elems[k], dt) for k in range(n)]
-    outs = reduce_window(xs, inits, step, [dt] * n, size, stride, base or [1] * r, wdil or [1] * r,
-                         pad or [(0, 0)] * r)
+    if suffix:
+        outs = suffix_fold(xs, inits, step, [dt] * n, pad)
+    else:
+        outs = reduce_window(xs, inits, step, [dt] * n, size, stride, base or [1] * r, wdil or [1] * r,
+                             pad or [(0, 0)] * r)
     st = ttype((), dt)
     lines = [f"// {comment}", f"func.func @{fname}() {{"]
     for k in range(n):
@@ -175,14 +196,15 @@ def rw_case(fname, comment, xs, inits, ops, dt, size, stride=None, base=None, wd
     for k in range(n):
         v = f"r#{k}" if n > 1 else "r0"
         # generated loops may fold float sums and products in another order (vectors)
-        exact = scan or dt not in (np.float32, np.float64, BF16) or ops[k] in ("maximum", "minimum")
+        exact = scan or suffix or dt not in (np.float32, np.float64, BF16) or ops[k] in ("maximum", "minimum")
         lines.append(check(v, outs[k], dt, exact))
     lines += ["  func.return", "}"]
     cases.append("\n".join(lines))
     del res
 
 
-def fold_case(fname, comment, xs, inits, dts, region, step, size, stride=None, base=None, wdil=None, pad=None):
+def fold_case(fname, comment, xs, inits, dts, region, step, size, stride=None, base=None, wdil=None, pad=None,
+              scan=False, suffix=False):
     """A reduce_window whose region is more than one op per operand (window.c's kernels do
     not take it; the cpu backend folds it as written): region is its body's lines over
     %a<k> (accumulators) and %b<k> (elements) ending in a return, step the same in NumPy,
@@ -190,7 +212,10 @@ def fold_case(fname, comment, xs, inits, dts, region, step, size, stride=None, b
     r = xs[0].ndim
     stride = stride or [1] * r
     n = len(xs)
-    outs = reduce_window(xs, inits, step, dts, size, stride, base or [1] * r, wdil or [1] * r, pad or [(0, 0)] * r)
+    if suffix:
+        outs = suffix_fold(xs, inits, step, dts, pad)
+    else:
+        outs = reduce_window(xs, inits, step, dts, size, stride, base or [1] * r, wdil or [1] * r, pad or [(0, 0)] * r)
     sts = [ttype((), dt) for dt in dts]
     lines = [f"// {comment}", f"func.func @{fname}() {{"]
     for k in range(n):
@@ -252,7 +277,7 @@ def scan_attrs(shape, axis, reverse=False, extra=0):
     pad = [(0, 0)] * len(shape)
     size[axis] = n + extra
     pad[axis] = (0, n + extra - 1) if reverse else (n + extra - 1, 0)
-    return dict(size=size, pad=pad, scan=not reverse)
+    return dict(size=size, pad=pad, scan=not reverse, suffix=reverse)
 
 
 F32, F64, I32, I64, UI8 = np.float32, np.float64, np.int32, np.int64, np.uint8
@@ -283,7 +308,7 @@ x = ints((3, 21), I32, -1000, 1000)
 rw_case("cummin_i32_reverse", "reverse cummin (padding after the axis): a suffix scan, exact for integers",
         [x], [2**31 - 1], ["minimum"], I32, **scan_attrs(x.shape, 1, reverse=True))
 x = normal((2, 23), F32)
-rw_case("cumsum_f32_reverse", "reverse cumsum in f32 (the gradient of a cumsum): a suffix scan, rounded in its own order",
+rw_case("cumsum_f32_reverse", "reverse cumsum in f32 (the gradient of a cumsum): a suffix scan, x[i] + out[i + 1]",
         [x], [0.0], ["add"], F32, **scan_attrs(x.shape, 1, reverse=True))
 x = normal((2, 17), F32)
 rw_case("cumsum_f32_init_not_identity", "an init that add(init, init) changes: every window folds it again",
@@ -428,39 +453,39 @@ x = normal((19, 50), F32)
 x[2, 9] = np.nan
 fold_case("scan_max_abs_rows", "running max of |x| along the last axis: lanes a row apart, stored one by one",
           [x], [0.0], [F32], MAX_ABS, lambda acc, e: [combine("maximum", acc[0], abs(e[0]), F32)],
-          **{k: v for k, v in scan_attrs(x.shape, 1).items() if k != "scan"})
+          **scan_attrs(x.shape, 1))
 x = normal((40, 19), F32)
 fold_case("scan_ema_first_axis", "an exponential moving sum down axis 0: 19 lanes side by side (a vector and a tail)",
-          [x], [0.0], [F32], ema("f32"), ema_step(F32), **{k: v for k, v in scan_attrs(x.shape, 0).items() if k != "scan"})
+          [x], [0.0], [F32], ema("f32"), ema_step(F32), **scan_attrs(x.shape, 0))
 x = normal((2, 30, 5), F64)
 fold_case("scan_ema_f64_middle_axis", "a moving sum in f64 along a middle axis", [x], [0.0], [F64], ema("f64"),
-          ema_step(F64), **{k: v for k, v in scan_attrs(x.shape, 1).items() if k != "scan"})
+          ema_step(F64), **scan_attrs(x.shape, 1))
 x = normal((2, 3, 10, 4, 5), F32)
 fold_case("scan_max_abs_rank5", "a running fold along axis 2 of five: the dims before it merge, and those after",
           [x], [0.0], [F32], MAX_ABS, lambda acc, e: [combine("maximum", acc[0], abs(e[0]), F32)],
-          **{k: v for k, v in scan_attrs(x.shape, 2).items() if k != "scan"})
+          **scan_attrs(x.shape, 2))
 x = normal((37,), F32)
 fold_case("scan_ema_rank1", "a moving sum of a vector", [x], [0.0], [F32], ema("f32"), ema_step(F32),
-          **{k: v for k, v in scan_attrs(x.shape, 0).items() if k != "scan"})
+          **scan_attrs(x.shape, 0))
 x = normal((3, 29), BF16, 4.0)
 fold_case("scan_ema_bf16", "a moving sum in bf16: every op rounded to bf16", [x], [0.0], [BF16], ema("bf16"),
-          ema_step(BF16), **{k: v for k, v in scan_attrs(x.shape, 1).items() if k != "scan"})
+          ema_step(BF16), **scan_attrs(x.shape, 1))
 xv = rng.integers(-3, 4, (19, 27)).astype(F32)
 xv[1, 5] = np.nan
 xi = np.broadcast_to(np.arange(27, dtype=I32), (19, 27)).copy()
 fold_case("scan_argmax_pairs", "cumulative argmax over (value, index) pairs: ties keep the first, NaN wins",
           [xv, xi], [NINF, 0], [F32, I32], ARGMAX, argmax_step,
-          **{k: v for k, v in scan_attrs(xv.shape, 1).items() if k != "scan"})
+          **scan_attrs(xv.shape, 1))
 x = ints((3, 14), I32, -100, 100)
 fold_case("prefix_init_not_fixed", "a prefix window whose region changes its init (a + b + 1): folded per window",
           [x], [0], [I32], ["%s = stablehlo.add %a0, %b0 : tensor<i32>", "%u = stablehlo.constant dense<1> : tensor<i32>",
                             "%c = stablehlo.add %s, %u : tensor<i32>", "stablehlo.return %c : tensor<i32>"],
           lambda acc, e: [combine("add", combine("add", acc[0], e[0], I32), 1, I32)],
-          **{k: v for k, v in scan_attrs(x.shape, 1).items() if k != "scan"})
+          **scan_attrs(x.shape, 1))
 x = normal((2, 21), F32)
-fold_case("suffix_ema", "a moving sum with the padding after the axis: each window folded in its own order",
+fold_case("suffix_ema", "a moving sum with the padding after the axis: folded from the end, body(x[i], out[i + 1])",
           [x], [0.0], [F32], ema("f32"), ema_step(F32),
-          **{k: v for k, v in scan_attrs(x.shape, 1, reverse=True).items() if k != "scan"})
+          **scan_attrs(x.shape, 1, reverse=True))
 xv = rng.integers(-4, 5, (2, 9, 9)).astype(F32)
 xi = np.arange(2 * 9 * 9, dtype=I32).reshape(2, 9, 9)
 fold_case("argmax_pool_same", "argmax pooling 3x3 stride 2, SAME: the padding folds the inits (-inf, -1)",

@@ -376,6 +376,11 @@ const kiln_diff_instance kiln_diff_instances[] = {
      "  %r0 = \"stablehlo.reduce_window\"(%a0, %n) (" LOGADDEXP("f32") ")"
      RW("1, 40, 1", "1, 1, 1", "[[0, 0], [39, 0], [0, 0]]", "3x2xi64>} : (tensor<3x40x17xf32>, tensor<f32>) -> tensor<3x40x17xf32>"),
      0, 4, KILN_DIFF_BODY, 0},
+    {KILN_OP_REDUCE_WINDOW, "reverse cumlogsumexp (folded from the end)", "3x40x17xf32", "3x40x17xf32",
+     "  %n = \"stablehlo.constant\"() {value = dense<0xFF800000> : tensor<f32>} : () -> tensor<f32>\n"
+     "  %r0 = \"stablehlo.reduce_window\"(%a0, %n) (" LOGADDEXP("f32") ")"
+     RW("1, 40, 1", "1, 1, 1", "[[0, 0], [0, 39], [0, 0]]", "3x2xi64>} : (tensor<3x40x17xf32>, tensor<f32>) -> tensor<3x40x17xf32>"),
+     4, 4, KILN_DIFF_BODY, 0}, /* terms: max + log1p(...) cancels where the two are near 0 */
     {KILN_OP_REDUCE_WINDOW, "logaddexp windows, padded", "5x7x$T; $T", "5x4x$T",
      "(" LOGADDEXP("$T") ")" RW("2, 3", "1, 2", "[[1, 0], [1, 1]]", "2x2xi64>}"), 0, 4, 0, 0},
     {KILN_OP_REDUCE_WINDOW, "argmax pooling, padded", "6x9x$T; 6x9xi32@0:8; $T; i32", "3x5x$T; 3x5xi32",
