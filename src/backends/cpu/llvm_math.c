@@ -51,6 +51,8 @@ static const kiln_math_entry kEntries[] = {
     {KILN_OP_CHLO_DIGAMMA, "digamma", kiln_math_digamma, NULL, true, false, 80},
     {KILN_OP_CHLO_BESSEL_I1E, "bessel_i1e", kiln_math_bessel_i1e, NULL, true, true, 70},
     {KILN_OP_CHLO_NEXT_AFTER, "next_after", NULL, kiln_math_next_after, false, false, 2},
+    {KILN_OP_CHLO_ZETA, "zeta", NULL, kiln_math_zeta, true, false, 400},
+    {KILN_OP_CHLO_POLYGAMMA, "polygamma", NULL, kiln_math_polygamma, true, false, 600},
 };
 
 static const kiln_math_entry *find_entry(kiln_op_kind kind, bool binary) {

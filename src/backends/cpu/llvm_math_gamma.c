@@ -62,31 +62,12 @@ static kiln_mv rising(const kiln_mb *e, kiln_mv y, kiln_mv n, int most, kiln_mv 
   return p;
 }
 
-/* What a reflection needs: the exact fraction r = x - rint(x) and the function at 1 - x. */
+/* What a reflection needs: the exact fraction r = x - rint(x) and the function at 1 - x
+ * (the context of the reflected formulas, run only where some lane is negative:
+ * kiln_mb_where_any). */
 typedef struct reflection {
   kiln_mv r, at_1mx;
-  kiln_mv (*apply)(const kiln_mb *e, const struct reflection *rf);
 } reflection;
-
-/* sel(neg, rf->apply(...), base), with the reflection's code run only when some lane is
- * negative (a branch around it: most programs take these of positive values). */
-static kiln_mv reflect_where(const kiln_mb *e, kiln_mv neg, kiln_mv base, const reflection *rf) {
-  LLVMBasicBlockRef from = LLVMGetInsertBlock(e->b);
-  LLVMValueRef fn = LLVMGetBasicBlockParent(from);
-  LLVMBasicBlockRef work = LLVMAppendBasicBlockInContext(e->ctx, fn, "reflect");
-  LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(e->ctx, fn, "reflected");
-  LLVMBuildCondBr(e->b, kiln_cpu_any_lane(e->b, neg), work, join);
-  LLVMPositionBuilderAtEnd(e->b, work);
-  kiln_mv reflected = kiln_mb_sel(e, neg, rf->apply(e, rf), base);
-  LLVMBasicBlockRef work_end = LLVMGetInsertBlock(e->b);
-  LLVMBuildBr(e->b, join);
-  LLVMPositionBuilderAtEnd(e->b, join);
-  LLVMValueRef v = LLVMBuildPhi(e->b, e->ft, "");
-  LLVMValueRef vals[2] = {base, reflected};
-  LLVMBasicBlockRef blocks[2] = {from, work_end};
-  LLVMAddIncoming(v, vals, blocks, 2);
-  return v;
-}
 
 /* lgamma(z) for z > -0.5 finite, not zero. */
 static kiln_mv lgamma_pos(const kiln_mb *e, kiln_mv z) {
@@ -111,11 +92,12 @@ static kiln_mv lgamma_pos(const kiln_mb *e, kiln_mv z) {
 }
 
 /* log(pi / |sin(pi x)|) - lgamma(1 - x) */
-static kiln_mv lgamma_reflected(const kiln_mb *e, const reflection *rf) {
+static void lgamma_reflected(const kiln_mb *e, const void *ctx, kiln_mv *out) {
+  const reflection *rf = ctx;
   kiln_mv s, c;
   kiln_math_sincos_pi(e, rf->r, &s, &c);
   kiln_mv log_sin = kiln_math_log_core(e, kiln_mb_fabs(e, s), kiln_mb_c(e, 0.0));
-  return kiln_mb_sub(e, kiln_mb_sub(e, kiln_mb_c(e, LOG_PI), log_sin), rf->at_1mx);
+  out[0] = kiln_mb_sub(e, kiln_mb_sub(e, kiln_mb_c(e, LOG_PI), log_sin), rf->at_1mx);
 }
 
 kiln_mv kiln_math_lgamma(const kiln_mb *e, kiln_mv x) {
@@ -126,17 +108,19 @@ kiln_mv kiln_math_lgamma(const kiln_mb *e, kiln_mv x) {
   kiln_mv z = kiln_mb_sel(e, neg, kiln_mb_sub(e, kiln_mb_c(e, 1.0), x), x);
   z = kiln_mb_sel(e, special, kiln_mb_c(e, 2.0), z);
   kiln_mv lz = lgamma_pos(e, z);
-  reflection rf = {r, lz, lgamma_reflected};
-  kiln_mv y = reflect_where(e, neg, lz, &rf);
+  reflection rf = {r, lz};
+  kiln_mv y = lz;
+  kiln_mb_where_any(e, neg, 1, &y, lgamma_reflected, &rf);
   y = kiln_mb_sel(e, kiln_mb_or(e, pole, kiln_mb_isinf(e, x)), kiln_mb_inf(e), y);
   return kiln_mb_sel(e, kiln_mb_isnan(e, x), x, y);
 }
 
 /* psi(1 - x) - pi cot(pi x) */
-static kiln_mv digamma_reflected(const kiln_mb *e, const reflection *rf) {
+static void digamma_reflected(const kiln_mb *e, const void *ctx, kiln_mv *out) {
+  const reflection *rf = ctx;
   kiln_mv s, c;
   kiln_math_sincos_pi(e, rf->r, &s, &c);
-  return kiln_mb_sub(e, rf->at_1mx, kiln_mb_div(e, kiln_mb_mulc(e, c, PI), s));
+  out[0] = kiln_mb_sub(e, rf->at_1mx, kiln_mb_div(e, kiln_mb_mulc(e, c, PI), s));
 }
 
 kiln_mv kiln_math_digamma(const kiln_mb *e, kiln_mv x) {
@@ -165,8 +149,9 @@ kiln_mv kiln_math_digamma(const kiln_mb *e, kiln_mv x) {
   kiln_mv tail = kiln_mb_fma(e, w, kiln_mb_poly(e, w, kDigammaAsym, terms(e, 8, 4)), kiln_mb_mulc(e, inv, 0.5));
   kiln_mv far = kiln_mb_sub(e, kiln_math_log_core(e, zb, kiln_mb_c(e, 0.0)), tail);
   kiln_mv psi = kiln_mb_sel(e, big, far, near);
-  reflection rf = {r, psi, digamma_reflected};
-  kiln_mv v = reflect_where(e, neg, psi, &rf);
+  reflection rf = {r, psi};
+  kiln_mv v = psi;
+  kiln_mb_where_any(e, neg, 1, &v, digamma_reflected, &rf);
   v = kiln_mb_sel(e, pole, kiln_mb_nan(e), v);
   return kiln_mb_sel(e, kiln_mb_or(e, kiln_mb_isnan(e, x), kiln_mb_eq(e, x, kiln_mb_inf(e))), x, v);
 }

@@ -80,6 +80,12 @@ kiln_mv kiln_mb_not(const kiln_mb *e, kiln_mv a);
 kiln_mv kiln_mb_sel(const kiln_mb *e, kiln_mv c, kiln_mv a, kiln_mv b);
 kiln_mv kiln_mb_selc(const kiln_mb *e, kiln_mv c, double a, kiln_mv b);
 
+/* values[i] = sel(mask, out[i], values[i]) for the n (at most 4) values fn computes into
+ * out, fn's code run only when some lane of mask is set (a branch around it, for a region
+ * most programs never reach); leaves the builder at the end of the join block. */
+typedef void (*kiln_mb_lanes_fn)(const kiln_mb *e, const void *ctx, kiln_mv *out);
+void kiln_mb_where_any(const kiln_mb *e, kiln_mv mask, int n, kiln_mv *values, kiln_mb_lanes_fn fn, const void *ctx);
+
 /* Bit-level and integer helpers (integers are it-typed). */
 kiln_mv kiln_mb_bits(const kiln_mb *e, kiln_mv x);
 kiln_mv kiln_mb_from_bits(const kiln_mb *e, kiln_mv i);
@@ -150,5 +156,7 @@ kiln_mv kiln_math_lgamma(const kiln_mb *e, kiln_mv x);
 kiln_mv kiln_math_digamma(const kiln_mb *e, kiln_mv x);
 kiln_mv kiln_math_bessel_i1e(const kiln_mb *e, kiln_mv x);
 kiln_mv kiln_math_next_after(const kiln_mb *e, kiln_mv x, kiln_mv y);
+kiln_mv kiln_math_zeta(const kiln_mb *e, kiln_mv s, kiln_mv q);
+kiln_mv kiln_math_polygamma(const kiln_mb *e, kiln_mv n, kiln_mv x);
 
 #endif /* KILN_BACKENDS_CPU_LLVM_MATH_INTERNAL_H */

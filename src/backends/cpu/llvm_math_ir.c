@@ -2,6 +2,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "backends/cpu/llvm_math.h"
 #include "backends/cpu/llvm_math_internal.h"
 
 void kiln_mb_init(kiln_mb *e, LLVMModuleRef m, LLVMBuilderRef b, LLVMTypeRef ft, bool dbl,
@@ -138,4 +139,25 @@ kiln_mv kiln_mb_scale(const kiln_mb *e, kiln_mv x, kiln_mv n) {
   kiln_mv h = kiln_mb_ashr(e, n, 1);
   kiln_mv y = kiln_mb_mul(e, x, kiln_mb_pow2i(e, h));
   return kiln_mb_mul(e, y, kiln_mb_pow2i(e, kiln_mb_isub(e, n, h)));
+}
+
+void kiln_mb_where_any(const kiln_mb *e, kiln_mv mask, int n, kiln_mv *values, kiln_mb_lanes_fn fn, const void *ctx) {
+  enum { MAX = 4 };
+  LLVMBasicBlockRef from = LLVMGetInsertBlock(e->b);
+  LLVMValueRef f = LLVMGetBasicBlockParent(from);
+  LLVMBasicBlockRef work = LLVMAppendBasicBlockInContext(e->ctx, f, "where");
+  LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(e->ctx, f, "where.join");
+  LLVMBuildCondBr(e->b, kiln_cpu_any_lane(e->b, mask), work, join);
+  LLVMPositionBuilderAtEnd(e->b, work);
+  kiln_mv taken[MAX];
+  fn(e, ctx, taken);
+  for (int i = 0; i < n && i < MAX; i++) taken[i] = kiln_mb_sel(e, mask, taken[i], values[i]);
+  LLVMBasicBlockRef blocks[2] = {from, LLVMGetInsertBlock(e->b)};
+  LLVMBuildBr(e->b, join);
+  LLVMPositionBuilderAtEnd(e->b, join);
+  for (int i = 0; i < n && i < MAX; i++) {
+    LLVMValueRef v = LLVMBuildPhi(e->b, LLVMTypeOf(values[i]), ""), vals[2] = {values[i], taken[i]};
+    LLVMAddIncoming(v, vals, blocks, 2);
+    values[i] = v;
+  }
 }

@@ -131,30 +131,25 @@ static kiln_mv reduce_large(const kiln_mb *e, kiln_mv a, kiln_mv *out_q) {
   return kiln_mb_add(e, r, rerr);
 }
 
+typedef struct large_args {
+  kiln_mv x, ax, big;
+} large_args;
+
+/* Payne-Hanek's r and q of the lanes of x from 2^26 on (the others reduced at 2^30). */
+static void reduce_large_lanes(const kiln_mb *e, const void *ctx, kiln_mv *out) {
+  const large_args *l = ctx;
+  kiln_mv q, r = reduce_large(e, kiln_mb_sel(e, l->big, l->ax, kiln_mb_c(e, 0x1p30)), &q);
+  kiln_mv neg = kiln_mb_ltc(e, l->x, 0.0);
+  out[0] = kiln_mb_sel(e, neg, kiln_mb_neg(e, r), r);
+  out[1] = kiln_mb_sel(e, neg, kiln_mb_neg(e, q), q);
+}
+
 kiln_mv kiln_math_reduce_pio2(const kiln_mb *e, kiln_mv x, kiln_mv *out_q) {
-  kiln_mv q_small, r_small = reduce_cody_waite(e, x, &q_small);
+  kiln_mv rq[2];
+  rq[0] = reduce_cody_waite(e, x, &rq[1]);
   kiln_mv ax = kiln_mb_fabs(e, x);
-  kiln_mv big = kiln_mb_ge(e, ax, kiln_mb_c(e, 0x1p26));
-  LLVMBasicBlockRef from = LLVMGetInsertBlock(e->b);
-  LLVMValueRef fn = LLVMGetBasicBlockParent(from);
-  LLVMBasicBlockRef large = LLVMAppendBasicBlockInContext(e->ctx, fn, "reduce.large");
-  LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(e->ctx, fn, "reduce.join");
-  LLVMBuildCondBr(e->b, kiln_cpu_any_lane(e->b, big), large, join);
-  LLVMPositionBuilderAtEnd(e->b, large);
-  kiln_mv q_large, r_large = reduce_large(e, kiln_mb_sel(e, big, ax, kiln_mb_c(e, 0x1p30)), &q_large);
-  kiln_mv neg = kiln_mb_ltc(e, x, 0.0);
-  r_large = kiln_mb_sel(e, neg, kiln_mb_neg(e, r_large), r_large);
-  q_large = kiln_mb_sel(e, neg, kiln_mb_neg(e, q_large), q_large);
-  r_large = kiln_mb_sel(e, big, r_large, r_small);
-  q_large = kiln_mb_sel(e, big, q_large, q_small);
-  LLVMBasicBlockRef large_end = LLVMGetInsertBlock(e->b);
-  LLVMBuildBr(e->b, join);
-  LLVMPositionBuilderAtEnd(e->b, join);
-  LLVMValueRef r = LLVMBuildPhi(e->b, e->ft, ""), q = LLVMBuildPhi(e->b, e->ft, "");
-  LLVMValueRef rv[2] = {r_small, r_large}, qv[2] = {q_small, q_large};
-  LLVMBasicBlockRef bb[2] = {from, large_end};
-  LLVMAddIncoming(r, rv, bb, 2);
-  LLVMAddIncoming(q, qv, bb, 2);
-  *out_q = q;
-  return r;
+  large_args l = {x, ax, kiln_mb_ge(e, ax, kiln_mb_c(e, 0x1p26))};
+  kiln_mb_where_any(e, l.big, 2, rq, reduce_large_lanes, &l);
+  *out_q = rq[1];
+  return rq[0];
 }

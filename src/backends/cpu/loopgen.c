@@ -551,6 +551,8 @@ LLVMValueRef kiln_cpu_emit_op(kiln_cpu_gen *g, kiln_op_kind kind, const kiln_op 
     case KILN_OP_BITCAST_CONVERT: /* same width, compute type = storage type (supports says) */
       return e == re ? a[0] : LLVMBuildBitCast(g->b, a[0], vec_of(compute_type(g, re), kiln_cpu_width(a[0])), "");
     case KILN_OP_ATAN2:
+    case KILN_OP_CHLO_POLYGAMMA:
+    case KILN_OP_CHLO_ZETA:
     case KILN_OP_CHLO_NEXT_AFTER: r = f ? kiln_cpu_emit_binary_math(g->m, g->b, kind, a[0], a[1]) : NULL; break;
     case KILN_OP_REDUCE_PRECISION: return emit_reduce_precision(g, op, e, a[0]);
     case KILN_OP_POWER: r = f ? kiln_cpu_emit_binary_math(g->m, g->b, kind, a[0], a[1]) : emit_int_power(g, e, a[0], a[1]); break;

@@ -237,14 +237,14 @@ static double zeta_positive(double s, double q) {
 
 /* The Hurwitz zeta function sum_{k >= 0} (q + k)^-s, as CHLO defines chlo.zeta: +inf at
  * s = 1 and at the poles q = 0, -1, ... for even integer s (NaN for other s there), NaN
- * for s < 1 and for non-integer s when q <= 0. Below zero (integer s), the m = -floor(q)
+ * for s < 1 and for non-integer (or infinite) s when q <= 0. Below zero (integer s), the m = -floor(q)
  * negative terms are (-1)^s times those of zeta(s, 1 - p) up to zeta(s, 1 - p + m), p the
  * fraction of q: no Euler-Maclaurin from a negative start (CHLO's own decomposition starts
  * it at q + 10, wrong below -10). */
 static double hurwitz_zeta(double s, double q) {
   if (isnan(s) || isnan(q)) return NAN;
   if (s == 1) return INFINITY;
-  bool s_int = s == floor(s);
+  bool s_int = s == floor(s) && !isinf(s); /* an infinite s is no integer (nor even) */
   if (q <= 0 && q == floor(q)) return s_int && fmod(s, 2) == 0 ? INFINITY : NAN;
   if (s < 1 || (q <= 0 && !s_int)) return NAN;
   if (q > 0) return zeta_positive(s, q);
@@ -253,9 +253,9 @@ static double hurwitz_zeta(double s, double q) {
 }
 
 /* The polygamma function psi^(n)(x) as CHLO defines chlo.polygamma: NaN unless n is a
- * natural number, digamma for n = 0, else (-1)^(n+1) n! zeta(n + 1, x). */
+ * (finite) natural number, digamma for n = 0, else (-1)^(n+1) n! zeta(n + 1, x). */
 static double polygamma(double n, double x) {
-  if (isnan(n) || isnan(x) || n < 0 || n != floor(n)) return NAN;
+  if (isnan(n) || isnan(x) || n < 0 || n != floor(n) || isinf(n)) return NAN;
   if (n == 0) return digamma(x);
   double sign = fmod(n, 2) == 1 ? 1 : -1;
   return sign * exp(lgamma(n + 1)) * hurwitz_zeta(n + 1, x);

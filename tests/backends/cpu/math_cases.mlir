@@ -1,7 +1,7 @@
 // Elementwise ops the loops compute on bits or with series of their own (llvm_math_gamma.c,
-// llvm_math_next_after.c, loopgen.c's reduce_precision), and the special functions the
-// interpreter's series compute on every device (zeta, polygamma): the cases random values
-// seldom reach. Each input passes an optimization_barrier, so that nothing folds it away.
+// llvm_math_zeta.c, llvm_math_next_after.c, loopgen.c's reduce_precision): the cases random
+// values seldom reach. Each input passes an optimization_barrier, so that nothing folds it
+// away.
 
 // Ties of the rounded mantissa go to even; beyond the exponent's range: infinity or zero.
 func.func @reduce_precision_ties() {

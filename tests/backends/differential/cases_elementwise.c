@@ -31,6 +31,7 @@ static const unsigned char k_ulp[KILN_OP_COUNT] = {
     [KILN_OP_CHLO_ATAN] = 4, [KILN_OP_CHLO_ATANH] = 4, [KILN_OP_CHLO_COSH] = 4, [KILN_OP_CHLO_SINH] = 4,
     [KILN_OP_CHLO_TAN] = 4, [KILN_OP_CHLO_ERF] = 4, [KILN_OP_CHLO_ERFC] = 4, [KILN_OP_CHLO_BESSEL_I1E] = 16,
     [KILN_OP_CHLO_DIGAMMA] = 16, [KILN_OP_CHLO_LGAMMA] = 16, [KILN_OP_CHLO_ERF_INV] = 16,
+    [KILN_OP_CHLO_POLYGAMMA] = 16, [KILN_OP_CHLO_ZETA] = 16,
 };
 
 /* One form of an op: operand element types, the result element type, attributes. */

@@ -108,8 +108,6 @@ static const struct interp_rule {
     {KILN_OP_COUNT, NULL, T_SUBBYTE, "2- and 4-bit integers: the loop generator has no sub-byte storage"},
     /* elementwise ops the loop generator lacks for some types */
     {KILN_OP_CHLO_MULHI, NULL, T_INT, NO_CHLO},
-    {KILN_OP_CHLO_POLYGAMMA, NULL, T_ANY, "polygamma (jax.scipy.special): no vector kernel yet; the interpreter's series runs it"},
-    {KILN_OP_CHLO_ZETA, NULL, T_ANY, "Hurwitz zeta (jax.scipy.special): no vector kernel yet; the interpreter's series runs it"},
     {KILN_OP_EXPONENTIAL_MINUS_ONE, NULL, T_COMPLEX, CX_MATH},
     {KILN_OP_LOG, NULL, T_COMPLEX, CX_MATH},
     {KILN_OP_LOG_PLUS_ONE, NULL, T_COMPLEX, CX_MATH},
