@@ -222,6 +222,46 @@ def collatz_steps(x):
 def depthwise_grad_w(w, x):
     return jax.grad(lambda w: jnp.sum(lax.conv_general_dilated(x, w, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"), feature_group_count=x.shape[-1]) ** 2))(w)
 
+def returns_scan(r):
+    return lax.scan(lambda c, x: (x + 0.99 * c, x + 0.99 * c), jnp.zeros(r.shape[1]), r, reverse=True)[1]
+
+def linear_recurrence(a, b):
+    return lax.associative_scan(lambda p, q: (p[0] * q[0], q[0] * p[1] + q[1]), (a, b), axis=1)[1]
+
+def blocked_attention(q, k, v):
+    def body(i, c):
+        m, l, o = c
+        kb, vb = lax.dynamic_slice_in_dim(k, i * 128, 128), lax.dynamic_slice_in_dim(v, i * 128, 128)
+        s = q @ kb.T / 8
+        mn = jnp.maximum(m, s.max(-1))
+        p = jnp.exp(s - mn[:, None])
+        sc = jnp.exp(m - mn)
+        return mn, l * sc + p.sum(-1), o * sc[:, None] + p @ vb
+    n = q.shape[0]
+    m, l, o = lax.fori_loop(0, k.shape[0] // 128, body, (jnp.full(n, -jnp.inf), jnp.zeros(n), jnp.zeros_like(q)))
+    return o / l[:, None]
+
+def bisect_sqrt(y):
+    def cond(c): return jnp.any(c[1] - c[0] > 1e-5)
+    def body(c):
+        lo, hi = c
+        mid = (lo + hi) / 2
+        big = mid * mid > y
+        return jnp.where(big, lo, mid), jnp.where(big, mid, hi)
+    lo, hi = lax.while_loop(cond, body, (jnp.zeros_like(y), jnp.maximum(y, 1.0)))
+    return (lo + hi) / 2
+
+def switch_layers(i, x, w):
+    return lax.switch(i, [lambda x: jnp.tanh(x @ w), lambda x: jax.nn.relu(x @ w.T), lambda x: x * 2], x)
+
+def remat_mlp_grad(w1, w2, x):
+    f = jax.checkpoint(lambda w1, w2, x: jnp.tanh(jnp.tanh(x @ w1) @ w2))
+    return jax.grad(lambda w1, w2: jnp.sum(f(w1, w2, x) ** 2), argnums=(0, 1))(w1, w2)
+
+def fft_conv(x, k):
+    n = x.shape[-1] + k.shape[-1] - 1
+    return jnp.fft.irfft(jnp.fft.rfft(x, n) * jnp.fft.rfft(k, n), n)
+
 
 def programs():
     """name -> (function, inputs)."""
@@ -434,6 +474,37 @@ def programs():
         "selu_elu_glu": (lambda x: jax.nn.selu(x) + jax.nn.elu(x) + jax.nn.glu(jnp.concatenate([x, x], -1)), [f32(1024, 1024)]),
         "cumlogsumexp": (lambda x: lax.cumlogsumexp(x, axis=1), [f32(256, 2048)]),
         "unique_counts": (lambda x: jnp.unique_counts(x, size=512, fill_value=-1), [ints(400, 20000)]),
+        # 2026-12-06 (sixth session): reverse scans and gradients of cumulative ops, recurrences,
+        # blocked attention, data-dependent loops, 3-D and transposed 1-D convolutions, statistics
+        "cumsum_grad": (jax.grad(lambda x: (jnp.cumsum(x, axis=1) ** 2).sum()), [f32(256, 2048)]),
+        "cumlogsumexp_rev": (lambda x: lax.cumlogsumexp(x, axis=1, reverse=True), [f32(256, 2048)]),
+        "cummax_rev_i32": (lambda x: lax.cummax(x, axis=0, reverse=True), [ints(1000, 2048, 256)]),
+        "returns_scan": (returns_scan, [f32(1000, 64)]),
+        "linear_recurrence": (linear_recurrence, [np.abs(f32(16, 1024, 32)) * 0.1 + 0.85, f32(16, 1024, 32)]),
+        "blocked_attention": (blocked_attention, [f32(1024, 64), f32(1024, 64), f32(1024, 64)]),
+        "bisect_sqrt": (bisect_sqrt, [np.abs(f32(65536)) * 10]),
+        "switch_layers": (switch_layers, [np.int32(1), f32(256, 512), f32(512, 512, scale=0.05)]),
+        "remat_mlp_grad": (remat_mlp_grad, [f32(512, 512, scale=0.05), f32(512, 512, scale=0.05), f32(256, 512)]),
+        "conv3d": (lambda x, w: lax.conv_general_dilated(x, w, (1, 1, 1), "SAME", dimension_numbers=("NDHWC", "DHWIO", "NDHWC")), [f32(2, 16, 32, 32, 8), f32(3, 3, 3, 8, 16, scale=0.1)]),
+        "conv1d_transpose": (lambda x, w: lax.conv_transpose(x, w, (2,), "SAME", dimension_numbers=("NWC", "WIO", "NWC")), [f32(8, 1024, 32), f32(4, 32, 16, scale=0.1)]),
+        "avg_pool_same": (lambda x: lax.reduce_window(x, 0.0, lax.add, (1, 3, 3, 1), (1, 2, 2, 1), "SAME") / lax.reduce_window(jnp.ones_like(x), 0.0, lax.add, (1, 3, 3, 1), (1, 2, 2, 1), "SAME"), [f32(8, 64, 64, 32)]),
+        "histogram": (lambda x: jnp.histogram(x, bins=64, range=(-3.0, 3.0))[0], [f32(1 << 20)]),
+        "searchsorted": (lambda a, v: jnp.searchsorted(a, v), [np.sort(f32(4096)), f32(100000)]),
+        "bincount": (lambda x: jnp.bincount(x, length=1000), [ints(1000, 1 << 20)]),
+        "median_rows": (lambda x: jnp.median(x, axis=1), [f32(512, 1001)]),
+        "nanstd": (lambda x: jnp.nanstd(jnp.where(x > 2, jnp.nan, x), axis=1), [f32(1024, 1024)]),
+        "slogdet": (lambda a: jnp.linalg.slogdet(a)[1], [f32(64, 32, 32) + 4 * np.eye(32, dtype=np.float32)]),
+        "inv_batched": (jnp.linalg.inv, [f32(256, 16, 16) + 4 * np.eye(16, dtype=np.float32)]),
+        "lstsq": (lambda a, b: jnp.linalg.lstsq(a, b)[0], [f32(1000, 20), f32(1000)]),
+        "bilinear_einsum": (lambda x, w, y: jnp.einsum("bi,oij,bj->bo", x, w, y), [f32(256, 64), f32(32, 64, 64), f32(256, 64)]),
+        "kron": (jnp.kron, [f32(48, 48), f32(48, 48)]),
+        "dropout": (lambda k, x: jnp.where(jax.random.bernoulli(jax.random.wrap_key_data(k), 0.9, x.shape), x / 0.9, 0), [np.asarray(jax.random.key_data(jax.random.PRNGKey(31))), f32(1024, 1024)]),
+        "fft_conv": (fft_conv, [f32(64, 4000), f32(64, 97)]),
+        "fft2_c64": (lambda x: jnp.fft.fft2(x.astype(jnp.complex64)), [f32(16, 128, 128)]),
+        "erfinv_ndtri": (lambda u: jax.scipy.special.erfinv(u) + jax.scipy.special.ndtri((u + 1) / 2), [np.clip(f32(1024, 1024) / 3, -0.999, 0.999)]),
+        "polygamma_zeta": (lambda x: jax.scipy.special.polygamma(1, x) + jax.scipy.special.zeta(x + 1.5, 2.0), [np.abs(f32(256, 256)) + 0.5]),
+        "betainc": (lambda a, b, x: jax.scipy.special.betainc(a, b, x), [np.abs(f32(4096)) + 0.5, np.abs(f32(4096)) + 0.5, np.clip(np.abs(f32(4096)) / 3, 0.01, 0.99)]),
+        "gammainc": (lambda a, x: jax.scipy.special.gammainc(a, x), [np.abs(f32(65536)) + 0.5, np.abs(f32(65536)) * 2]),
     }
 
 
