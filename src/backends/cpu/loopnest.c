@@ -22,6 +22,7 @@ typedef struct nest {
   LLVMValueRef entry_end; /* where allocas go */
   LLVMBasicBlockRef entry;
   LLVMValueRef *slot_val; /* parametric code (loop.h): the numbers read at entry, by slot */
+  LLVMValueRef *hoisted;  /* per node: its one value for the whole call (hoist_invariants), or NULL */
 } nest;
 
 typedef struct loop_var {
@@ -140,6 +141,8 @@ static bool gather_uniform(const nest *n, const kiln_cpu_node *x) {
 static LLVMValueRef value(nest *n, const kiln_cpu_node *x, LLVMValueRef pos, int w) {
   if (n->memo[x->id]) return n->memo[x->id];
   kiln_cpu_gen *g = n->g;
+  if (n->hoisted && n->hoisted[x->id])
+    return n->memo[x->id] = w > 1 ? kiln_cpu_splat(g, n->hoisted[x->id], w) : n->hoisted[x->id];
   LLVMValueRef v = NULL;
   int32_t fs = KILN_CPU_FIELD_STRIDE(x->id, n->inner);
   bool inner_param = kiln_cpu_node_affine(x) && param(n, fs);
@@ -198,6 +201,53 @@ static LLVMValueRef value(nest *n, const kiln_cpu_node *x, LLVMValueRef pos, int
 }
 
 static void forget(nest *n) { memset(n->memo, 0, sizeof *n->memo * (size_t)n->L->num_nodes); }
+
+/* Whether x has one value at every point of the space: constants, reads with every stride
+ * 0 (a constant number, not read at run time) and ops of those. state: per node, 0 not
+ * known yet, 1 invariant, 2 not. */
+static bool invariant(const nest *n, const kiln_cpu_node *x, unsigned char *state) {
+  if (state[x->id]) return state[x->id] == 1;
+  bool inv = !kiln_elem_is_complex(x->elem);
+  switch (x->kind) {
+    case KILN_CPU_NODE_SCALAR: break;
+    case KILN_CPU_NODE_LOAD:
+      for (int32_t d = 0; inv && d < n->L->rank; d++)
+        inv = !x->strides[d] && !param(n, KILN_CPU_FIELD_STRIDE(x->id, d));
+      inv = inv && !param(n, KILN_CPU_FIELD_BASE(x->id));
+      break;
+    case KILN_CPU_NODE_OP:
+      for (int32_t i = 0; inv && i < x->num_args; i++) inv = invariant(n, x->args[i], state);
+      break;
+    default: inv = false; break; /* an iota varies; a fold's arguments and gathers are left alone */
+  }
+  state[x->id] = inv ? 1 : 2;
+  return inv;
+}
+
+/* Computes, once per call before any loop, every op whose value is the same at every point
+ * (a scalar's sine broadcast over a tensor: fused, it would be recomputed per element; LLVM
+ * does not hoist a math kernel whose rare-lane branches sit inside the loop). false when out
+ * of memory. */
+static bool hoist_invariants(nest *n) {
+  const kiln_cpu_loop *L = n->L;
+  unsigned char *state = calloc((size_t)L->num_nodes + 1, 1);
+  n->hoisted = calloc((size_t)L->num_nodes + 1, sizeof *n->hoisted);
+  if (!state || !n->hoisted) {
+    free(state);
+    return false;
+  }
+  start_offsets(n, n->offset);
+  LLVMValueRef *hoisted = n->hoisted;
+  n->hoisted = NULL; /* computed plainly first */
+  for (int32_t k = 0; k < L->num_nodes; k++) {
+    const kiln_cpu_node *x = n->nodes[k];
+    if (x && x->kind == KILN_CPU_NODE_OP && invariant(n, x, state)) hoisted[k] = value(n, x, i64c(n, 0), 1);
+  }
+  n->hoisted = hoisted;
+  forget(n);
+  free(state);
+  return true;
+}
 
 /* The root at the current row offsets, w lanes from inner index pos. */
 static LLVMValueRef root_at(nest *n, LLVMValueRef pos, int w) {
@@ -686,7 +736,7 @@ bool kiln_cpu_emit_loop(kiln_cpu_gen *g, const kiln_cpu_loop *L, int32_t index, 
         n.slot_val[k] = LLVMBuildLoad2(g->b, g->i64, LLVMBuildGEP2(g->b, g->i64, p, &at, 1, ""), "");
       }
     }
-    if (!ok) goto done;
+    if (!ok || !(ok = hoist_invariants(&n))) goto done;
     LLVMValueRef begin = LLVMGetParam(fn, 1), end = LLVMGetParam(fn, 2);
     /* a row reduction makes one point at a time; the other forms a vector of points (a
      * column reduction UNROLL of them) */
@@ -704,6 +754,7 @@ bool kiln_cpu_emit_loop(kiln_cpu_gen *g, const kiln_cpu_loop *L, int32_t index, 
     if (ok) LLVMBuildRetVoid(g->b);
   }
 done:
+  free(n.hoisted);
   free(n.slot_val);
   free(n.nodes);
   free(n.offset);
