@@ -55,8 +55,9 @@ struct kiln_cpu_scatter {
   int32_t chk[R];       /* other than 0 (an index or an outer dim adds to it) or the part dim */
   bool rows;            /* a segment sum's form: each point's index picks a whole row of a
                            2-D operand (scatter_rows) */
-  bool elements;        /* a histogram's form: each point's one index picks the one operand
-                           element its one update combines into (scatter_elements) */
+  bool elements;        /* a histogram's form: each point's index (one coordinate, or one
+                           per operand dim it moves: x.at[i, j]) picks the one operand element
+                           its one update combines into (scatter_elements) */
 };
 
 static void strides(const kiln_type *t, int64_t *out) {
@@ -160,8 +161,14 @@ kiln_status kiln_cpu_scatter_prepare(const kiln_op *op, kiln_cpu_scatter **out) 
   }
   s.rows = xr == 2 && s.no == 1 && s.ocoord[0] < 0 && s.nmap == 1 && s.map[0] == 0 && s.inner_dim == 1 &&
            s.inner == s.xdims[1] && s.nchk == 1 && s.chk[0] == 0 && s.part_dim == 0;
-  s.elements = s.inner == 1 && s.inner_dim < 0 && s.no == 1 && s.ocoord[0] < 0 && s.nmap == 1 && s.nchk == 1 &&
-               s.chk[0] == s.map[0];
+  /* every dim a point's coordinate can move in is one its index sets */
+  bool mapped = s.nchk == s.nmap;
+  for (int32_t c = 0; mapped && c < s.nchk; c++) {
+    bool found = false;
+    for (int32_t k = 0; k < s.nmap; k++) found = found || s.map[k] == s.chk[c];
+    mapped = found;
+  }
+  s.elements = s.inner == 1 && s.inner_dim < 0 && s.no == 1 && s.ocoord[0] < 0 && s.nmap >= 1 && mapped;
   kiln_cpu_scatter *p = malloc(sizeof *p);
   if (!p) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   *p = s;
@@ -203,23 +210,35 @@ static void scatter_rows(const kiln_cpu_scatter *s, const uint8_t *ix, const uin
  * bins took 2.3 ms in the general walk). */
 static void scatter_elements(const kiln_cpu_scatter *s, const uint8_t *ix, const uint8_t *up, uint8_t *res,
                              int64_t first, int64_t last, int64_t own_lo, int64_t own_hi) {
-  int32_t d0 = (int32_t)s->map[0];
-  int64_t lo = d0 == s->part_dim ? own_lo : 0, hi = d0 == s->part_dim ? own_hi : s->xdims[d0], step = s->xstr[d0];
-  kiln_cpu_combine_by_fn by = s->index_elem == KILN_ELEM_SI32   ? s->comb.by_si32
+  int64_t lo[R], hi[R], step[R];
+  for (int32_t k = 0; k < s->nmap; k++) {
+    int32_t d = (int32_t)s->map[k];
+    lo[k] = d == s->part_dim ? own_lo : 0, hi[k] = d == s->part_dim ? own_hi : s->xdims[d], step[k] = s->xstr[d];
+  }
+  kiln_cpu_combine_by_fn by = s->nmap > 1                         ? NULL
+                              : s->index_elem == KILN_ELEM_SI32   ? s->comb.by_si32
                               : s->index_elem == KILN_ELEM_SI64 ? s->comb.by_si64
                                                                 : NULL;
   if (by) {
-    by(&s->comb, res, step, lo, hi, ix + (size_t)(first * s->oistr[0]) * s->index_bytes, s->oistr[0],
+    by(&s->comb, res, step[0], lo[0], hi[0], ix + (size_t)(first * s->oistr[0]) * s->index_bytes, s->oistr[0],
        up + (size_t)first * s->eb, last - first);
     return;
   }
-  size_t istride = (size_t)s->oistr[0] * s->index_bytes; /* other index types, the scalar path */
+  /* several coordinates, or other index types: the scalar path */
+  size_t istride = (size_t)s->oistr[0] * s->index_bytes, vstride = (size_t)s->vstep * s->index_bytes;
   int64_t dst[BLOCK], src[BLOCK];
   for (int64_t p = first; p < last;) {
     int64_t n = last - p < BLOCK ? last - p : BLOCK, m = 0;
     for (int64_t j = 0; j < n; j++, p++) {
-      int64_t v = kiln_cpu_load_index(s->index_elem, ix + (size_t)p * istride);
-      if (v >= lo && v < hi) dst[m] = v * step, src[m++] = p;
+      const uint8_t *at = ix + (size_t)p * istride;
+      int64_t off = 0;
+      bool inside = true;
+      for (int32_t k = 0; k < s->nmap; k++) {
+        int64_t v = kiln_cpu_load_index(s->index_elem, at + (size_t)k * vstride);
+        inside = inside && v >= lo[k] && v < hi[k];
+        if (inside) off += v * step[k];
+      }
+      if (inside) dst[m] = off, src[m++] = p;
     }
     s->comb.at(&s->comb, res, dst, up, src, m);
   }

@@ -483,3 +483,36 @@ func.func @fused_dynamic_slice() {
   check.expect_eq_const %t, dense<[[36.0, 37.0, 38.0, 39.0]]> : tensor<1x4xf32>
   func.return
 }
+
+// -----
+
+// Element scatters of two coordinates (x.at[i, j].add(u), .max(u)): each index pair picks one
+// operand element; a pair with either coordinate outside is skipped; repeats combine; the
+// index columns may map to the operand dims in either order.
+func.func @element_scatter_two_coordinates() {
+  %i = stablehlo.constant dense<[[0, 0], [4, 6], [2, 3], [2, 3], [-1, 2], [3, 7], [5, 0], [1, -2], [4, 0], [0, 6], [2, 3], [3, 3]]> : tensor<12x2xi32>
+  %u = stablehlo.constant dense<[1.5, 2.0, -3.0, 4.0, 100.0, 100.0, 100.0, 100.0, 0.25, -1.0, 8.0, 0.5]> : tensor<12xf32>
+  %z = stablehlo.constant dense<0.0> : tensor<5x7xf32>
+  %add = "stablehlo.scatter"(%z, %i, %u) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0, 1], scatter_dims_to_operand_dims = [0, 1], index_vector_dim = 1>} : (tensor<5x7xf32>, tensor<12x2xi32>, tensor<12xf32>) -> tensor<5x7xf32>
+  check.expect_eq_const %add, dense<[[ 1.5 ,  0.  ,  0.  ,  0.  ,  0.  ,  0.  , -1.  ], [ 0.  ,  0.  ,  0.  ,  0.  ,  0.  ,  0.  ,  0.  ], [ 0.  ,  0.  ,  0.  ,  9.  ,  0.  ,  0.  ,  0.  ], [ 0.  ,  0.  ,  0.  ,  0.5 ,  0.  ,  0.  ,  0.  ], [ 0.25,  0.  ,  0.  ,  0.  ,  0.  ,  0.  ,  2.  ]]> : tensor<5x7xf32>
+  %m1 = stablehlo.constant dense<-1.0> : tensor<5x7xf32>
+  %i64 = stablehlo.convert %i : (tensor<12x2xi32>) -> tensor<12x2xi64>
+  %max = "stablehlo.scatter"(%m1, %i64, %u) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.maximum %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0, 1], scatter_dims_to_operand_dims = [0, 1], index_vector_dim = 1>} : (tensor<5x7xf32>, tensor<12x2xi64>, tensor<12xf32>) -> tensor<5x7xf32>
+  check.expect_eq_const %max, dense<[[ 1.5 , -1.  , -1.  , -1.  , -1.  , -1.  , -1.  ], [-1.  , -1.  , -1.  , -1.  , -1.  , -1.  , -1.  ], [-1.  , -1.  , -1.  ,  8.  , -1.  , -1.  , -1.  ], [-1.  , -1.  , -1.  ,  0.5 , -1.  , -1.  , -1.  ], [ 0.25, -1.  , -1.  , -1.  , -1.  , -1.  ,  2.  ]]> : tensor<5x7xf32>
+  %zt = stablehlo.constant dense<0.0> : tensor<7x5xf32>
+  %addt = "stablehlo.scatter"(%zt, %i, %u) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0, 1], scatter_dims_to_operand_dims = [1, 0], index_vector_dim = 1>} : (tensor<7x5xf32>, tensor<12x2xi32>, tensor<12xf32>) -> tensor<7x5xf32>
+  check.expect_eq_const %addt, dense<[[ 1.5 ,  0.  ,  0.  ,  0.  ,  0.25], [ 0.  ,  0.  ,  0.  ,  0.  ,  0.  ], [ 0.  ,  0.  ,  0.  ,  0.  ,  0.  ], [ 0.  ,  0.  ,  9.  ,  0.5 ,  0.  ], [ 0.  ,  0.  ,  0.  ,  0.  ,  0.  ], [ 0.  ,  0.  ,  0.  ,  0.  ,  0.  ], [-1.  ,  0.  ,  0.  ,  0.  ,  2.  ]]> : tensor<7x5xf32>
+  func.return
+}
