@@ -262,6 +262,46 @@ def fft_conv(x, k):
     n = x.shape[-1] + k.shape[-1] - 1
     return jnp.fft.irfft(jnp.fft.rfft(x, n) * jnp.fft.rfft(k, n), n)
 
+def patchify_linear(x, w):
+    b, h, wd, c = x.shape
+    p = 8
+    t = x.reshape(b, h // p, p, wd // p, p, c).transpose(0, 1, 3, 2, 4, 5).reshape(b, (h // p) * (wd // p), p * p * c)
+    return t @ w
+
+def pixel_shuffle(x):
+    b, h, w, c = x.shape
+    r = 2
+    return x.reshape(b, h, w, r, r, c // 4).transpose(0, 1, 3, 2, 4, 5).reshape(b, h * r, w * r, c // 4)
+
+def ce_grad_vocab(h, w, y):
+    def loss(w):
+        logits = h @ w
+        return -jnp.mean(jnp.take_along_axis(jax.nn.log_softmax(logits), y[:, None], 1))
+    return jax.grad(loss)(w)
+
+def euler_adaptive(y0):
+    def cond(c): return c[1] < 1.0
+    def body(c):
+        y, t, dt = c
+        f = -y + jnp.sin(t)
+        y1 = y + dt * f
+        y2 = y + dt / 2 * f
+        y2 = y2 + dt / 2 * (-y2 + jnp.sin(t + dt / 2))
+        err = jnp.max(jnp.abs(y1 - y2))
+        ok = err < 1e-4
+        return jnp.where(ok, y2, y), jnp.where(ok, t + dt, t), jnp.clip(dt * jnp.where(ok, 1.5, 0.5), 1e-4, 0.1)
+    return lax.while_loop(cond, body, (y0, 0.0, 0.01))[0]
+
+def newton_vmap(a):
+    def solve(a):
+        def cond(c): return jnp.abs(c[0] ** 3 - a) > 1e-5
+        def body(c): return (c[0] - (c[0] ** 3 - a) / (3 * c[0] ** 2), c[1] + 1)
+        return lax.while_loop(cond, body, (a + 1.0, 0))[0]
+    return jax.vmap(solve)(a)
+
+def maxpool_grad_s1(x):
+    return jax.grad(lambda x: jnp.sum(lax.reduce_window(x, -jnp.inf, lax.max, (1, 3, 3, 1), (1, 1, 1, 1), "SAME") ** 2))(x)
+
 
 def programs():
     """name -> (function, inputs)."""
@@ -505,6 +545,34 @@ def programs():
         "polygamma_zeta": (lambda x: jax.scipy.special.polygamma(1, x) + jax.scipy.special.zeta(x + 1.5, 2.0), [np.abs(f32(256, 256)) + 0.5]),
         "betainc": (lambda a, b, x: jax.scipy.special.betainc(a, b, x), [np.abs(f32(4096)) + 0.5, np.abs(f32(4096)) + 0.5, np.clip(np.abs(f32(4096)) / 3, 0.01, 0.99)]),
         "gammainc": (lambda a, x: jax.scipy.special.gammainc(a, x), [np.abs(f32(65536)) + 0.5, np.abs(f32(65536)) * 2]),
+        # 2026-12-06 (sixth session, second batch): layouts, LM heads, indexing, integer and
+        # complex arithmetic, FFTs, small batched linear algebra, adaptive and vmapped loops
+        "patchify_linear": (patchify_linear, [f32(8, 64, 64, 3), f32(192, 256, scale=0.05)]),
+        "pixel_shuffle": (pixel_shuffle, [f32(8, 64, 64, 64)]),
+        "conv_patches": (lambda x: lax.conv_general_dilated_patches(x, (3, 3), (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")), [f32(4, 64, 64, 16)]),
+        "layernorm_grad": (jax.grad(lambda x, g: jnp.sum(((x - x.mean(-1, keepdims=True)) / jnp.sqrt(x.var(-1, keepdims=True) + 1e-5) * g) ** 2)), [f32(512, 1024), f32(1024)]),
+        "ce_grad_vocab": (ce_grad_vocab, [f32(64, 256), f32(256, 32000, scale=0.05), ints(32000, 64)]),
+        "embedding_bag_mean": (lambda e, i, s: jax.ops.segment_sum(e[i], s, 1024) / jnp.maximum(jax.ops.segment_sum(jnp.ones_like(s, jnp.float32), s, 1024), 1)[:, None], [f32(10000, 64), ints(10000, 65536), np.sort(ints(1024, 65536))]),
+        "topk_mask": (lambda x: jnp.where(x >= lax.top_k(x, 10)[0][:, -1:], x, -jnp.inf), [f32(256, 4096)]),
+        "gather_2d_index": (lambda x, i, j: x[i, j], [f32(1024, 1024), ints(1024, 100000), ints(1024, 100000)]),
+        "scatter_max_2d": (lambda x, i, j, v: x.at[i, j].max(v), [f32(512, 512), ints(512, 100000), ints(512, 100000), f32(100000)]),
+        "argsort_desc_stable": (lambda x: jnp.argsort(-x, axis=-1, stable=True), [f32(256, 2048)]),
+        "cumprod_rows": (lambda x: jnp.cumprod(x, axis=1), [1 + 0.001 * f32(256, 4096)]),
+        "matmul_i32": (lambda a, b: a @ b, [ints(100, 256, 256), ints(100, 256, 256)]),
+        "any_all": (lambda x: (jnp.any(x > 3, axis=1), jnp.all(x > -3, axis=0)), [f32(2048, 2048)]),
+        "fake_quant": (lambda x, s: jnp.round(jnp.clip(x / s, -128, 127)) * s, [f32(1024, 1024), np.float32(0.02)]),
+        "complex_abs_angle": (lambda a, b: (lambda z: jnp.abs(z * z + 1) + jnp.angle(z))(a + 1j * b), [f32(1024, 1024), f32(1024, 1024)]),
+        "rfft2": (lambda x: jnp.fft.rfft2(x), [f32(8, 256, 256)]),
+        "irfft": (lambda a, b: jnp.fft.irfft(a + 1j * b, n=2048, axis=-1), [f32(256, 1025), f32(256, 1025)]),
+        "vmap_matvec_3x3": (jax.vmap(lambda m, v: m @ v), [f32(65536, 3, 3), f32(65536, 3)]),
+        "qr_tall": (lambda a: jnp.linalg.qr(a)[0], [f32(1024, 64)]),
+        "eigh_batched_8": (lambda a: jnp.linalg.eigh(a + jnp.swapaxes(a, -1, -2))[0], [f32(128, 8, 8)]),
+        "svd_256": (lambda a: jnp.linalg.svd(a)[1], [f32(256, 256)]),
+        "euler_adaptive": (euler_adaptive, [f32(4096)]),
+        "newton_vmap": (newton_vmap, [np.abs(f32(4096)) + 0.5]),
+        "percentile_axis0": (lambda x: jnp.percentile(x, 95, axis=0), [f32(4096, 256)]),
+        "logsumexp_axis0": (lambda x: jax.nn.logsumexp(x, axis=0), [f32(4096, 1024)]),
+        "maxpool_grad_s1": (maxpool_grad_s1, [f32(8, 32, 32, 32)]),
     }
 
 
