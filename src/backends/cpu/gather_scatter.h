@@ -57,10 +57,17 @@ typedef void (*kiln_cpu_combine_at_fn)(const kiln_cpu_combiner *c, uint8_t *dst,
 typedef void (*kiln_cpu_combine_by_fn)(const kiln_cpu_combiner *c, uint8_t *dst, int64_t dst_step, int64_t lo,
                                        int64_t hi, const uint8_t *index, int64_t index_stride, const uint8_t *src,
                                        int64_t n);
+/* The same by index pairs (x.at[i, j]): for w in [0, n), with v0 = index[w * index_stride]
+ * and v1 = index[w * index_stride + pair_stride], when lo[k] <= vk < hi[k] for both:
+ * dst[v0 * step[0] + v1 * step[1]] combined with src[w], in w's order. */
+typedef void (*kiln_cpu_combine_by2_fn)(const kiln_cpu_combiner *c, uint8_t *dst, const int64_t *step,
+                                        const int64_t *lo, const int64_t *hi, const uint8_t *index,
+                                        int64_t index_stride, int64_t pair_stride, const uint8_t *src, int64_t n);
 struct kiln_cpu_combiner {
   kiln_cpu_combine_fn fn;
   kiln_cpu_combine_at_fn at;
-  kiln_cpu_combine_by_fn by_si32, by_si64; /* native ops only (else NULL) */
+  kiln_cpu_combine_by_fn by_si32, by_si64;    /* native ops only (else NULL) */
+  kiln_cpu_combine_by2_fn by2_si32, by2_si64; /* the same */
   const char *how;   /* "replace", "keep", "native <op>", "scalar <op>": for KILN_CPU_PROFILE and tests */
   size_t elem_bytes;
   kiln_elem elem;

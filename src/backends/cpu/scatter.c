@@ -215,16 +215,19 @@ static void scatter_elements(const kiln_cpu_scatter *s, const uint8_t *ix, const
     int32_t d = (int32_t)s->map[k];
     lo[k] = d == s->part_dim ? own_lo : 0, hi[k] = d == s->part_dim ? own_hi : s->xdims[d], step[k] = s->xstr[d];
   }
-  kiln_cpu_combine_by_fn by = s->nmap > 1                         ? NULL
-                              : s->index_elem == KILN_ELEM_SI32   ? s->comb.by_si32
-                              : s->index_elem == KILN_ELEM_SI64 ? s->comb.by_si64
-                                                                : NULL;
+  bool si32 = s->index_elem == KILN_ELEM_SI32, si64 = s->index_elem == KILN_ELEM_SI64;
+  kiln_cpu_combine_by_fn by = s->nmap != 1 ? NULL : si32 ? s->comb.by_si32 : si64 ? s->comb.by_si64 : NULL;
+  kiln_cpu_combine_by2_fn by2 = s->nmap != 2 ? NULL : si32 ? s->comb.by2_si32 : si64 ? s->comb.by2_si64 : NULL;
+  const uint8_t *from = ix + (size_t)(first * s->oistr[0]) * s->index_bytes, *ups = up + (size_t)first * s->eb;
   if (by) {
-    by(&s->comb, res, step[0], lo[0], hi[0], ix + (size_t)(first * s->oistr[0]) * s->index_bytes, s->oistr[0],
-       up + (size_t)first * s->eb, last - first);
+    by(&s->comb, res, step[0], lo[0], hi[0], from, s->oistr[0], ups, last - first);
     return;
   }
-  /* several coordinates, or other index types: the scalar path */
+  if (by2) {
+    by2(&s->comb, res, step, lo, hi, from, s->oistr[0], s->vstep, ups, last - first);
+    return;
+  }
+  /* three coordinates or more, or other index types: the scalar path */
   size_t istride = (size_t)s->oistr[0] * s->index_bytes, vstride = (size_t)s->vstep * s->index_bytes;
   int64_t dst[BLOCK], src[BLOCK];
   for (int64_t p = first; p < last;) {

@@ -115,11 +115,30 @@ static inline uint16_t f32_to_bf16(float f) {
       d[v * step] = STORE(EXPR);                                                                              \
     }                                                                                                         \
   }
+/* The same by index pairs (kiln_cpu_combine_by2_fn). */
+#define DEFINE_COMBINE_BY2(NAME, S, T, LOAD, STORE, EXPR, I)                                                 \
+  static void NAME(const kiln_cpu_combiner *c, uint8_t *dst, const int64_t *step, const int64_t *lo,          \
+                   const int64_t *hi, const uint8_t *index, int64_t istride, int64_t pstride, const uint8_t *src, \
+                   int64_t n) {                                                                               \
+    (void)c;                                                                                                  \
+    S *d = (S *)dst;                                                                                          \
+    const S *u = (const S *)src;                                                                              \
+    const I *x = (const I *)index;                                                                            \
+    for (int64_t w = 0; w < n; w++) {                                                                         \
+      int64_t v0 = x[w * istride], v1 = x[w * istride + pstride];                                             \
+      if (v0 < lo[0] || v0 >= hi[0] || v1 < lo[1] || v1 >= hi[1]) continue;                                  \
+      int64_t at = v0 * step[0] + v1 * step[1];                                                               \
+      T a = LOAD(d[at]), b = LOAD(u[w]);                                                                      \
+      d[at] = STORE(EXPR);                                                                                    \
+    }                                                                                                         \
+  }
 #define DEFINE_COMBINE(NAME, S, T, LOAD, STORE, EXPR)                                                        \
   DEFINE_COMBINE_FOR(NAME, , S, T, LOAD, STORE, EXPR)                                                        \
   DEFINE_COMBINE_FOR(NAME##_avx2, __attribute__((target("avx2"))), S, T, LOAD, STORE, EXPR)                  \
   DEFINE_COMBINE_BY(NAME##_by32, S, T, LOAD, STORE, EXPR, int32_t)                                           \
   DEFINE_COMBINE_BY(NAME##_by64, S, T, LOAD, STORE, EXPR, int64_t)                                           \
+  DEFINE_COMBINE_BY2(NAME##_by2_32, S, T, LOAD, STORE, EXPR, int32_t)                                        \
+  DEFINE_COMBINE_BY2(NAME##_by2_64, S, T, LOAD, STORE, EXPR, int64_t)                                        \
   static void NAME##_at(const kiln_cpu_combiner *c, uint8_t *dst, const int64_t *da, const uint8_t *src,        \
                         const int64_t *sa, int64_t n) {                                                       \
     (void)c;                                                                                                  \
@@ -175,7 +194,9 @@ DEFINE_COMBINE(i1_xor, uint8_t, uint8_t, SAME, SAME, a ^ b)
 /* The loops of op k on type e into out (the run loop's AVX2 build when avx2); false when
  * there are none. */
 static bool native(kiln_elem e, kiln_op_kind k, bool avx2, kiln_cpu_combiner *out) {
-#define PICK(F) (out->fn = avx2 ? F##_avx2 : F, out->at = F##_at, out->by_si32 = F##_by32, out->by_si64 = F##_by64, true)
+#define PICK(F)                                                                                                \
+  (out->fn = avx2 ? F##_avx2 : F, out->at = F##_at, out->by_si32 = F##_by32, out->by_si64 = F##_by64,          \
+   out->by2_si32 = F##_by2_32, out->by2_si64 = F##_by2_64, true)
 #define ARITH_CASES(N)                                 \
   case KILN_OP_ADD: return PICK(N##_add);              \
   case KILN_OP_MULTIPLY: return PICK(N##_mul);         \

@@ -155,8 +155,8 @@ static int32_t scan_axis(const window_attrs *a, const kiln_type *t, bool *forwar
   return s >= t->tensor.dims[axis] && (*forward || backward) ? axis : -1;
 }
 
-/* Whether operand k of a reduce_window is a prefix (or, where exact, suffix) scan along
- * one axis; fills the SCAN fields of w. */
+/* Whether operand k of a reduce_window is a prefix or suffix scan along one axis; fills
+ * the SCAN fields of w. */
 static bool scan_form(const kiln_op *op, int32_t k, kiln_op_kind comb, const window_attrs *a, kiln_cpu_window *w) {
   const kiln_type *t = op->operands[k]->type;
   int32_t r = t->tensor.rank;
@@ -381,8 +381,9 @@ static kiln_status prepare_reduce_window(kiln_cpu_executable *x, const kiln_op *
 }
 
 /* Whether op's region maps its inits (constants, all n of them) to themselves, bit for
- * bit, as the interpreter computes it: then a prefix window's padding folds to the inits and
- * window i folds them, then x[0], ..., x[i] in order. */
+ * bit, as the interpreter computes it: then a cumulative window's padding folds to the
+ * inits, and the interpreter folds the window as a running fold too (prefix: the inits,
+ * then x[0], ..., x[i] in order; suffix: from the end). */
 static bool region_fixes_inits(const kiln_cpu_executable *x, const kiln_op *op, int32_t n) {
   const kiln_block *b = kiln_op_block(op, 0);
   int32_t size = 0;
