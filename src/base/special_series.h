@@ -1,6 +1,6 @@
 /* Series coefficients shared by the interpreter's scalar kernels (backends/interp) and the
- * cpu backend's vectorised math (backends/cpu/llvm_math_gamma.c), so that both compute
- * digamma and lgamma from the same numbers. Printed by special_series_fit.py (mpmath, 60
+ * cpu backend's vectorised math (backends/cpu/llvm_math_gamma.c, llvm_math_zeta.c), so that
+ * both compute digamma, lgamma and the Hurwitz zeta from the same numbers. Printed by special_series_fit.py (mpmath, 60
  * digits); each coefficient is the double nearest the exact value.
  *
  * Constant data only (internal linkage in each includer): no ownership, thread-safe. */
@@ -44,5 +44,14 @@ static const double kiln_lgamma_taylor2[KILN_LGAMMA_TAYLOR2_TERMS] = {
     -0x1.862c734df3eacp-26, 0x1.7469daccfadcdp-27, -0x1.6434a8447aeadp-28, 0x1.555a877ffd2c3p-29,
     -0x1.47b1679258d0ep-30, 0x1.3b15d2b2fc10cp-31, -0x1.2f69a9fabe3e0p-32, 0x1.24932a337434cp-33,
 };
+
+/* B_2j / (2j)! for j = 1..12 (Bernoulli numbers over factorials, exact rationals): the
+ * Euler-Maclaurin corrections of the Hurwitz zeta. */
+#define KILN_ZETA_CORRECTIONS 12
+static const double kiln_zeta_bernoulli[KILN_ZETA_CORRECTIONS] = {
+    1.0 / 12, -1.0 / 720, 1.0 / 30240, -1.0 / 1209600, 1.0 / 47900160, -691.0 / 1307674368000.0,
+    1.0 / 74724249600.0, -3617.0 / 10670622842880000.0, 43867.0 / 5109094217170944000.0,
+    -174611.0 / 802857662698291200000.0, 77683.0 / 14101100039391805440000.0,
+    -236364091.0 / 1693824136731743669452800000.0};
 
 #endif /* KILN_BASE_SPECIAL_SERIES_H */

@@ -4,6 +4,7 @@ digamma: its positive zero x0 (as hi + lo, and hi - 1) and psi^(n)(x0) / n! for 
 lgamma: the Taylor coefficients of lgamma(2 + t), c_1 = 1 - Euler's gamma and
 c_k = (-1)^k (zeta(k) - 1) / k, with the fewest terms under 2e-18 relative at |t| = 0.5.
 For each, the fewest terms within 2^-34 relative (the *_F32 counts: a float's result).
+zeta: B_2j / (2j)! for j = 1..12 (the header writes them as exact fractions).
 """
 import mpmath as mp
 
@@ -37,3 +38,5 @@ for n in range(10, 60):
         break
 print(f"lgamma taylor2 ({n} terms, {float(err):.2g} relative):", ", ".join(hexf(c) for c in lg[:n]))
 print("lgamma terms for f32:", fewest(lg, lambda t: mp.log(mp.gamma(2 + t)), (mp.mpf(-0.5), mp.mpf(0.5)), mp.mpf(2) ** -34))
+print("zeta bernoulli:", ", ".join(str(mp.bernfrac(2 * j)[0]) + "/" + str(mp.bernfrac(2 * j)[1] * int(mp.factorial(2 * j)))
+                                   for j in range(1, 13)))

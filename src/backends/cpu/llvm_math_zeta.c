@@ -8,13 +8,7 @@
  * has q <= 0. polygamma(n, x): digamma for n = 0, else (-1)^(n+1) n! zeta(n + 1, x), n! as
  * exp(lgamma(n + 1)); NaN unless n is a natural number. */
 #include "backends/cpu/llvm_math_internal.h"
-
-/* B_2j / (2j)!, j = 1..12 */
-static const double kBernoulliOverFactorial[12] = {
-    1.0 / 12, -1.0 / 720, 1.0 / 30240, -1.0 / 1209600, 1.0 / 47900160, -691.0 / 1307674368000.0,
-    1.0 / 74724249600.0, -3617.0 / 10670622842880000.0, 43867.0 / 5109094217170944000.0,
-    -174611.0 / 802857662698291200000.0, 77683.0 / 14101100039391805440000.0,
-    -236364091.0 / 1693824136731743669452800000.0};
+#include "base/special_series.h"
 
 /* sum_k (q + k)^-s for q > 0, s > 1 (other lanes: any value, no trap). */
 static kiln_mv zeta_positive(const kiln_mb *e, kiln_mv s, kiln_mv q) {
@@ -24,8 +18,8 @@ static kiln_mv zeta_positive(const kiln_mb *e, kiln_mv s, kiln_mv q) {
   kiln_mv r = kiln_mb_fma(e, kiln_mb_div(e, kiln_mb_mul(e, a, tail), kiln_mb_addc(e, s, -1.0)), kiln_mb_c(e, 1.0),
                           kiln_mb_mulc(e, tail, 0.5));
   kiln_mv t = kiln_mb_div(e, kiln_mb_mul(e, s, tail), a), a2 = kiln_mb_mul(e, a, a);
-  for (int j = 0; j < 12; j++) {
-    r = kiln_mb_fma(e, t, kiln_mb_c(e, kBernoulliOverFactorial[j]), r);
+  for (int j = 0; j < KILN_ZETA_CORRECTIONS; j++) {
+    r = kiln_mb_fma(e, t, kiln_mb_c(e, kiln_zeta_bernoulli[j]), r);
     kiln_mv f = kiln_mb_mul(e, kiln_mb_addc(e, s, 2.0 * j + 1), kiln_mb_addc(e, s, 2.0 * j + 2));
     t = kiln_mb_mul(e, t, kiln_mb_div(e, f, a2));
   }

@@ -212,13 +212,6 @@ static double log_gamma(double x) {
   return lgamma_r(x, &sign);
 }
 
-/* B_2j / (2j)!, j = 1..12: the Euler-Maclaurin corrections of hurwitz_zeta. */
-static const double k_bernoulli_over_factorial[12] = {
-    1.0 / 12, -1.0 / 720, 1.0 / 30240, -1.0 / 1209600, 1.0 / 47900160, -691.0 / 1307674368000.0,
-    1.0 / 74724249600.0, -3617.0 / 10670622842880000.0, 43867.0 / 5109094217170944000.0,
-    -174611.0 / 802857662698291200000.0, 77683.0 / 14101100039391805440000.0,
-    -236364091.0 / 1693824136731743669452800000.0};
-
 /* sum_{k >= 0} (q + k)^-s for s > 1, q > 0: ten terms summed directly, the rest by
  * Euler-Maclaurin from a = q + 10: a^(1-s)/(s-1) + a^-s/2 + sum_j B_2j/(2j)! s(s+1)...
  * (s+2j-2) a^(-s-2j+1), twelve corrections. */
@@ -228,8 +221,8 @@ static double zeta_positive(double s, double q) {
   double tail = pow(a, -s);
   if (tail == 0 || fabs(tail) < fabs(sum) * 0x1p-60) return sum;
   double r = a * tail / (s - 1) + 0.5 * tail, t = s * tail / a, a2 = a * a;
-  for (int j = 0; j < 12; j++) {
-    r += k_bernoulli_over_factorial[j] * t;
+  for (int j = 0; j < KILN_ZETA_CORRECTIONS; j++) {
+    r += kiln_zeta_bernoulli[j] * t;
     t *= (s + 2 * j + 1) * (s + 2 * j + 2) / a2;
   }
   return sum + r;
