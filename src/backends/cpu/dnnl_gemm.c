@@ -19,7 +19,8 @@
  * 256x192x768 96 / 92 / 87, 128x1024x256 90 / 91 / 88, 256x2048x10 54 / 55 / 42; with the
  * weights transposed 8x64x64 47 / 47 / 37, 16x128x128 54 / 72 / 55, 128x512x384 87 / 93 /
  * 86; 2026-12-03);
- * oneDNN's on a host without AVX2 and FMA. An i8 x i8 -> i32 product on an AVX2 host
+ * oneDNN's on a host without AVX2 and FMA. Where oneDNN has brgemm, a matrix times a vector
+ * (vector_product) runs as an sgemm call all the same. An i8 x i8 -> i32 product on an AVX2 host
  * without VNNI (own_i8) is always Kiln's igemm (igemm.h), exact where oneDNN's AVX2 int8
  * kernels saturate. Whole or in the parts dnnl_split.c cuts along M or N, on the calling
  * thread. */
@@ -75,13 +76,24 @@ static bool plain_matrices(const dnnl_memory_desc_t *md, dnnl_data_type_t t, cha
   return false;
 }
 
+/* Whether each matrix of the product has one row or one column: a matrix times a vector,
+ * which oneDNN's brgemm matmul (hosts with AVX-512) computes at a fraction of the memory's
+ * speed (one Intel Xeon with AVX-512 and AMX, 2 threads, us, brgemm / Kiln's sgemm:
+ * 512x512 by a vector 28 / 7.2, 2048x256 52 / 12, 4096x1024 512 / 302; a row by 256x2048
+ * 19.9 / 14.2, by 4096x4096 1712 / 1692; 2026-12-06). Two rows and more stay brgemm's: at
+ * 8x2048x2048 Kiln's, which reads B's panels rows apart, took 1000 us against 418. */
+static bool vector_product(const kiln_cpu_dnnl_op *p) {
+  const dnnl_memory_desc_t *d = &p->io[KILN_DNNL_DST].prim_md;
+  return d->ndims >= 2 && (d->dims[d->ndims - 2] == 1 || d->dims[d->ndims - 1] == 1);
+}
+
 void kiln_dnnl_gemm_plan(kiln_cpu_dnnl_op *p) {
   kiln_dnnl_gemm *g = &p->gemm;
   memset(g, 0, sizeof *g);
   g->bias_dim = -1;
   /* own_i8: whatever oneDNN built (it has no epilogue: an integer dot takes none) */
   if (p->is_conv || p->mode != KILN_DNNL_MODE_PRIMITIVE || p->own_bias || p->prim_bias ||
-      (!p->own_i8 && strncmp(p->impl, "gemm:", 5) != 0))
+      (!p->own_i8 && strncmp(p->impl, "gemm:", 5) != 0 && !(vector_product(p) && kiln_cpu_sgemm_supported())))
     return;
   char tc;
   dnnl_data_type_t in = p->own_i8 ? dnnl_s8 : dnnl_f32, out = p->own_i8 ? dnnl_s32 : dnnl_f32;

@@ -188,7 +188,8 @@ void kiln_dnnl_split_release(kiln_cpu_dnnl_op *p);
 kiln_status kiln_dnnl_split_run(const kiln_cpu_dnnl_op *p, const void *const seen[KILN_DNNL_NUM_IO], const void *bias,
                                 uint8_t *scratch);
 
-/* Direct sgemm calls for f32 matmuls whose primitive is oneDNN's gemm-based one, and igemm
+/* Direct sgemm calls for f32 matmuls whose primitive is oneDNN's gemm-based one or that
+ * multiply matrices by vectors (dnnl_gemm.c says when), and igemm
  * calls for own_i8 products (dnnl_gemm.c): plan sets p->gemm from the built primitive's
  * description (adding an igemm's working buffer to the scratch), before
  * kiln_dnnl_split_build (whose parts then need no primitives of their own); run computes

@@ -100,3 +100,55 @@ func.func @large_c64() {
   check.expect_eq_const %col, dense<[[(-170688.0, 254016.0)], [(-162624.0, 258048.0)], [(-154560.0, 262080.0)], [(-146496.0, 266112.0)], [(-138432.0, 270144.0)], [(-130368.0, 274176.0)], [(-122304.0, 278208.0)], [(-114240.0, 282240.0)], [(-106176.0, 286272.0)], [(-98112.0, 290304.0)], [(-90048.0, 294336.0)], [(-81984.0, 298368.0)], [(-73920.0, 302400.0)], [(-65856.0, 306432.0)], [(-57792.0, 310464.0)], [(-49728.0, 314496.0)], [(-41664.0, 318528.0)], [(-33600.0, 322560.0)], [(-25536.0, 326592.0)], [(-17472.0, 330624.0)], [(-9408.0, 334656.0)], [(-1344.0, 338688.0)], [(6720.0, 342720.0)], [(14784.0, 346752.0)], [(22848.0, 350784.0)], [(30912.0, 354816.0)], [(38976.0, 358848.0)], [(47040.0, 362880.0)], [(55104.0, 366912.0)], [(63168.0, 370944.0)], [(71232.0, 374976.0)], [(79296.0, 379008.0)], [(87360.0, 383040.0)], [(95424.0, 387072.0)], [(103488.0, 391104.0)], [(111552.0, 395136.0)], [(119616.0, 399168.0)], [(127680.0, 403200.0)], [(135744.0, 407232.0)], [(143808.0, 411264.0)], [(151872.0, 415296.0)], [(159936.0, 419328.0)], [(168000.0, 423360.0)], [(176064.0, 427392.0)], [(184128.0, 431424.0)], [(192192.0, 435456.0)], [(200256.0, 439488.0)], [(208320.0, 443520.0)], [(216384.0, 447552.0)], [(224448.0, 451584.0)], [(232512.0, 455616.0)], [(240576.0, 459648.0)], [(248640.0, 463680.0)], [(256704.0, 467712.0)], [(264768.0, 471744.0)], [(272832.0, 475776.0)], [(280896.0, 479808.0)], [(288960.0, 483840.0)], [(297024.0, 487872.0)], [(305088.0, 491904.0)], [(313152.0, 495936.0)], [(321216.0, 499968.0)], [(329280.0, 504000.0)], [(337344.0, 508032.0)]]> : tensor<64x1xcomplex<f32>>
   func.return
 }
+
+// -----
+
+// f32 matrices times vectors (Kiln's sgemm where oneDNN's matmul would be brgemm:
+// dnnl_gemm.c, vector_product): a column (a 300x257 matrix by a vector; a batch of three
+// 40x257 ones, with a bias and a relu after) and a row (by a 257x300 matrix), integers
+// exact in f32, each against the same sums as a multiply and a reduce.
+func.func @f32_matrix_vector() {
+  %i = stablehlo.iota dim = 0 : tensor<300x257xi32>
+  %j = stablehlo.iota dim = 1 : tensor<300x257xi32>
+  %three = stablehlo.constant dense<3> : tensor<300x257xi32>
+  %five = stablehlo.constant dense<5> : tensor<300x257xi32>
+  %seven = stablehlo.constant dense<7> : tensor<300x257xi32>
+  %i3 = stablehlo.multiply %i, %three : tensor<300x257xi32>
+  %j5 = stablehlo.multiply %j, %five : tensor<300x257xi32>
+  %s = stablehlo.add %i3, %j5 : tensor<300x257xi32>
+  %r = stablehlo.remainder %s, %seven : tensor<300x257xi32>
+  %c = stablehlo.subtract %r, %three : tensor<300x257xi32>
+  %a = stablehlo.convert %c : (tensor<300x257xi32>) -> tensor<300x257xf32>
+  %k = stablehlo.iota dim = 0 : tensor<257xi32>
+  %five1 = stablehlo.constant dense<5> : tensor<257xi32>
+  %ki = stablehlo.remainder %k, %five1 : tensor<257xi32>
+  %two = stablehlo.constant dense<2> : tensor<257xi32>
+  %kv = stablehlo.subtract %ki, %two : tensor<257xi32>
+  %v = stablehlo.convert %kv : (tensor<257xi32>) -> tensor<257xf32>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %mv = stablehlo.dot_general %a, %v, contracting_dims = [1] x [0] : (tensor<300x257xf32>, tensor<257xf32>) -> tensor<300xf32>
+  %vb = stablehlo.broadcast_in_dim %v, dims = [1] : (tensor<257xf32>) -> tensor<300x257xf32>
+  %p = stablehlo.multiply %a, %vb : tensor<300x257xf32>
+  %mv_ref = stablehlo.reduce(%p init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<300x257xf32>, tensor<f32>) -> tensor<300xf32>
+  check.expect_eq %mv, %mv_ref : tensor<300xf32>
+  %row = stablehlo.reshape %v : (tensor<257xf32>) -> tensor<1x257xf32>
+  %at = stablehlo.transpose %a, dims = [1, 0] : (tensor<300x257xf32>) -> tensor<257x300xf32>
+  %vm = stablehlo.dot_general %row, %at, contracting_dims = [1] x [0] : (tensor<1x257xf32>, tensor<257x300xf32>) -> tensor<1x300xf32>
+  %vm_ref = stablehlo.reshape %mv_ref : (tensor<300xf32>) -> tensor<1x300xf32>
+  check.expect_eq %vm, %vm_ref : tensor<1x300xf32>
+  %a3s = stablehlo.slice %a [0:120, 0:257] : (tensor<300x257xf32>) -> tensor<120x257xf32>
+  %a3 = stablehlo.reshape %a3s : (tensor<120x257xf32>) -> tensor<3x40x257xf32>
+  %v3s = stablehlo.slice %a [7:10, 0:257] : (tensor<300x257xf32>) -> tensor<3x257xf32>
+  %bmv = stablehlo.dot_general %a3, %v3s, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<3x40x257xf32>, tensor<3x257xf32>) -> tensor<3x40xf32>
+  %bias = stablehlo.constant dense<5.0> : tensor<3x40xf32>
+  %zeros = stablehlo.constant dense<0.0> : tensor<3x40xf32>
+  %bb = stablehlo.add %bmv, %bias : tensor<3x40xf32>
+  %relu = stablehlo.maximum %bb, %zeros : tensor<3x40xf32>
+  %v3b = stablehlo.broadcast_in_dim %v3s, dims = [0, 2] : (tensor<3x257xf32>) -> tensor<3x40x257xf32>
+  %p3 = stablehlo.multiply %a3, %v3b : tensor<3x40x257xf32>
+  %s3 = stablehlo.reduce(%p3 init: %zero) applies stablehlo.add across dimensions = [2] : (tensor<3x40x257xf32>, tensor<f32>) -> tensor<3x40xf32>
+  %b3 = stablehlo.add %s3, %bias : tensor<3x40xf32>
+  %relu_ref = stablehlo.maximum %b3, %zeros : tensor<3x40xf32>
+  check.expect_eq %relu, %relu_ref : tensor<3x40xf32>
+  func.return
+}
