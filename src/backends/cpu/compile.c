@@ -1002,12 +1002,14 @@ static int64_t op_extra_cost(kiln_op_kind k) {
 
 /* The cost of a point of the tree at n beyond a simple loop's element, in halves of that
  * element, each node once: half an element per op (a loop of several ops costs more than
- * one of a single op) and the op's own extra cost. */
-static int64_t node_extra_halves(const kiln_cpu_node *n, bool *seen) {
-  if (!n || n->kind != KILN_CPU_NODE_OP || seen[n->id]) return 0;
+ * one of a single op) and the op's own extra cost; nothing for an op whose value is the same
+ * at every point (computed once per call). seen: per node, 0 or 1; inv: for
+ * kiln_cpu_node_invariant. */
+static int64_t node_extra_halves(const kiln_cpu_loop *L, const kiln_cpu_node *n, bool *seen, unsigned char *inv) {
+  if (!n || n->kind != KILN_CPU_NODE_OP || seen[n->id] || kiln_cpu_node_invariant(L, n, inv)) return 0;
   seen[n->id] = true;
   int64_t c = 1 + 2 * op_extra_cost(n->op_kind);
-  for (int32_t i = 0; i < n->num_args; i++) c += node_extra_halves(n->args[i], seen);
+  for (int32_t i = 0; i < n->num_args; i++) c += node_extra_halves(L, n->args[i], seen, inv);
   return c;
 }
 
@@ -1015,10 +1017,15 @@ static int64_t node_extra_halves(const kiln_cpu_node *n, bool *seen) {
  * root's nodes and, for a fold, its region's), saturating. */
 static int64_t weighted_work(const kiln_cpu_loop *L, int64_t work) {
   bool *seen = L->num_nodes > 0 ? calloc((size_t)L->num_nodes, 1) : NULL;
-  if (!seen) return work;
-  int64_t halves = 2 + node_extra_halves(L->root, seen);
-  for (int32_t k = 0; L->fold && k < L->num_results; k++) halves += node_extra_halves(L->fold[k], seen);
+  unsigned char *inv = seen ? calloc((size_t)L->num_nodes, 1) : NULL;
+  if (!inv) {
+    free(seen);
+    return work;
+  }
+  int64_t halves = 2 + node_extra_halves(L, L->root, seen, inv);
+  for (int32_t k = 0; L->fold && k < L->num_results; k++) halves += node_extra_halves(L, L->fold[k], seen, inv);
   free(seen);
+  free(inv);
   return work > INT64_MAX / halves ? INT64_MAX : work * halves / 2;
 }
 

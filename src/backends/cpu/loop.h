@@ -119,6 +119,15 @@ static inline int32_t kiln_cpu_loop_fields(const kiln_cpu_loop *L) {
   return KILN_CPU_MAX_RANK + L->num_nodes * KILN_CPU_NODE_FIELDS;
 }
 
+/* Whether field f of L is read at run time (parametric code: slots). */
+static inline bool kiln_cpu_loop_field_read(const kiln_cpu_loop *L, int32_t f) { return L->slots && L->slots[f] >= 0; }
+
+/* Whether x has one value at every point of L's space: constants, reads with every stride
+ * 0 (a constant number, not read at run time) and ops of those; such ops are computed once
+ * per call (loopnest.c) and cost the pool's work nothing per point (compile.c). state: per
+ * node id, 0 not known yet (the caller zeroes it), 1 invariant, 2 not. */
+bool kiln_cpu_node_invariant(const kiln_cpu_loop *L, const kiln_cpu_node *x, unsigned char *state);
+
 /* Whether x reads at an affine offset (base + sum strides[d] * i[d]): LOAD, IOTA, GATHER. */
 static inline bool kiln_cpu_node_affine(const kiln_cpu_node *x) {
   return x && (x->kind == KILN_CPU_NODE_LOAD || x->kind == KILN_CPU_NODE_IOTA || x->kind == KILN_CPU_NODE_GATHER);

@@ -33,7 +33,7 @@ typedef struct loop_var {
 static LLVMValueRef i64c(nest *n, int64_t v) { return LLVMConstInt(n->g->i64, (uint64_t)v, 1); }
 
 /* Whether field f of the loop is read at run time (loop.h: parametric code). */
-static bool param(const nest *n, int32_t f) { return n->L->slots && n->L->slots[f] >= 0; }
+static bool param(const nest *n, int32_t f) { return kiln_cpu_loop_field_read(n->L, f); }
 /* Field f, whose value here is v: the constant, or the number read at run time. */
 static LLVMValueRef num(nest *n, int32_t f, int64_t v) { return param(n, f) ? n->slot_val[n->L->slots[f]] : i64c(n, v); }
 static LLVMValueRef dim(nest *n, int32_t d) { return num(n, KILN_CPU_FIELD_DIM(d), n->L->dims[d]); }
@@ -202,21 +202,18 @@ static LLVMValueRef value(nest *n, const kiln_cpu_node *x, LLVMValueRef pos, int
 
 static void forget(nest *n) { memset(n->memo, 0, sizeof *n->memo * (size_t)n->L->num_nodes); }
 
-/* Whether x has one value at every point of the space: constants, reads with every stride
- * 0 (a constant number, not read at run time) and ops of those. state: per node, 0 not
- * known yet, 1 invariant, 2 not. */
-static bool invariant(const nest *n, const kiln_cpu_node *x, unsigned char *state) {
+bool kiln_cpu_node_invariant(const kiln_cpu_loop *L, const kiln_cpu_node *x, unsigned char *state) {
   if (state[x->id]) return state[x->id] == 1;
   bool inv = !kiln_elem_is_complex(x->elem);
   switch (x->kind) {
     case KILN_CPU_NODE_SCALAR: break;
     case KILN_CPU_NODE_LOAD:
-      for (int32_t d = 0; inv && d < n->L->rank; d++)
-        inv = !x->strides[d] && !param(n, KILN_CPU_FIELD_STRIDE(x->id, d));
-      inv = inv && !param(n, KILN_CPU_FIELD_BASE(x->id));
+      for (int32_t d = 0; inv && d < L->rank; d++)
+        inv = !x->strides[d] && !kiln_cpu_loop_field_read(L, KILN_CPU_FIELD_STRIDE(x->id, d));
+      inv = inv && !kiln_cpu_loop_field_read(L, KILN_CPU_FIELD_BASE(x->id));
       break;
     case KILN_CPU_NODE_OP:
-      for (int32_t i = 0; inv && i < x->num_args; i++) inv = invariant(n, x->args[i], state);
+      for (int32_t i = 0; inv && i < x->num_args; i++) inv = kiln_cpu_node_invariant(L, x->args[i], state);
       break;
     default: inv = false; break; /* an iota varies; a fold's arguments and gathers are left alone */
   }
@@ -241,7 +238,7 @@ static bool hoist_invariants(nest *n) {
   n->hoisted = NULL; /* computed plainly first */
   for (int32_t k = 0; k < L->num_nodes; k++) {
     const kiln_cpu_node *x = n->nodes[k];
-    if (x && x->kind == KILN_CPU_NODE_OP && invariant(n, x, state)) hoisted[k] = value(n, x, i64c(n, 0), 1);
+    if (x && x->kind == KILN_CPU_NODE_OP && kiln_cpu_node_invariant(L, x, state)) hoisted[k] = value(n, x, i64c(n, 0), 1);
   }
   n->hoisted = hoisted;
   forget(n);
