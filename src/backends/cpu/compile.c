@@ -1351,6 +1351,36 @@ static bool view_of_operand(const kiln_fusion *fu, int32_t g, const kiln_op *op)
   }
 }
 
+/* Whether operand k of concatenate `cat` (index ci in fu) is a slice the concatenation
+ * reads in place (kiln_cpu_concat_slice_run): a loop group of the slice alone, read by
+ * nothing else, whose operand is stored. The slice then has no step of its own. */
+static bool concat_reads_slice(const kiln_cpu_executable *x, const kiln_fusion *fu, const kiln_block *body,
+                               const kiln_op *cat, int32_t k, uint64_t *from, uint64_t *stride) {
+  const kiln_op *sl = cat->operands[k]->def;
+  if (x->baseline || cat->kind != KILN_OP_CONCATENATE || !sl || !kiln_cpu_concat_slice_run(cat, k, from, stride) ||
+      x->slots[sl->operands[0]->id].store == KILN_CPU_STORE_NONE || kiln_rewrite_uses(body, cat->operands[k]) != 1)
+    return false;
+  int32_t i = kiln_fusion_index(fu, sl), g = i >= 0 ? fu->group[i] : -1;
+  if (g < 0 || fu->root[g] != i) return false;
+  for (int32_t j = 0; j < fu->num_ops; j++)
+    if (j != i && fu->group[j] == g) return false;
+  return true;
+}
+
+/* Whether slice op (index i in fu) is read in place by the concatenation that uses it. */
+static bool slice_read_in_place(const kiln_cpu_executable *x, const kiln_fusion *fu, const kiln_block *body, int32_t i) {
+  const kiln_op *sl = fu->ops[i];
+  if (sl->kind != KILN_OP_SLICE || sl->num_results != 1) return false;
+  for (int32_t j = i + 1; j < fu->num_ops; j++) {
+    const kiln_op *user = fu->ops[j];
+    for (int32_t k = 0; k < user->num_operands; k++) {
+      uint64_t from, stride;
+      if (user->operands[k] == &sl->results[0]) return concat_reads_slice(x, fu, body, user, k, &from, &stride);
+    }
+  }
+  return false;
+}
+
 /* Splat constants a step other than a loop reads (an index of a dynamic slice) are filled
  * once, at compile time, up to this size; larger ones are filled by a loop in each run. */
 enum { MAX_FOLDED_SPLAT_BYTES = 4096 };
@@ -1408,6 +1438,7 @@ static kiln_status schedule(kiln_cpu_executable *x, const kiln_block *body, cons
     }
     int32_t g = fu->group[i];
     if (g >= 0 && fu->root[g] == i) {
+      if (slice_read_in_place(x, fu, body, i)) continue; /* its concatenation reads it */
       bool stored;
       KILN_RETURN_IF_ERROR(store_without_loop(x, fu, g, op, &stored));
       if (stored) continue;
@@ -1485,7 +1516,19 @@ static kiln_status schedule(kiln_cpu_executable *x, const kiln_block *body, cons
         continue;
       }
     }
-    TRY_NATIVE(op->kind == KILN_OP_CONCATENATE, kiln_cpu_concat_prepare, concat, KILN_CPU_STEP_CONCAT);
+    if (op->kind == KILN_OP_CONCATENATE) {
+      KILN_RETURN_IF_ERROR(kiln_cpu_concat_prepare(op, &step->concat));
+      if (step->concat) {
+        KILN_RETURN_IF_ERROR(native_step(x, op, KILN_CPU_STEP_CONCAT, step));
+        for (int32_t k = 0; k < op->num_operands; k++) {
+          uint64_t from, stride;
+          if (!concat_reads_slice(x, fu, body, op, k, &from, &stride)) continue;
+          kiln_cpu_concat_read_at(step->concat, k, from, stride);
+          step->values[k] = op->operands[k]->def->operands[0]->id;
+        }
+        continue;
+      }
+    }
     TRY_NATIVE(op->kind == KILN_OP_FFT, kiln_cpu_fft_prepare, fft, KILN_CPU_STEP_FFT);
     TRY_NATIVE(true, kiln_cpu_native_prepare, native, KILN_CPU_STEP_NATIVE);
     if (!x->baseline &&

@@ -364,6 +364,13 @@ typedef struct kiln_cpu_concat kiln_cpu_concat;
 kiln_status kiln_cpu_concat_prepare(const kiln_op *op, kiln_cpu_concat **out);
 void kiln_cpu_concat_run(const kiln_cpu_concat *c, const void *const *in, void *out);
 void kiln_cpu_concat_destroy(kiln_cpu_concat *c);
+/* Whether operand k of concatenate op is a stablehlo.slice with unit strides that keeps
+ * every dim of its operand but the concatenated one (a dim before it whole too), so that
+ * its block of each result row is one run of the slice operand's bytes: *from, where the
+ * first row's run starts, *stride, from one row's run to the next (bytes). */
+bool kiln_cpu_concat_slice_run(const kiln_op *op, int32_t k, uint64_t *from, uint64_t *stride);
+/* Makes c read operand k (its input then being the slice's operand) at those places. */
+void kiln_cpu_concat_read_at(kiln_cpu_concat *c, int32_t k, uint64_t from, uint64_t stride);
 
 /* reduce_window and select_and_scatter (window.c). kiln_cpu_window_prepare appends to x's
  * schedule the steps of op (scans, pads, loops over padded temporaries, a native

@@ -516,3 +516,72 @@ func.func @element_scatter_two_coordinates() {
   check.expect_eq_const %addt, dense<[[ 1.5 ,  0.  ,  0.  ,  0.  ,  0.25], [ 0.  ,  0.  ,  0.  ,  0.  ,  0.  ], [ 0.  ,  0.  ,  0.  ,  0.  ,  0.  ], [ 0.  ,  0.  ,  9.  ,  0.5 ,  0.  ], [ 0.  ,  0.  ,  0.  ,  0.  ,  0.  ], [ 0.  ,  0.  ,  0.  ,  0.  ,  0.  ], [-1.  ,  0.  ,  0.  ,  0.  ,  2.  ]]> : tensor<7x5xf32>
   func.return
 }
+
+// -----
+
+// Concatenations of slices (jnp.roll, fftshift, a rotary embedding's halves) read the
+// slices where they lie in their operand (concat.c): along the first dim (one run a
+// slice), a middle dim and the last (a run per row), in i32 and f16; against the same
+// values sliced out of the operand concatenated with itself. Slices the concatenation
+// cannot read so (a negated half, one slice read twice, a slice that cuts a dim after
+// the concatenated one) are copied first, and give the same values.
+func.func @concat_reads_slices() {
+  %i = stablehlo.iota dim = 0 : tensor<6x40x9xi32>
+  %j = stablehlo.iota dim = 1 : tensor<6x40x9xi32>
+  %k = stablehlo.iota dim = 2 : tensor<6x40x9xi32>
+  %c1000 = stablehlo.constant dense<1000> : tensor<6x40x9xi32>
+  %c10 = stablehlo.constant dense<10> : tensor<6x40x9xi32>
+  %i1000 = stablehlo.multiply %i, %c1000 : tensor<6x40x9xi32>
+  %j10 = stablehlo.multiply %j, %c10 : tensor<6x40x9xi32>
+  %ij = stablehlo.add %i1000, %j10 : tensor<6x40x9xi32>
+  %x = stablehlo.add %ij, %k : tensor<6x40x9xi32>
+  %r0_a = stablehlo.slice %x [4:6, 0:40, 0:9] : (tensor<6x40x9xi32>) -> tensor<2x40x9xi32>
+  %r0_b = stablehlo.slice %x [0:4, 0:40, 0:9] : (tensor<6x40x9xi32>) -> tensor<4x40x9xi32>
+  %r0 = stablehlo.concatenate %r0_a, %r0_b, dim = 0 : (tensor<2x40x9xi32>, tensor<4x40x9xi32>) -> tensor<6x40x9xi32>
+  %r0_xx = stablehlo.concatenate %x, %x, dim = 0 : (tensor<6x40x9xi32>, tensor<6x40x9xi32>) -> tensor<12x40x9xi32>
+  %r0_want = stablehlo.slice %r0_xx [4:10, 0:40, 0:9] : (tensor<12x40x9xi32>) -> tensor<6x40x9xi32>
+  check.expect_eq %r0, %r0_want : tensor<6x40x9xi32>
+  %r1_a = stablehlo.slice %x [0:6, 37:40, 0:9] : (tensor<6x40x9xi32>) -> tensor<6x3x9xi32>
+  %r1_b = stablehlo.slice %x [0:6, 0:37, 0:9] : (tensor<6x40x9xi32>) -> tensor<6x37x9xi32>
+  %r1 = stablehlo.concatenate %r1_a, %r1_b, dim = 1 : (tensor<6x3x9xi32>, tensor<6x37x9xi32>) -> tensor<6x40x9xi32>
+  %r1_xx = stablehlo.concatenate %x, %x, dim = 1 : (tensor<6x40x9xi32>, tensor<6x40x9xi32>) -> tensor<6x80x9xi32>
+  %r1_want = stablehlo.slice %r1_xx [0:6, 37:77, 0:9] : (tensor<6x80x9xi32>) -> tensor<6x40x9xi32>
+  check.expect_eq %r1, %r1_want : tensor<6x40x9xi32>
+  %r2_a = stablehlo.slice %x [0:6, 0:40, 5:9] : (tensor<6x40x9xi32>) -> tensor<6x40x4xi32>
+  %r2_b = stablehlo.slice %x [0:6, 0:40, 0:5] : (tensor<6x40x9xi32>) -> tensor<6x40x5xi32>
+  %r2 = stablehlo.concatenate %r2_a, %r2_b, dim = 2 : (tensor<6x40x4xi32>, tensor<6x40x5xi32>) -> tensor<6x40x9xi32>
+  %r2_xx = stablehlo.concatenate %x, %x, dim = 2 : (tensor<6x40x9xi32>, tensor<6x40x9xi32>) -> tensor<6x40x18xi32>
+  %r2_want = stablehlo.slice %r2_xx [0:6, 0:40, 5:14] : (tensor<6x40x18xi32>) -> tensor<6x40x9xi32>
+  check.expect_eq %r2, %r2_want : tensor<6x40x9xi32>
+  %h = stablehlo.convert %x : (tensor<6x40x9xi32>) -> tensor<6x40x9xf16>
+  %h1_a = stablehlo.slice %h [0:6, 23:40, 0:9] : (tensor<6x40x9xf16>) -> tensor<6x17x9xf16>
+  %h1_b = stablehlo.slice %h [0:6, 0:23, 0:9] : (tensor<6x40x9xf16>) -> tensor<6x23x9xf16>
+  %h1 = stablehlo.concatenate %h1_a, %h1_b, dim = 1 : (tensor<6x17x9xf16>, tensor<6x23x9xf16>) -> tensor<6x40x9xf16>
+  %h1_xx = stablehlo.concatenate %h, %h, dim = 1 : (tensor<6x40x9xf16>, tensor<6x40x9xf16>) -> tensor<6x80x9xf16>
+  %h1_want = stablehlo.slice %h1_xx [0:6, 23:63, 0:9] : (tensor<6x80x9xf16>) -> tensor<6x40x9xf16>
+  check.expect_eq %h1, %h1_want : tensor<6x40x9xf16>
+  %n_hi = stablehlo.slice %x [0:6, 0:40, 5:9] : (tensor<6x40x9xi32>) -> tensor<6x40x4xi32>
+  %n_neg = stablehlo.negate %n_hi : tensor<6x40x4xi32>
+  %n_lo = stablehlo.slice %x [0:6, 0:40, 0:5] : (tensor<6x40x9xi32>) -> tensor<6x40x5xi32>
+  %rot = stablehlo.concatenate %n_neg, %n_lo, dim = 2 : (tensor<6x40x4xi32>, tensor<6x40x5xi32>) -> tensor<6x40x9xi32>
+  %nx = stablehlo.negate %x : tensor<6x40x9xi32>
+  %nxx = stablehlo.concatenate %nx, %x, dim = 2 : (tensor<6x40x9xi32>, tensor<6x40x9xi32>) -> tensor<6x40x18xi32>
+  %rot_want = stablehlo.slice %nxx [0:6, 0:40, 5:14] : (tensor<6x40x18xi32>) -> tensor<6x40x9xi32>
+  check.expect_eq %rot, %rot_want : tensor<6x40x9xi32>
+  %tw = stablehlo.slice %x [0:6, 10:20, 0:9] : (tensor<6x40x9xi32>) -> tensor<6x10x9xi32>
+  %tw2 = stablehlo.concatenate %tw, %tw, dim = 1 : (tensor<6x10x9xi32>, tensor<6x10x9xi32>) -> tensor<6x20x9xi32>
+  %tw_a = stablehlo.slice %r1_xx [0:6, 10:20, 0:9] : (tensor<6x80x9xi32>) -> tensor<6x10x9xi32>
+  %tw_b = stablehlo.slice %r1_xx [0:6, 50:60, 0:9] : (tensor<6x80x9xi32>) -> tensor<6x10x9xi32>
+  %tw_want = stablehlo.concatenate %tw_a, %tw_b, dim = 1 : (tensor<6x10x9xi32>, tensor<6x10x9xi32>) -> tensor<6x20x9xi32>
+  check.expect_eq %tw2, %tw_want : tensor<6x20x9xi32>
+  %p_a = stablehlo.slice %x [0:6, 0:40, 0:3] : (tensor<6x40x9xi32>) -> tensor<6x40x3xi32>
+  %p_b = stablehlo.slice %x [0:6, 0:5, 3:6] : (tensor<6x40x9xi32>) -> tensor<6x5x3xi32>
+  %p = stablehlo.concatenate %p_a, %p_b, dim = 1 : (tensor<6x40x3xi32>, tensor<6x5x3xi32>) -> tensor<6x45x3xi32>
+  %p_t = stablehlo.transpose %p, dims = [0, 2, 1] : (tensor<6x45x3xi32>) -> tensor<6x3x45xi32>
+  %p_x = stablehlo.transpose %x, dims = [0, 2, 1] : (tensor<6x40x9xi32>) -> tensor<6x9x40xi32>
+  %p_xa = stablehlo.slice %p_x [0:6, 0:3, 0:40] : (tensor<6x9x40xi32>) -> tensor<6x3x40xi32>
+  %p_xb = stablehlo.slice %p_x [0:6, 3:6, 0:5] : (tensor<6x9x40xi32>) -> tensor<6x3x5xi32>
+  %p_want = stablehlo.concatenate %p_xa, %p_xb, dim = 2 : (tensor<6x3x40xi32>, tensor<6x3x5xi32>) -> tensor<6x3x45xi32>
+  check.expect_eq %p_t, %p_want : tensor<6x3x45xi32>
+  func.return
+}
