@@ -54,8 +54,9 @@ static void combine_each_at(const kiln_cpu_combiner *c, uint8_t *dst, const int6
     memcpy(&ua, &a, sizeof a), memcpy(&ub, &b, sizeof b);                                       \
     I ka = (I)(ua ^ ((U)((I)ua >> (8 * sizeof(U) - 1)) & MAG)), kb = (I)(ub ^ ((U)((I)ub >> (8 * sizeof(U) - 1)) & MAG)); \
     bool nan_a = (ua & MAG) > EXP, nan_b = (ub & MAG) > EXP;                                    \
-    bool keep = nan_a || (!nan_b && (max ? ka >= kb : ka <= kb));                               \
-    U r = keep ? ua : ub;                                                                       \
+    /* bitwise, not || and ?: (which GCC compiles to branches) */                              \
+    U keep = (U)nan_a | ((U)!nan_b & (U)(max ? ka >= kb : ka <= kb));                           \
+    U r = ub ^ ((ua ^ ub) & ((U)0 - keep));                                                     \
     F out;                                                                                      \
     memcpy(&out, &r, sizeof out);                                                               \
     return out;                                                                                 \
