@@ -1000,6 +1000,17 @@ static int64_t op_extra_cost(kiln_op_kind k) {
   }
 }
 
+/* Whether n is a number the code holds as a constant: a SCALAR not read at run time, or
+ * ops of such (LLVM folds them). */
+static bool constant_node(const kiln_cpu_loop *L, const kiln_cpu_node *n) {
+  if (!n) return false;
+  if (n->kind == KILN_CPU_NODE_SCALAR) return !kiln_cpu_loop_field_read(L, KILN_CPU_FIELD_VALUE(n->id));
+  if (n->kind != KILN_CPU_NODE_OP) return false;
+  for (int32_t i = 0; i < n->num_args; i++)
+    if (!constant_node(L, n->args[i])) return false;
+  return true;
+}
+
 /* The cost of a point of the tree at n beyond a simple loop's element, in halves of that
  * element, each node once: half an element per op (a loop of several ops costs more than
  * one of a single op) and the op's own extra cost; nothing for an op whose value is the same
@@ -1008,7 +1019,11 @@ static int64_t op_extra_cost(kiln_op_kind k) {
 static int64_t node_extra_halves(const kiln_cpu_loop *L, const kiln_cpu_node *n, bool *seen, unsigned char *inv) {
   if (!n || n->kind != KILN_CPU_NODE_OP || seen[n->id] || kiln_cpu_node_invariant(L, n, inv)) return 0;
   seen[n->id] = true;
-  int64_t c = 1 + 2 * op_extra_cost(n->op_kind);
+  /* an integer divided by a constant: LLVM multiplies and shifts (a Collatz step's v % 2
+   * and v / 2), where any other divisor takes a division per lane */
+  bool by_constant = (n->op_kind == KILN_OP_DIVIDE || n->op_kind == KILN_OP_REMAINDER) && n->num_args == 2 &&
+                     kiln_elem_is_int(n->elem) && constant_node(L, n->args[1]);
+  int64_t c = 1 + 2 * (by_constant ? 0 : op_extra_cost(n->op_kind));
   for (int32_t i = 0; i < n->num_args; i++) c += node_extra_halves(L, n->args[i], seen, inv);
   return c;
 }
