@@ -10,6 +10,20 @@
 enum { SERIES_TERMS = 40, SERIES_TERMS_F32 = 32, ASYM_TERMS = 22, ASYM_TERMS_F32 = 8 };
 #define SPLIT 25.0
 
+/* The asymptotic side at a (> SPLIT, or infinite: w = 0, the result 0), over every lane. */
+typedef struct far_side {
+  const double *asym;
+  kiln_mv a;
+} far_side;
+
+static void i1e_far(const kiln_mb *e, const void *ctx, kiln_mv *out) {
+  const far_side *f = ctx;
+  kiln_mv af = kiln_mb_sel(e, kiln_mb_le(e, f->a, kiln_mb_c(e, SPLIT)), kiln_mb_c(e, SPLIT), f->a);
+  kiln_mv w = kiln_mb_div(e, kiln_mb_c(e, 1.0), af);
+  kiln_mv p = kiln_mb_poly(e, w, f->asym, e->narrow ? ASYM_TERMS_F32 : ASYM_TERMS);
+  out[0] = kiln_mb_div(e, p, kiln_mb_mulc(e, kiln_mb_sqrt(e, af), 0x1.40d931ff62705p+1)); /* sqrt(2 pi) sqrt(a): no overflow */
+}
+
 kiln_mv kiln_math_bessel_i1e(const kiln_mb *e, kiln_mv x) {
   double series[SERIES_TERMS], asym[ASYM_TERMS];
   long double fk = 1; /* k! (k+1)! */
@@ -27,11 +41,9 @@ kiln_mv kiln_math_bessel_i1e(const kiln_mb *e, kiln_mv x) {
   kiln_mv an = kiln_mb_sel(e, near_side, a, kiln_mb_c(e, SPLIT));
   kiln_mv u = kiln_mb_mulc(e, kiln_mb_mul(e, an, an), 0.25);
   kiln_mv s = kiln_mb_poly(e, u, series, e->narrow ? SERIES_TERMS_F32 : SERIES_TERMS);
-  kiln_mv near = kiln_mb_mul(e, kiln_mb_mul(e, kiln_math_exp(e, kiln_mb_neg(e, an)), kiln_mb_mulc(e, an, 0.5)), s);
-  kiln_mv af = kiln_mb_sel(e, near_side, kiln_mb_c(e, SPLIT), a); /* infinity: w = 0, the result 0 */
-  kiln_mv w = kiln_mb_div(e, kiln_mb_c(e, 1.0), af);
-  kiln_mv p = kiln_mb_poly(e, w, asym, e->narrow ? ASYM_TERMS_F32 : ASYM_TERMS);
-  kiln_mv far = kiln_mb_div(e, p, kiln_mb_mulc(e, kiln_mb_sqrt(e, af), 0x1.40d931ff62705p+1)); /* sqrt(2 pi) sqrt(a): no overflow */
-  kiln_mv r = kiln_mb_copysign(e, kiln_mb_sel(e, near_side, near, far), x);
+  kiln_mv r = kiln_mb_mul(e, kiln_mb_mul(e, kiln_math_exp(e, kiln_mb_neg(e, an)), kiln_mb_mulc(e, an, 0.5)), s);
+  far_side f = {asym, a}; /* most programs never reach it: computed only when a lane does */
+  kiln_mb_where_any(e, kiln_mb_not(e, near_side), 1, &r, i1e_far, &f);
+  r = kiln_mb_copysign(e, r, x);
   return kiln_mb_sel(e, kiln_mb_isnan(e, x), x, r);
 }
