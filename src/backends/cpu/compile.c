@@ -1366,7 +1366,7 @@ static bool view_of_operand(const kiln_fusion *fu, int32_t g, const kiln_op *op)
   }
 }
 
-/* Whether operand k of concatenate `cat` (index ci in fu) is a slice the concatenation
+/* Whether operand k of concatenate `cat` is a slice the concatenation
  * reads in place (kiln_cpu_concat_slice_run): a loop group of the slice alone, read by
  * nothing else, whose operand is stored. The slice then has no step of its own. */
 static bool concat_reads_slice(const kiln_cpu_executable *x, const kiln_fusion *fu, const kiln_block *body,
