@@ -1367,19 +1367,20 @@ static bool view_of_operand(const kiln_fusion *fu, int32_t g, const kiln_op *op)
 }
 
 /* Whether operand k of concatenate `cat` is a slice the concatenation
- * reads in place (kiln_cpu_concat_slice_run): a loop group of the slice alone, read by
- * nothing else, whose operand is stored. The slice then has no step of its own. */
+ * reads in place (kiln_cpu_concat_slice_run): a loop group of the slice alone (its operand
+ * not fused into it), read by nothing else, whose operand is stored. The slice then has no
+ * step of its own. The block's uses are counted last, once the rest holds. */
 static bool concat_reads_slice(const kiln_cpu_executable *x, const kiln_fusion *fu, const kiln_block *body,
                                const kiln_op *cat, int32_t k, uint64_t *from, uint64_t *stride) {
   const kiln_op *sl = cat->operands[k]->def;
   if (x->baseline || cat->kind != KILN_OP_CONCATENATE || !sl || !kiln_cpu_concat_slice_run(cat, k, from, stride) ||
-      x->slots[sl->operands[0]->id].store == KILN_CPU_STORE_NONE || kiln_rewrite_uses(body, cat->operands[k]) != 1)
+      x->slots[sl->operands[0]->id].store == KILN_CPU_STORE_NONE)
     return false;
   int32_t i = kiln_fusion_index(fu, sl), g = i >= 0 ? fu->group[i] : -1;
-  if (g < 0 || fu->root[g] != i) return false;
-  for (int32_t j = 0; j < fu->num_ops; j++)
-    if (j != i && fu->group[j] == g) return false;
-  return true;
+  const kiln_op *def = sl->operands[0]->def;
+  if (g < 0 || fu->root[g] != i || (def && def->parent == sl->parent && fu->group[kiln_fusion_index(fu, def)] == g))
+    return false;
+  return kiln_rewrite_uses(body, cat->operands[k]) == 1;
 }
 
 /* Whether slice op (index i in fu) is read in place by the concatenation that uses it. */
