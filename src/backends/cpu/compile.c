@@ -176,6 +176,26 @@ static bool element_dynslice(const kiln_op *op) {
   return true;
 }
 
+/* A concatenation of integer vectors that one element gather of its block reads as its
+ * start indices, joined along index_vector_dim (x[i, j] and take_along_axis lower so): the
+ * gather's loop reads each index from the operand that holds it, as every read of the
+ * concatenation is at a constant position along that dim (build_concat_read), and the
+ * concatenation is never stored. */
+static bool concat_of_gather_indices(const kiln_op *op) {
+  const kiln_type *r = op->results[0].type;
+  int64_t dim;
+  if (op->kind != KILN_OP_CONCATENATE || op->num_results != 1 || !kiln_cpu_static_dense(r) ||
+      !kiln_cpu_index_elem(kiln_type_elem(r)) || !kiln_cpu_loopgen_elem(kiln_type_elem(r)) ||
+      !kiln_attr_i64_at(kiln_op_attr(op, "dimension"), 0, &dim) || kiln_rewrite_uses(op->parent, &op->results[0]) != 1)
+    return false;
+  for (const kiln_op *u = op->next; u; u = u->next) {
+    if (u->num_operands < 2 || u->operands[1] != &op->results[0]) continue;
+    element_gather g;
+    return u->operands[0] != &op->results[0] && element_gather_read(u, &g) && g.ivd == dim;
+  }
+  return false; /* read inside a region, or by another operand */
+}
+
 static kiln_fuse_class classify(const kiln_op *op, void *user) {
   const kiln_cpu_executable *x = user;
   if (x->baseline || op->num_results != 1 || !all_static(op)) return KILN_FUSE_NONE;
@@ -204,6 +224,7 @@ static kiln_fuse_class classify(const kiln_op *op, void *user) {
     }
     case KILN_OP_DYNAMIC_SLICE: /* not in a signature's compile: a gather's geometry is constant in shared code */
       return !x->family && element_dynslice(op) ? KILN_FUSE_GATHER : KILN_FUSE_NONE;
+    case KILN_OP_CONCATENATE: return concat_of_gather_indices(op) ? KILN_FUSE_LOOP : KILN_FUSE_NONE;
     default: return kiln_cpu_loopgen_supports(op) && same_shape_operands(op) ? KILN_FUSE_LOOP : KILN_FUSE_NONE;
   }
 }
@@ -453,6 +474,28 @@ static kiln_cpu_node *build_gather(builder *bd, const kiln_op *op, const imap *m
   return n;
 }
 
+/* A concat_of_gather_indices read through result map m, at a constant position along the
+ * concatenated dim: the operand holding that position, read there. */
+static kiln_cpu_node *build_concat_read(builder *bd, const kiln_op *op, const imap *m) {
+  int64_t dim = attr_at(op, "dimension", 0, -1), at = dim >= 0 && dim < m->q ? m->b[dim] : -1;
+  for (int32_t c = 0; at >= 0 && c < m->n; c++)
+    if (m->a[dim][c]) at = -1;
+  for (int32_t k = 0; at >= 0 && k < op->num_operands; k++) {
+    int64_t len = op->operands[k]->type->tensor.dims[dim];
+    if (at >= len) {
+      at -= len;
+      continue;
+    }
+    imap *o = map_new(bd, m->q, m->n);
+    if (!o) return NULL;
+    *o = *m;
+    o->b[dim] = at;
+    return build_value(bd, op->operands[k], o);
+  }
+  if (!bd->st) bd->st = KILN_STATUS(KILN_STATUS_INTERNAL, "cpu: a concatenation read at a varying position in a loop");
+  return NULL;
+}
+
 /* An element_dynslice read through result map m: the operand's element at the same index
  * plus each start that can move the slice (its dim longer than the slice), clamped to
  * dim - size and scaled by the dim's stride. */
@@ -503,6 +546,7 @@ static kiln_cpu_node *build_op(builder *bd, const kiln_op *op, const imap *m) {
     case KILN_OP_DOT_GENERAL: return build_unit_dot(bd, op, m);
     case KILN_OP_GATHER: return build_gather(bd, op, m);
     case KILN_OP_DYNAMIC_SLICE: return build_dynslice(bd, op, m);
+    case KILN_OP_CONCATENATE: return build_concat_read(bd, op, m);
     default: {
       kiln_cpu_node *n = new_node(bd, KILN_CPU_NODE_OP, re);
       if (!n) return NULL;

@@ -428,6 +428,66 @@ func.func @element_gather_batching_dims() {
 
 // -----
 
+// Start indices concatenated from vectors (x[i, j], take_along_axis): the gather's loop
+// reads each index from its own vector (compile.c: the concatenation is not stored).
+// Computed and constant vectors, clamped past both ends; the index vector first (i8, the
+// operand's dims in reverse); vectors of one and two indices for a rank-3 operand; then the
+// concatenations that are stored: one along another dim than the index vector's and one
+// read twice.
+func.func @element_gather_concatenated_indices() {
+  %x = stablehlo.constant dense<[[0, 1, 2, 3], [10, 11, 12, 13], [20, 21, 22, 23]]> : tensor<3x4xi32>
+  %i = stablehlo.constant dense<[[2], [0], [-1], [5], [1]]> : tensor<5x1xi32>
+  %io = stablehlo.iota dim = 0 : tensor<5x1xi32>
+  %two = stablehlo.constant dense<2> : tensor<5x1xi32>
+  %one = stablehlo.constant dense<1> : tensor<5x1xi32>
+  %io2 = stablehlo.multiply %io, %two : tensor<5x1xi32>
+  %j = stablehlo.subtract %io2, %one : tensor<5x1xi32>
+  %ij = stablehlo.concatenate %i, %j, dim = 1 : (tensor<5x1xi32>, tensor<5x1xi32>) -> tensor<5x2xi32>
+  %g = "stablehlo.gather"(%x, %ij) {dimension_numbers = #stablehlo.gather<collapsed_slice_dims = [0, 1], start_index_map = [0, 1], index_vector_dim = 1>, slice_sizes = array<i64: 1, 1>} : (tensor<3x4xi32>, tensor<5x2xi32>) -> tensor<5xi32>
+  check.expect_eq_const %g, dense<[20, 1, 3, 23, 13]> : tensor<5xi32>
+  %a = stablehlo.constant dense<[[1, 3, 9]]> : tensor<1x3xi8>
+  %b = stablehlo.constant dense<[[2, -1, 5]]> : tensor<1x3xi8>
+  %ab = stablehlo.concatenate %a, %b, dim = 0 : (tensor<1x3xi8>, tensor<1x3xi8>) -> tensor<2x3xi8>
+  %h = "stablehlo.gather"(%x, %ab) {dimension_numbers = #stablehlo.gather<collapsed_slice_dims = [0, 1], start_index_map = [1, 0], index_vector_dim = 0>, slice_sizes = array<i64: 1, 1>} : (tensor<3x4xi32>, tensor<2x3xi8>) -> tensor<3xi32>
+  %hn = stablehlo.negate %h : tensor<3xi32>
+  check.expect_eq_const %hn, dense<[-21, -3, -23]> : tensor<3xi32>
+  %y = stablehlo.iota dim = 0 : tensor<24xf32>
+  %y3 = stablehlo.reshape %y : (tensor<24xf32>) -> tensor<2x3x4xf32>
+  %p = stablehlo.constant dense<[[0], [1], [7]]> : tensor<3x1xui32>
+  %qr = stablehlo.constant dense<[[2, 3], [0, 9], [1, 1]]> : tensor<3x2xui32>
+  %pqr = stablehlo.concatenate %p, %qr, dim = 1 : (tensor<3x1xui32>, tensor<3x2xui32>) -> tensor<3x3xui32>
+  %e = "stablehlo.gather"(%y3, %pqr) {dimension_numbers = #stablehlo.gather<collapsed_slice_dims = [0, 1, 2], start_index_map = [0, 1, 2], index_vector_dim = 1>, slice_sizes = array<i64: 1, 1, 1>} : (tensor<2x3x4xf32>, tensor<3x3xui32>) -> tensor<3xf32>
+  check.expect_eq_const %e, dense<[11.0, 15.0, 17.0]> : tensor<3xf32>
+  %r0 = stablehlo.constant dense<[[2, 1], [0, 3]]> : tensor<2x2xi32>
+  %r1 = stablehlo.constant dense<[[1, 0], [9, -4]]> : tensor<2x2xi32>
+  %rows = stablehlo.concatenate %r0, %r1, dim = 0 : (tensor<2x2xi32>, tensor<2x2xi32>) -> tensor<4x2xi32>
+  %f = "stablehlo.gather"(%x, %rows) {dimension_numbers = #stablehlo.gather<collapsed_slice_dims = [0, 1], start_index_map = [0, 1], index_vector_dim = 1>, slice_sizes = array<i64: 1, 1>} : (tensor<3x4xi32>, tensor<4x2xi32>) -> tensor<4xi32>
+  check.expect_eq_const %f, dense<[21, 3, 10, 20]> : tensor<4xi32>
+  %ij2 = stablehlo.concatenate %i, %j, dim = 1 : (tensor<5x1xi32>, tensor<5x1xi32>) -> tensor<5x2xi32>
+  %once = "stablehlo.gather"(%x, %ij2) {dimension_numbers = #stablehlo.gather<collapsed_slice_dims = [0, 1], start_index_map = [0, 1], index_vector_dim = 1>, slice_sizes = array<i64: 1, 1>} : (tensor<3x4xi32>, tensor<5x2xi32>) -> tensor<5xi32>
+  %twice = "stablehlo.gather"(%x, %ij2) {dimension_numbers = #stablehlo.gather<collapsed_slice_dims = [0, 1], start_index_map = [0, 1], index_vector_dim = 1>, slice_sizes = array<i64: 1, 1>} : (tensor<3x4xi32>, tensor<5x2xi32>) -> tensor<5xi32>
+  %sum = stablehlo.add %once, %twice : tensor<5xi32>
+  check.expect_eq_const %sum, dense<[40, 2, 6, 46, 26]> : tensor<5xi32>
+  func.return
+}
+
+// -----
+
+// Take along an axis (a concatenation of an iota and the indices, one batch dim): row b's
+// element at its index, clamped.
+func.func @element_gather_take_along_axis() {
+  %x = stablehlo.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]]> : tensor<3x3xf32>
+  %k = stablehlo.constant dense<[[2], [-3], [1]]> : tensor<3x1xi64>
+  %rows = stablehlo.iota dim = 0 : tensor<3x1xi64>
+  %rk = stablehlo.concatenate %rows, %k, dim = 1 : (tensor<3x1xi64>, tensor<3x1xi64>) -> tensor<3x2xi64>
+  %g = "stablehlo.gather"(%x, %rk) {dimension_numbers = #stablehlo.gather<collapsed_slice_dims = [0, 1], start_index_map = [0, 1], index_vector_dim = 1>, slice_sizes = array<i64: 1, 1>} : (tensor<3x3xf32>, tensor<3x2xi64>) -> tensor<3xf32>
+  %m = stablehlo.multiply %g, %g : tensor<3xf32>
+  check.expect_eq_const %m, dense<[9.0, 16.0, 64.0]> : tensor<3xf32>
+  func.return
+}
+
+// -----
+
 // A gathered value read through a broadcast by many more points (stored once, not
 // gathered again at each), and gathers of bf16 and i1 elements.
 func.func @element_gather_broadcast_and_narrow_types() {
