@@ -23,6 +23,11 @@ typedef struct nest {
   LLVMBasicBlockRef entry;
   LLVMValueRef *slot_val; /* parametric code (loop.h): the numbers read at entry, by slot */
   LLVMValueRef *hoisted;  /* per node: its one value for the whole call (hoist_invariants), or NULL */
+  /* A row block of a short last dim (emit_short_rows): its length (0 outside one), the
+   * column being computed, and per LOAD node laid out as the output (rows of block_d
+   * elements) the block's elements, loaded once for all its columns (or NULL) */
+  int64_t block_d, block_col;
+  LLVMValueRef *wide;
 } nest;
 
 typedef struct loop_var {
@@ -151,6 +156,18 @@ static LLVMValueRef value(nest *n, const kiln_cpu_node *x, LLVMValueRef pos, int
     case KILN_CPU_NODE_LOAD: {
       int64_t s = x->strides[n->inner];
       LLVMValueRef off = n->offset[x->id];
+      if (w > 1 && n->block_d && s == n->block_d && x->strides[n->inner + 1] == 1) { /* a column of the block */
+        if (!n->wide[x->id]) {
+          off = LLVMBuildAdd(g->b, off, LLVMBuildMul(g->b, pos, i64c(n, s), ""), "");
+          off = LLVMBuildSub(g->b, off, i64c(n, n->block_col), "");
+          n->wide[x->id] = kiln_cpu_load(g, n->inputs[x->input], x->elem, off, 1, w * (int)n->block_d);
+        }
+        LLVMValueRef lanes[64];
+        for (int i = 0; i < w; i++) lanes[i] = LLVMConstInt(g->i32, (uint64_t)(n->block_col + i * n->block_d), 0);
+        v = LLVMBuildShuffleVector(g->b, n->wide[x->id], LLVMGetUndef(LLVMTypeOf(n->wide[x->id])),
+                                   LLVMConstVector(lanes, (unsigned)w), "");
+        break;
+      }
       if (s || inner_param) off = LLVMBuildAdd(g->b, off, LLVMBuildMul(g->b, pos, num(n, fs, s), ""), "");
       v = kiln_cpu_load(g, n->inputs[x->input], x->elem, off, s, w);
       break;
@@ -331,6 +348,122 @@ static bool emit_elementwise(nest *n, LLVMValueRef begin, LLVMValueRef end) {
   }
   rows_close(n, &seg);
   return true;
+}
+
+/* Whether an elementwise loop runs as row blocks (emit_short_rows): a last dim of 2 to
+ * w - 1 points (x, y, z coordinates; a row of a few powers) after a dim of at least w,
+ * whose reads vectorise no better along the last dim (a collapsed loop has no such dims
+ * unless some read is not contiguous), numbers constant, no complex values. */
+static bool short_rows(const nest *n, int w) {
+  const kiln_cpu_loop *L = n->L;
+  int32_t r = L->rank;
+  if (L->slots || r < 2 || L->dims[r - 1] < 2 || L->dims[r - 1] >= w || L->dims[r - 2] < w ||
+      kiln_elem_is_complex(L->out_elem))
+    return false;
+  for (int32_t k = 0; k < L->num_nodes; k++)
+    if (n->nodes[k] && (kiln_elem_is_complex(n->nodes[k]->elem) || n->nodes[k]->kind == KILN_CPU_NODE_ARG)) return false;
+  return true;
+}
+
+/* Point p (from the plane's start) of a plane whose offsets are plane[], alone, stored at
+ * flat point `at`. */
+static bool emit_plane_point(nest *n, const LLVMValueRef *plane, LLVMValueRef p, LLVMValueRef at) {
+  LLVMBuilderRef b = n->g->b;
+  const kiln_cpu_loop *L = n->L;
+  int32_t r = L->rank;
+  LLVMValueRef d = i64c(n, L->dims[r - 1]), row = LLVMBuildUDiv(b, p, d, "");
+  for (int32_t k = 0; k < L->num_nodes; k++) {
+    const kiln_cpu_node *x = n->nodes[k];
+    n->offset[k] = plane[k];
+    if (kiln_cpu_node_affine(x) && x->strides[r - 2])
+      n->offset[k] = LLVMBuildAdd(b, plane[k], LLVMBuildMul(b, row, i64c(n, x->strides[r - 2]), ""), "");
+  }
+  n->inner = r - 1;
+  LLVMValueRef v = root_at(n, LLVMBuildURem(b, p, d, ""), 1);
+  if (v) kiln_cpu_store(n->g, n->out, L->out_elem, at, v);
+  return v != NULL;
+}
+
+/* Scalar points [from, to) of a plane (a row segment of emit_short_rows). */
+static bool emit_plane_points(nest *n, const LLVMValueRef *plane, const row_segments *seg, LLVMValueRef from,
+                              LLVMValueRef to) {
+  loop_var p;
+  loop_open(n, &p, from, to);
+  bool ok = emit_plane_point(n, plane, p.i, LLVMBuildAdd(n->g->b, seg->f, LLVMBuildSub(n->g->b, p.i, seg->col, ""), ""));
+  loop_close(n, &p, i64c(n, 1));
+  return ok;
+}
+
+/* w vectors' lanes interleaved: lane l of vs[c] at c + l * d (d vectors of w lanes). */
+static LLVMValueRef interleave(kiln_cpu_gen *g, LLVMValueRef *vs, int d, int w) {
+  int m = 1;
+  while (m < d) m *= 2;
+  LLVMValueRef pad = LLVMGetUndef(LLVMTypeOf(vs[0])), level[64], idx[1024];
+  for (int c = 0; c < m; c++) level[c] = c < d ? vs[c] : pad;
+  for (int width = w; m > 1; m /= 2, width *= 2) /* concatenate pairs until one vector */
+    for (int c = 0; c < m / 2; c++) {
+      for (int i = 0; i < 2 * width; i++) idx[i] = LLVMConstInt(g->i32, (uint64_t)i, 0);
+      level[c] = LLVMBuildShuffleVector(g->b, level[2 * c], level[2 * c + 1], LLVMConstVector(idx, (unsigned)(2 * width)), "");
+    }
+  for (int t = 0; t < d * w; t++) idx[t] = LLVMConstInt(g->i32, (uint64_t)((t % d) * w + t / d), 0);
+  return LLVMBuildShuffleVector(g->b, level[0], LLVMGetUndef(LLVMTypeOf(level[0])), LLVMConstVector(idx, (unsigned)(d * w)), "");
+}
+
+/* An elementwise loop of short rows (short_rows), vectorised along the dim before the
+ * last: each trip computes w rows as d vectors, one per column, and stores them
+ * interleaved (w * d consecutive points); a read laid out as the output is one load of
+ * those points, split into columns. Points before a segment's first whole row block and
+ * after its last run alone. */
+static bool emit_short_rows(nest *n, LLVMValueRef begin, LLVMValueRef end, int w) {
+  kiln_cpu_gen *g = n->g;
+  LLVMBuilderRef b = g->b;
+  const kiln_cpu_loop *L = n->L;
+  int32_t r = L->rank;
+  int64_t d = L->dims[r - 1];
+  size_t nn = (size_t)L->num_nodes + 1;
+  LLVMValueRef *plane = calloc(nn, sizeof *plane), vs[64];
+  n->wide = calloc(nn, sizeof *n->wide);
+  bool ok = plane && n->wide;
+  row_segments seg;
+  if (ok) rows_open(n, &seg, begin, end, i64c(n, L->dims[r - 2] * d));
+  if (ok) {
+    start_offsets(n, plane);
+    add_offsets(n, plane, 0, r - 2, seg.row);
+    LLVMValueRef dc = i64c(n, d), hi = LLVMBuildAdd(b, seg.col, seg.cnt, "");
+    LLVMValueRef up = LLVMBuildMul(b, LLVMBuildUDiv(b, LLVMBuildAdd(b, seg.col, i64c(n, d - 1), ""), dc, ""), dc, "");
+    LLVMValueRef a = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntULT, up, hi, ""), up, hi, ""); /* the first block's */
+    LLVMValueRef first = LLVMBuildUDiv(b, a, dc, "");
+    LLVMValueRef blocks = LLVMBuildUDiv(b, LLVMBuildSub(b, LLVMBuildUDiv(b, hi, dc, ""), first, ""), i64c(n, w), "");
+    LLVMValueRef last = LLVMBuildAdd(b, first, LLVMBuildMul(b, blocks, i64c(n, w), ""), "");
+    ok = emit_plane_points(n, plane, &seg, seg.col, a);
+    loop_var j;
+    if (ok) loop_open(n, &j, first, last);
+    for (int64_t c = 0; ok && c < d; c++) {
+      if (c == 0) memset(n->wide, 0, nn * sizeof *n->wide);
+      for (int32_t k = 0; k < L->num_nodes; k++) {
+        const kiln_cpu_node *x = n->nodes[k];
+        n->offset[k] = plane[k];
+        if (kiln_cpu_node_affine(x) && x->strides[r - 1])
+          n->offset[k] = LLVMBuildAdd(b, plane[k], i64c(n, c * x->strides[r - 1]), "");
+      }
+      n->inner = r - 2;
+      n->block_d = d;
+      n->block_col = c;
+      ok = (vs[c] = root_at(n, j.i, w)) != NULL;
+      n->block_d = 0;
+    }
+    if (ok) {
+      LLVMValueRef at = LLVMBuildAdd(b, seg.f, LLVMBuildSub(b, LLVMBuildMul(b, j.i, dc, ""), seg.col, ""), "");
+      kiln_cpu_store(g, n->out, L->out_elem, at, interleave(g, vs, (int)d, w));
+      loop_close(n, &j, i64c(n, w));
+      ok = emit_plane_points(n, plane, &seg, LLVMBuildMul(b, last, dc, ""), hi);
+    }
+    if (ok) rows_close(n, &seg);
+  }
+  free(plane);
+  free(n->wide);
+  n->wide = NULL;
+  return ok;
 }
 
 /* ---------------------------------------------------------------- reductions */
@@ -744,6 +877,9 @@ bool kiln_cpu_emit_loop(kiln_cpu_gen *g, const kiln_cpu_loop *L, int32_t index, 
       bool column = column_reduction(&n);
       ok = (column ? emit_column_reduce : emit_reduce)(&n, begin, end);
       *grain = column ? UNROLL * lanes_for(g, L) : 1;
+    } else if (short_rows(&n, lanes_for(g, L))) {
+      ok = emit_short_rows(&n, begin, end, lanes_for(g, L));
+      *grain = lanes_for(g, L) * L->dims[L->rank - 1];
     } else {
       ok = emit_elementwise(&n, begin, end);
       *grain = lanes_for(g, L);
