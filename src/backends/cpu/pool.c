@@ -1,13 +1,18 @@
 /* The thread pool (see pool.h).
  *
  * One call at a time owns the pool (a trylock: others run inline). The call is published
- * in one word: a generation (high 32 bits), its chunk count and the next unclaimed chunk
- * (16 bits each). A thread claims chunk i by moving the word from (gen, n, i) to
- * (gen, n, i + 1) with a CAS, for i < n; so a claim succeeds only while that generation's
+ * in one word: a generation (high 32 bits) and its unclaimed chunks [front, back) (16
+ * bits each). The caller claims chunk `front` by moving the word from (gen, front, back)
+ * to (gen, front + 1, back) with a CAS, a worker chunk back - 1 by moving it to (gen,
+ * front, back - 1), while front < back; so a claim succeeds only while that generation's
  * call is running, and the call cannot end before the claimed chunk is done (`done` counts
  * finished worker chunks): a worker may read the call's function and context once it holds
  * a chunk. A call sets its fields, then publishes its word with chunk 0 claimed: the
- * caller's, which it runs at once. */
+ * caller's, which it runs at once. Claiming from the two ends keeps a thread on the same
+ * part of the points from call to call (a loop's iterations, a program's runs), so what
+ * it wrote last time is in its core's cache more often than with chunks claimed in any
+ * order: 200 iterations of an axpy over 1 MB in 8 chunks, 2,430-2,455 -> 2,394-2,405 us
+ * (2-core Intel host with AVX-512, 2026-12-06; 7,096 us on one thread). */
 #define _GNU_SOURCE
 #include "backends/cpu/pool.h"
 
@@ -140,8 +145,8 @@ static void futex_wake(_Atomic uint32_t *addr, int n) {
 }
 
 static uint32_t gen_of(uint64_t w) { return (uint32_t)(w >> 32); }
-static uint32_t count_of(uint64_t w) { return (uint32_t)(w >> 16) & 0xffff; }
-static uint32_t next_of(uint64_t w) { return (uint32_t)w & 0xffff; }
+static uint32_t front_of(uint64_t w) { return (uint32_t)(w >> 16) & 0xffff; }
+static uint32_t back_of(uint64_t w) { return (uint32_t)w & 0xffff; }
 /* The most chunks one call can publish; a call of more runs on its caller. */
 enum { MAX_CALL_CHUNKS = 0xffff };
 
@@ -150,13 +155,15 @@ enum { MAX_CALL_CHUNKS = 0xffff };
 static int32_t work_on(kiln_cpu_pool *p, uint32_t gen, int32_t thread) {
   int32_t ran = 0;
   for (uint64_t w = atomic_load(&p->word);;) {
-    /* the count is in the word: a claim of a finished call's word fails, as its word changed */
-    if (gen_of(w) != gen || next_of(w) >= count_of(w)) return ran;
-    if (!atomic_compare_exchange_weak(&p->word, &w, w + 1)) continue;
+    /* the chunks are in the word: a claim of a finished call's word fails, as its word changed */
+    if (gen_of(w) != gen || front_of(w) >= back_of(w)) return ran;
+    uint64_t claimed = thread ? w - 1 : w + ((uint64_t)1 << 16);
+    if (!atomic_compare_exchange_weak(&p->word, &w, claimed)) continue;
+    int32_t chunk = (int32_t)(thread ? back_of(w) - 1 : front_of(w));
     kiln_cpu_pool_fn fn = atomic_load_explicit(&p->fn, memory_order_relaxed);
     worker *me = thread ? &p->workers[thread - 1] : NULL;
     if (me) atomic_store_explicit(&me->holding, true, memory_order_relaxed); /* a hint for rescue */
-    fn(atomic_load_explicit(&p->ctx, memory_order_relaxed), (int32_t)next_of(w), thread);
+    fn(atomic_load_explicit(&p->ctx, memory_order_relaxed), chunk, thread);
     ran++;
     if (me) {
       atomic_store_explicit(&me->holding, false, memory_order_relaxed);
@@ -245,7 +252,7 @@ void kiln_cpu_pool_run(kiln_cpu_pool *p, int32_t chunks, int64_t work, kiln_cpu_
    * chunk while the word's cache line travels. Work that wakes sleepers orders the store
    * before reading their count (a worker going to sleep counts itself, then rereads the
    * word); other work may miss a worker that just fell asleep, and runs without it. */
-  atomic_store_explicit(&p->word, (uint64_t)gen << 32 | (uint64_t)chunks << 16 | 1, memory_order_release);
+  atomic_store_explicit(&p->word, (uint64_t)gen << 32 | (uint64_t)1 << 16 | (uint64_t)chunks, memory_order_release);
   if (work >= WAKE_WORK) {
     atomic_thread_fence(memory_order_seq_cst);
     if (atomic_load(&p->sleepers) > 0) {

@@ -2,10 +2,12 @@
  * loops, sorts, conversions, oneDNN steps split into single-threaded parts) runs on it, so
  * one set of threads serves everything and no OpenMP team is ever formed.
  *
- * A parallel call is a number of chunks, claimed one at a time from an atomic counter by
- * whichever thread gets there first. The calling thread works too, and when it finds no
- * chunk left it waits only for the chunks that running workers have claimed: a worker the
- * kernel has not scheduled yet claims nothing, so nobody waits for it. Workers spin a short
+ * A parallel call is a number of chunks, claimed one at a time by whichever thread gets
+ * there first: the caller from the first chunk on, workers from the last one back, so a
+ * thread tends to work on the same points from call to call. The calling thread works
+ * too, and when it finds no chunk left it waits only for the chunks that running workers
+ * have claimed: a worker the kernel has not scheduled yet claims nothing, so nobody waits
+ * for it. Workers spin a short
  * while after their last chunk (catching the next step of a run), then sleep on a futex;
  * a call only wakes sleeping workers when its work is large enough to pay for a wake-up
  * (kiln_cpu_pool_chunks); with every worker asleep, smaller work stays on the caller.

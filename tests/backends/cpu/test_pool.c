@@ -6,7 +6,7 @@
  * are errors; the cost model keeps small work on the caller; a forked child has a pool of
  * its own; the parts several devices run on (sizes, binding, two at once, after a fork);
  * a call of more chunks than the pool's word counts runs on its caller; chunk 0 runs on the
- * caller; a caller waiting long for a worker's chunk moves that worker onto its CPU, and
+ * caller, which claims from the first chunk on while workers claim from the last; a caller waiting long for a worker's chunk moves that worker onto its CPU, and
  * the worker's affinity comes back;
  * kiln_cpu_parallel_for (parallel.c) splits points at multiples of a loop's grain. */
 #define _GNU_SOURCE
@@ -526,9 +526,44 @@ static void test_many_chunks(void) {
   free(j);
 }
 
+/* The caller claims chunks from the first on, workers from the last back: in every call
+ * the caller's chunks are a prefix of them, the workers' the rest. */
+enum { ENDS_CHUNKS = 8 };
+typedef struct ends_job {
+  pthread_t caller;
+  _Atomic int32_t on_caller[ENDS_CHUNKS];
+} ends_job;
+
+static void ends_chunk(void *ctx, int32_t c, int32_t thread) {
+  ends_job *j = ctx;
+  atomic_store(&j->on_caller[c], pthread_equal(pthread_self(), j->caller) && thread == 0);
+  for (volatile int spin = 0; spin < 20000; spin++) {
+  }
+}
+
+static void test_two_ends(void) {
+  kiln_cpu_pool *p = NULL;
+  kiln_status_free(kiln_cpu_pool_create(2, &p));
+  EXPECT(p != NULL, "a pool of 2 threads");
+  if (!p) return;
+  int32_t mixed = 0, shared = 0;
+  for (int i = 0; i < 200; i++) {
+    ends_job j = {.caller = pthread_self()};
+    kiln_cpu_pool_run(p, ENDS_CHUNKS, 1 << 24, ends_chunk, &j);
+    int32_t k = 0;
+    while (k < ENDS_CHUNKS && j.on_caller[k]) k++;
+    shared += k < ENDS_CHUNKS;
+    for (int32_t c = k; c < ENDS_CHUNKS; c++) mixed += j.on_caller[c];
+  }
+  EXPECT(mixed == 0, "the caller ran %d chunks after a worker's", (int)mixed);
+  EXPECT(shared > 0, "a worker ran chunks in some of 200 calls");
+  kiln_cpu_pool_destroy(p);
+}
+
 int main(void) {
   test_exactly_once();
   test_many_chunks();
+  test_two_ends();
   test_single_thread();
   test_concurrent_callers();
   test_back_to_back();
