@@ -51,6 +51,10 @@ typedef void (*kiln_cpu_combine_fn)(const kiln_cpu_combiner *c, uint8_t *dst, in
  * src[src_at[w]]) in that order (offsets in elements). */
 typedef void (*kiln_cpu_combine_at_fn)(const kiln_cpu_combiner *c, uint8_t *dst, const int64_t *dst_at,
                                        const uint8_t *src, const int64_t *src_at, int64_t n);
+/* The same applied to whole rows of `inner` elements: for j in [0, m), row dst_row[j] of
+ * dst combined with row src_row[j] of src, in j's order (rows counted in rows). */
+typedef void (*kiln_cpu_combine_rows_fn)(const kiln_cpu_combiner *c, uint8_t *dst, const int64_t *dst_row,
+                                         const uint8_t *src, const int64_t *src_row, int64_t m, int64_t inner);
 /* The same by an index array: for w in [0, n), with v = index[w * index_stride] (an si32
  * or si64 array, strides in elements), when lo <= v < hi: dst[v * dst_step] =
  * f(dst[v * dst_step], src[w]), in w's order. */
@@ -66,6 +70,7 @@ typedef void (*kiln_cpu_combine_by2_fn)(const kiln_cpu_combiner *c, uint8_t *dst
 struct kiln_cpu_combiner {
   kiln_cpu_combine_fn fn;
   kiln_cpu_combine_at_fn at;
+  kiln_cpu_combine_rows_fn rows;
   kiln_cpu_combine_by_fn by_si32, by_si64;    /* native ops only (else NULL) */
   kiln_cpu_combine_by2_fn by2_si32, by2_si64; /* the same */
   const char *how;   /* "replace", "keep", "native <op>", "scalar <op>": for KILN_CPU_PROFILE and tests */

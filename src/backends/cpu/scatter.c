@@ -206,7 +206,7 @@ static void scatter_rows(const kiln_cpu_scatter *s, const uint8_t *ix, const uin
       dst[m] = v, src[m++] = p;
       for (size_t b = 0; b < ahead; b += 64) __builtin_prefetch(res + (size_t)v * row + b, 1);
     }
-    for (int64_t j = 0; j < m; j++) s->comb.fn(&s->comb, res + (size_t)dst[j] * row, 1, up + (size_t)src[j] * row, s->inner);
+    s->comb.rows(&s->comb, res, dst, up, src, m, s->inner);
   }
 }
 

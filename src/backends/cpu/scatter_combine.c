@@ -38,6 +38,13 @@ static void combine_keep_at(const kiln_cpu_combiner *c, uint8_t *dst, const int6
   (void)c, (void)dst, (void)da, (void)src, (void)sa, (void)n;
 }
 
+/* Row by row through the run function (keep, replace, the scalar path). */
+static void combine_each_row(const kiln_cpu_combiner *c, uint8_t *dst, const int64_t *dr, const uint8_t *src,
+                             const int64_t *sr, int64_t m, int64_t inner) {
+  size_t row = (size_t)inner * c->elem_bytes;
+  for (int64_t j = 0; j < m; j++) c->fn(c, dst + (size_t)dr[j] * row, 1, src + (size_t)sr[j] * row, inner);
+}
+
 /* Element by element through the run function (replace, the scalar path). */
 static void combine_each_at(const kiln_cpu_combiner *c, uint8_t *dst, const int64_t *da, const uint8_t *src,
                             const int64_t *sa, int64_t n) {
@@ -100,6 +107,21 @@ static inline uint16_t f32_to_bf16(float f) {
       d[w * ds] = STORE(EXPR);                                                                                  \
     }                                                                                                           \
   }
+/* The same over whole rows (kiln_cpu_combine_rows_fn): one call for a block of a segment
+ * sum's rows instead of one each (segment_max of f32[65536,16]: 16-float rows). */
+#define DEFINE_COMBINE_ROWS_FOR(NAME, TARGET, S, T, LOAD, STORE, EXPR)                                         \
+  TARGET static void NAME(const kiln_cpu_combiner *c, uint8_t *dst, const int64_t *dr, const uint8_t *src,      \
+                          const int64_t *sr, int64_t m, int64_t inner) {                                        \
+    (void)c;                                                                                                  \
+    for (int64_t j = 0; j < m; j++) {                                                                         \
+      S *restrict d = (S *)dst + dr[j] * inner;                                                               \
+      const S *restrict u = (const S *)src + sr[j] * inner;                                                   \
+      for (int64_t w = 0; w < inner; w++) {                                                                   \
+        T a = LOAD(d[w]), b = LOAD(u[w]);                                                                     \
+        d[w] = STORE(EXPR);                                                                                   \
+      }                                                                                                       \
+    }                                                                                                         \
+  }
 /* The same by an index array of C type I (kiln_cpu_combine_by_fn): one pass, no offsets
  * stored between reading an index and combining its element. */
 #define DEFINE_COMBINE_BY(NAME, S, T, LOAD, STORE, EXPR, I)                                                  \
@@ -136,6 +158,8 @@ static inline uint16_t f32_to_bf16(float f) {
 #define DEFINE_COMBINE(NAME, S, T, LOAD, STORE, EXPR)                                                        \
   DEFINE_COMBINE_FOR(NAME, , S, T, LOAD, STORE, EXPR)                                                        \
   DEFINE_COMBINE_FOR(NAME##_avx2, __attribute__((target("avx2"))), S, T, LOAD, STORE, EXPR)                  \
+  DEFINE_COMBINE_ROWS_FOR(NAME##_rows, , S, T, LOAD, STORE, EXPR)                                            \
+  DEFINE_COMBINE_ROWS_FOR(NAME##_rows_avx2, __attribute__((target("avx2"))), S, T, LOAD, STORE, EXPR)        \
   DEFINE_COMBINE_BY(NAME##_by32, S, T, LOAD, STORE, EXPR, int32_t)                                           \
   DEFINE_COMBINE_BY(NAME##_by64, S, T, LOAD, STORE, EXPR, int64_t)                                           \
   DEFINE_COMBINE_BY2(NAME##_by2_32, S, T, LOAD, STORE, EXPR, int32_t)                                        \
@@ -196,7 +220,8 @@ DEFINE_COMBINE(i1_xor, uint8_t, uint8_t, SAME, SAME, a ^ b)
  * there are none. */
 static bool native(kiln_elem e, kiln_op_kind k, bool avx2, kiln_cpu_combiner *out) {
 #define PICK(F)                                                                                                \
-  (out->fn = avx2 ? F##_avx2 : F, out->at = F##_at, out->by_si32 = F##_by32, out->by_si64 = F##_by64,          \
+  (out->fn = avx2 ? F##_avx2 : F, out->rows = avx2 ? F##_rows_avx2 : F##_rows, out->at = F##_at,               \
+   out->by_si32 = F##_by32, out->by_si64 = F##_by64,                                                           \
    out->by2_si32 = F##_by2_32, out->by2_si64 = F##_by2_64, true)
 #define ARITH_CASES(N)                                 \
   case KILN_OP_ADD: return PICK(N##_add);              \
@@ -289,6 +314,7 @@ bool kiln_cpu_combiner_prepare(const kiln_op *op, kiln_elem elem, kiln_cpu_combi
     if (ret->operands[0] != &b->args[0] && ret->operands[0] != &b->args[1]) return false;
     bool replace = ret->operands[0] == &b->args[1];
     out->fn = replace ? combine_replace : combine_keep;
+    out->rows = combine_each_row;
     out->at = replace ? combine_each_at : combine_keep_at;
     out->how = replace ? "replace" : "keep";
     return true;
@@ -308,6 +334,7 @@ bool kiln_cpu_combiner_prepare(const kiln_op *op, kiln_elem elem, kiln_cpu_combi
   }
   out->scalar = kiln_ew_binary_fn(f, elem, &out->ew);
   out->fn = combine_scalar;
+  out->rows = combine_each_row;
   out->at = combine_each_at;
   out->how = "scalar";
   return out->scalar != NULL;
