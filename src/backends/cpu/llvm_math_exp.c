@@ -43,26 +43,63 @@ static kiln_mv clamp(const kiln_mb *e, kiln_mv x, double lo, double hi) {
   return kiln_mb_sel(e, kiln_mb_ge(e, c, kiln_mb_c(e, lo)), c, kiln_mb_c(e, lo));
 }
 
-static kiln_mv exp_impl(const kiln_mb *e, kiln_mv x, kiln_mv lo, int extra) {
-  /* Beyond these bounds the result has certainly overflowed / underflowed to 0. */
-  kiln_mv xc = e->dbl ? clamp(e, x, -746.0, 711.0) : clamp(e, x, -104.5, 89.5);
+typedef struct exp_args {
+  kiln_mv x, lo;
+  int extra;
+  double top;
+} exp_args;
+
+/* e^xc 2^extra as p (1 + expm1(r), at least 2^-1/2) and n (an integer): xc is x clamped,
+ * lo added to r where it was not. */
+static kiln_mv exp_parts(const kiln_mb *e, const exp_args *a, kiln_mv xc, kiln_mv *out_n) {
   kiln_mv nf;
   kiln_mv r = reduce_ln2(e, xc, &nf);
-  if (lo) r = kiln_mb_add(e, r, kiln_mb_sel(e, kiln_mb_eq(e, xc, x), lo, kiln_mb_c(e, 0.0)));
-  kiln_mv p = kiln_mb_addc(e, expm1_poly(e, r), 1.0);
-  kiln_mv n = kiln_mb_iadd(e, kiln_mb_ftoi(e, nf), kiln_mb_ci(e, extra));
+  if (a->lo) r = kiln_mb_add(e, r, kiln_mb_sel(e, kiln_mb_eq(e, xc, a->x), a->lo, kiln_mb_c(e, 0.0)));
+  *out_n = kiln_mb_iadd(e, kiln_mb_ftoi(e, nf), kiln_mb_ci(e, a->extra));
+  return kiln_mb_addc(e, expm1_poly(e, r), 1.0);
+}
+
+/* The lanes whose result is subnormal or zero (x below exp_impl's normal bound `top`, not
+ * NaN), rounded as integers (kiln_mb_scale_small_lanes); x below `least` underflows to 0.
+ * Other lanes compute at `least` (no NaN or huge value reaches an integer conversion). */
+static void exp_small(const kiln_mb *e, const void *ctx, kiln_mv *out) {
+  const exp_args *a = ctx;
+  double least = e->dbl ? -746.0 : -104.5;
+  kiln_mv in = kiln_mb_and(e, kiln_mb_ltc(e, a->x, a->top), kiln_mb_ge(e, a->x, kiln_mb_c(e, least)));
+  kiln_mv n, p = exp_parts(e, a, kiln_mb_sel(e, in, a->x, kiln_mb_c(e, least)), &n);
+  out[0] = kiln_mb_scale_small_lanes(e, p, n, -1); /* p >= 2^-1/2 */
+}
+
+/* With `apart`, x is clamped where e^x 2^extra is normal (n + extra >= emin + 1, so
+ * p 2^(n + extra) is too) and lanes below, when a vector has one, are computed apart
+ * (exp_small): a multiply whose result is subnormal or underflows costs a microcode assist
+ * on Intel cores (about 150 cycles; softmax's masked entries are e^-inf). Without, x is
+ * clamped where the result underflows and scaled in two steps: the kernels that call exp
+ * inside their own (pow, zeta, ...) keep this form, as LLVM 14 miscompiled zeta of f16 with
+ * the branch inlined into it eleven times (AVX512-FP16 host; correct at -O0, in f32 and
+ * without the branch). */
+static kiln_mv exp_impl(const kiln_mb *e, kiln_mv x, kiln_mv lo, int extra, bool apart) {
+  int emin = e->dbl ? -1022 : -126;
+  double normal = ((double)(emin + 1 - extra) + 0.5) * 0x1.62e42fefa39efp-1;
+  double least = e->dbl ? -746.0 : -104.5; /* below: certainly underflowed */
+  kiln_mv xc = clamp(e, x, apart ? normal : least, e->dbl ? 711.0 : 89.5); /* above: certainly overflowed */
+  exp_args a = {x, lo, extra, normal};
+  kiln_mv n, p = exp_parts(e, &a, xc, &n);
   kiln_mv y = kiln_mb_scale(e, p, n);
+  if (apart) kiln_mb_where_any(e, kiln_mb_ltc(e, x, normal), 1, &y, exp_small, &a);
   return kiln_mb_sel(e, kiln_mb_isnan(e, x), x, y);
 }
 
 kiln_mv kiln_math_exp_scaled(const kiln_mb *e, kiln_mv x, int extra) {
-  return exp_impl(e, x, NULL, extra);
+  return exp_impl(e, x, NULL, extra, false);
 }
 kiln_mv kiln_math_exp_dd(const kiln_mb *e, kiln_mv hi, kiln_mv lo, int extra) {
-  return exp_impl(e, hi, lo, extra);
+  return exp_impl(e, hi, lo, extra, false);
 }
 
 kiln_mv kiln_math_exp(const kiln_mb *e, kiln_mv x) { return kiln_math_exp_scaled(e, x, 0); }
+
+kiln_mv kiln_math_exp_op(const kiln_mb *e, kiln_mv x) { return exp_impl(e, x, NULL, 0, true); }
 
 /* f32 only. r = hi - n LN2_HI is exact: LN2_HI has 21 significant bits, so the difference
  * is a multiple of min(ulp(hi), 2^-21) below ln2/2 in magnitude, which takes at most 23

@@ -141,6 +141,40 @@ kiln_mv kiln_mb_scale(const kiln_mb *e, kiln_mv x, kiln_mv n) {
   return kiln_mb_mul(e, y, kiln_mb_pow2i(e, kiln_mb_isub(e, n, h)));
 }
 
+typedef struct small_scale {
+  kiln_mv x, n;
+  int x_exp_min;
+} small_scale;
+
+/* t = |x| 2^(n - emin + mant), exact and normal (the shift is held where t is below 1/2
+ * whatever x is: such lanes round to zero), is the result's significand when t < 2^mant,
+ * rounded once to an integer; lanes whose result is normal after all scale by multiplying. */
+kiln_mv kiln_mb_scale_small_lanes(const kiln_mb *e, kiln_mv x, kiln_mv n, int x_exp_min) {
+  int mant = kiln_mb_mant_bits(e), emin = e->dbl ? -1022 : -126;
+  kiln_mv shift = kiln_mb_itof(e, kiln_mb_isub(e, n, kiln_mb_ci(e, emin - mant)));
+  double least = (double)(emin - x_exp_min); /* x 2^least is normal; below 2^(emin + 1) */
+  shift = kiln_mb_sel(e, kiln_mb_ltc(e, shift, least), kiln_mb_c(e, least), shift);
+  kiln_mv t = kiln_mb_mul(e, kiln_mb_fabs(e, x), kiln_mb_pow2i(e, kiln_mb_ftoi(e, shift)));
+  kiln_mv small = kiln_mb_ltc(e, t, (double)(1ll << mant));
+  kiln_mv bits = kiln_mb_ftoi(e, kiln_mb_rint(e, kiln_mb_sel(e, small, t, kiln_mb_c(e, 0.0))));
+  kiln_mv sub = kiln_mb_copysign(e, kiln_mb_from_bits(e, bits), x);
+  return kiln_mb_sel(e, small, sub, kiln_mb_scale(e, x, kiln_mb_sel(e, small, kiln_mb_ci(e, 0), n)));
+}
+
+static void scale_small_lanes(const kiln_mb *e, const void *ctx, kiln_mv *out) {
+  const small_scale *c = ctx;
+  out[0] = kiln_mb_scale_small_lanes(e, c->x, c->n, c->x_exp_min);
+}
+
+kiln_mv kiln_mb_scale_small(const kiln_mb *e, kiln_mv x, kiln_mv n, int x_exp_min) {
+  int emin = e->dbl ? -1022 : -126;
+  kiln_mv maybe = kiln_mb_ltc(e, kiln_mb_itof(e, n), (double)(emin - x_exp_min));
+  kiln_mv y = kiln_mb_scale(e, x, kiln_mb_sel(e, maybe, kiln_mb_ci(e, 0), n));
+  small_scale c = {x, n, x_exp_min};
+  kiln_mb_where_any(e, maybe, 1, &y, scale_small_lanes, &c);
+  return y;
+}
+
 void kiln_mb_where_any(const kiln_mb *e, kiln_mv mask, int n, kiln_mv *values, kiln_mb_lanes_fn fn, const void *ctx) {
   enum { MAX = 4 };
   LLVMBasicBlockRef from = LLVMGetInsertBlock(e->b);

@@ -455,7 +455,17 @@ int main(int argc, char **argv) {
                        : op->kind == KILN_OP_CHLO_ERFC    ? kBoundErfc64
                        : op->kind == KILN_OP_CHLO_ERF_INV ? kBoundErfInv64
                                                           : kBound64;
-        bool ok = worst <= bound;
+        /* exp's subnormal results are rounded once, as integers (kiln_mb_scale_small): half an
+         * ULP and the polynomial's error, 0.74 ULP at most measured in f32, 0.50 in f64 (a
+         * truncation instead: 1.0) */
+        double sub_worst = 0;
+        for (size_t i = 0; op->kind == KILN_OP_EXPONENTIAL && i < n_in; i++) {
+          double got_i = dbl ? ((double *)bo)[i] : ((float *)bo)[i];
+          if (fabsl(ref[i]) < (dbl ? 0x1p-1022L : 0x1p-126L) && ulp_error(ref[i], got_i, dbl) > sub_worst)
+            sub_worst = ulp_error(ref[i], got_i, dbl);
+        }
+        bool ok = worst <= bound && sub_worst <= 0.9;
+        if (sub_worst > 0.9) printf("%-8s %s w%-2u subnormal results %.3f ulp off\n", op->name, dbl ? "f64" : "f32", width, sub_worst);
         double got = dbl ? ((double *)bo)[at] : ((float *)bo)[at];
         printf("%-8s %s w%-2u max %8.3f ulp  %s", op->name, dbl ? "f64" : "f32", width, worst,
                ok ? "ok" : "FAIL");
