@@ -152,7 +152,7 @@ typedef struct small_scale {
 kiln_mv kiln_mb_scale_small_lanes(const kiln_mb *e, kiln_mv x, kiln_mv n, int x_exp_min) {
   int mant = kiln_mb_mant_bits(e), emin = e->dbl ? -1022 : -126;
   kiln_mv shift = kiln_mb_itof(e, kiln_mb_isub(e, n, kiln_mb_ci(e, emin - mant)));
-  double least = (double)(emin - x_exp_min); /* x 2^least is normal; below 2^(emin + 1) */
+  double least = (double)(emin - x_exp_min); /* |x| 2^least is normal, and far below 1/2 */
   shift = kiln_mb_sel(e, kiln_mb_ltc(e, shift, least), kiln_mb_c(e, least), shift);
   kiln_mv t = kiln_mb_mul(e, kiln_mb_fabs(e, x), kiln_mb_pow2i(e, kiln_mb_ftoi(e, shift)));
   kiln_mv small = kiln_mb_ltc(e, t, (double)(1ll << mant));
