@@ -93,8 +93,9 @@ typedef struct kiln_cpu_loop {
   bool scan, scan_reverse;
   int32_t scan_split;
   /* Set by code generation (jit.c, kiln_cpu_emit_loop): the output points one call makes
-   * together (a vector, or a column reduction's vectors), so threads split the points at
-   * its multiples rather than leave a chunk's edge to single lanes. 0 before. */
+   * together (a vector, a column reduction's vectors, or a block of short rows' vectors:
+   * loopnest.c), so threads split the points at its multiples rather than leave a chunk's
+   * edge to single lanes. 0 before. */
   int64_t grain;
   /* Parametric code (a shape-polymorphic function's code shared by its signatures:
    * family.c). slots: NULL, or per field (kiln_cpu_loop_field) the index of the number in

@@ -107,20 +107,13 @@ static inline uint16_t f32_to_bf16(float f) {
       d[w * ds] = STORE(EXPR);                                                                                  \
     }                                                                                                           \
   }
-/* The same over whole rows (kiln_cpu_combine_rows_fn): one call for a block of a segment
- * sum's rows instead of one each (segment_max of f32[65536,16]: 16-float rows). */
-#define DEFINE_COMBINE_ROWS_FOR(NAME, TARGET, S, T, LOAD, STORE, EXPR)                                         \
+/* The same over whole rows (kiln_cpu_combine_rows_fn): the typed loop RUN (of the same
+ * target, inlined) over a block of a segment sum's rows in one call, not one call each. */
+#define DEFINE_COMBINE_ROWS_FOR(NAME, RUN, TARGET, S)                                                          \
   TARGET static void NAME(const kiln_cpu_combiner *c, uint8_t *dst, const int64_t *dr, const uint8_t *src,      \
                           const int64_t *sr, int64_t m, int64_t inner) {                                        \
-    (void)c;                                                                                                  \
-    for (int64_t j = 0; j < m; j++) {                                                                         \
-      S *restrict d = (S *)dst + dr[j] * inner;                                                               \
-      const S *restrict u = (const S *)src + sr[j] * inner;                                                   \
-      for (int64_t w = 0; w < inner; w++) {                                                                   \
-        T a = LOAD(d[w]), b = LOAD(u[w]);                                                                     \
-        d[w] = STORE(EXPR);                                                                                   \
-      }                                                                                                       \
-    }                                                                                                         \
+    size_t row = (size_t)inner * sizeof(S);                                                                   \
+    for (int64_t j = 0; j < m; j++) RUN(c, dst + (size_t)dr[j] * row, 1, src + (size_t)sr[j] * row, inner);   \
   }
 /* The same by an index array of C type I (kiln_cpu_combine_by_fn): one pass, no offsets
  * stored between reading an index and combining its element. */
@@ -158,8 +151,8 @@ static inline uint16_t f32_to_bf16(float f) {
 #define DEFINE_COMBINE(NAME, S, T, LOAD, STORE, EXPR)                                                        \
   DEFINE_COMBINE_FOR(NAME, , S, T, LOAD, STORE, EXPR)                                                        \
   DEFINE_COMBINE_FOR(NAME##_avx2, __attribute__((target("avx2"))), S, T, LOAD, STORE, EXPR)                  \
-  DEFINE_COMBINE_ROWS_FOR(NAME##_rows, , S, T, LOAD, STORE, EXPR)                                            \
-  DEFINE_COMBINE_ROWS_FOR(NAME##_rows_avx2, __attribute__((target("avx2"))), S, T, LOAD, STORE, EXPR)        \
+  DEFINE_COMBINE_ROWS_FOR(NAME##_rows, NAME, , S)                                                             \
+  DEFINE_COMBINE_ROWS_FOR(NAME##_rows_avx2, NAME##_avx2, __attribute__((target("avx2"))), S)                  \
   DEFINE_COMBINE_BY(NAME##_by32, S, T, LOAD, STORE, EXPR, int32_t)                                           \
   DEFINE_COMBINE_BY(NAME##_by64, S, T, LOAD, STORE, EXPR, int64_t)                                           \
   DEFINE_COMBINE_BY2(NAME##_by2_32, S, T, LOAD, STORE, EXPR, int32_t)                                        \

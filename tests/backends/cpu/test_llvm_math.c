@@ -455,9 +455,9 @@ int main(int argc, char **argv) {
                        : op->kind == KILN_OP_CHLO_ERFC    ? kBoundErfc64
                        : op->kind == KILN_OP_CHLO_ERF_INV ? kBoundErfInv64
                                                           : kBound64;
-        /* exp's subnormal results are rounded once, as integers (kiln_mb_scale_small): half an
-         * ULP and the polynomial's error, 0.74 ULP at most measured in f32, 0.50 in f64 (a
-         * truncation instead: 1.0) */
+        /* exp's subnormal results are rounded once, as integers (kiln_mb_scale_small_lanes):
+         * half an ULP and the polynomial's error, 0.74 ULP at most measured in f32, 0.50 in
+         * f64 (a truncation instead: 1.0) */
         double sub_worst = 0;
         for (size_t i = 0; op->kind == KILN_OP_EXPONENTIAL && i < n_in; i++) {
           double got_i = dbl ? ((double *)bo)[i] : ((float *)bo)[i];
