@@ -290,6 +290,30 @@ def test_batch_over_threads(tmp_path, device, dtype):
     close(s, np.linalg.svd(a, compute_uv=False), dtype, scale=10)
 
 
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_triangular_solve_over_threads(tmp_path, device, dtype):
+    """One large triangular solve: on cpu its right-hand sides are cut into slices shared out
+    over two threads (kernels.c), and every form is solved on the row-major arrays as the
+    transposed problem (plan.c); each side, triangle and transposition, against SciPy."""
+    rng = np.random.default_rng(7)
+    n, rhs = 96, 200
+    t = np.triu(rand(rng, (n, n), dtype)) / n + 2 * np.eye(n, dtype=dtype)  # well conditioned, with a unit diagonal too
+    for left, lower, trans, unit in ((True, True, 0, False), (True, False, 1, True), (False, True, 2, False),
+                                     (False, False, 0, True)):
+        m = np.ascontiguousarray(ct(t) if lower else t)
+        b = rand(rng, (n, rhs) if left else (rhs, n), dtype)
+        solve = lambda m, b: lax.linalg.triangular_solve(m, b, left_side=left, lower=lower, transpose_a=trans > 0,
+                                                         conjugate_a=trans == 2, unit_diagonal=unit)
+        (x,) = run(tmp_path, device, solve, m, b, targets=["trsm_ffi"], env={"KILN_CPU_THREADS": "2"})
+        eff = m.copy()
+        if unit:
+            np.fill_diagonal(eff, 1)
+        opm = {0: eff, 1: eff.T, 2: ct(eff)}[trans]
+        want = np.linalg.solve(opm, b) if left else np.linalg.solve(opm.T, b.T).T  # x op(m) = b
+        close(x, want, dtype, scale=10)
+
+
 MALFORMED = {
     "wrong element type": ("lapack_spotrf_ffi", "tensor<3x3xf64>", "(tensor<3x3xf64>, tensor<i32>)",
                            "{mhlo.backend_config = {uplo = 76 : ui8}}", "operand #0 (x) must be tensor<3x3xf32>"),

@@ -1,7 +1,8 @@
 /* Running a plan (lapack_internal.h): operands copied into the layout jaxlib's kernels
- * read (matrices column-major), one LAPACK call per matrix on the copies (a batch's
- * matrices shared out over the caller's threads), results copied back into row-major
- * order; and the workspace queries made once per plan. */
+ * read (matrices column-major; a triangular solve's as they lie, plan.c), one LAPACK call
+ * per matrix on the copies (a batch's matrices, or one triangular solve's right-hand sides,
+ * shared out over the caller's threads), results copied back into row-major order; and the
+ * workspace queries made once per plan. */
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -265,6 +266,29 @@ static kiln_status checked(const char *routine, int info) {
   return info < 0 ? KILN_STATUS(KILN_STATUS_INTERNAL, "lapack: %s refused its argument %d", routine, -info) : NULL;
 }
 
+/* A triangular solve's right-hand sides cut into `slices` (its columns for side L, its rows
+ * for side R: each is solved on its own), slices [j0, j1) of matrix b in one call. */
+static void trsm_rhs(const kiln_lapack_plan *p, void *const *pin, void *const *pout, int64_t b, int64_t j0,
+                     int64_t j1, int64_t slices) {
+  static const float one_s[2] = {1, 0};
+  static const double one_d[2] = {1, 0};
+  const kiln_lapack_fns *f = &kiln_lapack_routines[p->type];
+  size_t ts = k_size[p->type];
+  const void *one = k_rsize[p->type] == 4 ? (const void *)one_s : (const void *)one_d;
+  int m = p->m, n = p->n, ldm = lead(m), na = p->side == 'L' ? m : n, lda = lead(na);
+  const void *a = AT(pin[0], ts, b * (int64_t)na * na);
+  char *x = AT(pout[0], ts, b * (int64_t)m * n);
+  if (kiln_lapack_small(p)) { /* small matrices are batched: never sliced */
+    kiln_lapack_small_trsm(p, a, lda, x, ldm);
+    return;
+  }
+  int rhs = p->side == 'L' ? n : m, r0 = (int)(rhs * j0 / slices), r1 = (int)(rhs * j1 / slices), count = r1 - r0;
+  if (count <= 0) return;
+  bool left = p->side == 'L';
+  f->trsm(&p->side, &p->uplo, &p->trans, &p->diag, left ? &m : &count, left ? &count : &n, one, a, &lda,
+          AT(x, ts, left ? (int64_t)r0 * ldm : r0), &ldm, 1, 1, 1, 1);
+}
+
 /* The routine's calls for matrices [b0, b1) of the batch. */
 static kiln_status run_matrices(const kiln_lapack_plan *p, void *const *pin, void *const *pout, scratch *s,
                                 int64_t b0, int64_t b1) {
@@ -324,19 +348,9 @@ static kiln_status run_matrices(const kiln_lapack_plan *p, void *const *pin, voi
       }
       break;
     }
-    case KILN_LAPACK_TRSM: {
-      static const float one_s[2] = {1, 0};
-      static const double one_d[2] = {1, 0};
-      const void *one = single ? (const void *)one_s : (const void *)one_d;
-      int na = p->side == 'L' ? m : n, lda = lead(na);
-      for (int64_t b = b0; b < b1; b++)
-        if (small)
-          kiln_lapack_small_trsm(p, AT(pin[0], ts, b * (int64_t)na * na), lda, AT(pout[0], ts, b * mat), ldm);
-        else
-          f->trsm(&p->side, &p->uplo, &p->trans, &p->diag, &m, &n, one, AT(pin[0], ts, b * (int64_t)na * na), &lda,
-                  AT(pout[0], ts, b * mat), &ldm, 1, 1, 1, 1);
+    case KILN_LAPACK_TRSM:
+      for (int64_t b = b0; b < b1; b++) trsm_rhs(p, pin, pout, b, 0, 1, 1);
       break;
-    }
     case KILN_LAPACK_SYEVD:
       for (int64_t b = b0; b < b1; b++) {
         void *a = AT(pout[0], ts, b * sq), *w = AT(pout[1], rs, b * n);
@@ -434,7 +448,7 @@ typedef struct parts_ctx {
   const kiln_lapack_plan *p;
   void *const *pin, *const *pout;
   scratch *scratch; /* by thread */
-  int64_t parts;
+  int64_t parts, slices; /* items: the batch's matrices, each cut into `slices` (trsm_rhs) */
 } parts_ctx;
 
 static void run_part(void *arg, int32_t part, int32_t thread) {
@@ -445,9 +459,30 @@ static void run_part(void *arg, int32_t part, int32_t thread) {
     s->ready = !s->st;
   }
   if (s->st) return; /* kiln_lapack_run reports it */
-  int64_t B = c->p->batch, each = B / c->parts, extra = B % c->parts;
-  int64_t b0 = part * each + (part < extra ? part : extra), b1 = b0 + each + (part < extra ? 1 : 0);
-  s->st = run_matrices(c->p, c->pin, c->pout, s, b0, b1);
+  int64_t items = c->p->batch * c->slices, each = items / c->parts, extra = items % c->parts;
+  int64_t i0 = part * each + (part < extra ? part : extra), i1 = i0 + each + (part < extra ? 1 : 0);
+  if (c->slices == 1) {
+    s->st = run_matrices(c->p, c->pin, c->pout, s, i0, i1);
+    return;
+  }
+  for (int64_t i = i0, next; i < i1; i = next) { /* a matrix's adjacent slices in one call */
+    int64_t b = i / c->slices;
+    next = (b + 1) * c->slices < i1 ? (b + 1) * c->slices : i1;
+    trsm_rhs(c->p, c->pin, c->pout, b, i - b * c->slices, next - b * c->slices, c->slices);
+  }
+}
+
+/* Into how many slices to cut each matrix's right-hand sides: a triangular solve of fewer
+ * matrices than threads (LAPACK's routine on one thread: 256x256 with 256 right-hand sides,
+ * f64, 0.95 ms alone; Intel host with AVX-512) in slices of at least MIN_RHS columns or
+ * rows, a few per thread; 1 for every other call. */
+enum { MIN_RHS = 32 };
+static int64_t rhs_slices(const kiln_lapack_plan *p, const kiln_lapack_threads *threads) {
+  if (p->kind != KILN_LAPACK_TRSM || kiln_lapack_small(p) || !threads || threads->threads < 2 ||
+      p->batch >= threads->threads)
+    return 1;
+  int64_t rhs = p->side == 'L' ? p->n : p->m, slices = rhs / MIN_RHS, most = (int64_t)threads->threads * 4;
+  return slices < 1 ? 1 : slices > most ? most : slices;
 }
 
 /* About the flops of the whole call, the threads' measure of work: per matrix m * n times
@@ -517,15 +552,15 @@ static void buffers_give(kiln_lapack_plan *p, buffers *b) {
 kiln_status kiln_lapack_run(const kiln_lapack_plan *plan, const void *const *in, void *const *out,
                             const kiln_lapack_threads *threads) {
   kiln_lapack_plan *p = (kiln_lapack_plan *)plan; /* its idle buffers change; the plan does not */
-  int64_t work = work_of(p);
-  int32_t parts = threads && threads->threads > 1 && p->batch > 1 ? threads->parts(threads->ctx, work, p->batch) : 1;
+  int64_t work = work_of(p), slices = rhs_slices(p, threads), items = p->batch * slices;
+  int32_t parts = threads && threads->threads > 1 && items > 1 ? threads->parts(threads->ctx, work, items) : 1;
   buffers *b = buffers_take(p, parts > 1 ? threads->threads : 1);
   if (!b) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "lapack: out of memory");
   void *const *pin = b->pin, *const *pout = b->pout;
   kiln_status st = NULL;
   for (int32_t k = 0; k < p->num_in; k++) relayout(pin[k], in[p->operand_of[k]], &p->in[k], true);
   copy_operands(p, pin, pout);
-  parts_ctx c = {p, pin, pout, b->s, parts};
+  parts_ctx c = {p, pin, pout, b->s, parts, slices};
   if (parts > 1) threads->run(threads->ctx, parts, work, run_part, &c);
   else run_part(&c, 0, 0);
   for (int32_t t = 0; t < b->slots; t++) { /* the first error (a workspace that failed to allocate tries again next run) */

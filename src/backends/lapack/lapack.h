@@ -66,7 +66,8 @@ void kiln_lapack_result_shape(const kiln_lapack_plan *plan, int32_t k, int32_t *
 
 /* Runs a plan: in[k] is operand k of the op (shape operands included, not read), out[k] result k, each dense row-major in the IR's element
  * storage with the planned shapes (results written whole, never read). The matrices of a
- * batch are shared out over `threads` when given and worth it (NULL: all on the calling
+ * batch are shared out over `threads` when given and worth it, and a triangular solve of
+ * fewer matrices than threads has its right-hand sides shared out (NULL: all on the calling
  * thread); OpenBLAS itself starts no thread. The plan keeps each run's buffers (copies,
  * workspaces) for the next run, one set per run in flight, until kiln_lapack_destroy.
  * Errors: out of memory, and a routine refusing an argument (a planning bug).

@@ -453,6 +453,32 @@ static bool check_stablehlo(checker *c, const kiln_op *op) {
   return want(c, false, 0, "a", T, 2, a, a) && want(c, true, 0, "result", T, 2, rows, cols);
 }
 
+/* Whether t's strides are set_layout's column-major ones (matrices column-major, batch
+ * outermost). */
+static bool column_major(checker *c, const kiln_lapack_tensor *t) {
+  kiln_lapack_tensor want = *t;
+  set_layout(c, &want, NULL, true, "operand", 0); /* cannot fail without a layout */
+  return t->rank >= 2 && !memcmp(want.strides, t->strides, sizeof t->strides);
+}
+
+/* A triangular solve on column-major matrices is, on the row-major arrays the program
+ * holds (their transposes), the solve with the other side and the other triangle, its
+ * sizes swapped (op(A) X = B is X^T op(A)^T = B^T, and op(A)^T is op applied to A^T):
+ * the operands are then copied as they lie, not transposed (256x256 f64 with 256
+ * right-hand sides: three transposes were a third of the step). */
+static void trsm_as_row_major(checker *c, kiln_lapack_plan *p) {
+  if (p->kind != KILN_LAPACK_TRSM || !column_major(c, &p->in[0]) || !column_major(c, &p->in[1]) ||
+      !column_major(c, &p->out[0]))
+    return;
+  set_layout(c, &p->in[0], NULL, false, "operand", 0);
+  set_layout(c, &p->in[1], NULL, false, "operand", 1);
+  set_layout(c, &p->out[0], NULL, false, "result", 0);
+  p->side = p->side == 'L' ? 'R' : 'L';
+  p->uplo = p->uplo == 'L' ? 'U' : 'L';
+  int m = p->m;
+  p->m = p->n, p->n = m;
+}
+
 static int type_of(kiln_elem e) {
   for (int t = 0; t < 4; t++)
     if (k_elem[t] == e) return t;
@@ -533,6 +559,7 @@ kiln_status kiln_lapack_prepare(const kiln_op *op, const kiln_lapack_shape *oper
   for (int32_t k = 0; !c.st && k < p->num_out; k++) result_known(&c, &p->out[k], k);
   if (!c.st && target >= 0) layouts(&c, op, p->out, p->num_out, p->num_out, NULL, "result_layouts", "result");
   else if (!c.st) set_layout(&c, &p->out[0], NULL, true, "result", 0);
+  if (!c.st) trsm_as_row_major(&c, p);
   if (!c.st) c.st = kiln_lapack_query(p);
   if (c.st) {
     kiln_lapack_destroy(p);

@@ -83,6 +83,45 @@ func.func @f64_forms() {
 
 // -----
 
+// An f64 product whose rows dgemm splits over the threads, each thread's rows in one call
+// (native_dgemm.c): 200x96 by 96x64, the lhs also read transposed, integers exact in f64,
+// against the same sums as a multiply and a reduce.
+func.func @f64_rows_split() {
+  %i = stablehlo.iota dim = 0 : tensor<200x96xi32>
+  %j = stablehlo.iota dim = 1 : tensor<200x96xi32>
+  %three = stablehlo.constant dense<3> : tensor<200x96xi32>
+  %five = stablehlo.constant dense<5> : tensor<200x96xi32>
+  %seven = stablehlo.constant dense<7> : tensor<200x96xi32>
+  %i3 = stablehlo.multiply %i, %three : tensor<200x96xi32>
+  %j5 = stablehlo.multiply %j, %five : tensor<200x96xi32>
+  %s = stablehlo.add %i3, %j5 : tensor<200x96xi32>
+  %r = stablehlo.remainder %s, %seven : tensor<200x96xi32>
+  %ai = stablehlo.subtract %r, %three : tensor<200x96xi32>
+  %a = stablehlo.convert %ai : (tensor<200x96xi32>) -> tensor<200x96xf64>
+  %k = stablehlo.iota dim = 0 : tensor<96x64xi32>
+  %n = stablehlo.iota dim = 1 : tensor<96x64xi32>
+  %two = stablehlo.constant dense<2> : tensor<96x64xi32>
+  %five2 = stablehlo.constant dense<5> : tensor<96x64xi32>
+  %k2 = stablehlo.multiply %k, %two : tensor<96x64xi32>
+  %kn = stablehlo.add %k2, %n : tensor<96x64xi32>
+  %q = stablehlo.remainder %kn, %five2 : tensor<96x64xi32>
+  %bi = stablehlo.subtract %q, %two : tensor<96x64xi32>
+  %b = stablehlo.convert %bi : (tensor<96x64xi32>) -> tensor<96x64xf64>
+  %c = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<200x96xf64>, tensor<96x64xf64>) -> tensor<200x64xf64>
+  %at = stablehlo.transpose %a, dims = [1, 0] : (tensor<200x96xf64>) -> tensor<96x200xf64>
+  %ct = stablehlo.dot_general %at, %b, contracting_dims = [0] x [0] : (tensor<96x200xf64>, tensor<96x64xf64>) -> tensor<200x64xf64>
+  %ab = stablehlo.broadcast_in_dim %a, dims = [0, 1] : (tensor<200x96xf64>) -> tensor<200x96x64xf64>
+  %bb = stablehlo.broadcast_in_dim %b, dims = [1, 2] : (tensor<96x64xf64>) -> tensor<200x96x64xf64>
+  %p = stablehlo.multiply %ab, %bb : tensor<200x96x64xf64>
+  %zero = stablehlo.constant dense<0.0> : tensor<f64>
+  %ref = stablehlo.reduce(%p init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<200x96x64xf64>, tensor<f64>) -> tensor<200x64xf64>
+  check.expect_eq %c, %ref : tensor<200x64xf64>
+  check.expect_eq %ct, %ref : tensor<200x64xf64>
+  func.return
+}
+
+// -----
+
 // A product large enough to run as four real products (at least 2^15 multiply-adds; the
 // small ones above stay complex loops): A = (i - j) + i(i + j), B = (i + j) + i(i - j) over
 // 64x64, integers exact in f32; its first row and last column checked.
