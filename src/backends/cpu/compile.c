@@ -1441,6 +1441,59 @@ static bool slice_read_in_place(const kiln_cpu_executable *x, const kiln_fusion 
   return false;
 }
 
+/* One element's bytes of v when v is a splat: a splat constant, or a broadcast_in_dim of one
+ * (a gradient's zeros); NULL otherwise. */
+static const void *splat_bytes(const kiln_value *v, size_t *out_bytes) {
+  const kiln_op *op = v->def;
+  if (op && op->kind == KILN_OP_BROADCAST_IN_DIM && op->num_operands == 1) op = op->operands[0]->def;
+  const kiln_attr *a = op && op->kind == KILN_OP_CONSTANT ? kiln_op_attr(op, "value") : NULL;
+  if (!a || a->kind != KILN_ATTR_DENSE || !a->dense.splat || kiln_type_is_quant_tensor(v->type)) return NULL;
+  *out_bytes = a->dense.nbytes;
+  return a->dense.data;
+}
+
+/* Whether the scatter kernel runs scatter op starting its result as the splat v. */
+static bool scatter_fills(const kiln_op *op, const kiln_value *v) {
+  size_t bytes;
+  const void *value = splat_bytes(v, &bytes);
+  kiln_cpu_scatter *sc = NULL;
+  kiln_status st = value && op->kind == KILN_OP_SCATTER ? kiln_cpu_scatter_prepare(op, &sc) : NULL;
+  bool fills = !st && sc && kiln_cpu_scatter_fill(sc, value, bytes);
+  kiln_status_free(st);
+  kiln_cpu_scatter_destroy(sc);
+  return fills;
+}
+
+/* Whether op (number i), a splat, is read only as the operand of scatters that fill their
+ * results with it (scatter_fills): then nothing stores it. A scatter-add into zeros (the
+ * gradient of a gather: an embedding's, segment_sum's) otherwise filled the zeros in one
+ * step and copied them into its result in another (an embedding gradient into
+ * f32[50000,128]: 2.6 ms, the two 1.3 of it). */
+static bool splat_only_scattered(const kiln_block *body, const kiln_fusion *fu, int32_t i) {
+  const kiln_op *op = fu->ops[i];
+  size_t bytes;
+  if (op->num_results != 1 || !splat_bytes(&op->results[0], &bytes)) return false;
+  int32_t scatters = 0;
+  for (int32_t j = i + 1; j < fu->num_ops; j++)
+    for (int32_t k = 0; k < fu->ops[j]->num_operands; k++) {
+      if (fu->ops[j]->operands[k] != &op->results[0]) continue;
+      if (k != 0 || !scatter_fills(fu->ops[j], &op->results[0])) return false;
+      scatters++;
+    }
+  return scatters > 0 && scatters == kiln_rewrite_uses(body, &op->results[0]);
+}
+
+/* A scatter step whose operand splat_only_scattered left unstored fills its result with
+ * it and reads no operand: its values are then the indices, the updates and the result. */
+static void scatter_fill_step(const kiln_cpu_executable *x, const kiln_op *op, kiln_cpu_step *step) {
+  size_t bytes;
+  const void *value = splat_bytes(op->operands[0], &bytes);
+  if (!value || x->slots[op->operands[0]->id].store != KILN_CPU_STORE_NONE) return;
+  if (!kiln_cpu_scatter_fill(step->scatter, value, bytes)) return; /* splat_only_scattered checked it */
+  step->values++;
+  step->num_values--;
+}
+
 /* Splat constants a step other than a loop reads (an index of a dynamic slice) are filled
  * once, at compile time, up to this size; larger ones are filled by a loop in each run. */
 enum { MAX_FOLDED_SPLAT_BYTES = 4096 };
@@ -1499,6 +1552,7 @@ static kiln_status schedule(kiln_cpu_executable *x, const kiln_block *body, cons
     int32_t g = fu->group[i];
     if (g >= 0 && fu->root[g] == i) {
       if (slice_read_in_place(x, fu, body, i)) continue; /* its concatenation reads it */
+      if (splat_only_scattered(body, fu, i)) continue;   /* its scatters start as it */
       bool stored;
       KILN_RETURN_IF_ERROR(store_without_loop(x, fu, g, op, &stored));
       if (stored) continue;
@@ -1559,7 +1613,14 @@ static kiln_status schedule(kiln_cpu_executable *x, const kiln_block *body, cons
     TRY_NATIVE(op->kind == KILN_OP_DYNAMIC_SLICE || op->kind == KILN_OP_DYNAMIC_UPDATE_SLICE, kiln_cpu_dynslice_prepare,
                dynslice, KILN_CPU_STEP_DYNSLICE);
     TRY_NATIVE(op->kind == KILN_OP_GATHER, kiln_cpu_gather_prepare, gather, KILN_CPU_STEP_GATHER);
-    TRY_NATIVE(op->kind == KILN_OP_SCATTER, kiln_cpu_scatter_prepare, scatter, KILN_CPU_STEP_SCATTER);
+    if (op->kind == KILN_OP_SCATTER) {
+      KILN_RETURN_IF_ERROR(kiln_cpu_scatter_prepare(op, &step->scatter));
+      if (step->scatter) {
+        KILN_RETURN_IF_ERROR(native_step(x, op, KILN_CPU_STEP_SCATTER, step));
+        scatter_fill_step(x, op, step);
+        continue;
+      }
+    }
     TRY_NATIVE(op->kind == KILN_OP_SORT, kiln_cpu_sort_prepare, sort, KILN_CPU_STEP_SORT);
     if ((op->kind == KILN_OP_CUSTOM_CALL || op->kind == KILN_OP_CHOLESKY || op->kind == KILN_OP_TRIANGULAR_SOLVE) &&
         all_static(op) && op->num_operands + op->num_results <= KILN_CPU_MAX_LAPACK_VALUES) {

@@ -353,6 +353,10 @@ void kiln_cpu_gather_destroy(kiln_cpu_gather *g);
  * out receives a copy of operand, then the updates. Thread-safe for concurrent runs. */
 typedef struct kiln_cpu_scatter kiln_cpu_scatter;
 kiln_status kiln_cpu_scatter_prepare(const kiln_op *op, kiln_cpu_scatter **out);
+/* Has s start its result as `value` (one element's bytes) in every element rather than a
+ * copy of its operand, which runs then pass as NULL: the operand is a splat (a gradient's
+ * zeros) never stored. false (s unchanged) for bytes other than the element's. */
+bool kiln_cpu_scatter_fill(kiln_cpu_scatter *s, const void *value, size_t bytes);
 void kiln_cpu_scatter_run(const kiln_cpu_scatter *s, const void *operand, const void *indices, const void *updates,
                           void *out);
 void kiln_cpu_scatter_destroy(kiln_cpu_scatter *s);

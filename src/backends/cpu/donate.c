@@ -59,14 +59,19 @@ static bool reads_pointwise(const kiln_cpu_executable *x, const kiln_cpu_step *p
   return ok;
 }
 
+/* Whether step p is a scatter or dynamic_update_slice of its first value (a scatter that
+ * fills its result with a splat reads no operand: compile.c's scatter_fill_step). */
+static bool updates_operand(const kiln_cpu_step *p) {
+  return (p->kind == KILN_CPU_STEP_SCATTER && p->num_values == 4) ||
+         (p->kind == KILN_CPU_STEP_DYNSLICE && p->op->kind == KILN_OP_DYNAMIC_UPDATE_SLICE);
+}
+
 /* Whether step p may write its last value (the result) over a's memory while reading a:
  * a pointwise loop, or a scatter / dynamic_update_slice of operand a (which then updates
  * it in place instead of copying it) whose other operands are not a. */
 static bool writes_over(const kiln_cpu_executable *x, const kiln_cpu_step *p, int32_t a) {
   if (p->kind == KILN_CPU_STEP_LOOP) return reads_pointwise(x, p, a);
-  bool update = p->kind == KILN_CPU_STEP_SCATTER ||
-                (p->kind == KILN_CPU_STEP_DYNSLICE && p->op->kind == KILN_OP_DYNAMIC_UPDATE_SLICE);
-  if (!update || kiln_cpu_alias_base(x, p->values[0]) != a) return false;
+  if (!updates_operand(p) || kiln_cpu_alias_base(x, p->values[0]) != a) return false;
   for (int32_t k = 1; k + 1 < p->num_values; k++)
     if (kiln_cpu_alias_base(x, p->values[k]) == a) return false;
   return true;
@@ -122,8 +127,7 @@ static bool result_reads(const kiln_cpu_executable *x, int32_t a) {
 void kiln_cpu_plan_in_place(kiln_cpu_executable *x) {
   for (int32_t s = 0; s < x->num_steps; s++) {
     const kiln_cpu_step *p = &x->steps[s];
-    bool update = p->kind == KILN_CPU_STEP_SCATTER ||
-                  (p->kind == KILN_CPU_STEP_DYNSLICE && p->op->kind == KILN_OP_DYNAMIC_UPDATE_SLICE);
+    bool update = updates_operand(p);
     if ((p->kind != KILN_CPU_STEP_LOOP && !update) || !p->num_values) continue;
     int32_t v = p->values[p->num_values - 1];
     /* a loop's operands are its inputs (a fold's several outputs rule it out in

@@ -533,10 +533,12 @@ static kiln_status run_step(kiln_cpu_executable *x, const kiln_cpu_step *step, v
       kiln_cpu_dynslice_run(step->dynslice, (const void *const *)p, p[n]);
       return NULL;
     case KILN_CPU_STEP_GATHER: kiln_cpu_gather_run(step->gather, p[0], p[1], p[2]); return NULL;
-    case KILN_CPU_STEP_SCATTER:
-      if (!warm && p[0] != p[3]) count_operand_copy(x, step);
-      kiln_cpu_scatter_run(step->scatter, p[0], p[1], p[2], p[3]);
+    case KILN_CPU_STEP_SCATTER: { /* operand (none when the scatter fills: compile.c), indices, updates, result */
+      const void *operand = n == 3 ? p[0] : NULL;
+      if (!warm && operand && operand != p[n]) count_operand_copy(x, step);
+      kiln_cpu_scatter_run(step->scatter, operand, p[n - 2], p[n - 1], p[n]);
       return NULL;
+    }
     case KILN_CPU_STEP_WINDOW: {
       const void *in[3] = {NULL, NULL, NULL};
       for (int32_t k = 0; k < n && k < 3; k++) in[k] = p[k];

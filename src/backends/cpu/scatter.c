@@ -58,6 +58,8 @@ struct kiln_cpu_scatter {
   bool elements;        /* a histogram's form: each point's index (one coordinate, or one
                            per operand dim it moves: x.at[i, j]) picks the one operand element
                            its one update combines into (scatter_elements) */
+  bool fill;            /* the result starts as fill_value in every element, not a copy */
+  uint8_t fill_value[16];
 };
 
 static void strides(const kiln_type *t, int64_t *out) {
@@ -177,6 +179,32 @@ kiln_status kiln_cpu_scatter_prepare(const kiln_op *op, kiln_cpu_scatter **out) 
 }
 
 void kiln_cpu_scatter_destroy(kiln_cpu_scatter *s) { free(s); }
+
+bool kiln_cpu_scatter_fill(kiln_cpu_scatter *s, const void *value, size_t bytes) {
+  if (bytes != s->eb || bytes > sizeof s->fill_value) return false;
+  memcpy(s->fill_value, value, bytes);
+  s->fill = true;
+  return true;
+}
+
+/* Bytes [from, from + bytes) of the result as they start: the operand's, or the fill
+ * value's (from and bytes whole elements). */
+static void start_bytes(const kiln_cpu_scatter *s, uint8_t *res, const uint8_t *operand, size_t from, size_t bytes) {
+  if (!s->fill) {
+    memcpy(res + from, operand + from, bytes);
+    return;
+  }
+  bool zero = true;
+  for (size_t b = 0; b < s->eb; b++) zero &= s->fill_value[b] == 0;
+  if (zero) {
+    memset(res + from, 0, bytes);
+    return;
+  }
+  uint8_t *d = res + from;
+  size_t done = bytes < s->eb ? bytes : s->eb;
+  memcpy(d, s->fill_value, done);
+  for (; done < bytes; done *= 2) memcpy(d + done, d, bytes - done < done ? bytes - done : done);
+}
 
 /* PRIVATE_MIN_RATIO: an order-free scatter of short runs splits its points over the pool,
  * each chunk into a private copy of the result, when there are at least this many update
@@ -358,7 +386,7 @@ static void part_chunk(void *ctx, int32_t c, int32_t thread) {
   part_range(j, c, &lo, &hi);
   if (lo == hi) return;
   size_t row = (size_t)(s->part_dim >= 0 ? s->xstr[s->part_dim] : 1) * s->eb;
-  if (j->copy) memcpy(j->res + (size_t)lo * row, j->x + (size_t)lo * row, (size_t)(hi - lo) * row);
+  if (j->copy) start_bytes(s, j->res, j->x, (size_t)lo * row, (size_t)(hi - lo) * row);
   if (j->owned) scatter_points(s, j->ix, j->up, j->res, 0, s->outer, lo, hi);
 }
 
@@ -409,7 +437,7 @@ void kiln_cpu_scatter_run(const kiln_cpu_scatter *s, const void *operand, const 
                           void *out) {
   if (!s->operand_bytes) return;
   kiln_cpu_pool *pool = kiln_cpu_pool_shared();
-  bool copy = out != operand;
+  bool copy = s->fill || out != operand;
   int64_t copied = copy ? (int64_t)(s->operand_bytes / s->eb) : 0, all = s->part_dim >= 0 ? s->xdims[s->part_dim] : 1;
   /* Every part walks all the points and reads the updates whose runs land in it: worth it
    * when each run spans lines of its own to share out. Runs of under SHARED_RUN_BYTES are
@@ -425,7 +453,7 @@ void kiln_cpu_scatter_run(const kiln_cpu_scatter *s, const void *operand, const 
     bool private_points = !s->unique && s->comb.order_free && s->work >= PRIVATE_MIN_RATIO * (int64_t)(s->operand_bytes / s->eb);
     bool local = !s->unique && !private_points && s->operand_bytes <= LOCAL_COPY_BYTES && s->work * LOCAL_COPY_RATIO >= copied;
     j.chunks = local ? 1 : kiln_cpu_pool_chunks(pool, copied, copy_parts);
-    if (copy && j.chunks < 2) memcpy(out, operand, s->operand_bytes);
+    if (copy && j.chunks < 2) start_bytes(s, out, operand, 0, s->operand_bytes);
     else if (copy) kiln_cpu_pool_run(pool, j.chunks, copied, part_chunk, &j);
     if (!s->work) return; /* an update dim of size 0: no points (and an odims of 0) */
     if (private_points) {

@@ -38,6 +38,73 @@ func.func @row_scatter_add_repeated_and_skipped() {
 
 // -----
 
+// Scatters into a splat (the gradient of a gather: x.at[i].add(u) on zeros): the cpu backend
+// stores no splat and starts each scatter's result filled with it (compile.c,
+// splat_only_scattered): zeros read by two scatters (add, max), -inf (a segment_max's
+// start), a splat constant of i32, a 2-byte f16 fill, and one splat that an add also reads
+// (stored as before).
+func.func @scatters_into_splats() {
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %z = stablehlo.broadcast_in_dim %zero, dims = [] : (tensor<f32>) -> tensor<4x2xf32>
+  %i = stablehlo.constant dense<[[1], [3], [1], [0]]> : tensor<4x1xi32>
+  %u = stablehlo.constant dense<[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0], [7.0, 8.0]]> : tensor<4x2xf32>
+  %u2 = stablehlo.constant dense<[[-1.0, -2.0], [3.0, -4.0], [5.0, -6.0], [-7.0, 8.0]]> : tensor<4x2xf32>
+  %sum = "stablehlo.scatter"(%z, %i, %u) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<4x2xf32>, tensor<4x1xi32>, tensor<4x2xf32>) -> tensor<4x2xf32>
+  %max = "stablehlo.scatter"(%z, %i, %u2) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.maximum %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<4x2xf32>, tensor<4x1xi32>, tensor<4x2xf32>) -> tensor<4x2xf32>
+  check.expect_eq_const %sum, dense<[[7.0, 8.0], [6.0, 8.0], [0.0, 0.0], [3.0, 4.0]]> : tensor<4x2xf32>
+  check.expect_eq_const %max, dense<[[0.0, 8.0], [5.0, 0.0], [0.0, 0.0], [3.0, 0.0]]> : tensor<4x2xf32>
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %n = stablehlo.broadcast_in_dim %ninf, dims = [] : (tensor<f32>) -> tensor<3x2xf32>
+  %j = stablehlo.constant dense<[[2], [0], [2]]> : tensor<3x1xi32>
+  %v = stablehlo.constant dense<[[1.0, 5.0], [2.0, 2.0], [4.0, -1.0]]> : tensor<3x2xf32>
+  %segmax = "stablehlo.scatter"(%n, %j, %v) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.maximum %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<3x2xf32>, tensor<3x1xi32>, tensor<3x2xf32>) -> tensor<3x2xf32>
+  %lo = stablehlo.constant dense<-1.0e30> : tensor<3x2xf32>
+  %seen = stablehlo.maximum %segmax, %lo : tensor<3x2xf32>
+  check.expect_eq_const %seen, dense<[[2.0, 2.0], [-1.0e30, -1.0e30], [4.0, 5.0]]> : tensor<3x2xf32>
+  %sevens = stablehlo.constant dense<7> : tensor<5xi32>
+  %k = stablehlo.constant dense<[[0], [4], [0], [2]]> : tensor<4x1xi32>
+  %w = stablehlo.constant dense<[1, 2, 3, 4]> : tensor<4xi32>
+  %bins = "stablehlo.scatter"(%sevens, %k, %w) ({
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+    %s = stablehlo.add %a, %b : tensor<i32>
+    stablehlo.return %s : tensor<i32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<5xi32>, tensor<4x1xi32>, tensor<4xi32>) -> tensor<5xi32>
+  check.expect_eq_const %bins, dense<[11, 7, 11, 7, 9]> : tensor<5xi32>
+  %half = stablehlo.constant dense<1.5> : tensor<f16>
+  %h = stablehlo.broadcast_in_dim %half, dims = [] : (tensor<f16>) -> tensor<2x3xf16>
+  %one = stablehlo.constant dense<[[1]]> : tensor<1x1xi32>
+  %x = stablehlo.constant dense<[[2.0, 3.0, 4.0]]> : tensor<1x3xf16>
+  %set = "stablehlo.scatter"(%h, %one, %x) ({
+  ^bb0(%a: tensor<f16>, %b: tensor<f16>):
+    stablehlo.return %b : tensor<f16>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<2x3xf16>, tensor<1x1xi32>, tensor<1x3xf16>) -> tensor<2x3xf16>
+  check.expect_eq_const %set, dense<[[1.5, 1.5, 1.5], [2.0, 3.0, 4.0]]> : tensor<2x3xf16>
+  %twos = stablehlo.constant dense<2.0> : tensor<f32>
+  %t = stablehlo.broadcast_in_dim %twos, dims = [] : (tensor<f32>) -> tensor<4x2xf32>
+  %tsum = "stablehlo.scatter"(%t, %i, %u) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<4x2xf32>, tensor<4x1xi32>, tensor<4x2xf32>) -> tensor<4x2xf32>
+  %both = stablehlo.add %tsum, %t : tensor<4x2xf32>
+  check.expect_eq_const %both, dense<[[11.0, 12.0], [10.0, 12.0], [4.0, 4.0], [7.0, 8.0]]> : tensor<4x2xf32>
+  func.return
+}
+
+// -----
+
 func.func @row_scatter_replace_i64() {
   %x = stablehlo.constant dense<[[1, 1], [2, 2]]> : tensor<2x2xi64>
   %i = stablehlo.constant dense<[1, 0, 1]> : tensor<3xui32>
