@@ -36,7 +36,10 @@ def case(title, fname, body, comment):
     out.append('\n'.join(['// ' + c for c in comment.split('\n')]) + f'\nfunc.func @{fname}() {{\n' + '\n'.join(body) + '\n  func.return\n}')
 
 # vector-matrix and few-row products: the column form (vectors across results)
-for (m, k, n, e) in [(1, 64, 128, 'f32'), (1, 48, 100, 'f32'), (3, 40, 70, 'f32'), (2, 33, 300, 'bf16')]:
+# (the last three: blocks of whole rows share each weight load, loopnest.c's
+# emit_column_block: 4 rows a block on AVX-512, 2 on AVX2; 6 rows leave a part block)
+for (m, k, n, e) in [(1, 64, 128, 'f32'), (1, 48, 100, 'f32'), (3, 40, 70, 'f32'), (2, 33, 300, 'bf16'),
+                     (8, 64, 256, 'f32'), (6, 40, 128, 'f32'), (5, 32, 64, 'bf16')]:
     la, a = gen_input('a', (m, k), 7, 3, e)
     lb, b = gen_input('b', (k, n), 5, 2, e)
     r = a.astype(np.float64) @ b.astype(np.float64)
@@ -46,6 +49,14 @@ for (m, k, n, e) in [(1, 64, 128, 'f32'), (1, 48, 100, 'f32'), (3, 40, 70, 'f32'
     case(f'{m}x{k} by {k}x{n}', f'rows{m}_{k}x{n}_{e}', body,
          f'{m} row(s) of {e} by a {k}x{n} matrix: a generated loop (few rows), vectors across the results\n(groups of four vectors, one vector, then single lanes).')
     out.append('// -----')
+# batched few-row products: a block of rows may span two batches, whose weights differ
+la, a = gen_input('a', (2, 5, 48), 7, 3, 'f32')
+lb, b = gen_input('b', (2, 48, 64), 5, 2, 'f32')
+r = np.einsum('bik,bkj->bij', a, b)
+body = la + lb + ['  %r = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<2x5x48xf32>, tensor<2x48x64xf32>) -> tensor<2x5x64xf32>',
+                  f'  check.expect_eq_const %r, {dense(r, "f")} : tensor<2x5x64xf32>']
+case('bb', 'rows5_batched_blocks', body, 'Two batches of 5 rows by their own 48x64 weights: blocks of rows cross from one batch to the next.')
+out.append('// -----')
 # transposed weights: the row form
 la, a = gen_input('a', (2, 64), 7, 3, 'f32')
 lb, b = gen_input('b', (96, 64), 5, 2, 'f32')
