@@ -1174,8 +1174,15 @@ static kiln_status interp_step(kiln_cpu_executable *x, const kiln_op *op, const 
  * the weights again, from L2 while they fit (LOOP_MAX_REREAD_BYTES); larger weights come
  * from L3 once per row, and the library, which reads them once for all rows, wins from two
  * rows (one Zen 3 core, [M,784] x [784,512] then [512,512], us, loop / Kiln's sgemm: M=1
- * 44/57, M=2 143/105, M=4 267/118, M=8 483/126). */
+ * 44/57, M=2 143/105, M=4 267/118, M=8 483/126). With 512-bit vectors the loop folds four
+ * rows at a time (loopnest.c: emit_column_block), each weight loaded once for them, and
+ * f32 products of up to LOOP_BLOCK_MAX_ROWS rows by at most LOOP_BLOCK_WEIGHT_BYTES of
+ * weights run as loops too (us, loop / oneDNN, 2026-12-07: [16,64]x[64,128] 2.6/5.1,
+ * [32,64]x[64,256] 6.5/7.7, [32,32]x[32,512] 6.2/10.1, [32,128]x[128,128] 6.1/7.2; with
+ * more weights oneDNN's blocking wins: [32,256]x[256,256] 21/17). Capped to AVX2 (16
+ * registers, two rows a block) Kiln's sgemm beat the loop on all of these. */
 enum { DNNL_MIN_ELEMENTS = 4096, LOOP_MAX_ROWS = 8, LOOP_MIN_COLUMNS = 64, LOOP_MAX_REREAD_BYTES = 256 << 10 };
+enum { LOOP_BLOCK_MAX_ROWS = 32, LOOP_BLOCK_WEIGHT_BYTES = 64 << 10 };
 
 /* A batched dot_general of at most this many multiply-adds per batch point (rows *
  * columns * contracted size) is a generated loop too: oneDNN's batched matmul pays a fixed
@@ -1228,7 +1235,10 @@ static kiln_status dnnl_step(kiln_cpu_executable *x, const kiln_op *op, kiln_cpu
   /* the fast-start tier has no loops: oneDNN beats the interpreter at any size */
   int64_t rows = dot_free_points(op, 0), columns = dot_free_points(op, 1);
   int64_t weight_bytes = op->operands[1]->type->tensor.num_elements * (int64_t)kiln_elem_storage_bytes(kiln_type_elem(op->operands[1]->type));
-  bool few_rows = kiln_elem_is_float(kiln_type_elem(op->results[0].type)) && rows >= 0 && rows <= LOOP_MAX_ROWS &&
+  bool f32 = kiln_type_elem(op->operands[0]->type) == KILN_ELEM_F32 && kiln_type_elem(op->operands[1]->type) == KILN_ELEM_F32;
+  int64_t max_rows = f32 && weight_bytes <= LOOP_BLOCK_WEIGHT_BYTES && kiln_cpu_code_wide_vectors() ? LOOP_BLOCK_MAX_ROWS
+                                                                                                     : LOOP_MAX_ROWS;
+  bool few_rows = kiln_elem_is_float(kiln_type_elem(op->results[0].type)) && rows >= 0 && rows <= max_rows &&
                   (rows <= 1 || weight_bytes <= LOOP_MAX_REREAD_BYTES) && columns >= LOOP_MIN_COLUMNS && dot_loopable(op);
   int64_t macs = dot_batch_macs(op);
   bool tiny = macs > 0 && macs <= TINY_DOT_MACS && dot_loopable(op);

@@ -305,6 +305,27 @@ static int32_t split_parts(int32_t n, int64_t max_parts, code_part *parts) {
   return (int32_t)np;
 }
 
+static bool g_wide;
+static void find_wide(void) {
+  kiln_cpu_isa_cap cap;
+  pthread_once(&g_init_once, init_llvm);
+  kiln_status st = kiln_cpu_isa_setup(&cap);
+  if (!g_init_ok || st) {
+    kiln_status_free(st);
+    return;
+  }
+  char *features = LLVMGetHostCPUFeatures();
+  cap_features(features, cap);
+  g_wide = strstr(features, "+avx512f") != NULL; /* as compile_part decides the vectors */
+  LLVMDisposeMessage(features);
+}
+
+bool kiln_cpu_code_wide_vectors(void) {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, find_wide);
+  return g_wide;
+}
+
 kiln_status kiln_cpu_code_compile(kiln_cpu_loop *const *loops, int32_t n, bool quick, kiln_cpu_code **out_code,
                                   kiln_cpu_loop_fn *out_fns) {
   *out_code = NULL;

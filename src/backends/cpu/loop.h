@@ -193,6 +193,10 @@ typedef enum kiln_cpu_code_origin {
 kiln_status kiln_cpu_code_compile(kiln_cpu_loop *const *loops, int32_t n, bool quick, kiln_cpu_code **out_code,
                                   kiln_cpu_loop_fn *out_fns);
 void kiln_cpu_code_destroy(kiln_cpu_code *code);
+/* Whether kiln_cpu_code_compile's loops use 512-bit vectors (AVX-512 on the host and not
+ * capped by KILN_CPU_ISA): 32 vector registers rather than 16. false when the setup
+ * fails. Thread-safe. */
+bool kiln_cpu_code_wide_vectors(void);
 /* Bytes of object code the JIT linked (0 for none). */
 uint64_t kiln_cpu_code_bytes(const kiln_cpu_code *code);
 /* Where code came from (UNCACHED for NULL). */

@@ -36,10 +36,11 @@ def case(title, fname, body, comment):
     out.append('\n'.join(['// ' + c for c in comment.split('\n')]) + f'\nfunc.func @{fname}() {{\n' + '\n'.join(body) + '\n  func.return\n}')
 
 # vector-matrix and few-row products: the column form (vectors across results)
-# (the last three: blocks of whole rows share each weight load, loopnest.c's
-# emit_column_block: 4 rows a block on AVX-512, 2 on AVX2; 6 rows leave a part block)
+# (the last four: blocks of whole rows share each weight load, loopnest.c's
+# emit_column_block: 4 rows a block on AVX-512, 2 on AVX2; 6 rows leave a part block; 20
+# rows of f32 by small weights are a loop only with AVX-512, compile.c)
 for (m, k, n, e) in [(1, 64, 128, 'f32'), (1, 48, 100, 'f32'), (3, 40, 70, 'f32'), (2, 33, 300, 'bf16'),
-                     (8, 64, 256, 'f32'), (6, 40, 128, 'f32'), (5, 32, 64, 'bf16')]:
+                     (8, 64, 256, 'f32'), (6, 40, 128, 'f32'), (5, 32, 64, 'bf16'), (20, 48, 128, 'f32')]:
     la, a = gen_input('a', (m, k), 7, 3, e)
     lb, b = gen_input('b', (k, n), 5, 2, e)
     r = a.astype(np.float64) @ b.astype(np.float64)
