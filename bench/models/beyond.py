@@ -5,7 +5,8 @@ Started by bench/beyond.sh (bench/run --beyond), which sets up the pinned Python
 environment and builds Kiln first:
     bench/beyond.sh [--kiln PATH] [--only NAME,...] [--rounds N]
 
-Each program (PROGRAMS below; float32 inputs from a seeded generator) is lowered by jax.jit
+Each program (programs() below: float32 inputs from a seeded generator; then programs_x64(),
+run with jax_enable_x64: f64, i64 and complex128 as scientific code uses them) is lowered by jax.jit
 to StableHLO text, its inputs saved as .npy, into bench/models/beyond/. Per round:
   Kiln      `kiln bench PROGRAM --input ...` (its default settings; the compile cache off),
             its median.
@@ -303,6 +304,63 @@ def maxpool_grad_s1(x):
     return jax.grad(lambda x: jnp.sum(lax.reduce_window(x, -jnp.inf, lax.max, (1, 3, 3, 1), (1, 1, 1, 1), "SAME") ** 2))(x)
 
 
+def lstm_scan(xs, w, u):
+    """An LSTM over 200 steps at batch 8: x @ w for every step at once, h @ u each step."""
+    def step(c, x):
+        h, cc = c
+        i, f, g, o = jnp.split(x @ w + h @ u, 4, -1)
+        cc = jax.nn.sigmoid(f) * cc + jax.nn.sigmoid(i) * jnp.tanh(g)
+        h = jax.nn.sigmoid(o) * jnp.tanh(cc)
+        return (h, cc), h
+    return lax.scan(step, (jnp.zeros((8, 64)), jnp.zeros((8, 64))), xs)[1]
+
+def conv_bn_relu_grad(w, x):
+    def loss(w):
+        y = lax.conv_general_dilated(x, w, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"))
+        return jnp.sum(jax.nn.relu((y - y.mean((0, 1, 2))) * lax.rsqrt(y.var((0, 1, 2)) + 1e-5)))
+    return jax.grad(loss)(w)
+
+def pendulum_euler(y):
+    def step(i, y):
+        return y + 0.001 * jnp.stack([y[:, 1], -jnp.sin(y[:, 0]) - 0.1 * y[:, 1]], -1)
+    return lax.fori_loop(0, 100, step, y)
+
+def mlp_grad(w1, w2, x, y):
+    return jax.grad(lambda w1, w2: jnp.mean((jnp.tanh(x @ w1) @ w2 - y) ** 2), argnums=(0, 1))(w1, w2)
+
+
+def programs_x64():
+    """name -> (function, inputs) of programs that run with jax_enable_x64 (f64, i64,
+    complex128: scientific JAX code), run after every other program (main)."""
+    rng = np.random.default_rng(1)
+
+    def f64(*shape, scale=1.0):
+        return rng.standard_normal(shape) * scale
+
+    return {
+        "f64_matmul": (lambda a, b: a @ b, [f64(512, 512), f64(512, 512)]),
+        "f64_inv": (jnp.linalg.inv, [f64(256, 256) + 16 * np.eye(256)]),
+        "f64_solve": (jnp.linalg.solve, [f64(256, 256) + 16 * np.eye(256), f64(256, 8)]),
+        "f64_cholesky": (lambda a: jnp.linalg.cholesky(a @ a.T + 64 * jnp.eye(256)), [f64(256, 256)]),
+        "f64_qr": (lambda a: jnp.linalg.qr(a)[1], [f64(256, 256)]),
+        "f64_eigh": (lambda a: jnp.linalg.eigh(a + a.T)[0], [f64(128, 128)]),
+        "f64_conv": (lambda x, w: lax.conv_general_dilated(x, w, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")),
+                     [f64(8, 64, 64, 16), f64(3, 3, 16, 32)]),
+        "f64_softmax": (lambda x: jax.nn.softmax(x, -1), [f64(1024, 1024)]),
+        "f64_cumsum": (lambda x: jnp.cumsum(x, axis=-1), [f64(1024, 1024)]),
+        "f64_sort": (lambda x: jnp.sort(x, -1), [f64(256, 4096)]),
+        "f64_fft": (lambda x: jnp.fft.fft(x), [f64(256, 1024)]),
+        "f64_pendulum": (pendulum_euler, [f64(4096, 2)]),
+        "f64_mlp_grad": (mlp_grad, [f64(256, 512, scale=0.05), f64(512, 10, scale=0.05), f64(512, 256), f64(512, 10)]),
+        "f64_scan_rnn": (lambda xs, w: lax.scan(lambda h, x: (jnp.tanh(h @ w + x), h), jnp.zeros((16, 64)), xs)[0],
+                         [f64(100, 16, 64), f64(64, 64, scale=0.1)]),
+        "i64_arith": (lambda a, b: (a * 3 + b // 7) % 1000 + (a ^ b),
+                      [rng.integers(-1000000, 1000000, (1024, 1024)), rng.integers(1, 1000000, (1024, 1024))]),
+        "c128_mul_exp": (lambda a, b: jnp.exp(1j * a) * (a + 1j * b), [f64(1024, 1024), f64(1024, 1024)]),
+        "c128_matmul": (lambda a, b: a @ b, [f64(256, 256) + 1j * f64(256, 256), f64(256, 256) + 1j * f64(256, 256)]),
+    }
+
+
 def programs():
     """name -> (function, inputs)."""
     rng = np.random.default_rng(0)
@@ -573,6 +631,24 @@ def programs():
         "percentile_axis0": (lambda x: jnp.percentile(x, 95, axis=0), [f32(4096, 256)]),
         "logsumexp_axis0": (lambda x: jax.nn.logsumexp(x, axis=0), [f32(4096, 1024)]),
         "maxpool_grad_s1": (maxpool_grad_s1, [f32(8, 32, 32, 32)]),
+        # 2026-12-07: gradients into zeros, few-row products in a scan, and more
+        "embed_grad": (jax.grad(lambda e, i: jnp.sum(jnp.tanh(e[i]))), [f32(50000, 128), ints(50000, 64, 128)]),
+        "lstm_scan": (lstm_scan, [f32(200, 8, 32), f32(32, 256, scale=0.1), f32(64, 256, scale=0.1)]),
+        "conv_bn_relu_grad": (conv_bn_relu_grad, [f32(3, 3, 32, 32, scale=0.1), f32(8, 32, 32, 32)]),
+        "swiglu": (lambda x, w1, w2: jax.nn.silu(x @ w1) * (x @ w2), [f32(512, 512), f32(512, 1376, scale=0.05), f32(512, 1376, scale=0.05)]),
+        "depthwise_1d_k7": (lambda x, w: lax.conv_general_dilated(x, w, (1,), "SAME", dimension_numbers=("NWC", "WIO", "NWC"), feature_group_count=256),
+                            [f32(8, 2048, 256), f32(7, 1, 256)]),
+        "conv1d_k31": (lambda x, w: lax.conv_general_dilated(x, w, (1,), "SAME", dimension_numbers=("NWC", "WIO", "NWC")), [f32(16, 4096, 32), f32(31, 32, 32)]),
+        "rowwise_dot": (lambda a, b: jnp.einsum("ij,ij->i", a, b), [f32(8192, 512), f32(8192, 512)]),
+        "cummin_axis0": (lambda x: lax.cummin(x, axis=0), [f32(2048, 512)]),
+        "avgpool_3x3_s2": (lambda x: lax.reduce_window(x, 0.0, lax.add, (1, 3, 3, 1), (1, 2, 2, 1), "SAME") / 9, [f32(16, 112, 112, 64)]),
+        "nonzero_sized": (lambda x: jnp.nonzero(x > 1.0, size=4096, fill_value=0)[0], [f32(1 << 16)]),
+        "while_batched": (jax.vmap(lambda x: lax.while_loop(lambda c: c[0] < 1000.0, lambda c: (c[0] * 1.5 + 1, c[1] + 1), (x, 0))[1]),
+                          [np.abs(f32(4096)) * 100]),
+        "logsumexp_where": (lambda x: jax.nn.logsumexp(x, axis=-1, where=x > -0.5), [f32(2048, 1024)]),
+        "ce_int_labels": (lambda z, y: -jnp.mean(jnp.take_along_axis(jax.nn.log_softmax(z, -1), y[:, None], 1)), [f32(4096, 1000), ints(1000, 4096)]),
+        "topk_bf16": (lambda x: lax.top_k(x.astype(jnp.bfloat16), 8)[0].astype(jnp.float32), [f32(4096, 1000)]),
+        "i1e_wide": (jax.scipy.special.i1e, [f32(1024, 1024, scale=5)]),
     }
 
 
@@ -644,17 +720,21 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     a = ap.parse_args()
     jax.config.update("jax_platforms", "cpu")
-    progs = programs()
-    names = [n for n in a.only.split(",") if n] or list(progs)
-    unknown = [n for n in names if n not in progs]
+    progs, wide = programs(), set(programs_x64())
+    names = [n for n in a.only.split(",") if n] or list(progs) + sorted(wide)
+    unknown = [n for n in names if n not in progs and n not in wide]
     if unknown:
-        sys.exit(f"beyond.py: no program {', '.join(unknown)} (have: {', '.join(progs)})")
+        sys.exit(f"beyond.py: no program {', '.join(unknown)} (have: {', '.join(list(progs) + sorted(wide))})")
+    names = [n for n in names if n not in wide] + [n for n in names if n in wide]  # x64 ones last
     print(f"Host: {peers.host_line(a.kiln)}; {peers.kiln_version(a.kiln)}; jax {jax.__version__}; "
           f"{a.rounds} rounds, medians; load {tiers.load_avg()}", flush=True)
     print("| program | Kiln (us) | XLA:CPU (us) | Kiln / XLA:CPU | ops Kiln interpreted | result |")
     print("|---|---:|---:|---:|---:|---|")
     failed = 0
     for name in names:
+        if name in wide and not jax.config.jax_enable_x64:
+            jax.config.update("jax_enable_x64", True)  # from here on: 64-bit types as written
+            progs = programs_x64()
         fn, inputs = progs[name]
         f, args = export(name, fn, inputs)
         result = check_kiln(a.kiln, args, f(*inputs))
