@@ -61,6 +61,29 @@ static kiln_status fail(const char *path, const char *what) {
   return KILN_STATUS(KILN_STATUS_INVALID_ARGUMENT, "%s: %s", path, what);
 }
 
+/* a's data, read in Fortran (column-major) order, put in row-major order (np.save of a
+ * transposed array writes the former). */
+static kiln_status to_row_major(const char *path, kiln_npy_array *a) {
+  size_t eb = kiln_elem_storage_bytes(a->elem), n = eb ? a->byte_size / eb : 0;
+  if (a->rank < 2 || n < 2) return NULL; /* the same bytes either way */
+  uint8_t *rm = malloc(a->byte_size);
+  if (!rm) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", path);
+  int64_t idx[KILN_MAX_RANK] = {0}, stride[KILN_MAX_RANK], off = 0; /* off: idx's element in Fortran order */
+  for (int32_t d = 0; d < a->rank; d++) stride[d] = d ? stride[d - 1] * a->dims[d - 1] : 1;
+  for (size_t i = 0; i < n; i++) { /* row-major order: the last index fastest */
+    memcpy(rm + i * eb, a->data + (size_t)off * eb, eb);
+    for (int32_t d = a->rank - 1; d >= 0; d--) {
+      off += stride[d];
+      if (++idx[d] < a->dims[d]) break;
+      off -= stride[d] * a->dims[d];
+      idx[d] = 0;
+    }
+  }
+  free(a->data);
+  a->data = rm;
+  return NULL;
+}
+
 /* A raw void descr ("V2": n is its size) read as void_as, when that fits (kiln_npy_read_as). */
 static kiln_status void_dtype(const char *path, const char *d, size_t n, kiln_elem void_as, kiln_elem *out) {
   char digits[8] = "";
@@ -104,7 +127,8 @@ kiln_status kiln_npy_read_as(const char *path, kiln_elem void_as, kiln_npy_array
   const char *fortran = st ? NULL : dict_value(header, "fortran_order");
   const char *shape = st ? NULL : dict_value(header, "shape");
   if (!st && (!descr || !fortran || !shape)) st = fail(path, "header lacks descr, fortran_order or shape");
-  if (!st && strncmp(fortran, "False", 5) != 0) st = fail(path, "Fortran-ordered arrays are not supported (save a C-contiguous array)");
+  bool fortran_order = !st && strncmp(fortran, "True", 4) == 0;
+  if (!st && !fortran_order && strncmp(fortran, "False", 5) != 0) st = fail(path, "malformed fortran_order");
   kiln_elem elem = KILN_ELEM_COUNT;
   bool swap = false;
   if (!st) {
@@ -158,6 +182,7 @@ kiln_status kiln_npy_read_as(const char *path, kiln_elem void_as, kiln_npy_array
         out->data[i + b] = t;
       }
   }
+  if (!st && fortran_order) st = to_row_major(path, out);
   if (st) kiln_npy_free(out);
   free(header);
   fclose(f);

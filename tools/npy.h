@@ -1,7 +1,8 @@
 /* NumPy .npy files <-> host arrays. Every NumPy dtype Kiln has an element type for (bool,
  * int8..64, uint8..64, float16/32/64, complex64/128) plus the ml_dtypes names (bfloat16,
  * float8_*, float6_*, float4_e2m1fn, int2/int4/uint2/uint4) stored in the header's 'descr'.
- * Versions 1.0, 2.0 and 3.0 are read; 1.0 is written (2.0 when the header needs it). Errors
+ * Versions 1.0, 2.0 and 3.0 are read; 1.0 is written (2.0 when the header needs it). A
+ * Fortran-ordered file (np.save of a transposed array) is read into row-major order. Errors
  * name the file and what is wrong. Data is dense, row-major, in the IR's element storage
  * (ir/elem.def), which is also the host layout of kiln_buffer. */
 #ifndef KILN_TOOLS_NPY_H

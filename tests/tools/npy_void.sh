@@ -6,17 +6,9 @@ set -u
 kiln=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# a version 1.0 .npy of 3 elements: npy FILE DESCR BYTES (BYTES: printf escapes)
-npy() {
-  local dict="{'descr': '$2', 'fortran_order': False, 'shape': (3,), }"
-  local pad=$((64 - (10 + ${#dict} + 1) % 64))
-  dict="$dict$(printf '%*s' $((pad % 64)) '')"
-  local len=$((${#dict} + 1))
-  { printf '\x93NUMPY\x01\x00'; printf "\\x$(printf %02x $((len & 255)))\\x$(printf %02x $((len >> 8)))"
-    printf '%s\n' "$dict"; printf "$3"; } >"$1"
-}
-npy "$tmp/bf16.npy" '<V2' '\x80\x3f\x00\x40\x00\xbf'   # 1, 2, -0.5 as bfloat16
-npy "$tmp/f16.npy" '|V2' '\x00\x3c\x00\x38\x00\xc0'    # 1, 0.5, -2 as float16
+. "$(dirname "$0")/npy_write.sh"
+npy_write "$tmp/bf16.npy" '<V2' False '(3,)' '\x80\x3f\x00\x40\x00\xbf'   # 1, 2, -0.5 as bfloat16
+npy_write "$tmp/f16.npy" '|V2' False '(3,)' '\x00\x3c\x00\x38\x00\xc0'    # 1, 0.5, -2 as float16
 cat >"$tmp/p.mlir" <<'MLIR'
 func.func @main(%a: tensor<3xbf16>, %b: tensor<3xf16>) -> (tensor<3xf32>, tensor<3xf32>) {
   %0 = stablehlo.convert %a : (tensor<3xbf16>) -> tensor<3xf32>
