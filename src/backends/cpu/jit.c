@@ -57,19 +57,24 @@ static LLVMErrorRef count_object(void *ctx, LLVMMemoryBufferRef *obj) {
   return NULL;
 }
 
-/* Turns off, in LLVM's host feature list ("+avx2,-amx-tile,+avx512f,..."), what the cap
- * excludes (features beginning with one of its prefixes); LLVM turns off what depends on
- * them. */
-static void cap_features(char *features, kiln_cpu_isa_cap cap) {
+/* LLVM's host feature list ("+avx2,-amx-tile,+avx512f,...") with what the cap excludes
+ * turned off (features beginning with one of its prefixes; LLVM turns off what depends on
+ * them). The caller frees it with LLVMDisposeMessage. */
+static char *host_features(kiln_cpu_isa_cap cap) {
   static const char *const avx2_off[] = {"avx512", "amx", "avxvnni", NULL};
   static const char *const avx512_off[] = {"amx", "avx512fp16", NULL};
   const char *const *off = cap == KILN_CPU_ISA_AVX2 ? avx2_off : cap == KILN_CPU_ISA_AVX512 ? avx512_off : NULL;
+  char *features = LLVMGetHostCPUFeatures();
   for (char *f = features; off && f; f = strchr(f, ',')) {
     f += *f == ',';
     for (int k = 0; off[k] && *f == '+'; k++)
       if (!strncmp(f + 1, off[k], strlen(off[k]))) *f = '-';
   }
+  return features;
 }
+
+/* Whether loops for these features use 512-bit vectors. */
+static bool wide_features(const char *features) { return strstr(features, "+avx512f") != NULL; }
 
 static pthread_once_t g_init_once = PTHREAD_ONCE_INIT;
 static bool g_init_ok;
@@ -265,7 +270,7 @@ static void compile_part(const code_job *job, code_part *pt) {
   g.f32 = LLVMFloatTypeInContext(g.c);
   g.f64 = LLVMDoubleTypeInContext(g.c);
   g.ptr = LLVMPointerType(g.i8, 0);
-  g.vector_bytes = strstr(job->features, "+avx512f") ? 64 : 32;
+  g.vector_bytes = wide_features(job->features) ? 64 : 32;
   g.f16_native = strstr(job->features, "+avx512fp16") != NULL;
   g.f16c = strstr(job->features, "+f16c") != NULL && !g.f16_native;
   kiln_status st = NULL;
@@ -314,9 +319,8 @@ static void find_wide(void) {
     kiln_status_free(st);
     return;
   }
-  char *features = LLVMGetHostCPUFeatures();
-  cap_features(features, cap);
-  g_wide = strstr(features, "+avx512f") != NULL; /* as compile_part decides the vectors */
+  char *features = host_features(cap);
+  g_wide = wide_features(features);
   LLVMDisposeMessage(features);
 }
 
@@ -346,8 +350,7 @@ kiln_status kiln_cpu_code_compile(kiln_cpu_loop *const *loops, int32_t n, bool q
     if (!loops[i]->slots) kiln_cpu_collapse(loops[i], nodes); /* a template is collapsed by its family's plan */
     free(nodes);
   }
-  char *cpu = LLVMGetHostCPUName(), *features = LLVMGetHostCPUFeatures();
-  cap_features(features, cap);
+  char *cpu = LLVMGetHostCPUName(), *features = host_features(cap);
   code_part parts[MAX_PARTS];
   code_job job = {loops, cpu, features, quick, parts, split_parts(n, kiln_cpu_pool_threads(kiln_cpu_pool_shared()), parts),
                   0};
