@@ -49,7 +49,6 @@ set(KILN_CPU_SOURCES
   src/backends/cpu/native_rng.c
   src/backends/cpu/native_top_k.c
   src/backends/cpu/parallel.c
-  src/backends/cpu/pool.c
   src/backends/cpu/scatter.c
   src/backends/cpu/scatter_combine.c
   src/backends/cpu/sort.c
@@ -75,6 +74,12 @@ target_include_directories(kiln_cpu_objects PUBLIC include PRIVATE src ${LLVM_IN
 target_link_libraries(kiln_cpu_objects PUBLIC DNNL::dnnl OpenMP::OpenMP_C)
 set_target_properties(kiln_cpu_objects PROPERTIES POSITION_INDEPENDENT_CODE ON C_VISIBILITY_PRESET hidden)
 
+# The thread pool and its view of the host's load (pool.h, load.h), which tests and
+# bench/pool_bench.c build on too.
+add_library(kiln_pool_objects OBJECT src/backends/cpu/pool.c src/backends/cpu/load.c)
+target_include_directories(kiln_pool_objects PRIVATE include src)
+set_target_properties(kiln_pool_objects PROPERTIES POSITION_INDEPENDENT_CODE ON C_VISIBILITY_PRESET hidden)
+
 # The FFT's passes built once per instruction set (fft_kernels.h); fft.c picks one at run
 # time by the host and KILN_CPU_ISA.
 add_library(kiln_fft_kernel_objects OBJECT src/backends/cpu/fft_kernels_sse2.c src/backends/cpu/fft_kernels_avx2.c
@@ -92,7 +97,7 @@ target_include_directories(kiln_gemm_objects PRIVATE include src)
 set_target_properties(kiln_gemm_objects PROPERTIES POSITION_INDEPENDENT_CODE ON C_VISIBILITY_PRESET hidden)
 target_compile_options(kiln_gemm_objects PRIVATE -mavx2 -mfma)
 
-kiln_plugin(cpu $<TARGET_OBJECTS:kiln_cpu_objects> $<TARGET_OBJECTS:kiln_fft_kernel_objects> $<TARGET_OBJECTS:kiln_gemm_objects> $<TARGET_OBJECTS:kiln_passes_objects>
+kiln_plugin(cpu $<TARGET_OBJECTS:kiln_cpu_objects> $<TARGET_OBJECTS:kiln_pool_objects> $<TARGET_OBJECTS:kiln_fft_kernel_objects> $<TARGET_OBJECTS:kiln_gemm_objects> $<TARGET_OBJECTS:kiln_passes_objects>
             $<TARGET_OBJECTS:kiln_interp_objects> $<TARGET_OBJECTS:kiln_lapack_objects> src/backends/cpu/plugin.c)
 target_include_directories(kiln-cpu PRIVATE ${LLVM_INCLUDE_DIRS})
 target_link_directories(kiln-cpu PRIVATE ${LLVM_LIBRARY_DIRS})

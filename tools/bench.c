@@ -183,6 +183,17 @@ static void print_compile(const kiln_executable *x, double compile_ms, double fi
   kiln_status_free(st);
 }
 
+/* The narrowed line, when some runs used fewer threads than the device has (the host's
+ * CPUs busy with other work: kiln_executable_stats_info.runs_narrowed). */
+static void print_narrowed(const kiln_executable *x) {
+  kiln_executable_stats_info s = {.struct_size = sizeof s};
+  kiln_status st = kiln_executable_stats(x, &s);
+  if (!st && s.runs_narrowed)
+    printf("narrowed runs: %llu on fewer threads (the host's CPUs busy with other work)\n",
+           (unsigned long long)s.runs_narrowed);
+  kiln_status_free(st);
+}
+
 /* The nearest-rank percentile pct (0 < pct <= 100) of the n >= 1 sorted samples: the
  * least sample that at least pct% of all samples are at or below (the ceil(pct * n / 100)-th
  * smallest; with fewer than 100 samples the 99th is the greatest). */
@@ -290,6 +301,7 @@ static kiln_status measure(const bench_opts *o, bench_run *r, double compile_ms,
            samples[0], nearest_rank(samples, n, 99), samples[n - 1], n, first_us);
     print_memory(r->x, &m);
     print_tier(r->x, settled_ms, &f);
+    print_narrowed(r->x);
   }
   free(samples);
   return st;

@@ -187,6 +187,9 @@ typedef struct kiln_backend_executable_stats {
    * kiln_executable_stats_info.signatures). */
   uint64_t signatures;
   uint64_t code_compiles;
+  /* Appended within ABI version 1: runs made on fewer threads than the device has because
+   * the host was crowded (see kiln_executable_stats_info.runs_narrowed). */
+  uint64_t runs_narrowed;
 } kiln_backend_executable_stats;
 
 typedef struct kiln_backend {

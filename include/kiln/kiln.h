@@ -488,6 +488,11 @@ typedef struct kiln_executable_stats_info {
    * not reported. */
   uint64_t signatures;
   uint64_t code_compiles;
+  /* Added in 0.1 after the fields above: runs the plugin made on fewer threads than its
+   * device has (down to the calling thread alone) because other processes kept the host's
+   * CPUs busy and the run was short (cpu: under 2 ms; a thread queued behind another
+   * process would hold such a run up for that process's time slice). 0 when not reported. */
+  uint64_t runs_narrowed;
 } kiln_executable_stats_info;
 
 /* KILN_TIER_QUICK (added in 0.1 after the others): a fast-start tier of compiled code,

@@ -239,6 +239,7 @@ kiln_status kiln_executable_stats(const kiln_executable *x, kiln_executable_stat
       .prepared_in_runs = bs.prepared_in_runs,
       .signatures = bs.signatures,
       .code_compiles = bs.code_compiles,
+      .runs_narrowed = bs.runs_narrowed,
   };
   size_t caller_size = out_stats->struct_size; /* a newer caller's extra fields read as zero, an older one's end early */
   memset(out_stats, 0, caller_size);

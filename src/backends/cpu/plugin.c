@@ -1,9 +1,11 @@
 /* The optimising CPU backend as a plugin (libkiln-cpu.so): one device, the host's cores,
  * or several sharing them (device.h); buffers are aligned host memory; a run finishes
  * before execute returns. */
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "backends/cpu/cpu.h"
 #include "backends/cpu/device.h"
@@ -22,6 +24,10 @@ struct kiln_backend_buffer {
 struct kiln_backend_executable {
   kiln_cpu_tiered *t;
   const kiln_backend_device *device; /* whose threads its runs use */
+  /* what a run on all those threads takes (ns; a running average, 0: none yet), and the
+   * runs made on fewer of them, the host being crowded (kiln_cpu_pool_run_threads) */
+  _Atomic int64_t typical_ns;
+  _Atomic uint64_t runs_narrowed;
 };
 
 /* An unknown KILN_CPU_ISA or KILN_CPU_TIER, or a bad KILN_CPU_THREADS or KILN_CPU_DEVICES,
@@ -124,6 +130,19 @@ static void cpu_executable_destroy(kiln_backend_executable *e) {
   free(e);
 }
 
+static int64_t now_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+/* Folds a run on the device's threads into e's typical time: an average weighted 3:1
+ * toward the past, so one stalled run moves it little. Runs at once may lose an update. */
+static void note_run(kiln_backend_executable *e, int64_t ns) {
+  int64_t was = atomic_load_explicit(&e->typical_ns, memory_order_relaxed);
+  atomic_store_explicit(&e->typical_ns, was ? (3 * was + ns) / 4 : ns, memory_order_relaxed);
+}
+
 static kiln_status cpu_execute(kiln_backend_executable *e, const kiln_backend_execute_args *a) {
   kiln_cpu_tensor *in_small[16], *out_small[16];
   kiln_cpu_tensor **in = a->num_inputs <= 16 ? in_small : kiln_fault_calloc((size_t)a->num_inputs, sizeof *in);
@@ -143,9 +162,17 @@ static kiln_status cpu_execute(kiln_backend_executable *e, const kiln_backend_ex
   bool launch = a->struct_size >= offsetof(kiln_backend_execute_args, device) + sizeof a->device && a->device;
   kiln_interp_process before_process = kiln_interp_launch_begin(a);
   if (!st) {
-    kiln_cpu_pool *before = kiln_cpu_pool_bind(kiln_cpu_device_pool(launch ? a->device : e->device));
+    kiln_cpu_pool *pool = kiln_cpu_device_pool(launch ? a->device : e->device);
+    kiln_cpu_pool *before = kiln_cpu_pool_bind(pool);
+    pool = kiln_cpu_pool_shared();
+    int32_t threads = kiln_cpu_pool_run_threads(pool, atomic_load_explicit(&e->typical_ns, memory_order_relaxed));
+    int32_t cap = kiln_cpu_pool_limit(threads);
+    int64_t t0 = now_ns();
     st = kiln_cpu_tiered_run(e->t, in, out, a->report_checks ? &log : NULL, NULL);
+    kiln_cpu_pool_limit(cap);
     kiln_cpu_pool_bind(before);
+    if (threads < kiln_cpu_pool_threads(pool)) atomic_fetch_add_explicit(&e->runs_narrowed, 1, memory_order_relaxed);
+    else if (!st) note_run(e, now_ns() - t0);
   }
   kiln_interp_launch_end(a, before_process, st != NULL);
   for (int32_t i = 0; marked && i < a->num_inputs; i++) { /* a tensor a result took is the result's now */
@@ -188,6 +215,7 @@ static kiln_status cpu_executable_stats(const kiln_backend_executable *e, kiln_b
   if (HAS_FIELD(out, interpreted_ops)) out->interpreted_ops = kiln_cpu_interpreted_ops(x);
   if (HAS_FIELD(out, copy_bytes)) kiln_cpu_copy_counts(x, &out->copies, &out->copy_bytes);
   if (HAS_FIELD(out, prepared_in_runs)) out->prepared_in_runs = kiln_cpu_prepared_in_runs(x);
+  if (HAS_FIELD(out, runs_narrowed)) out->runs_narrowed = atomic_load_explicit(&e->runs_narrowed, memory_order_relaxed);
   if (HAS_FIELD(out, code_compiles) && x->specs) kiln_cpu_specs_counts(x->specs, &out->signatures, &out->code_compiles);
   if (HAS_FIELD(out, optimized_runs)) {
     out->tier = tier.optimized ? KILN_TIER_OPTIMIZED : tier.quick ? KILN_TIER_QUICK : KILN_TIER_FAST_START;

@@ -83,13 +83,28 @@ kiln_status kiln_cpu_pool_setup(void);
  * starts them again. */
 void kiln_cpu_pool_shutdown(void);
 
+/* How many of p's threads (the caller among them) a run should use: all of them, or when
+ * the run is short (typical_ns, what its runs on all of p's threads take, under 2 ms; 0:
+ * not known yet) only as many as the CPUs other threads leave free on the host (load.h:
+ * the mean of the runnable threads not p's, sampled from /proc/loadavg at most every 10 ms
+ * by the calls that get here), at least 1. A thread beyond those queues behind another
+ * process and holds a short run up for that process's time slice, milliseconds.
+ * Thread-safe. */
+int32_t kiln_cpu_pool_run_threads(const kiln_cpu_pool *p, int64_t typical_ns);
+/* Caps the threads the calling thread's calls use (chunks and workers, the caller among
+ * them) at `threads` (0 or less: no cap) and returns the cap it had, to be put back when
+ * the run ends. A call on a pool of more threads lets only the first threads - 1 workers
+ * that join it claim chunks; with a cap of 1, calls run on the caller. */
+int32_t kiln_cpu_pool_limit(int32_t threads);
+
 int32_t kiln_cpu_pool_threads(const kiln_cpu_pool *p);
 /* How many times callers have moved a worker onto their CPU (kiln_cpu_pool_run), for tests
  * and figures. */
 uint64_t kiln_cpu_pool_rescues(const kiln_cpu_pool *p);
 
 /* The cost model: into how many chunks (at most max_chunks, at least 1) to split `work`
- * (elements touched, summed over the call) so that each chunk pays for its hand-off;
+ * (elements touched, summed over the call) over the threads the calling thread may use
+ * (kiln_cpu_pool_limit) so that each chunk pays for its hand-off;
  * 1 means the caller should run it alone. Fewer than two chunks a thread are rounded down
  * to one a thread (3 chunks on 2 threads left one thread two of them). */
 int32_t kiln_cpu_pool_chunks(const kiln_cpu_pool *p, int64_t work, int64_t max_chunks);

@@ -8,7 +8,8 @@
  * a call of more chunks than the pool's word counts runs on its caller; chunk 0 runs on the
  * caller, which claims from the first chunk on while workers claim from the last; a caller
  * waiting long for a worker's chunk moves that worker onto its CPU, and the worker's
- * affinity comes back;
+ * affinity comes back; a cap on the threads of a thread's calls; fewer threads for a short
+ * run while other threads keep every CPU busy;
  * kiln_cpu_parallel_for (parallel.c) splits points at multiples of a loop's grain. */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -563,6 +564,92 @@ static void test_two_ends(void) {
   kiln_cpu_pool_destroy(p);
 }
 
+typedef struct limit_job {
+  _Atomic int32_t used[KILN_CPU_POOL_MAX_THREADS]; /* chunks each thread number ran */
+} limit_job;
+
+static void limit_chunk(void *ctx, int32_t c, int32_t thread) {
+  limit_job *j = ctx;
+  atomic_fetch_add(&j->used[thread], 1);
+  sleep_ns(500000); /* long enough for every awake worker to join */
+}
+
+static int32_t threads_used(const limit_job *j, int32_t threads) {
+  int32_t n = 0;
+  for (int32_t t = 0; t < threads; t++) n += atomic_load(&j->used[t]) > 0;
+  return n;
+}
+
+/* A cap on the calling thread's calls (kiln_cpu_pool_limit): chunks for that many threads,
+ * no more threads running them, the caller alone at 1; put back, the whole pool again. */
+static void test_limit(void) {
+  kiln_cpu_pool *p = NULL;
+  kiln_status_free(kiln_cpu_pool_create(4, &p));
+  EXPECT(p != NULL, "a pool of 4 threads");
+  if (!p) return;
+  int32_t all = kiln_cpu_pool_chunks(p, 1 << 26, 1000);
+  EXPECT(kiln_cpu_pool_limit(2) == 0, "no cap before");
+  int32_t two = kiln_cpu_pool_chunks(p, 1 << 26, 1000);
+  EXPECT(two >= 2 && two < all, "chunks for 2 threads (%d) are fewer than for 4 (%d)", (int)two, (int)all);
+  int32_t most = 0;
+  for (int i = 0; i < 20; i++) {
+    limit_job j = {0};
+    kiln_cpu_pool_run(p, 8, 1 << 26, limit_chunk, &j);
+    int32_t n = threads_used(&j, 4);
+    most = n > most ? n : most;
+  }
+  EXPECT(most >= 1 && most <= 2, "calls capped at 2 threads ran on at most 2 (%d)", (int)most);
+  EXPECT(kiln_cpu_pool_limit(1) == 2, "the cap was 2");
+  EXPECT(kiln_cpu_pool_chunks(p, 1 << 26, 1000) == 1, "capped at 1: one chunk");
+  limit_job alone = {0};
+  kiln_cpu_pool_run(p, 8, 1 << 26, limit_chunk, &alone);
+  EXPECT(atomic_load(&alone.used[0]) == 8 && threads_used(&alone, 4) == 1, "capped at 1: every chunk on the caller");
+  EXPECT(kiln_cpu_pool_limit(0) == 1, "the cap was 1");
+  EXPECT(kiln_cpu_pool_chunks(p, 1 << 26, 1000) == all, "uncapped: chunks for the whole pool again");
+  kiln_cpu_pool_destroy(p);
+}
+
+static _Atomic bool g_spin_stop;
+
+static void *spin(void *arg) {
+  (void)arg;
+  while (!atomic_load_explicit(&g_spin_stop, memory_order_relaxed)) {
+  }
+  return NULL;
+}
+
+/* The threads a run should use (kiln_cpu_pool_run_threads): all of them for a run not yet
+ * timed, a long run and a pool of one; fewer for a short run once threads of other work
+ * (here as many spinning threads as the host has CPUs) keep every CPU busy. */
+static void test_run_threads(void) {
+  kiln_cpu_pool *p = NULL, *one = NULL;
+  kiln_status_free(kiln_cpu_pool_create(2, &p));
+  kiln_status_free(kiln_cpu_pool_create(1, &one));
+  EXPECT(p && one, "pools of 2 threads and 1");
+  if (p && one) {
+    EXPECT(kiln_cpu_pool_run_threads(p, 0) == 2, "a run not yet timed: every thread");
+    EXPECT(kiln_cpu_pool_run_threads(one, 100000) == 1, "a pool of one: one");
+    int cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    pthread_t spinners[64];
+    int started = 0;
+    atomic_store(&g_spin_stop, false);
+    while (started < cpus && started < 64 && pthread_create(&spinners[started], NULL, spin, NULL) == 0) started++;
+    int32_t least = 2;
+    for (int64_t t0 = mono_ns(); least > 1 && mono_ns() - t0 < 2000000000;) { /* 8 samples 10 ms apart */
+      int32_t n = kiln_cpu_pool_run_threads(p, 100000);
+      least = n < least ? n : least;
+      sleep_ns(2000000);
+    }
+    EXPECT(started < cpus || least == 1, "a short run beside %d spinning threads on %d CPUs: the caller alone (%d)",
+           started, cpus, (int)least);
+    EXPECT(kiln_cpu_pool_run_threads(p, 5000000) == 2, "a run of 5 ms: every thread, busy host or not");
+    atomic_store(&g_spin_stop, true);
+    for (int i = 0; i < started; i++) pthread_join(spinners[i], NULL);
+  }
+  kiln_cpu_pool_destroy(p);
+  kiln_cpu_pool_destroy(one);
+}
+
 int main(void) {
   test_exactly_once();
   test_many_chunks();
@@ -574,6 +661,8 @@ int main(void) {
   test_size();
   test_cost_model();
   test_rescue();
+  test_limit();
+  test_run_threads();
   test_parallel_grain();
   test_shared();
   test_parts();
