@@ -196,6 +196,26 @@ static bool concat_of_gather_indices(const kiln_op *op) {
   return false; /* read inside a region, or by another operand */
 }
 
+/* A stack (jnp.stack, jnp.array of values: a concatenation of pieces one long along the
+ * joined dim) small enough to be a loop's select among its pieces: at each point every
+ * piece is computed and the one the position along the dim names is kept, so the pieces
+ * and the stack's readers fuse into one loop (an ODE step's state, stacked from its
+ * components, was a concatenation step and a loop step per component). A piece read
+ * anywhere along the dim is read at 0, where it is one long: never out of its range. */
+enum { STACK_MAX_PIECES = 16, STACK_MAX_ELEMENTS = 4096 };
+static bool small_stack(const kiln_cpu_executable *x, const kiln_op *op) {
+  const kiln_type *r = op->results[0].type;
+  int64_t dim;
+  if (x->family || op->kind != KILN_OP_CONCATENATE || op->num_results != 1 || op->num_operands < 2 ||
+      op->num_operands > STACK_MAX_PIECES || !kiln_cpu_static_dense(r) || kiln_elem_is_complex(kiln_type_elem(r)) ||
+      !kiln_cpu_loopgen_elem(kiln_type_elem(r)) || r->tensor.num_elements > STACK_MAX_ELEMENTS ||
+      !kiln_attr_i64_at(kiln_op_attr(op, "dimension"), 0, &dim) || dim < 0 || dim >= r->tensor.rank)
+    return false;
+  for (int32_t k = 0; k < op->num_operands; k++)
+    if (!kiln_cpu_static_dense(op->operands[k]->type) || op->operands[k]->type->tensor.dims[dim] != 1) return false;
+  return true;
+}
+
 static kiln_fuse_class classify(const kiln_op *op, void *user) {
   const kiln_cpu_executable *x = user;
   if (x->baseline || op->num_results != 1 || !all_static(op)) return KILN_FUSE_NONE;
@@ -224,7 +244,7 @@ static kiln_fuse_class classify(const kiln_op *op, void *user) {
     }
     case KILN_OP_DYNAMIC_SLICE: /* not in a signature's compile: a gather's geometry is constant in shared code */
       return !x->family && element_dynslice(op) ? KILN_FUSE_GATHER : KILN_FUSE_NONE;
-    case KILN_OP_CONCATENATE: return concat_of_gather_indices(op) ? KILN_FUSE_LOOP : KILN_FUSE_NONE;
+    case KILN_OP_CONCATENATE: return concat_of_gather_indices(op) || small_stack(x, op) ? KILN_FUSE_LOOP : KILN_FUSE_NONE;
     default: return kiln_cpu_loopgen_supports(op) && same_shape_operands(op) ? KILN_FUSE_LOOP : KILN_FUSE_NONE;
   }
 }
@@ -474,12 +494,53 @@ static kiln_cpu_node *build_gather(builder *bd, const kiln_op *op, const imap *m
   return n;
 }
 
-/* A concat_of_gather_indices read through result map m, at a constant position along the
- * concatenated dim: the operand holding that position, read there. */
+static kiln_cpu_node *synthetic(builder *bd, kiln_op_kind kind, kiln_elem elem, kiln_cpu_node *a, kiln_cpu_node *b);
+
+static kiln_cpu_node *scalar_node(builder *bd, kiln_elem e, int64_t v) {
+  kiln_cpu_node *n = new_node(bd, KILN_CPU_NODE_SCALAR, e);
+  if (n) n->value = (kiln_scalar){.i = v};
+  return n;
+}
+
+/* A small_stack read through result map m at a position p along the joined dim that
+ * varies: piece k read at 0 along the dim, kept where p == k, as a chain of selects on
+ * p <= k (max(k + 1 - p, 0) != 0: the nodes take no compare attributes). */
+static kiln_cpu_node *build_stack_read(builder *bd, const kiln_op *op, int64_t dim, const imap *m) {
+  kiln_elem re = kiln_type_elem(op->results[0].type);
+  kiln_cpu_node *p = new_node(bd, KILN_CPU_NODE_IOTA, KILN_ELEM_SI32), *zero = scalar_node(bd, KILN_ELEM_SI32, 0);
+  if (!p || !zero) return NULL;
+  p->base = m->b[dim];
+  memcpy(p->strides, m->a[dim], sizeof p->strides);
+  imap *at0 = map_new(bd, m->q, m->n);
+  if (!at0) return NULL;
+  *at0 = *m;
+  memset(at0->a[dim], 0, sizeof at0->a[dim]);
+  at0->b[dim] = 0;
+  kiln_cpu_node *v = build_value(bd, op->operands[op->num_operands - 1], at0);
+  for (int32_t k = op->num_operands - 2; v && k >= 0; k--) {
+    kiln_cpu_node *left = synthetic(bd, KILN_OP_SUBTRACT, KILN_ELEM_SI32, scalar_node(bd, KILN_ELEM_SI32, k + 1), p);
+    kiln_cpu_node *keep = synthetic(bd, KILN_OP_CONVERT, KILN_ELEM_I1, synthetic(bd, KILN_OP_MAXIMUM, KILN_ELEM_SI32, left, zero), NULL);
+    kiln_cpu_node *piece = build_value(bd, op->operands[k], at0), *sel = new_node(bd, KILN_CPU_NODE_OP, re);
+    kiln_cpu_node **args = sel ? kiln_arena_alloc_array(bd->x->arena, 3, sizeof *args) : NULL;
+    if (!keep || !piece || !args) {
+      if (!bd->st) bd->st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+      return NULL;
+    }
+    args[0] = keep, args[1] = piece, args[2] = v;
+    *sel = (kiln_cpu_node){.kind = KILN_CPU_NODE_OP, .elem = re, .id = sel->id, .op_kind = KILN_OP_SELECT, .num_args = 3, .args = args};
+    v = sel;
+  }
+  return v;
+}
+
+/* A concatenation read through result map m: a concat_of_gather_indices read at a
+ * constant position along the concatenated dim is the operand holding that position, read
+ * there; any other read, a small_stack's (build_stack_read). */
 static kiln_cpu_node *build_concat_read(builder *bd, const kiln_op *op, const imap *m) {
   int64_t dim = attr_at(op, "dimension", 0, -1), at = dim >= 0 && dim < m->q ? m->b[dim] : -1;
   for (int32_t c = 0; at >= 0 && c < m->n; c++)
     if (m->a[dim][c]) at = -1;
+  if (at < 0 && dim >= 0 && dim < m->q && small_stack(bd->x, op)) return build_stack_read(bd, op, dim, m);
   for (int32_t k = 0; at >= 0 && k < op->num_operands; k++) {
     int64_t len = op->operands[k]->type->tensor.dims[dim];
     if (at >= len) {

@@ -712,3 +712,103 @@ func.func @concat_reads_slices() {
   check.expect_eq %p_t, %p_want : tensor<6x3x45xi32>
   func.return
 }
+
+// -----
+
+// Stacks (jnp.stack, jnp.array of values): a concatenation of pieces one long along the
+// joined dim fuses into its readers as a select among its pieces (compile.c: small_stack).
+// Scalars stacked and added to; vectors stacked along the last dim (a stored piece among
+// computed ones) and along the first (a sort's result, stored, as a piece); booleans; f16;
+// a stack in a loop's body; and 17 pieces, more than a loop selects among (a concatenation
+// step). The barriers keep the values from being folded at compile time.
+func.func @stacks() {
+  %x = stablehlo.constant dense<[1.5, -2.0, 4.0]> : tensor<3xf32>
+  %xb = stablehlo.optimization_barrier %x : tensor<3xf32>
+  %s0 = stablehlo.slice %xb [0:1] : (tensor<3xf32>) -> tensor<1xf32>
+  %s1 = stablehlo.slice %xb [1:2] : (tensor<3xf32>) -> tensor<1xf32>
+  %s2 = stablehlo.slice %xb [2:3] : (tensor<3xf32>) -> tensor<1xf32>
+  %a = stablehlo.reshape %s0 : (tensor<1xf32>) -> tensor<f32>
+  %b = stablehlo.reshape %s1 : (tensor<1xf32>) -> tensor<f32>
+  %c = stablehlo.reshape %s2 : (tensor<1xf32>) -> tensor<f32>
+  %ab = stablehlo.multiply %a, %b : tensor<f32>
+  %bc = stablehlo.add %b, %c : tensor<f32>
+  %ca = stablehlo.subtract %c, %a : tensor<f32>
+  %p0 = stablehlo.broadcast_in_dim %ab, dims = [] : (tensor<f32>) -> tensor<1xf32>
+  %p1 = stablehlo.broadcast_in_dim %bc, dims = [] : (tensor<f32>) -> tensor<1xf32>
+  %p2 = stablehlo.broadcast_in_dim %ca, dims = [] : (tensor<f32>) -> tensor<1xf32>
+  %st = stablehlo.concatenate %p0, %p1, %p2, dim = 0 : (tensor<1xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<3xf32>
+  %r1 = stablehlo.add %st, %xb : tensor<3xf32>
+  check.expect_eq_const %r1, dense<[-1.5, 0.0, 6.5]> : tensor<3xf32>
+  %v = stablehlo.iota dim = 0 : tensor<4xi32>
+  %vb = stablehlo.optimization_barrier %v : tensor<4xi32>
+  %ten = stablehlo.constant dense<10> : tensor<4xi32>
+  %w = stablehlo.multiply %vb, %ten : tensor<4xi32>
+  %vr = stablehlo.reshape %vb : (tensor<4xi32>) -> tensor<4x1xi32>
+  %wr = stablehlo.broadcast_in_dim %w, dims = [0] : (tensor<4xi32>) -> tensor<4x1xi32>
+  %vw = stablehlo.concatenate %vr, %wr, %vr, dim = 1 : (tensor<4x1xi32>, tensor<4x1xi32>, tensor<4x1xi32>) -> tensor<4x3xi32>
+  %io = stablehlo.iota dim = 1 : tensor<4x3xi32>
+  %r2 = stablehlo.add %vw, %io : tensor<4x3xi32>
+  check.expect_eq_const %r2, dense<[[0, 1, 2], [1, 11, 3], [2, 21, 4], [3, 31, 5]]> : tensor<4x3xi32>
+  %u = stablehlo.constant dense<[3.0, -1.0]> : tensor<2xf32>
+  %srt = "stablehlo.sort"(%u) ({
+  ^bb0(%l: tensor<f32>, %r: tensor<f32>):
+    %lt = stablehlo.compare LT, %l, %r, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  }) {dimension = 0 : i64, is_stable = true} : (tensor<2xf32>) -> tensor<2xf32>
+  %srow = stablehlo.reshape %srt : (tensor<2xf32>) -> tensor<1x2xf32>
+  %half = stablehlo.constant dense<0.5> : tensor<2xf32>
+  %hs = stablehlo.multiply %srt, %half : tensor<2xf32>
+  %hrow = stablehlo.broadcast_in_dim %hs, dims = [1] : (tensor<2xf32>) -> tensor<1x2xf32>
+  %rows = stablehlo.concatenate %hrow, %srow, dim = 0 : (tensor<1x2xf32>, tensor<1x2xf32>) -> tensor<2x2xf32>
+  %neg = stablehlo.negate %rows : tensor<2x2xf32>
+  check.expect_eq_const %neg, dense<[[0.5, -1.5], [1.0, -3.0]]> : tensor<2x2xf32>
+  %gt0 = stablehlo.compare GT, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+  %gt1 = stablehlo.compare GT, %b, %c, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+  %q0 = stablehlo.broadcast_in_dim %gt0, dims = [] : (tensor<i1>) -> tensor<1xi1>
+  %q1 = stablehlo.broadcast_in_dim %gt1, dims = [] : (tensor<i1>) -> tensor<1xi1>
+  %qs = stablehlo.concatenate %q0, %q1, %q0, dim = 0 : (tensor<1xi1>, tensor<1xi1>, tensor<1xi1>) -> tensor<3xi1>
+  %on = stablehlo.constant dense<[1, 2, 3]> : tensor<3xi32>
+  %off = stablehlo.constant dense<[4, 5, 6]> : tensor<3xi32>
+  %pick = stablehlo.select %qs, %on, %off : tensor<3xi1>, tensor<3xi32>
+  check.expect_eq_const %pick, dense<[1, 5, 3]> : tensor<3xi32>
+  %ah = stablehlo.convert %a : (tensor<f32>) -> tensor<f16>
+  %ch = stablehlo.convert %c : (tensor<f32>) -> tensor<f16>
+  %h0 = stablehlo.broadcast_in_dim %ah, dims = [] : (tensor<f16>) -> tensor<1x1xf16>
+  %h1 = stablehlo.broadcast_in_dim %ch, dims = [] : (tensor<f16>) -> tensor<1x1xf16>
+  %hh = stablehlo.concatenate %h1, %h0, dim = 1 : (tensor<1x1xf16>, tensor<1x1xf16>) -> tensor<1x2xf16>
+  %hsq = stablehlo.multiply %hh, %hh : tensor<1x2xf16>
+  check.expect_eq_const %hsq, dense<[[16.0, 2.25]]> : tensor<1x2xf16>
+  %y0 = stablehlo.constant dense<[1.0, 0.0]> : tensor<2xf32>
+  %i0c = stablehlo.constant dense<0> : tensor<i32>
+  %i0 = stablehlo.optimization_barrier %i0c : tensor<i32>
+  %n = stablehlo.constant dense<3> : tensor<i32>
+  %one = stablehlo.constant dense<1> : tensor<i32>
+  %fone = stablehlo.constant dense<1.0> : tensor<f32>
+  %two = stablehlo.constant dense<2.0> : tensor<f32>
+  %yl:2 = stablehlo.while(%y = %y0, %i = %i0) : tensor<2xf32>, tensor<i32>
+    cond {
+      %lt = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %lt : tensor<i1>
+    } do {
+      %e0 = stablehlo.slice %y [0:1] : (tensor<2xf32>) -> tensor<1xf32>
+      %e1 = stablehlo.slice %y [1:2] : (tensor<2xf32>) -> tensor<1xf32>
+      %y0s = stablehlo.reshape %e0 : (tensor<1xf32>) -> tensor<f32>
+      %y1s = stablehlo.reshape %e1 : (tensor<1xf32>) -> tensor<f32>
+      %n0 = stablehlo.add %y1s, %fone : tensor<f32>
+      %n1 = stablehlo.multiply %y0s, %two : tensor<f32>
+      %b0 = stablehlo.broadcast_in_dim %n0, dims = [] : (tensor<f32>) -> tensor<1xf32>
+      %b1 = stablehlo.broadcast_in_dim %n1, dims = [] : (tensor<f32>) -> tensor<1xf32>
+      %ny = stablehlo.concatenate %b0, %b1, dim = 0 : (tensor<1xf32>, tensor<1xf32>) -> tensor<2xf32>
+      %i1 = stablehlo.add %i, %one : tensor<i32>
+      stablehlo.return %ny, %i1 : tensor<2xf32>, tensor<i32>
+    }
+  check.expect_eq_const %yl#0, dense<[3.0, 6.0]> : tensor<2xf32>
+  %k = stablehlo.iota dim = 0 : tensor<17xi64>
+  %kb = stablehlo.optimization_barrier %k : tensor<17xi64>
+  %k0 = stablehlo.slice %kb [0:1] : (tensor<17xi64>) -> tensor<1xi64>
+  %k5 = stablehlo.slice %kb [5:6] : (tensor<17xi64>) -> tensor<1xi64>
+  %many = stablehlo.concatenate %k5, %k0, %k5, %k0, %k5, %k0, %k5, %k0, %k5, %k0, %k5, %k0, %k5, %k0, %k5, %k0, %k5, dim = 0 : (tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<17xi64>
+  %mk = stablehlo.add %many, %kb : tensor<17xi64>
+  check.expect_eq_const %mk, dense<[5, 1, 7, 3, 9, 5, 11, 7, 13, 9, 15, 11, 17, 13, 19, 15, 21]> : tensor<17xi64>
+  func.return
+}
