@@ -201,14 +201,16 @@ static bool concat_of_gather_indices(const kiln_op *op) {
  * piece is computed and the one the position along the dim names is kept, so the pieces
  * and the stack's readers fuse into one loop (an ODE step's state, stacked from its
  * components, was a concatenation step and a loop step per component). A piece read
- * anywhere along the dim is read at 0, where it is one long: never out of its range. */
-enum { STACK_MAX_PIECES = 16, STACK_MAX_ELEMENTS = 4096 };
+ * anywhere along the dim is read at 0, where it is one long: never out of its range.
+ * Every point computing every piece, the pieces times the points stay few (STACK_MAX_READS:
+ * a stack of 16 columns of exps over 256 rows would compute 16 times the exps). */
+enum { STACK_MAX_PIECES = 16, STACK_MAX_READS = 8192 };
 static bool small_stack(const kiln_cpu_executable *x, const kiln_op *op) {
   const kiln_type *r = op->results[0].type;
   int64_t dim;
   if (x->family || op->kind != KILN_OP_CONCATENATE || op->num_results != 1 || op->num_operands < 2 ||
       op->num_operands > STACK_MAX_PIECES || !kiln_cpu_static_dense(r) || kiln_elem_is_complex(kiln_type_elem(r)) ||
-      !kiln_cpu_loopgen_elem(kiln_type_elem(r)) || r->tensor.num_elements > STACK_MAX_ELEMENTS ||
+      !kiln_cpu_loopgen_elem(kiln_type_elem(r)) || r->tensor.num_elements * op->num_operands > STACK_MAX_READS ||
       !kiln_attr_i64_at(kiln_op_attr(op, "dimension"), 0, &dim) || dim < 0 || dim >= r->tensor.rank)
     return false;
   for (int32_t k = 0; k < op->num_operands; k++)

@@ -90,12 +90,12 @@ struct kiln_cpu_pool {
   _Atomic(void *) ctx;
   _Atomic int32_t caller_cpu; /* the CPU the call's caller published it on (-1: unknown) */
   _Atomic int32_t limit;      /* the call's threads, the caller among them (kiln_cpu_pool_limit) */
-  /* the call's generation (high 32 bits) and the workers that have joined it (low 32): a
-   * worker claims chunks only as one of the first limit - 1 to join */
-  _Atomic uint64_t joined;
   _Atomic bool stop;          /* read with the word by spinning workers */
   /* the workers' answers */
   alignas(64) _Atomic uint32_t done; /* worker chunks finished (a futex word) */
+  /* the call's generation (high 32 bits) and the workers that have joined it (low 32): a
+   * worker claims chunks only as one of the first limit - 1 to join */
+  _Atomic uint64_t joined;
   _Atomic uint32_t waiting;          /* the caller sleeps on done */
   _Atomic uint64_t rescues;          /* workers moved onto a waiting caller's CPU */
   /* making, sleeping and stopping */
