@@ -329,6 +329,57 @@ def mlp_grad(w1, w2, x, y):
     return jax.grad(lambda w1, w2: jnp.mean((jnp.tanh(x @ w1) @ w2 - y) ** 2), argnums=(0, 1))(w1, w2)
 
 
+def rk4_small(y0):
+    """1,000 RK4 steps of a 3-vector state stacked from its components (an ODE as users write it)."""
+    def f(y):
+        return jnp.stack([y[1], -y[0] - 0.1 * y[1] + 0.5 * jnp.sin(y[2]), 0.3 * jnp.ones(())])
+    def step(i, y):
+        h = 0.01
+        k1 = f(y)
+        k2 = f(y + h / 2 * k1)
+        k3 = f(y + h / 2 * k2)
+        k4 = f(y + h * k3)
+        return y + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+    return lax.fori_loop(0, 1000, step, y0)
+
+def mandelbrot(cr, ci):
+    c = cr + 1j * ci
+    def step(i, s):
+        z, n = s
+        z = z * z + c
+        return z, n + (jnp.abs(z) < 2).astype(jnp.int32)
+    return lax.fori_loop(0, 40, step, (jnp.zeros_like(c), jnp.zeros(c.shape, jnp.int32)))[1]
+
+def game_of_life(x):
+    def step(i, g):
+        n = sum(jnp.roll(jnp.roll(g, a, 0), b, 1) for a in (-1, 0, 1) for b in (-1, 0, 1) if (a, b) != (0, 0))
+        return ((n == 3) | ((g == 1) & (n == 2))).astype(jnp.float32)
+    return lax.fori_loop(0, 20, step, (x > 0.5).astype(jnp.float32))
+
+def heat_stencil(u):
+    def step(i, u):
+        lap = u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:] - 4 * u[1:-1, 1:-1]
+        return u.at[1:-1, 1:-1].add(0.1 * lap)
+    return lax.fori_loop(0, 100, step, u)
+
+def nbody(p, v):
+    def step(i, s):
+        p, v = s
+        d = p[None, :, :] - p[:, None, :]
+        r2 = (d * d).sum(-1) + 0.01
+        v = v + 0.001 * (d / r2[..., None] ** 1.5).sum(1)
+        return p + 0.001 * v, v
+    return lax.fori_loop(0, 10, step, (p, v))
+
+def kmeans(x, c):
+    def step(i, c):
+        d = (x * x).sum(1)[:, None] - 2 * x @ c.T + (c * c).sum(1)[None]
+        a = jnp.argmin(d, 1)
+        n = jax.ops.segment_sum(jnp.ones(x.shape[0], x.dtype), a, 64)
+        return jax.ops.segment_sum(x, a, 64) / jnp.maximum(n, 1)[:, None]
+    return lax.fori_loop(0, 5, step, c)
+
+
 def programs_x64():
     """name -> (function, inputs) of programs that run with jax_enable_x64 (f64, i64,
     complex128: scientific JAX code), run after every other program (main)."""
@@ -358,6 +409,16 @@ def programs_x64():
                       [rng.integers(-1000000, 1000000, (1024, 1024)), rng.integers(1, 1000000, (1024, 1024))]),
         "c128_mul_exp": (lambda a, b: jnp.exp(1j * a) * (a + 1j * b), [f64(1024, 1024), f64(1024, 1024)]),
         "c128_matmul": (lambda a, b: a @ b, [f64(256, 256) + 1j * f64(256, 256), f64(256, 256) + 1j * f64(256, 256)]),
+        "f64_heat": (heat_stencil, [f64(512, 512)]),
+        "f64_lu": (lambda a: jax.scipy.linalg.lu(a), [f64(256, 256)]),
+        "f64_newton_scalar": (lambda x: lax.while_loop(lambda c: jnp.abs(c * c - x) > 1e-12, lambda c: 0.5 * (c + x / c), x),
+                              [np.float64(2.0)]),
+        "f64_kmeans": (kmeans, [f64(8192, 16), f64(64, 16)]),
+        # complex64's Mandelbrot set is left out: its escape counts differ from XLA:CPU's at 2
+        # boundary points of 262,144 (the roundings of a chaotic iteration), which the exact
+        # integer check refuses; in f64 they agree
+        "f64_mandelbrot": (mandelbrot, [np.linspace(-2, 1, 512 * 512).reshape(512, 512),
+                                        np.linspace(-1.5, 1.5, 512 * 512).reshape(512, 512).T.copy()]),
     }
 
 
@@ -649,6 +710,28 @@ def programs():
         "ce_int_labels": (lambda z, y: -jnp.mean(jnp.take_along_axis(jax.nn.log_softmax(z, -1), y[:, None], 1)), [f32(4096, 1000), ints(1000, 4096)]),
         "topk_bf16": (lambda x: lax.top_k(x.astype(jnp.bfloat16), 8)[0].astype(jnp.float32), [f32(4096, 1000)]),
         "i1e_wide": (jax.scipy.special.i1e, [f32(1024, 1024, scale=5)]),
+        "gcd_lcm": (lambda a, b: (jnp.gcd(a, b), jnp.lcm(a % 1000, b % 1000)), [ints(1 << 20, 1 << 18) + 1, ints(1 << 20, 1 << 18) + 1]),
+        "scalar_fori_10k": (lambda x: lax.fori_loop(0, 10000, lambda i, x: x * 0.999 + 0.001, x), [np.float32(0.5)]),
+        "rk4_small_state": (rk4_small, [f32(3)]),
+        "fftn_3d": (lambda x: jnp.abs(jnp.fft.fftn(x)), [f32(64, 64, 64)]),
+        "argpartition": (lambda x: jnp.argpartition(x, 10, axis=-1)[:, :10], [f32(1024, 1024)]),
+        "scale_translate": (lambda x: jax.image.scale_and_translate(x, (8, 96, 96, 16), (1, 2), jnp.array([1.5, 1.5]),
+                                                                    jnp.array([2.0, -1.0]), "linear"), [f32(8, 64, 64, 16)]),
+        "norm_stats_xlogy": (lambda x, y: (jax.scipy.stats.norm.logpdf(x), jax.scipy.stats.norm.cdf(x),
+                                           jax.scipy.special.xlogy(jnp.abs(x), jnp.abs(y)), jax.scipy.special.log_ndtr(x)),
+                             [f32(1024, 1024), f32(1024, 1024)]),
+        "matrix_rank_cond": (lambda a: (jnp.linalg.matrix_rank(a), jnp.linalg.cond(a)), [f32(16, 64, 64)]),
+        "segment_sum_many": (lambda x, i: jax.ops.segment_sum(x, i, 100000, indices_are_sorted=True),
+                             [f32(1 << 20, 16), np.sort(ints(100000, 1 << 20))]),
+        "dot_product_attention": (lambda q, k, v: jax.nn.dot_product_attention(q, k, v, is_causal=True),
+                                  [f32(8, 256, 8, 64), f32(8, 256, 8, 64), f32(8, 256, 8, 64)]),
+        "game_of_life": (game_of_life, [np.abs(f32(256, 256)) / 2]),
+        "heat_stencil": (heat_stencil, [f32(512, 512)]),
+        "nbody_pairwise": (nbody, [f32(512, 3), f32(512, 3)]),
+        "kmeans_steps": (kmeans, [f32(8192, 16), f32(64, 16)]),
+        "coo_matvec": (lambda vals, rows, cols, x: jax.ops.segment_sum(vals * x[cols], rows, 65536, indices_are_sorted=True),
+                       [f32(1 << 20), np.sort(ints(65536, 1 << 20)), ints(65536, 1 << 20), f32(65536)]),
+        "ema_scan": (lambda x: lax.scan(lambda m, xi: (0.99 * m + 0.01 * xi, m), jnp.zeros(x.shape[1]), x)[1], [f32(4096, 128)]),
     }
 
 
