@@ -43,6 +43,7 @@ set(KILN_CPU_SOURCES
   src/backends/cpu/loopgen_complex.c
   src/backends/cpu/loopnest.c
   src/backends/cpu/native.c
+  src/backends/cpu/native_convert.c
   src/backends/cpu/native_dgemm.c
   src/backends/cpu/native_ids.c
   src/backends/cpu/native_reduce_precision.c

@@ -11,6 +11,7 @@ kiln_status kiln_cpu_native_prepare(const kiln_op *op, kiln_cpu_native **out) {
     case KILN_OP_RNG_BIT_GENERATOR: return kiln_cpu_rng_prepare(op, out);
     case KILN_OP_CHLO_TOP_K: return kiln_cpu_top_k_prepare(op, out);
     case KILN_OP_REDUCE_PRECISION: return kiln_cpu_reduce_precision_prepare(op, out);
+    case KILN_OP_CONVERT: return kiln_cpu_convert_prepare(op, out);
     case KILN_OP_DOT_GENERAL: return kiln_cpu_dgemm_prepare(op, out);
     default: return NULL;
   }
@@ -21,8 +22,3 @@ kiln_status kiln_cpu_native_run(const kiln_cpu_native *n, const void *const *in,
 }
 
 void kiln_cpu_native_destroy(kiln_cpu_native *n) { free(n); }
-
-bool kiln_cpu_native_static_dense(const kiln_type *t) {
-  return t && kiln_type_is_tensor(t) && kiln_type_is_static(t) && !kiln_type_is_quant_tensor(t) &&
-         t->tensor.num_elements >= 0;
-}
