@@ -732,6 +732,20 @@ def programs():
         "coo_matvec": (lambda vals, rows, cols, x: jax.ops.segment_sum(vals * x[cols], rows, 65536, indices_are_sorted=True),
                        [f32(1 << 20), np.sort(ints(65536, 1 << 20)), ints(65536, 1 << 20), f32(65536)]),
         "ema_scan": (lambda x: lax.scan(lambda m, xi: (0.99 * m + 0.01 * xi, m), jnp.zeros(x.shape[1]), x)[1], [f32(4096, 128)]),
+        "fp8_matmul": (lambda a, b: a.astype(jnp.float8_e4m3fn).astype(jnp.float32) @ b.astype(jnp.float8_e4m3fn).astype(jnp.float32),
+                       [f32(512, 512), f32(512, 512)]),
+        "masked_scatter_drop": (lambda x, i, v: x.at[i].set(v, mode="drop"),
+                                [f32(100000), ints(120000, 50000) - 1000, f32(50000)]),
+        "eigh3_batched": (jax.vmap(lambda m: jnp.linalg.eigh(m + m.T)[0]), [f32(4096, 3, 3)]),
+        "lax_map_rows": (lambda x, w: lax.map(lambda r: jnp.tanh(r @ w).sum(), x), [f32(256, 512), f32(512, 64)]),
+        "kv_cache_dus": (lambda k, c: lax.fori_loop(0, 64, lambda i, c: lax.dynamic_update_slice(c, k[i][None], (i, 0, 0)), c),
+                         [f32(64, 8, 128), np.zeros((256, 8, 128), np.float32)]),
+        "cond_big": (lambda p, x: lax.cond(p > 0, lambda x: jnp.sin(x) @ x.T, lambda x: jnp.cos(x) @ x.T, x),
+                     [np.float32(1.0), f32(512, 512)]),
+        "scan_unroll4": (lambda x: lax.scan(lambda c, xi: (jnp.tanh(c * 0.9 + xi), c), jnp.zeros(x.shape[1]), x, unroll=4)[1],
+                         [f32(2048, 128)]),
+        "einsum4": (lambda a, b, c, d: jnp.einsum("ij,jk,kl,lm->im", a, b, c, d), [f32(256, 256), f32(256, 256), f32(256, 256), f32(256, 256)]),
+        "topk_gather": (lambda x, y: jnp.take_along_axis(y, lax.top_k(x, 32)[1], -1), [f32(2048, 1024), f32(2048, 1024)]),
     }
 
 

@@ -71,7 +71,7 @@ struct kiln_cpu_combiner {
   kiln_cpu_combine_fn fn;
   kiln_cpu_combine_at_fn at;
   kiln_cpu_combine_rows_fn rows;
-  kiln_cpu_combine_by_fn by_si32, by_si64;    /* native ops only (else NULL) */
+  kiln_cpu_combine_by_fn by_si32, by_si64;    /* native ops and replace only (else NULL) */
   kiln_cpu_combine_by2_fn by2_si32, by2_si64; /* the same */
   const char *how;   /* "replace", "keep", "native <op>", "scalar <op>": for KILN_CPU_PROFILE and tests */
   size_t elem_bytes;

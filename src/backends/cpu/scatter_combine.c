@@ -5,7 +5,8 @@
  * width), f32/f64 round once, bf16 computes in f32 and rounds to nearest even (exact for
  * + and *: f32 holds 2p+2 bits), maximum/minimum propagate NaN and order -0 < +0 (the
  * current value wins ties, as `pick` does). Other types and ops go through the
- * interpreter's scalar kernel, element by element. */
+ * interpreter's scalar kernel, element by element. A replacing update has typed by-index
+ * loops too (replace_by). */
 #include <math.h>
 
 #include "backends/cpu/gather_scatter.h"
@@ -209,6 +210,35 @@ DEFINE_COMBINE(i1_or, uint8_t, uint8_t, SAME, SAME, a | b)
 DEFINE_COMBINE(i1_and, uint8_t, uint8_t, SAME, SAME, a & b)
 DEFINE_COMBINE(i1_xor, uint8_t, uint8_t, SAME, SAME, a ^ b)
 
+/* `return %update` by an index array or index pairs: the update's bits stored, for each
+ * storage width (the current value is read for the macros' form, and not used). */
+#define KEEP_UPDATE(a, b) ((void)(a), (b))
+#define DEFINE_REPLACE(B, S)                                                              \
+  DEFINE_COMBINE_BY(replace##B##_by32, S, S, SAME, SAME, KEEP_UPDATE(a, b), int32_t)     \
+  DEFINE_COMBINE_BY(replace##B##_by64, S, S, SAME, SAME, KEEP_UPDATE(a, b), int64_t)     \
+  DEFINE_COMBINE_BY2(replace##B##_by2_32, S, S, SAME, SAME, KEEP_UPDATE(a, b), int32_t)  \
+  DEFINE_COMBINE_BY2(replace##B##_by2_64, S, S, SAME, SAME, KEEP_UPDATE(a, b), int64_t)
+DEFINE_REPLACE(8, uint8_t)
+DEFINE_REPLACE(16, uint16_t)
+DEFINE_REPLACE(32, uint32_t)
+DEFINE_REPLACE(64, uint64_t)
+
+/* The by-index loops of a replacing update into out, for elements of `bytes` bytes (none
+ * for other widths: the general path). */
+static void replace_by(size_t bytes, kiln_cpu_combiner *out) {
+#define REPLACE_PICK(B)                                                                   \
+  (out->by_si32 = replace##B##_by32, out->by_si64 = replace##B##_by64,                   \
+   out->by2_si32 = replace##B##_by2_32, out->by2_si64 = replace##B##_by2_64)
+  switch (bytes) {
+    case 1: REPLACE_PICK(8); break;
+    case 2: REPLACE_PICK(16); break;
+    case 4: REPLACE_PICK(32); break;
+    case 8: REPLACE_PICK(64); break;
+    default: break;
+  }
+#undef REPLACE_PICK
+}
+
 /* The loops of op k on type e into out (the run loop's AVX2 build when avx2); false when
  * there are none. */
 static bool native(kiln_elem e, kiln_op_kind k, bool avx2, kiln_cpu_combiner *out) {
@@ -310,6 +340,7 @@ bool kiln_cpu_combiner_prepare(const kiln_op *op, kiln_elem elem, kiln_cpu_combi
     out->rows = combine_each_row;
     out->at = replace ? combine_each_at : combine_keep_at;
     out->how = replace ? "replace" : "keep";
+    if (replace) replace_by(out->elem_bytes, out);
     return true;
   }
   const kiln_op *f = b->first;

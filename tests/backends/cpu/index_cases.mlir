@@ -812,3 +812,43 @@ func.func @stacks() {
   check.expect_eq_const %mk, dense<[5, 1, 7, 3, 9, 5, 11, 7, 13, 9, 15, 11, 17, 13, 19, 15, 21]> : tensor<17xi64>
   func.return
 }
+
+// -----
+
+// Replacing updates of one element a point through the typed by-index loops
+// (scatter_combine.c: replace_by), each storage width with i32 indices: repeated indices
+// keep the last update, indices below 0 or past the end drop theirs (`.at[i].set(v,
+// mode="drop")`); and index pairs into a matrix (the two-coordinate loop).
+func.func @element_scatter_replace() {
+  %i = stablehlo.constant dense<[[2], [0], [-1], [2], [5], [1], [0]]> : tensor<7x1xi32>
+  %x1 = stablehlo.constant dense<[1, 2, 3, 4]> : tensor<4xi8>
+  %u1 = stablehlo.constant dense<[10, 20, 30, 40, 50, 60, 70]> : tensor<7xi8>
+  %r1 = "stablehlo.scatter"(%x1, %i, %u1) ({
+  ^bb0(%a: tensor<i8>, %b: tensor<i8>):
+    stablehlo.return %b : tensor<i8>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<4xi8>, tensor<7x1xi32>, tensor<7xi8>) -> tensor<4xi8>
+  check.expect_eq_const %r1, dense<[70, 60, 40, 4]> : tensor<4xi8>
+  %x2 = stablehlo.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xbf16>
+  %u2 = stablehlo.constant dense<[0.5, 1.5, 2.5, -3.5, 4.5, 5.5, -6.5]> : tensor<7xbf16>
+  %r2 = "stablehlo.scatter"(%x2, %i, %u2) ({
+  ^bb0(%a: tensor<bf16>, %b: tensor<bf16>):
+    stablehlo.return %b : tensor<bf16>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<4xbf16>, tensor<7x1xi32>, tensor<7xbf16>) -> tensor<4xbf16>
+  check.expect_eq_const %r2, dense<[-6.5, 5.5, -3.5, 4.0]> : tensor<4xbf16>
+  %x4 = stablehlo.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+  %u4 = stablehlo.constant dense<[0.25, 1.25, 2.25, 3.25, 4.25, 5.25, 6.25]> : tensor<7xf32>
+  %r4 = "stablehlo.scatter"(%x4, %i, %u4) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    stablehlo.return %b : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<4xf32>, tensor<7x1xi32>, tensor<7xf32>) -> tensor<4xf32>
+  check.expect_eq_const %r4, dense<[6.25, 5.25, 3.25, 4.0]> : tensor<4xf32>
+  %m = stablehlo.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf64>
+  %ij = stablehlo.constant dense<[[1, 2], [0, 0], [1, 2], [2, 0], [0, -1], [1, 0]]> : tensor<6x2xi32>
+  %uv = stablehlo.constant dense<[10.0, 20.0, 30.0, 40.0, 50.0, 60.0]> : tensor<6xf64>
+  %r8 = "stablehlo.scatter"(%m, %ij, %uv) ({
+  ^bb0(%a: tensor<f64>, %b: tensor<f64>):
+    stablehlo.return %b : tensor<f64>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0, 1], scatter_dims_to_operand_dims = [0, 1], index_vector_dim = 1>} : (tensor<2x3xf64>, tensor<6x2xi32>, tensor<6xf64>) -> tensor<2x3xf64>
+  check.expect_eq_const %r8, dense<[[20.0, 2.0, 3.0], [60.0, 5.0, 30.0]]> : tensor<2x3xf64>
+  func.return
+}
