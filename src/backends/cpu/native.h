@@ -36,6 +36,9 @@ kiln_status kiln_cpu_rng_prepare(const kiln_op *op, kiln_cpu_native **out);
 kiln_status kiln_cpu_top_k_prepare(const kiln_op *op, kiln_cpu_native **out);
 kiln_status kiln_cpu_reduce_precision_prepare(const kiln_op *op, kiln_cpu_native **out);
 kiln_status kiln_cpu_convert_prepare(const kiln_op *op, kiln_cpu_native **out);
+/* Frees the tables converts from f32 share (made on first use); no run may be in progress
+ * (the plugin's unload). */
+void kiln_cpu_convert_release(void);
 kiln_status kiln_cpu_dgemm_prepare(const kiln_op *op, kiln_cpu_native **out);
 
 /* Shared by the families: whether t is a tensor of static shape and unquantized elements. */

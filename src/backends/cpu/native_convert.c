@@ -31,7 +31,8 @@ typedef struct convert_kernel {
  * bits, so lies on an f32 whose low 16 bits are zero, and no rounding changes strictly
  * between two such f32s. Entry h of the table is the result for the f32 h << 16, entry
  * 65536 + h for (h << 16) | 1; NaNs (whose payload the format may keep) are rounded on
- * their own. Made once per format and process (2 x 65,536 roundings), kept until exit. */
+ * their own. Made once per format and process (2 x 65,536 roundings), kept until the
+ * plugin is unloaded (kiln_cpu_convert_release). */
 enum { SPLIT_ENTRIES = 1 << 16 };
 static _Atomic(uint8_t *) g_split[KILN_ELEM_COUNT];
 
@@ -53,6 +54,10 @@ static const uint8_t *split_table(kiln_elem to) {
   if (atomic_compare_exchange_strong_explicit(&g_split[to], &none, t, memory_order_acq_rel, memory_order_acquire)) return t;
   free(t); /* another thread made it first */
   return none;
+}
+
+void kiln_cpu_convert_release(void) {
+  for (int e = 0; e < KILN_ELEM_COUNT; e++) free(atomic_exchange(&g_split[e], NULL));
 }
 
 /* An f32's bits rounded through split (not for NaNs). */

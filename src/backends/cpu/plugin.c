@@ -10,6 +10,7 @@
 #include "backends/cpu/cpu.h"
 #include "backends/cpu/device.h"
 #include "backends/cpu/isa.h"
+#include "backends/cpu/native.h"
 #include "backends/cpu/pool.h"
 #include "backends/cpu/tier.h"
 #include "backends/interp/collectives.h"
@@ -226,12 +227,13 @@ static kiln_status cpu_executable_stats(const kiln_backend_executable *e, kiln_b
   return NULL;
 }
 
-/* The compile thread, the pool's threads stop and the cached tensor memory goes back when
- * the plugin is unloaded. */
+/* The compile thread, the pool's threads stop and the cached tensor memory and the
+ * converts' tables go back when the plugin is unloaded. */
 __attribute__((destructor)) static void cpu_unload(void) {
   kiln_cpu_tier_shutdown();
   kiln_cpu_pool_shutdown();
   kiln_host_cache_release();
+  kiln_cpu_convert_release();
 }
 
 static const kiln_backend k_cpu = {

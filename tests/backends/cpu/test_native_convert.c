@@ -158,5 +158,6 @@ int main(void) {
   }
   test_other_sources();
   test_not_native();
+  kiln_cpu_convert_release();
   return test_summary();
 }
