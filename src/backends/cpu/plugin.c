@@ -14,6 +14,7 @@
 #include "backends/cpu/pool.h"
 #include "backends/cpu/tier.h"
 #include "backends/interp/collectives.h"
+#include "backends/lapack/routines.h"
 #include "base/fault.h"
 #include "kiln/backend.h"
 #include "runtime/element.h"
@@ -32,8 +33,10 @@ struct kiln_backend_executable {
 };
 
 /* An unknown KILN_CPU_ISA or KILN_CPU_TIER, or a bad KILN_CPU_THREADS or KILN_CPU_DEVICES,
- * passes the device over (with the reason) rather than being ignored. */
+ * passes the device over (with the reason) rather than being ignored. OpenBLAS, loaded
+ * with the plugin, is held to the calling thread from here (its idle threads stopped). */
 static kiln_status cpu_probe(void) {
+  kiln_lapack_single_threaded();
   kiln_cpu_tier_mode mode;
   int32_t devices;
   kiln_status s = kiln_cpu_isa_setup(NULL);

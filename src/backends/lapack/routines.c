@@ -4,8 +4,17 @@
 #include <pthread.h>
 
 void openblas_set_num_threads(int n);
+int blas_thread_shutdown_(void);
 
-static void set_one_thread(void) { openblas_set_num_threads(1); }
+/* One thread, and the server threads OpenBLAS started when it was loaded stopped: idle,
+ * they spin (sched_yield) for about 100 ms after the load, taking a core from a process's
+ * compile and first runs (a quarter of the CPU samples of `kiln bench` of cnn_large_f16
+ * for one run, 2 cores, 2026-12-07). OpenBLAS starts them again should a call of the
+ * host's want them. */
+static void set_one_thread(void) {
+  openblas_set_num_threads(1);
+  blas_thread_shutdown_();
+}
 
 void kiln_lapack_single_threaded(void) {
   static pthread_once_t once = PTHREAD_ONCE_INIT;

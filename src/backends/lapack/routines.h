@@ -13,9 +13,10 @@
 #include <stddef.h>
 
 /* Has OpenBLAS compute every call on its calling thread (openblas_set_num_threads(1), once
- * per process; thread-safe): Kiln's callers split the work over their own threads. Call it
- * before the first routine of a plan runs. The setting is OpenBLAS's, process-wide: a host
- * that loaded the same libopenblas.so.0 for its own use shares it. */
+ * per process; thread-safe) and stops the threads it started at its load: Kiln's callers
+ * split the work over their own threads. Call it before the first routine of a plan runs
+ * (the cpu backend calls it when it is probed). The setting is OpenBLAS's, process-wide:
+ * a host that loaded the same libopenblas.so.0 for its own use shares it. */
 void kiln_lapack_single_threaded(void);
 
 typedef void kiln_potrf_fn(const char *uplo, const int *n, void *a, const int *lda, int *info, size_t);
