@@ -273,6 +273,7 @@ static void compile_part(const code_job *job, code_part *pt) {
   g.vector_bytes = wide_features(job->features) ? 64 : 32;
   g.f16_native = strstr(job->features, "+avx512fp16") != NULL;
   g.f16c = strstr(job->features, "+f16c") != NULL && !g.f16_native;
+  g.quick = job->quick;
   kiln_status st = NULL;
   for (int32_t i = pt->first; i < pt->last && !st; i++)
     if (!kiln_cpu_emit_loop(&g, job->loops[i], i, job->cpu, job->features, &job->loops[i]->grain))

@@ -15,6 +15,7 @@ typedef struct kiln_cpu_gen {
   int vector_bytes; /* one vector register of the target: 64 with AVX-512, else 32 */
   bool f16c;        /* the target has F16C but not AVX512-FP16: f16 vectors round through vcvtps2ph (loopgen.c) */
   bool f16_native;  /* the target has AVX512-FP16: f16 ops may run on half vectors */
+  bool quick;       /* quick code (tier.h): forms LLVM compiles quickly where a faster one is slow to */
 } kiln_cpu_gen;
 
 /* Loads w elements of type e from base (an i8*) at element `offset`, `stride` elements

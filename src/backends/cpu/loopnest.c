@@ -353,11 +353,14 @@ static bool emit_elementwise(nest *n, LLVMValueRef begin, LLVMValueRef end) {
 /* Whether an elementwise loop runs as row blocks (emit_short_rows): a last dim of 2 to
  * w - 1 points (x, y, z coordinates; a row of a few powers) after a dim of at least w,
  * whose reads vectorise no better along the last dim (a collapsed loop has no such dims
- * unless some read is not contiguous), numbers constant, no complex values. */
+ * unless some read is not contiguous), numbers constant, no complex values; not in quick
+ * code: a block's loads and interleaved stores are vectors of w * d lanes, which LLVM's
+ * quick instruction selection takes 10-12 ms to compile per loop (mlp_large's softmax
+ * over rows of 10: three loops, 36 of its 48 ms of code generation; 2026-12-07). */
 static bool short_rows(const nest *n, int w) {
   const kiln_cpu_loop *L = n->L;
   int32_t r = L->rank;
-  if (L->slots || r < 2 || L->dims[r - 1] < 2 || L->dims[r - 1] >= w || L->dims[r - 2] < w ||
+  if (n->g->quick || L->slots || r < 2 || L->dims[r - 1] < 2 || L->dims[r - 1] >= w || L->dims[r - 2] < w ||
       kiln_elem_is_complex(L->out_elem))
     return false;
   for (int32_t k = 0; k < L->num_nodes; k++)
