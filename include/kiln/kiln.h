@@ -476,9 +476,11 @@ typedef struct kiln_executable_stats_info {
    * runs now made themselves because its compile had not: a step first executed by a run
    * (a library primitive's first execution, where oneDNN generates kernels; a plan's
    * first use) and run states (scratch memory) made for a run. A compile that prepares
-   * everything (cpu's optimised tier: its warm-up run) leaves this at 0 for runs one at a
-   * time; runs at once each need a run state of their own, and a fast-start tier
-   * prepares nothing. 0 when not reported. */
+   * everything (cpu's optimised tier, for a program it warms up by a run: one estimated
+   * at 2 ms at most) leaves this at 0 for runs one at a time; a longer program's steps
+   * first execute in its first run (its memory and oneDNN's kernels prepared), runs at
+   * once each need a run state of their own, and a fast-start tier prepares nothing. 0
+   * when not reported. */
   uint64_t prepared_in_runs;
   /* Added in 0.1 after the fields above: for a shape-polymorphic function (a `?` dim in a
    * parameter), the signatures (input shapes and dimension arguments) its executable has

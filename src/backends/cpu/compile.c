@@ -1955,7 +1955,7 @@ static kiln_status compile(const kiln_module *m, const kiln_source *src, const k
   const char *profile = getenv("KILN_CPU_PROFILE"); /* also for a function run whole: the profile says so */
   if (!st && profile && *profile == '1' && !(x->step_ns = calloc((size_t)x->num_steps + 1, sizeof *x->step_ns)))
     st = KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-  if (!st && tier == TIER_OPTIMIZED && !(family && family->mode == KILN_CPU_FAMILY_COLLECT)) kiln_cpu_warm_up(x);
+  if (!st && tier != TIER_BASELINE && !(family && family->mode == KILN_CPU_FAMILY_COLLECT)) kiln_cpu_warm_up(x);
   if (st) {
     kiln_cpu_executable_destroy(x);
     return st;

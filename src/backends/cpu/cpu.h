@@ -117,7 +117,7 @@ typedef struct kiln_cpu_executable {
   int32_t nesting;          /* 0 for an entry function, parent's + 1 for a region */
   bool whole_interp;        /* the interpreter runs the whole function */
   bool baseline;            /* the fast-start tier (tier.h): no generated code, no warm-up */
-  bool quick;               /* the quick tier (tier.h): code generated quickly, no warm-up */
+  bool quick;               /* the quick tier (tier.h): code generated quickly, memory prepared, no warm-up run */
   kiln_cpu_specs *specs; /* a shape-polymorphic entry's compiles per shape (specialize.c), or NULL */
   struct kiln_cpu_family_pass *family; /* a signature's compile: how its loops get shared code (family.h), or NULL */
   int32_t num_values;       /* of `planned` */
@@ -266,11 +266,13 @@ kiln_status kiln_cpu_specs_run(kiln_cpu_specs *specs, kiln_cpu_tensor *const *in
 void kiln_cpu_specs_counts(const kiln_cpu_specs *specs, uint64_t *signatures, uint64_t *code_compiles);
 
 
-/* Runs x once on zero inputs, skipping its interpreter and control-flow steps, so that what
- * a first run pays once (the run state and its arena, result blocks in the allocator's
- * cache, the library's lazy set-up, the worker threads, the code's pages) is paid by the
- * compile. Best effort: a failure here is left for the first run to report. Called once,
- * before x is shared. */
+/* Pays in the compile what x's first run would pay once. A program whose run is estimated
+ * short (exec.c: at most 2 ms) runs once on zero inputs, skipping its interpreter and
+ * control-flow steps (the run state and its arena, result blocks, oneDNN's lazy set-up,
+ * the worker threads, the code's pages); a longer one, and quick code, is prepared
+ * without a run: oneDNN's process-wide gemm kernels, the run state with its arena's pages
+ * resident, and resident blocks for the first run's results. Best effort: a failure here
+ * is left for the first run to report. Called once, before x is shared. */
 void kiln_cpu_warm_up(kiln_cpu_executable *x);
 /* The value whose memory v is (v itself, or what a view of v views). */
 int32_t kiln_cpu_alias_base(const kiln_cpu_executable *x, int32_t v);

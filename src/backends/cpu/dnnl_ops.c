@@ -1,4 +1,5 @@
 /* The prepared oneDNN op: creating the primitive and its reorders, the epilogue, runs. */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -512,6 +513,31 @@ kiln_status kiln_cpu_dnnl_run(const kiln_cpu_dnnl_op *p, const void *lhs, const 
 size_t kiln_cpu_dnnl_scratch_bytes(const kiln_cpu_dnnl_op *p) { return p ? p->scratch_bytes : 0; }
 
 const char *kiln_cpu_dnnl_impl(const kiln_cpu_dnnl_op *p) { return p ? p->impl : "none"; }
+
+/* A gemm of a few elements: oneDNN generates all of its f32 gemm kernels at its first. */
+static void first_sgemm(void) {
+  float a[64] = {0}, b[64] = {0}, c[64];
+  dnnl_sgemm('N', 'N', 8, 8, 8, 1.0f, a, 8, b, 8, 0.0f, c, 8);
+}
+
+/* Whether prim, whose source has type t, runs oneDNN's f32 gemm. */
+static bool f32_gemm(const_dnnl_primitive_t prim, dnnl_data_type_t t) {
+  const_dnnl_primitive_desc_t pd = NULL;
+  const char *impl = NULL;
+  return prim && t == dnnl_f32 && dnnl_primitive_get_primitive_desc(prim, &pd) == dnnl_success &&
+         dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl) == dnnl_success && impl &&
+         strncmp(impl, "gemm:jit", 8) == 0;
+}
+
+void kiln_cpu_dnnl_prepare_library(const kiln_cpu_dnnl_op *p) {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  if (!p || p->mode != KILN_DNNL_MODE_PRIMITIVE) return;
+  /* the primitive or a part of a split one (each its own, whose kernel may differ), or
+   * dnnl_sgemm where neither OpenBLAS nor Kiln's sgemm takes the product */
+  bool gemm = p->gemm.on ? !p->gemm.own && !p->gemm.blas && !p->own_i8 : f32_gemm(p->prim, p->io[KILN_DNNL_SRC].prim_md.data_type);
+  for (int k = 0; k < 2 && !p->gemm.on && p->split.parts; k++) gemm |= f32_gemm(p->split.prim[k], p->split.md[k][KILN_DNNL_SRC].data_type);
+  if (gemm) pthread_once(&once, first_sgemm);
+}
 
 void kiln_cpu_dnnl_destroy(kiln_cpu_dnnl_op *p) {
   if (!p) return;

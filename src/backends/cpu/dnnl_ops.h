@@ -100,6 +100,14 @@ size_t kiln_cpu_dnnl_scratch_bytes(const kiln_cpu_dnnl_op *p);
  * followed by " via f32" when the op's bf16/f16 tensors are converted for it, or "none"
  * when a run needs no kernel (empty result, or all zeros). Borrowed from p. */
 const char *kiln_cpu_dnnl_impl(const kiln_cpu_dnnl_op *p);
+/* The multiply-adds of one run of p (of its primitive, whose shapes may be p's op's
+ * reshaped). */
+int64_t kiln_cpu_dnnl_macs(const kiln_cpu_dnnl_op *p);
+/* Does now what p's first run would set up in oneDNN once for the whole process: the
+ * generation of its f32 gemm's kernels when p runs oneDNN's gemm (about 25 ms at the first
+ * gemm of a process on an AVX-512 host, 2026-12-07; each later one pays nothing).
+ * Thread-safe; nothing when p does not run that gemm. */
+void kiln_cpu_dnnl_prepare_library(const kiln_cpu_dnnl_op *p);
 void kiln_cpu_dnnl_destroy(kiln_cpu_dnnl_op *p); /* NULL allowed */
 
 #endif

@@ -53,8 +53,6 @@ static bool slice_md(const dnnl_memory_desc_t *md, int d, int64_t len, dnnl_memo
 
 /* The dimension of each tensor to cut (dim[i], -1: whole) and of the destination's
  * cut's size; false when the primitive is not cut. */
-static int64_t macs_of(const kiln_cpu_dnnl_op *p);
-
 static bool choose_dims(const kiln_cpu_dnnl_op *p, int32_t parts, int32_t dim[KILN_DNNL_NUM_IO], int64_t *out_len) {
   const dnnl_memory_desc_t *dst = &p->io[KILN_DNNL_DST].prim_md;
   int n = dst->ndims;
@@ -75,7 +73,7 @@ static bool choose_dims(const kiln_cpu_dnnl_op *p, int32_t parts, int32_t dim[KI
       return true;
     }
   int64_t m = dst->dims[n - 2], nn = dst->dims[n - 1];
-  if (macs_of(p) < ROW_SPLIT_MACS) { /* small: dense row slices, or whole */
+  if (kiln_cpu_dnnl_macs(p) < ROW_SPLIT_MACS) { /* small: dense row slices, or whole */
     if (m / parts < MIN_SLICE_M) return false;
     dim[KILN_DNNL_SRC] = dim[KILN_DNNL_DST] = n - 2;
     *out_len = m;
@@ -92,7 +90,7 @@ static bool choose_dims(const kiln_cpu_dnnl_op *p, int32_t parts, int32_t dim[KI
   return true;
 }
 
-static int64_t macs_of(const kiln_cpu_dnnl_op *p) {
+int64_t kiln_cpu_dnnl_macs(const kiln_cpu_dnnl_op *p) {
   const dnnl_memory_desc_t *src = &p->io[KILN_DNNL_SRC].prim_md, *wei = &p->io[KILN_DNNL_WEI].prim_md,
                            *dst = &p->io[KILN_DNNL_DST].prim_md;
   int64_t out = 1, w = 1;
@@ -168,7 +166,7 @@ void kiln_dnnl_split_build(kiln_cpu_dnnl_op *p) {
   kiln_dnnl_split *sp = &p->split;
   int32_t threads = kiln_cpu_pool_threads(kiln_cpu_pool_shared());
   int64_t len;
-  if (threads < 2 || p->mode != KILN_DNNL_MODE_PRIMITIVE || macs_of(p) < SPLIT_MIN_MACS ||
+  if (threads < 2 || p->mode != KILN_DNNL_MODE_PRIMITIVE || kiln_cpu_dnnl_macs(p) < SPLIT_MIN_MACS ||
       !choose_dims(p, threads, sp->dim, &len))
     return;
   int32_t parts = len < threads ? (int32_t)len : threads;
@@ -245,7 +243,7 @@ kiln_status kiln_dnnl_split_run(const kiln_cpu_dnnl_op *p, const void *const see
                                 uint8_t *scratch) {
   split_run r = {.p = p, .bias = bias, .scratch = scratch ? scratch + p->split.scratch_offset : NULL};
   for (int i = 0; i < KILN_DNNL_NUM_IO; i++) r.base[i] = seen[i];
-  kiln_cpu_pool_run(kiln_cpu_pool_shared(), p->split.parts, macs_of(p), run_part, &r);
+  kiln_cpu_pool_run(kiln_cpu_pool_shared(), p->split.parts, kiln_cpu_dnnl_macs(p), run_part, &r);
   int st = atomic_load(&r.failed);
   return st ? KILN_STATUS(KILN_STATUS_INTERNAL, "oneDNN: running a part of the primitive failed (status %d)", st) : NULL;
 }

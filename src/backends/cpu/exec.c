@@ -12,6 +12,7 @@
 #include "backends/interp/collectives.h"
 #include "backends/lapack/lapack.h"
 #include "base/fault.h"
+#include "base/host_memory.h"
 
 struct kiln_cpu_run_state {
   kiln_cpu_run_state *next; /* in the executable's pool */
@@ -732,8 +733,65 @@ kiln_status kiln_cpu_run_into(kiln_cpu_executable *x, kiln_cpu_tensor *const *in
  * first-run costs in its first run. */
 #define WARM_UP_MAX_INPUT_BYTES ((int64_t)256 << 20)
 
+/* The warm-up runs a program whose run it estimates (run_cost_ns) at WARM_UP_RUN_MAX_NS at
+ * most; a longer one is prepared without a run (prepare_memory). A run on zeros pays a
+ * long program's compute again for little: what its first run pays once is mostly memory
+ * and oneDNN's gemm kernels, both prepared without it (the zoo's large models, 2026-12-07:
+ * compiles 10-120 ms shorter, first runs 1.0-2.2x their medians against 1.0-1.5x warmed
+ * up). The estimate counts every byte a step reads or writes at NS_PER_BYTE, and each
+ * multiply-add of a oneDNN step at NS_PER_MAC per 4 bytes of its source's elements (f32;
+ * half that for 16-bit ones): the zoo's estimates are 0.5x to 3x their medians on 2
+ * threads of an AVX-512 host. */
+#define WARM_UP_RUN_MAX_NS 2e6
+#define NS_PER_BYTE 0.1
+#define NS_PER_MAC 0.01
+
+static double type_bytes(const kiln_type *t) {
+  return t && kiln_type_is_tensor(t) && t->tensor.num_elements > 0
+             ? (double)t->tensor.num_elements * kiln_elem_storage_bytes(kiln_type_elem(t))
+             : 0;
+}
+
+static double run_cost_ns(const kiln_cpu_executable *x) {
+  double ns = 0;
+  for (int32_t i = 0; i < x->num_steps; i++) {
+    const kiln_cpu_step *step = &x->steps[i];
+    if (step->kind == KILN_CPU_STEP_INTERP || step->kind == KILN_CPU_STEP_CONTROL) continue; /* not run (zero_results) */
+    for (int32_t k = 0; k < step->num_values; k++) ns += type_bytes(x->slots[step->values[k]].type) * NS_PER_BYTE;
+    const kiln_type *src = step->num_values ? x->slots[step->values[0]].type : NULL;
+    if (step->kind == KILN_CPU_STEP_DNNL && src && kiln_type_is_tensor(src))
+      ns += (double)kiln_cpu_dnnl_macs(step->dnnl) * NS_PER_MAC * kiln_elem_storage_bytes(kiln_type_elem(src)) / 4;
+  }
+  return ns;
+}
+
+/* What a first run of x would pay for memory, paid now: its run state with the arena's
+ * pages made resident, and a block for each result, resident, for the first run to write
+ * its results into (as the warm-up's results are). */
+static void prepare_memory(kiln_cpu_executable *x) {
+  bool made;
+  kiln_cpu_run_state *s = state_take(x, &made);
+  if (!s) return;
+  kiln_host_populate(s->arena, s->arena_bytes);
+  if (!s->warm_results) s->warm_results = calloc((size_t)x->num_results + 1, sizeof *s->warm_results);
+  for (int32_t k = 0; s->warm_results && k < x->num_results; k++) {
+    const kiln_type *t = x->slots[x->result_values[k]].type;
+    if (!t || !kiln_type_is_tensor(t) || !kiln_type_is_static(t) ||
+        kiln_cpu_tensor_new(kiln_type_elem(t), t->tensor.rank, t->tensor.dims, &s->warm_results[k]))
+      continue; /* best effort: the first run makes what is missing */
+    kiln_host_populate(s->warm_results[k]->data, s->warm_results[k]->bytes);
+  }
+  state_give(x, s);
+}
+
 void kiln_cpu_warm_up(kiln_cpu_executable *x) {
   if (x->whole_interp) return;
+  for (int32_t i = 0; i < x->num_steps; i++)
+    if (x->steps[i].kind == KILN_CPU_STEP_DNNL) kiln_cpu_dnnl_prepare_library(x->steps[i].dnnl);
+  if (x->quick || run_cost_ns(x) > WARM_UP_RUN_MAX_NS) {
+    prepare_memory(x);
+    return;
+  }
   const kiln_type *ft = kiln_func_type(x->planned);
   int32_t ni = ft->func.num_inputs, nr = x->num_results;
   kiln_cpu_tensor *in = calloc((size_t)ni + 1, sizeof *in);
@@ -750,6 +808,7 @@ void kiln_cpu_warm_up(kiln_cpu_executable *x) {
   }
   /* best effort: a step that fails here fails again, reported, in the first real run */
   if (ok) kiln_status_free(run_steps(x, ins, out, NULL, NULL, true));
+  else prepare_memory(x);
   for (int32_t i = 0; in && i < ni; i++) free(in[i].data);
   free(in);
   free(ins);
