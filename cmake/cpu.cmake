@@ -57,6 +57,8 @@ set(KILN_CPU_SOURCES
   src/backends/cpu/tier.c
   src/backends/cpu/tensor.c
   src/backends/cpu/tiling.c
+  src/backends/cpu/while_code.c
+  src/backends/cpu/while_driver.c
   src/backends/cpu/window.c
   src/backends/cpu/window_kernels.c
   src/backends/cpu/dnnl_ops.c

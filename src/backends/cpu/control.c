@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "backends/cpu/cpu.h"
+#include "backends/cpu/while_driver.h"
 #include "base/fault.h"
 #include "ir/scalar.h"
 #include "passes/inline.h"
@@ -23,18 +24,18 @@ struct kiln_cpu_control {
    * bound, as JAX lowers fori_loop and scan) is evaluated here instead of by running its
    * region: each side a region argument (carried, then captured), or a constant. */
   bool direct_cond;
-  int32_t cond_arg[2];   /* argument index, or -1: cond_const */
-  int64_t cond_const[2];
-  int cond_dir;          /* kiln_compare_dir */
-  kiln_elem cond_elem;
-  bool cond_unsigned;
+  kiln_cpu_while_cond cond;
   /* while: the body's steps run on one run state for every iteration (lean_body) */
   bool lean;
+  /* a lean loop compiled whole (while_driver.h), or NULL */
+  kiln_cpu_code *driver_code;
+  kiln_cpu_while_fn driver;
 };
 
 void kiln_cpu_control_destroy(kiln_cpu_control *c) {
   if (!c) return;
   for (int32_t i = 0; i < c->num_regions; i++) kiln_cpu_executable_destroy(c->region[i]);
+  kiln_cpu_code_destroy(c->driver_code);
   free(c->region);
   free(c->captured);
   free(c->num_captured);
@@ -235,31 +236,39 @@ static bool find_direct_cond(kiln_cpu_control *c, const kiln_op *f) {
   const kiln_type *t = cmp->operands[0]->type;
   kiln_elem e = kiln_type_elem(t);
   kiln_elem_class k = kiln_elem_class_of(e);
+  kiln_cpu_while_cond *cc = &c->cond;
   if (!kiln_type_is_tensor(t) || t->tensor.rank != 0 || (k != KILN_ELEM_CLASS_I && k != KILN_ELEM_CLASS_U)) return false;
-  if ((c->cond_dir = kiln_op_compare_direction(cmp)) < 0) return false;
+  int dir = kiln_op_compare_direction(cmp);
+  if (dir < 0) return false;
+  cc->dir = (kiln_compare_dir)dir;
   for (int i = 0; i < 2; i++) { /* an argument of the region, or a constant */
     const kiln_value *v = cmp->operands[i];
-    c->cond_arg[i] = v->def == NULL && v->block == b ? v->index : -1;
-    if (c->cond_arg[i] < 0 && !kiln_value_constant_int(v, &c->cond_const[i])) return false;
+    cc->arg[i] = v->def == NULL && v->block == b ? v->index : -1;
+    if (cc->arg[i] < 0 && !kiln_value_constant_int(v, &cc->constant[i])) return false;
   }
-  c->cond_elem = e;
-  c->cond_unsigned = k == KILN_ELEM_CLASS_U;
+  cc->elem = e;
+  cc->is_unsigned = k == KILN_ELEM_CLASS_U;
   return true;
 }
 
 /* The direct condition on the loop's arguments (carried, then the condition's captured). */
+/* The address of side i of the direct condition (NULL: a constant). */
+static const void *cond_side(const kiln_cpu_control *c, int i, kiln_cpu_tensor *const *carried, kiln_cpu_tensor *const *captured) {
+  int32_t a = c->cond.arg[i];
+  return a < 0 ? NULL : (a < c->num_carried ? carried[a] : captured[a - c->num_carried])->data;
+}
+
 static bool direct_cond(const kiln_cpu_control *c, kiln_cpu_tensor *const *carried, kiln_cpu_tensor *const *captured) {
   kiln_scalar v[2];
   for (int i = 0; i < 2; i++) {
-    int32_t a = c->cond_arg[i];
-    const void *p = a < 0 ? NULL : (a < c->num_carried ? carried[a] : captured[a - c->num_carried])->data;
-    if (a < 0) v[i].i = c->cond_const[i];
-    else if (c->cond_elem == KILN_ELEM_SI32) v[i].i = *(const int32_t *)p; /* JAX's counters: read directly */
-    else if (c->cond_elem == KILN_ELEM_SI64) v[i].i = *(const int64_t *)p;
-    else v[i] = kiln_scalar_load(c->cond_elem, p);
+    const void *p = cond_side(c, i, carried, captured);
+    if (!p) v[i].i = c->cond.constant[i];
+    else if (c->cond.elem == KILN_ELEM_SI32) v[i].i = *(const int32_t *)p; /* JAX's counters: read directly */
+    else if (c->cond.elem == KILN_ELEM_SI64) v[i].i = *(const int64_t *)p;
+    else v[i] = kiln_scalar_load(c->cond.elem, p);
   }
-  int order = c->cond_unsigned ? (v[0].u > v[1].u) - (v[0].u < v[1].u) : (v[0].i > v[1].i) - (v[0].i < v[1].i);
-  switch (c->cond_dir) {
+  int order = c->cond.is_unsigned ? (v[0].u > v[1].u) - (v[0].u < v[1].u) : (v[0].i > v[1].i) - (v[0].i < v[1].i);
+  switch (c->cond.dir) {
     case KILN_COMPARE_EQ: return order == 0;
     case KILN_COMPARE_NE: return order != 0;
     case KILN_COMPARE_GE: return order >= 0;
@@ -311,6 +320,11 @@ kiln_status kiln_cpu_control_prepare(kiln_cpu_executable *x, const kiln_op *op, 
     return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   }
   c->lean = op->kind == KILN_OP_WHILE && lean_body(c);
+  kiln_status dst = c->lean ? kiln_cpu_while_driver(c->region[1], &c->cond, &c->driver_code, &c->driver) : NULL;
+  if (dst) {
+    kiln_cpu_control_destroy(c);
+    return dst;
+  }
   for (int32_t i = 0; i < op->num_results; i++) x->slots[op->results[i].id].store = KILN_CPU_STORE_HELD;
   step->kind = KILN_CPU_STEP_CONTROL;
   step->op = op;
@@ -443,7 +457,7 @@ static kiln_status run_while(const kiln_cpu_control *c, kiln_cpu_tensor *const *
  * tensors each; later ones alternate, reading one and writing the other (EVEN: the first
  * to the second, ODD: back). A value updated in place, or unchanged, is one tensor in
  * every set. */
-enum { FIRST, EVEN, ODD, PHASES };
+enum { FIRST = KILN_CPU_PHASE_FIRST, EVEN = KILN_CPU_PHASE_EVEN, ODD = KILN_CPU_PHASE_ODD, PHASES = KILN_CPU_PHASES };
 
 /* A while loop whose body is lean (lean_body): its steps replayed on three argument arrays
  * filled once (kiln_cpu_lean_fill), one per phase, so that an iteration is the condition
@@ -486,7 +500,17 @@ static kiln_status run_while_lean(const kiln_cpu_control *c, kiln_cpu_tensor *co
     kiln_cpu_lean_fill(body, s, inputs + p * width, results + p * nv, args + p * (size_t)na, alone);
   }
   int p = FIRST;
-  while (!st && direct_cond(c, inputs + p * width, cond_captured)) {
+  if (!st && c->driver) { /* the loop compiled whole */
+    void *sides[PHASES * 2];
+    for (int q = 0; q < PHASES; q++)
+      for (int i = 0; i < 2; i++) sides[2 * q + i] = (void *)cond_side(c, i, inputs + q * width, cond_captured);
+    kiln_cpu_while_calls calls = {kiln_cpu_step_hook, body, NULL};
+    int64_t last = -1;
+    if (kiln_fault_point()) st = KILN_STATUS(KILN_STATUS_INTERNAL, "cpu: fault injected before a compiled while loop");
+    else if ((last = c->driver(args, sides, &calls)) < 0) st = calls.failed;
+    else p = (int)last;
+  }
+  while (!st && !c->driver && direct_cond(c, inputs + p * width, cond_captured)) {
     st = kiln_cpu_replay(body, args + p * (size_t)na, alone);
     p = p == EVEN ? ODD : EVEN;
   }

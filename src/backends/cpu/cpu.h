@@ -232,6 +232,10 @@ int32_t kiln_cpu_lean_size(const kiln_cpu_executable *x);
  * step runs on the caller alone. */
 void kiln_cpu_lean_fill(const kiln_cpu_executable *x, kiln_cpu_run_state *s, kiln_cpu_tensor *const *inputs,
                         kiln_cpu_tensor *const *results, void **args, bool *alone);
+/* Runs step s of x (a kiln_cpu_executable) on its arrays in args (from a kiln_cpu_lean_fill
+ * array), as a replay runs a step that is not alone: a lean loop's driver calls it
+ * (while_driver.h). */
+kiln_status kiln_cpu_step_hook(void *x, int32_t s, void **args);
 /* Runs x's steps on args (kiln_cpu_lean_fill's) and alone. */
 kiln_status kiln_cpu_replay(kiln_cpu_executable *x, void **args, const bool *alone);
 /* Runs function (of interp's module, or a copy with no calls left at its top level) whole in

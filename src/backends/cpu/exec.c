@@ -711,6 +711,11 @@ kiln_status kiln_cpu_replay(kiln_cpu_executable *x, void **args, const bool *alo
   return NULL;
 }
 
+kiln_status kiln_cpu_step_hook(void *x, int32_t s, void **args) {
+  kiln_cpu_executable *e = x;
+  return run_step(e, &e->steps[s], args, false);
+}
+
 kiln_status kiln_cpu_run(kiln_cpu_executable *x, kiln_cpu_tensor *const *inputs, kiln_cpu_tensor **results,
                          kiln_check_log *checks) {
   return kiln_cpu_run_into(x, inputs, results, NULL, checks);

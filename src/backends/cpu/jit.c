@@ -107,6 +107,30 @@ static kiln_status target_machine(const char *cpu, const char *features, bool qu
   return st;
 }
 
+/* A driver (loopgen.h) calls its loops over constant ranges, often of one point: once they
+ * are inlined, their loops over rows and vectors have constant trip counts, which these
+ * fold away (a scalar loop's body then stays in registers across iterations where the
+ * kernels' stores allow). */
+static void run_driver_passes(LLVMModuleRef m) {
+  LLVMPassManagerRef pm = LLVMCreatePassManager();
+  LLVMAddSCCPPass(pm);
+  LLVMAddInstructionCombiningPass(pm);
+  LLVMAddCFGSimplificationPass(pm);
+  LLVMAddLoopRotatePass(pm);
+  LLVMAddIndVarSimplifyPass(pm);
+  LLVMAddLoopDeletionPass(pm);
+  LLVMAddLoopUnrollPass(pm);
+  LLVMAddInstructionCombiningPass(pm);
+  LLVMAddCFGSimplificationPass(pm);
+  LLVMAddLICMPass(pm);
+  LLVMAddGVNPass(pm);
+  LLVMAddDeadStoreEliminationPass(pm);
+  LLVMAddAggressiveDCEPass(pm);
+  LLVMAddCFGSimplificationPass(pm);
+  LLVMRunPassManager(pm, m);
+  LLVMDisposePassManager(pm);
+}
+
 static kiln_status optimise(LLVMModuleRef m, LLVMTargetMachineRef tm, bool quick) {
   char *triple = LLVMGetTargetMachineTriple(tm);
   char *err = NULL;
@@ -137,6 +161,7 @@ static kiln_status optimise(LLVMModuleRef m, LLVMTargetMachineRef tm, bool quick
     }
     LLVMRunPassManager(pm, m);
     LLVMDisposePassManager(pm);
+    if (!quick && LLVMGetNamedFunction(m, KILN_CPU_DRIVER_NAME)) run_driver_passes(m);
     if (!quick) kiln_cpu_constants_to_table(m); /* last: nothing may fold the loads back */
   }
   LLVMDisposeMessage(err);
@@ -251,10 +276,32 @@ typedef struct code_job {
   kiln_cpu_loop *const *loops;
   const char *cpu, *features;
   bool quick;
+  const kiln_cpu_driver *driver; /* NULL: none (kiln_cpu_code_compile_driver) */
   code_part *parts;
   int32_t num_parts;
   _Atomic int32_t next; /* the next part a thread takes */
 } code_job;
+
+/* The job's driver added to g's module of its n loops, which become internal and always
+ * inlined into it. */
+static kiln_status add_driver(kiln_cpu_gen *g, const code_job *job, int32_t n) {
+  LLVMValueRef *fns = calloc((size_t)n + 1, sizeof *fns);
+  if (!fns) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  unsigned inline_kind = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
+  for (int32_t i = 0; i < n; i++) {
+    char name[32];
+    snprintf(name, sizeof name, "kiln_loop_%d", (int)i);
+    fns[i] = LLVMGetNamedFunction(g->m, name);
+    LLVMSetLinkage(fns[i], LLVMInternalLinkage);
+    LLVMAddAttributeAtIndex(fns[i], LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(g->c, inline_kind, 0));
+  }
+  LLVMValueRef fn = job->driver->emit(g, fns, job->driver->ctx);
+  free(fns);
+  if (!fn) return KILN_STATUS(KILN_STATUS_INTERNAL, "cpu: could not generate a driver");
+  LLVMSetValueName2(fn, KILN_CPU_DRIVER_NAME, strlen(KILN_CPU_DRIVER_NAME));
+  kiln_cpu_set_target_attrs(g, fn, job->cpu, job->features);
+  return NULL;
+}
 
 /* Part pt's module: its loops emitted, optimised and compiled, or loaded from the cache. */
 static void compile_part(const code_job *job, code_part *pt) {
@@ -275,9 +322,12 @@ static void compile_part(const code_job *job, code_part *pt) {
   g.f16c = strstr(job->features, "+f16c") != NULL && !g.f16_native;
   g.quick = job->quick;
   kiln_status st = NULL;
-  for (int32_t i = pt->first; i < pt->last && !st; i++)
-    if (!kiln_cpu_emit_loop(&g, job->loops[i], i, job->cpu, job->features, &job->loops[i]->grain))
+  for (int32_t i = pt->first; i < pt->last && !st; i++) {
+    int64_t grain, *into = job->driver ? &grain : &job->loops[i]->grain; /* a driver's loops are compiled already */
+    if (!kiln_cpu_emit_loop(&g, job->loops[i], i, job->cpu, job->features, into))
       st = KILN_STATUS(KILN_STATUS_INTERNAL, "cpu: could not generate code for loop %d", (int)i);
+  }
+  if (!st && job->driver) st = add_driver(&g, job, pt->last);
   LLVMDisposeBuilder(g.b);
   const char *dump = getenv("KILN_CPU_DUMP_IR"); /* for debugging the code generator */
   if (!st && dump && *dump == '1') {
@@ -331,8 +381,10 @@ bool kiln_cpu_code_wide_vectors(void) {
   return g_wide;
 }
 
-kiln_status kiln_cpu_code_compile(kiln_cpu_loop *const *loops, int32_t n, bool quick, kiln_cpu_code **out_code,
-                                  kiln_cpu_loop_fn *out_fns) {
+/* kiln_cpu_code_compile, or with driver kiln_cpu_code_compile_driver (out_fns[0]: the
+ * driver's entry). */
+static kiln_status compile_code(kiln_cpu_loop *const *loops, int32_t n, bool quick, const kiln_cpu_driver *driver,
+                                kiln_cpu_code **out_code, kiln_cpu_loop_fn *out_fns) {
   *out_code = NULL;
   pthread_once(&g_init_once, init_llvm);
   if (!g_init_ok) return KILN_STATUS(KILN_STATUS_INTERNAL, "cpu: LLVM's native target did not initialise");
@@ -353,8 +405,8 @@ kiln_status kiln_cpu_code_compile(kiln_cpu_loop *const *loops, int32_t n, bool q
   }
   char *cpu = LLVMGetHostCPUName(), *features = host_features(cap);
   code_part parts[MAX_PARTS];
-  code_job job = {loops, cpu, features, quick, parts, split_parts(n, kiln_cpu_pool_threads(kiln_cpu_pool_shared()), parts),
-                  0};
+  code_job job = {loops, cpu, features, quick, driver, parts,
+                  split_parts(n, driver ? 1 : kiln_cpu_pool_threads(kiln_cpu_pool_shared()), parts), 0};
   if (!st) {
     pthread_t helper[MAX_PARTS];
     int32_t helpers = 0;
@@ -401,11 +453,11 @@ kiln_status kiln_cpu_code_compile(kiln_cpu_loop *const *loops, int32_t n, bool q
     e = LLVMOrcLLJITAddObjectFile(code->jit, LLVMOrcLLJITGetMainJITDylib(code->jit), obj);
     if (e) st = from_llvm_error(e, "adding code");
   }
-  for (int32_t i = 0; i < n && !st; i++) {
+  for (int32_t i = 0; i < (driver ? 1 : n) && !st; i++) {
     char name[32];
     snprintf(name, sizeof name, "kiln_loop_%d", (int)i);
     LLVMOrcExecutorAddress addr = 0;
-    e = LLVMOrcLLJITLookup(code->jit, &addr, name);
+    e = LLVMOrcLLJITLookup(code->jit, &addr, driver ? KILN_CPU_DRIVER_NAME : name);
     if (e) st = from_llvm_error(e, "compiling");
     else out_fns[i] = (kiln_cpu_loop_fn)(uintptr_t)addr;
   }
@@ -417,6 +469,19 @@ kiln_status kiln_cpu_code_compile(kiln_cpu_loop *const *loops, int32_t n, bool q
   }
   *out_code = code;
   return NULL;
+}
+
+kiln_status kiln_cpu_code_compile(kiln_cpu_loop *const *loops, int32_t n, bool quick, kiln_cpu_code **out_code,
+                                  kiln_cpu_loop_fn *out_fns) {
+  return compile_code(loops, n, quick, NULL, out_code, out_fns);
+}
+
+kiln_status kiln_cpu_code_compile_driver(kiln_cpu_loop *const *loops, int32_t n, const kiln_cpu_driver *driver,
+                                         kiln_cpu_code **out_code, void (**out_driver)(void)) {
+  kiln_cpu_loop_fn fn = NULL;
+  kiln_status st = compile_code(loops, n, false, driver, out_code, &fn);
+  *out_driver = st ? NULL : (void (*)(void))fn;
+  return st;
 }
 
 void kiln_cpu_code_destroy(kiln_cpu_code *code) {

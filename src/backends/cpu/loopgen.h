@@ -18,6 +18,26 @@ typedef struct kiln_cpu_gen {
   bool quick;       /* quick code (tier.h): forms LLVM compiles quickly where a faster one is slow to */
 } kiln_cpu_gen;
 
+/* Gives fn the target attributes of the loops (CPU, features, vector widths): a function
+ * the loops are inlined into needs them. */
+void kiln_cpu_set_target_attrs(kiln_cpu_gen *g, LLVMValueRef fn, const char *cpu, const char *features);
+
+/* A driver: a function compiled with loops already compiled once (kiln_cpu_code_compile),
+ * that calls them itself (a while loop's iterations: while_driver.c). emit adds it to g's
+ * module, given the loops' functions (fns[k]: loop k's, internal and always inlined into
+ * it), and returns it (NULL on failure); its name and target attributes are set after. */
+typedef struct kiln_cpu_driver {
+  LLVMValueRef (*emit)(kiln_cpu_gen *g, const LLVMValueRef *fns, const void *ctx);
+  const void *ctx;
+} kiln_cpu_driver;
+#define KILN_CPU_DRIVER_NAME "kiln_driver"
+
+/* The loops and driver d in one module, optimised (the loops inlined into the driver),
+ * compiled or loaded from the compile cache as kiln_cpu_code_compile's are; *out_driver:
+ * the driver's entry, to be cast to its type. The loops' grains are left as they are. */
+kiln_status kiln_cpu_code_compile_driver(kiln_cpu_loop *const *loops, int32_t n, const kiln_cpu_driver *d,
+                                         kiln_cpu_code **out_code, void (**out_driver)(void));
+
 /* Loads w elements of type e from base (an i8*) at element `offset`, `stride` elements
  * apart (0: one element, splat), converted to the compute representation (f16/bf16 as
  * f32, i1 as i1). */

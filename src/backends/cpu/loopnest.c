@@ -28,6 +28,9 @@ typedef struct nest {
    * elements) the block's elements, loaded once for all its columns (or NULL) */
   int64_t block_d, block_col;
   LLVMValueRef *wide;
+  /* A loop of fewer points than lanes (tiny_lanes): each lane's own position along the
+   * inner dim (a vector of i64), NULL otherwise. */
+  LLVMValueRef lanes;
 } nest;
 
 typedef struct loop_var {
@@ -124,6 +127,12 @@ static LLVMValueRef lane_steps(nest *n, int64_t s, int w) {
   return LLVMConstVector(lanes, (unsigned)w);
 }
 
+/* off + (each lane's own position) * s, w lanes (tiny_lanes). */
+static LLVMValueRef lane_offsets(nest *n, LLVMValueRef off, int64_t s, int w) {
+  kiln_cpu_gen *g = n->g;
+  return LLVMBuildAdd(g->b, kiln_cpu_splat(g, off, w), LLVMBuildMul(g->b, n->lanes, kiln_cpu_splat(g, i64c(n, s), w), ""), "");
+}
+
 /* Whether x is the same in every lane along the vectorised dim (it reads nothing along it
  * and is no fold argument), looking at *budget nodes at most (false past that). */
 static bool uniform(const nest *n, const kiln_cpu_node *x, int *budget) {
@@ -168,25 +177,35 @@ static LLVMValueRef value(nest *n, const kiln_cpu_node *x, LLVMValueRef pos, int
                                    LLVMConstVector(lanes, (unsigned)w), "");
         break;
       }
+      if (w > 1 && n->lanes && s) { /* each lane at its own position */
+        v = kiln_cpu_load_at(g, n->inputs[x->input], x->elem, lane_offsets(n, off, s, w));
+        break;
+      }
       if (s || inner_param) off = LLVMBuildAdd(g->b, off, LLVMBuildMul(g->b, pos, num(n, fs, s), ""), "");
       v = kiln_cpu_load(g, n->inputs[x->input], x->elem, off, s, w);
       break;
     }
     case KILN_CPU_NODE_IOTA: {
       int64_t s = x->strides[n->inner];
-      LLVMValueRef off = n->offset[x->id];
-      if (s || inner_param) off = LLVMBuildAdd(g->b, off, LLVMBuildMul(g->b, pos, num(n, fs, s), ""), "");
-      LLVMValueRef idx = w > 1 ? LLVMBuildAdd(g->b, kiln_cpu_splat(g, off, w), lane_steps(n, s, w), "") : off;
+      LLVMValueRef off = n->offset[x->id], idx;
+      if (w > 1 && n->lanes) {
+        idx = lane_offsets(n, off, s, w);
+      } else {
+        if (s || inner_param) off = LLVMBuildAdd(g->b, off, LLVMBuildMul(g->b, pos, num(n, fs, s), ""), "");
+        idx = w > 1 ? LLVMBuildAdd(g->b, kiln_cpu_splat(g, off, w), lane_steps(n, s, w), "") : off;
+      }
       v = kiln_cpu_convert(g, KILN_ELEM_SI64, x->elem, idx);
       break;
     }
     case KILN_CPU_NODE_GATHER: {
       int64_t s = x->strides[n->inner];
       LLVMValueRef off = n->offset[x->id];
-      if (s || inner_param) off = LLVMBuildAdd(g->b, off, LLVMBuildMul(g->b, pos, num(n, fs, s), ""), "");
-      bool same = w == 1 || gather_uniform(n, x);
+      bool own = w > 1 && n->lanes != NULL; /* each lane at its own position */
+      if ((s || inner_param) && !own) off = LLVMBuildAdd(g->b, off, LLVMBuildMul(g->b, pos, num(n, fs, s), ""), "");
+      bool same = w == 1 || (!own && gather_uniform(n, x));
       int ow = same ? 1 : w; /* the offsets' lanes */
-      if (!same) off = LLVMBuildAdd(g->b, kiln_cpu_splat(g, off, w), lane_steps(n, s, w), "");
+      if (own) off = lane_offsets(n, off, s, w);
+      else if (!same) off = LLVMBuildAdd(g->b, kiln_cpu_splat(g, off, w), lane_steps(n, s, w), "");
       for (int32_t k = 0; k < x->num_args; k++) {
         LLVMValueRef at = value(n, x->args[k], pos, w);
         if (!at) return NULL;
@@ -325,6 +344,43 @@ static LLVMValueRef vector_part(nest *n, const row_segments *s, int w) {
   return LLVMBuildSub(n->g->b, s->cnt, LLVMBuildSRem(n->g->b, s->cnt, i64c(n, w), ""), "");
 }
 
+/* The lanes of an elementwise loop of fewer points than w lanes (0 for any other loop):
+ * its points rounded up to a power of two. Each row segment of such a loop runs as one
+ * vector of them, lane i at point min(i, the segment's last), where a scalar remainder
+ * would run its points one by one (a small ODE state of 3 values: each point's math in
+ * scalar code, and a stack's select chain computing every piece at each point). Constant
+ * numbers, no complex values, not quick code. */
+static int tiny_lanes(const nest *n, int w) {
+  const kiln_cpu_loop *L = n->L;
+  int64_t points = 1;
+  for (int32_t d = 0; d < L->rank; d++) points *= L->dims[d];
+  if (n->g->quick || L->slots || points < 2 || points >= w || kiln_elem_is_complex(L->out_elem)) return 0;
+  for (int32_t k = 0; k < L->num_nodes; k++)
+    if (n->nodes[k] && kiln_elem_is_complex(n->nodes[k]->elem)) return 0;
+  int t = 2;
+  while (t < points) t *= 2;
+  return t;
+}
+
+/* A row segment of a tiny loop (tiny_lanes): its points as one vector of w lanes, lanes past
+ * the segment's end repeating its last point, the first cnt lanes stored. */
+static bool emit_tiny_segment(nest *n, const row_segments *seg, int w) {
+  kiln_cpu_gen *g = n->g;
+  LLVMBuilderRef b = g->b;
+  LLVMValueRef last = kiln_cpu_splat(g, LLVMBuildAdd(b, seg->col, LLVMBuildSub(b, seg->cnt, i64c(n, 1), ""), ""), w);
+  LLVMValueRef pos = LLVMBuildAdd(b, kiln_cpu_splat(g, seg->col, w), lane_steps(n, 1, w), "");
+  n->lanes = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, pos, last, ""), pos, last, "");
+  LLVMValueRef v = root_at(n, seg->col, w);
+  n->lanes = NULL;
+  if (!v) return false;
+  loop_var j;
+  loop_open(n, &j, i64c(n, 0), seg->cnt);
+  kiln_cpu_store(g, n->out, n->L->out_elem, LLVMBuildAdd(b, seg->f, j.i, ""),
+                 LLVMBuildExtractElement(b, v, LLVMBuildTrunc(b, j.i, g->i32, ""), ""));
+  loop_close(n, &j, i64c(n, 1));
+  return true;
+}
+
 static bool emit_elementwise(nest *n, LLVMValueRef begin, LLVMValueRef end) {
   kiln_cpu_gen *g = n->g;
   LLVMBuilderRef b = g->b;
@@ -336,6 +392,12 @@ static bool emit_elementwise(nest *n, LLVMValueRef begin, LLVMValueRef end) {
   rows_open(n, &seg, begin, end, r ? dim(n, r - 1) : i64c(n, 1));
   start_offsets(n, n->offset);
   add_offsets(n, n->offset, 0, r ? r - 1 : 0, seg.row);
+  int tiny = tiny_lanes(n, w);
+  if (tiny) {
+    if (!emit_tiny_segment(n, &seg, tiny)) return false;
+    rows_close(n, &seg);
+    return true;
+  }
   LLVMValueRef nvec = vector_part(n, &seg, w);
   for (int pass = 0; pass < 2; pass++) { /* w lanes over the vector part, then 1 over the tail */
     int lanes = pass == 0 ? w : 1;
@@ -917,7 +979,7 @@ void kiln_cpu_loop_nodes(const kiln_cpu_loop *L, kiln_cpu_node **nodes) {
   }
 }
 
-static void set_cpu_attrs(kiln_cpu_gen *g, LLVMValueRef fn, const char *cpu, const char *features) {
+void kiln_cpu_set_target_attrs(kiln_cpu_gen *g, LLVMValueRef fn, const char *cpu, const char *features) {
   char bits[8];
   snprintf(bits, sizeof bits, "%d", 8 * g->vector_bytes);
   const char *kv[][2] = {{"target-cpu", cpu}, {"target-features", features}, {"prefer-vector-width", bits},
@@ -937,7 +999,7 @@ bool kiln_cpu_emit_loop(kiln_cpu_gen *g, const kiln_cpu_loop *L, int32_t index, 
   char name[32];
   snprintf(name, sizeof name, "kiln_loop_%d", (int)index);
   LLVMValueRef fn = LLVMAddFunction(g->m, name, fty);
-  set_cpu_attrs(g, fn, cpu, features);
+  kiln_cpu_set_target_attrs(g, fn, cpu, features);
   nest n = {.g = g, .L = L};
   n.entry = LLVMAppendBasicBlockInContext(g->c, fn, "entry");
   LLVMPositionBuilderAtEnd(g->b, n.entry);

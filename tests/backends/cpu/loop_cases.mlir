@@ -325,3 +325,147 @@ func.func @lean_bodies() {
   check.expect_eq_const %rc#4, dense<5> : tensor<i32>
   func.return
 }
+
+// -----
+
+// Loops whose bodies are all generated loops on one thread run compiled whole (a driver:
+// while_driver.h): the condition and the bodies' kernels in one function. An odd and an
+// even number of iterations (the result is in the one of the two alternating tensors the
+// last iteration wrote), a fold in the body, and a state of 3 values (fewer points than
+// lanes: one vector, loopnest.c).
+func.func @driven_odd_even() {
+  %x0 = stablehlo.constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+  %acc0 = stablehlo.constant dense<0.0> : tensor<f32>
+  %half = stablehlo.constant dense<0.5> : tensor<3xf32>
+  %onef = stablehlo.constant dense<1.0> : tensor<3xf32>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %i0c = stablehlo.constant dense<0> : tensor<i32>
+  %i0 = stablehlo.optimization_barrier %i0c : tensor<i32>
+  %one = stablehlo.constant dense<1> : tensor<i32>
+  %r7:3 = stablehlo.while(%x = %x0, %acc = %acc0, %i = %i0) : tensor<3xf32>, tensor<f32>, tensor<i32>
+    cond {
+      %n = stablehlo.constant dense<7> : tensor<i32>
+      %c = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %c : tensor<i1>
+    } do {
+      %s = stablehlo.reduce(%x init: %zero) applies stablehlo.add across dimensions = [0] : (tensor<3xf32>, tensor<f32>) -> tensor<f32>
+      %acc1 = stablehlo.add %acc, %s : tensor<f32>
+      %xh = stablehlo.multiply %x, %half : tensor<3xf32>
+      %x1 = stablehlo.add %xh, %onef : tensor<3xf32>
+      %i1 = stablehlo.add %i, %one : tensor<i32>
+      stablehlo.return %x1, %acc1, %i1 : tensor<3xf32>, tensor<f32>, tensor<i32>
+    }
+  check.expect_eq_const %r7#0, dense<[1.9921875, 2.0, 2.0078125]> : tensor<3xf32>
+  check.expect_eq_const %r7#1, dense<42.0> : tensor<f32>
+  check.expect_eq_const %r7#2, dense<7> : tensor<i32>
+  %r10:3 = stablehlo.while(%x = %x0, %acc = %acc0, %i = %i0) : tensor<3xf32>, tensor<f32>, tensor<i32>
+    cond {
+      %n = stablehlo.constant dense<10> : tensor<i32>
+      %c = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %c : tensor<i1>
+    } do {
+      %s = stablehlo.reduce(%x init: %zero) applies stablehlo.add across dimensions = [0] : (tensor<3xf32>, tensor<f32>) -> tensor<f32>
+      %acc1 = stablehlo.add %acc, %s : tensor<f32>
+      %xh = stablehlo.multiply %x, %half : tensor<3xf32>
+      %x1 = stablehlo.add %xh, %onef : tensor<3xf32>
+      %i1 = stablehlo.add %i, %one : tensor<i32>
+      stablehlo.return %x1, %acc1, %i1 : tensor<3xf32>, tensor<f32>, tensor<i32>
+    }
+  check.expect_eq_const %r10#0, dense<[1.9990234375, 2.0, 2.0009765625]> : tensor<3xf32>
+  check.expect_eq_const %r10#1, dense<60.0> : tensor<f32>
+  check.expect_eq_const %r10#2, dense<10> : tensor<i32>
+  // no iteration: the operands come back
+  %r0:3 = stablehlo.while(%x = %x0, %acc = %acc0, %i = %i0) : tensor<3xf32>, tensor<f32>, tensor<i32>
+    cond {
+      %n = stablehlo.constant dense<0> : tensor<i32>
+      %c = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %c : tensor<i1>
+    } do {
+      %xh = stablehlo.multiply %x, %half : tensor<3xf32>
+      %x1 = stablehlo.add %xh, %onef : tensor<3xf32>
+      %i1 = stablehlo.add %i, %one : tensor<i32>
+      stablehlo.return %x1, %acc, %i1 : tensor<3xf32>, tensor<f32>, tensor<i32>
+    }
+  check.expect_eq_const %r0#0, dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+  check.expect_eq_const %r0#2, dense<0> : tensor<i32>
+  func.return
+}
+
+// -----
+
+// Driven conditions of every form: an i64 counter down (GT), a ui32 one against a constant
+// on the left (NE), a bound the condition captures (LE), a ui8 counter past 127 (LT:
+// compared unsigned, zero-extended).
+func.func @driven_conditions() {
+  %y0 = stablehlo.constant dense<[0.5, -0.5]> : tensor<2xf32>
+  %c9 = stablehlo.constant dense<9> : tensor<i64>
+  %j0 = stablehlo.optimization_barrier %c9 : tensor<i64>
+  %onel = stablehlo.constant dense<1> : tensor<i64>
+  %rd:2 = stablehlo.while(%y = %y0, %j = %j0) : tensor<2xf32>, tensor<i64>
+    cond {
+      %z = stablehlo.constant dense<0> : tensor<i64>
+      %c = stablehlo.compare GT, %j, %z, SIGNED : (tensor<i64>, tensor<i64>) -> tensor<i1>
+      stablehlo.return %c : tensor<i1>
+    } do {
+      %jf = stablehlo.convert %j : (tensor<i64>) -> tensor<f32>
+      %jb = stablehlo.broadcast_in_dim %jf, dims = [] : (tensor<f32>) -> tensor<2xf32>
+      %y1 = stablehlo.add %y, %jb : tensor<2xf32>
+      %j1 = stablehlo.subtract %j, %onel : tensor<i64>
+      stablehlo.return %y1, %j1 : tensor<2xf32>, tensor<i64>
+    }
+  check.expect_eq_const %rd#0, dense<[45.5, 44.5]> : tensor<2xf32>
+  check.expect_eq_const %rd#1, dense<0> : tensor<i64>
+  %z0 = stablehlo.constant dense<[1, -1, 3, 0, 7]> : tensor<5xi32>
+  %u0c = stablehlo.constant dense<0> : tensor<ui32>
+  %u0 = stablehlo.optimization_barrier %u0c : tensor<ui32>
+  %oneu = stablehlo.constant dense<1> : tensor<ui32>
+  %two = stablehlo.constant dense<2> : tensor<5xi32>
+  %ru:2 = stablehlo.while(%z = %z0, %u = %u0) : tensor<5xi32>, tensor<ui32>
+    cond {
+      %five = stablehlo.constant dense<5> : tensor<ui32>
+      %c = stablehlo.compare NE, %five, %u, UNSIGNED : (tensor<ui32>, tensor<ui32>) -> tensor<i1>
+      stablehlo.return %c : tensor<i1>
+    } do {
+      %z1 = stablehlo.multiply %z, %two : tensor<5xi32>
+      %u1 = stablehlo.add %u, %oneu : tensor<ui32>
+      stablehlo.return %z1, %u1 : tensor<5xi32>, tensor<ui32>
+    }
+  check.expect_eq_const %ru#0, dense<[32, -32, 96, 0, 224]> : tensor<5xi32>
+  check.expect_eq_const %ru#1, dense<5> : tensor<ui32>
+  %nb = stablehlo.constant dense<3> : tensor<i32>
+  %n = stablehlo.optimization_barrier %nb : tensor<i32>
+  %i0c = stablehlo.constant dense<0> : tensor<i32>
+  %i0 = stablehlo.optimization_barrier %i0c : tensor<i32>
+  %one = stablehlo.constant dense<1> : tensor<i32>
+  %w0 = stablehlo.constant dense<[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0]> : tensor<9xf32>
+  %step = stablehlo.constant dense<1.5> : tensor<9xf32>
+  %rc:2 = stablehlo.while(%w = %w0, %i = %i0) : tensor<9xf32>, tensor<i32>
+    cond {
+      %c = stablehlo.compare LE, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %c : tensor<i1>
+    } do {
+      %w1 = stablehlo.subtract %w, %step : tensor<9xf32>
+      %i1 = stablehlo.add %i, %one : tensor<i32>
+      stablehlo.return %w1, %i1 : tensor<9xf32>, tensor<i32>
+    }
+  check.expect_eq_const %rc#0, dense<[-5.0, -4.0, -3.0, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0]> : tensor<9xf32>
+  check.expect_eq_const %rc#1, dense<4> : tensor<i32>
+  %b0c = stablehlo.constant dense<120> : tensor<ui8>
+  %b0 = stablehlo.optimization_barrier %b0c : tensor<ui8>
+  %oneb = stablehlo.constant dense<1> : tensor<ui8>
+  %q0 = stablehlo.constant dense<0.0> : tensor<f32>
+  %onef = stablehlo.constant dense<1.0> : tensor<f32>
+  %rb:2 = stablehlo.while(%q = %q0, %b = %b0) : tensor<f32>, tensor<ui8>
+    cond {
+      %hi = stablehlo.constant dense<140> : tensor<ui8>
+      %c = stablehlo.compare LT, %b, %hi, UNSIGNED : (tensor<ui8>, tensor<ui8>) -> tensor<i1>
+      stablehlo.return %c : tensor<i1>
+    } do {
+      %q1 = stablehlo.add %q, %onef : tensor<f32>
+      %b1 = stablehlo.add %b, %oneb : tensor<ui8>
+      stablehlo.return %q1, %b1 : tensor<f32>, tensor<ui8>
+    }
+  check.expect_eq_const %rb#0, dense<20.0> : tensor<f32>
+  check.expect_eq_const %rb#1, dense<140> : tensor<ui8>
+  func.return
+}
