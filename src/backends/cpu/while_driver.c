@@ -6,6 +6,14 @@
  * 16,384, an iteration takes some microseconds, against a replay's 4-5 ns a step. */
 enum { DRIVER_MAX_WORK = 1 << 14 };
 
+/* The elements a dynamic_slice reads (its result) or a dynamic_update_slice writes (its
+ * update, values[1]): a scan's row of its input or output, not the whole of it. */
+static int64_t slice_elements(const kiln_cpu_executable *body, const kiln_cpu_step *step) {
+  int32_t v = step->op->kind == KILN_OP_DYNAMIC_UPDATE_SLICE ? step->values[1] : step->values[step->num_values - 1];
+  const kiln_type *t = body->slots[v].type;
+  return t && kiln_type_is_tensor(t) ? t->tensor.num_elements : 0;
+}
+
 /* Whether body's steps and cond can be driven (while_driver.h). */
 static bool qualifies(const kiln_cpu_executable *body, const kiln_cpu_while_cond *cond) {
   int bits = kiln_elem_bits(cond->elem);
@@ -17,7 +25,8 @@ static bool qualifies(const kiln_cpu_executable *body, const kiln_cpu_while_cond
     const kiln_cpu_step *step = &body->steps[s];
     if (step->kind == KILN_CPU_STEP_INTERP || step->kind == KILN_CPU_STEP_CONTROL) return false;
     if (step->kind == KILN_CPU_STEP_LOOP) work += step->work;
-    for (int32_t k = 0; step->kind != KILN_CPU_STEP_LOOP && k < step->num_values; k++) {
+    else if (step->kind == KILN_CPU_STEP_DYNSLICE) work += slice_elements(body, step);
+    for (int32_t k = 0; step->kind != KILN_CPU_STEP_LOOP && step->kind != KILN_CPU_STEP_DYNSLICE && k < step->num_values; k++) {
       const kiln_type *t = body->slots[step->values[k]].type;
       if (t && kiln_type_is_tensor(t)) work += t->tensor.num_elements;
     }
