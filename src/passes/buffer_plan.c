@@ -3,16 +3,13 @@
 
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
+/* A placed buffer: its bytes [begin, end) in the arena and its request. */
 typedef struct placed {
   uint64_t begin, end;
+  int32_t index;
 } placed;
-
-
-static int by_begin(const void *a, const void *b) {
-  const placed *x = a, *y = b;
-  return x->begin < y->begin ? -1 : x->begin > y->begin;
-}
 
 typedef struct by_size {
   uint64_t bytes;
@@ -38,6 +35,7 @@ kiln_status kiln_buffer_plan(const kiln_buffer_request *r, int32_t n, uint64_t a
   qsort(order, (size_t)n, sizeof *order, larger_first);
   uint64_t total = 0, mask = alignment - 1;
   kiln_status st = NULL;
+  int32_t np = 0; /* the buffers placed so far, busy[0, np), by offset */
   for (int32_t oi = 0; oi < n && !st; oi++) {
     int32_t i = order[oi].index;
     if (r[i].bytes > UINT64_MAX / 2) {
@@ -46,28 +44,28 @@ kiln_status kiln_buffer_plan(const kiln_buffer_request *r, int32_t n, uint64_t a
       break;
     }
     uint64_t size = (r[i].bytes + mask) & ~mask;
-    /* the placed buffers live at the same time, by offset */
-    int32_t nb = 0;
-    for (int32_t oj = 0; oj < oi; oj++) {
-      int32_t j = order[oj].index;
-      if (r[j].first <= r[i].last && r[i].first <= r[j].last)
-        busy[nb++] = (placed){out_offsets[j], out_offsets[j] + ((r[j].bytes + mask) & ~mask)};
-    }
-    qsort(busy, (size_t)nb, sizeof *busy, by_begin);
-    /* the smallest gap that fits; the space after the last buffer is a gap without end */
+    /* the smallest gap between the placed buffers live at the same time (walked by
+     * offset); the space after the last is a gap without end */
     uint64_t best = 0, best_gap = 0, cursor = 0;
     bool found = false;
-    for (int32_t k = 0; k <= nb; k++) {
-      uint64_t gap_end = k < nb ? busy[k].begin : UINT64_MAX;
+    for (int32_t k = 0; k <= np; k++) {
+      const placed *b = k < np ? &busy[k] : NULL;
+      if (b && !(r[b->index].first <= r[i].last && r[i].first <= r[b->index].last)) continue; /* not live with i */
+      uint64_t gap_end = b ? b->begin : UINT64_MAX;
       if (gap_end > cursor && gap_end - cursor >= size && (!found || gap_end - cursor < best_gap)) {
         best = cursor;
         best_gap = gap_end - cursor;
         found = true;
       }
-      if (k < nb && busy[k].end > cursor) cursor = busy[k].end;
+      if (b && b->end > cursor) cursor = b->end;
     }
     out_offsets[i] = best;
     if (best + size > total) total = best + size;
+    int32_t at = np; /* i joins the placed ones, kept by offset */
+    while (at > 0 && busy[at - 1].begin > best) at--;
+    memmove(&busy[at + 1], &busy[at], sizeof *busy * (size_t)(np - at));
+    busy[at] = (placed){best, best + size, i};
+    np++;
   }
   free(order);
   free(busy);
