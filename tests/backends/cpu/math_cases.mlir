@@ -94,3 +94,18 @@ func.func @polygamma_values() {
   check.expect_almost_eq_const %r, dense<[1.6449340668482264, -2.4041138063191886, -0.57721566490153286, 97.409091034002437, 0.10516633568168575, -0.31375599950673136, 8.9348022005446793, 0x7FF8000000000000, 0x7FF8000000000000]> : tensor<9xf64>
   func.return
 }
+
+// -----
+
+// f32 sine and cosine with arguments on both sides of the short reduction's bound (4096:
+// llvm_math_trig.c) in one vector, so that its lanes take the two reductions: the
+// correctly rounded values.
+func.func @sine_cosine_reductions() {
+  %c = stablehlo.constant dense<[0x3F000000, 0xC0400000, 0x49742400, 0x457FF800, 0x45800A00, 0xF149F2CA, 0x3FC90FDB, 0x42C80000, 0xC6000000, 0x4F32D05E, 0x40000000, 0xBE800000, 0x4788B800, 0x41400000, 0xC5802000, 0x00000000, 0x1E3CE508, 0x40C90FDB]> : tensor<18xf32>
+  %x = stablehlo.optimization_barrier %c : tensor<18xf32>
+  %s = stablehlo.sine %x : tensor<18xf32>
+  %k = stablehlo.cosine %x : tensor<18xf32>
+  check.expect_eq_const %s, dense<[0x3EF57744, 0xBE1081C3, 0xBEB33259, 0xBF6844E2, 0x3F13520E, 0x3F4A89B0, 0x3F800000, 0xBF01A12E, 0x3F74C7C4, 0x3F7CAC5A, 0x3F68C7B7, 0xBE7D5777, 0xBF52CF32, 0xBF095CD8, 0x3E610D87, 0x00000000, 0x1E3CE508, 0x343BBD2E]> : tensor<18xf32>
+  check.expect_eq_const %k, dense<[0x3F60A940, 0xBF7D7026, 0x3F6FCEFD, 0x3ED7495D, 0x3F515CCE, 0xBF1C9222, 0xB33BBD2E, 0x3F5CC0EE, 0x3E95EA1F, 0xBE248BFC, 0xBED51133, 0x3F780AA5, 0x3F113E1C, 0x3F5806D0, 0xBF79BDA3, 0x3F800000, 0x3F800000, 0x3F800000]> : tensor<18xf32>
+  func.return
+}
