@@ -9,10 +9,10 @@ typedef struct driver_plan {
 } driver_plan;
 
 /* Side i of the condition in phase p (an i64), read through sides. */
-static LLVMValueRef side(kiln_cpu_gen *g, const driver_plan *d, LLVMValueRef sides, int p, int i) {
+static LLVMValueRef side(kiln_cpu_gen *g, const driver_plan *d, LLVMValueRef sides, LLVMValueRef p, int i) {
   const kiln_cpu_while_cond *c = d->cond;
   if (c->arg[i] < 0) return LLVMConstInt(g->i64, (uint64_t)c->constant[i], 1);
-  LLVMValueRef at = LLVMConstInt(g->i64, (uint64_t)(2 * p + i), 0);
+  LLVMValueRef at = LLVMBuildAdd(g->b, LLVMBuildMul(g->b, p, LLVMConstInt(g->i64, 2, 0), ""), LLVMConstInt(g->i64, (uint64_t)i, 0), "");
   LLVMValueRef ptr = LLVMBuildLoad2(g->b, g->ptr, LLVMBuildGEP2(g->b, g->ptr, sides, &at, 1, ""), "");
   LLVMTypeRef t = LLVMIntTypeInContext(g->c, (unsigned)kiln_elem_bits(c->elem));
   LLVMValueRef v = LLVMBuildLoad2(g->b, t, LLVMBuildBitCast(g->b, ptr, LLVMPointerType(t, 0), ""), "");
@@ -39,14 +39,14 @@ typedef struct driver_emit {
   LLVMValueRef fn, args, sides, hook, hook_ctx;
   LLVMTypeRef kty, hty;
   LLVMBasicBlockRef failed;
-  LLVMValueRef sts[3 * KILN_CPU_DRIVER_MAX_STEPS]; /* the failed block's incoming statuses */
-  LLVMBasicBlockRef from[3 * KILN_CPU_DRIVER_MAX_STEPS];
+  LLVMValueRef sts[KILN_CPU_DRIVER_MAX_STEPS]; /* the failed block's incoming statuses */
+  LLVMBasicBlockRef from[KILN_CPU_DRIVER_MAX_STEPS];
   int nfail;
 } driver_emit;
 
-/* One iteration in phase p, at the builder: the condition (false: return p), then each
- * step on its arrays of phase p. */
-static void iteration(driver_emit *e, int p) {
+/* One iteration in phase p (an i64), at the builder: the condition (false: return p), then
+ * each step on its arrays of phase p. */
+static void iteration(driver_emit *e, LLVMValueRef p) {
   kiln_cpu_gen *g = e->g;
   const kiln_cpu_while_body *body = e->d->body;
   LLVMBasicBlockRef run = LLVMAppendBasicBlockInContext(g->c, e->fn, "iteration"),
@@ -54,11 +54,12 @@ static void iteration(driver_emit *e, int p) {
   LLVMValueRef lhs = side(g, e->d, e->sides, p, 0), rhs = side(g, e->d, e->sides, p, 1);
   LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, predicate(e->d->cond), lhs, rhs, ""), run, stop);
   LLVMPositionBuilderAtEnd(g->b, stop);
-  LLVMBuildRet(g->b, LLVMConstInt(g->i64, (uint64_t)p, 0));
+  LLVMBuildRet(g->b, p);
   LLVMPositionBuilderAtEnd(g->b, run);
+  LLVMValueRef base = LLVMBuildMul(g->b, p, LLVMConstInt(g->i64, (uint64_t)body->per_phase, 0), "");
   for (int32_t s = 0, k = 0; s < body->n; s++) {
     if (body->offsets[s] < 0) continue; /* a step its run's first runs (a row-block run) */
-    LLVMValueRef at = LLVMConstInt(g->i64, (uint64_t)(p * body->per_phase + body->offsets[s]), 0);
+    LLVMValueRef at = LLVMBuildAdd(g->b, base, LLVMConstInt(g->i64, (uint64_t)body->offsets[s], 0), "");
     LLVMValueRef step_args = LLVMBuildGEP2(g->b, g->ptr, e->args, &at, 1, "");
     if (body->loops[s]) {
       LLVMValueRef call[3] = {step_args, LLVMConstInt(g->i64, 0, 0), LLVMConstInt(g->i64, (uint64_t)body->points[s], 0)};
@@ -75,13 +76,27 @@ static void iteration(driver_emit *e, int p) {
   }
 }
 
-/* i64 kiln_driver(i8** noalias args, i8** noalias sides, i8** noalias calls): the first
- * iteration, then iterations two at a time (even, odd), each step on args + phase *
- * per_phase + its offset: a loop's kernel over [0, points), inlined, or the hook (calls[0],
- * given calls[1]), whose failure is stored in calls[2] and returns -1; the phase the
- * condition failed in is returned. Each copy's arrays are at constant offsets, so that
- * the kernels' pointers are loaded once, outside the loop. fns: the driven loops'
- * functions, in step order. */
+/* The failed block: the failing hook's status stored in calls[2], -1 returned; e's
+ * function. */
+static LLVMValueRef finish(driver_emit *e, LLVMValueRef calls, LLVMValueRef *idx) {
+  kiln_cpu_gen *g = e->g;
+  LLVMPositionBuilderAtEnd(g->b, e->failed);
+  if (e->nfail) {
+    LLVMValueRef st = LLVMBuildPhi(g->b, g->ptr, "");
+    LLVMAddIncoming(st, e->sts, e->from, (unsigned)e->nfail);
+    LLVMBuildStore(g->b, st, LLVMBuildGEP2(g->b, g->ptr, calls, &idx[2], 1, ""));
+  }
+  LLVMBuildRet(g->b, LLVMConstInt(g->i64, (uint64_t)-1, 1));
+  return e->fn;
+}
+
+/* i64 kiln_driver(i8** noalias args, i8** noalias sides, i8** noalias calls): iterations
+ * while the condition holds, the phase a phi (FIRST, then EVEN and ODD in turn), each step
+ * on args + phase * per_phase + its offset: a loop's kernel over [0, points), inlined, or
+ * the hook (calls[0], given calls[1]), whose failure is stored in calls[2] and returns -1;
+ * the phase the condition failed in is returned. (Iterations two at a time at constant
+ * offsets ran 3-5% faster on bodies of a few points and took 10-24 ms more to compile:
+ * not worth it; 2026-12-07.) fns: the driven loops' functions, in step order. */
 static LLVMValueRef emit(kiln_cpu_gen *g, const LLVMValueRef *fns, const void *ctx) {
   const driver_plan *d = ctx;
   LLVMTypeRef pp = LLVMPointerType(g->ptr, 0), params[3] = {pp, pp, pp};
@@ -101,21 +116,19 @@ static LLVMValueRef emit(kiln_cpu_gen *g, const LLVMValueRef *fns, const void *c
   LLVMValueRef hook = LLVMBuildLoad2(g->b, g->ptr, LLVMBuildGEP2(g->b, g->ptr, calls, &idx[0], 1, ""), "");
   e.hook = LLVMBuildBitCast(g->b, hook, LLVMPointerType(e.hty, 0), "");
   e.hook_ctx = LLVMBuildLoad2(g->b, g->ptr, LLVMBuildGEP2(g->b, g->ptr, calls, &idx[1], 1, ""), "");
-  iteration(&e, KILN_CPU_PHASE_FIRST);
   LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(g->c, fn, "loop");
   LLVMBuildBr(g->b, loop);
   LLVMPositionBuilderAtEnd(g->b, loop);
-  iteration(&e, KILN_CPU_PHASE_EVEN);
-  iteration(&e, KILN_CPU_PHASE_ODD);
+  LLVMValueRef p = LLVMBuildPhi(g->b, g->i64, "phase");
+  iteration(&e, p);
+  LLVMValueRef even = LLVMConstInt(g->i64, KILN_CPU_PHASE_EVEN, 0);
+  LLVMValueRef next = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, p, even, ""),
+                                      LLVMConstInt(g->i64, KILN_CPU_PHASE_ODD, 0), even, "");
+  LLVMValueRef in_vals[2] = {LLVMConstInt(g->i64, KILN_CPU_PHASE_FIRST, 0), next};
+  LLVMBasicBlockRef in_blocks[2] = {entry, LLVMGetInsertBlock(g->b)};
+  LLVMAddIncoming(p, in_vals, in_blocks, 2);
   LLVMBuildBr(g->b, loop);
-  LLVMPositionBuilderAtEnd(g->b, e.failed);
-  if (e.nfail) {
-    LLVMValueRef st = LLVMBuildPhi(g->b, g->ptr, "");
-    LLVMAddIncoming(st, e.sts, e.from, (unsigned)e.nfail);
-    LLVMBuildStore(g->b, st, LLVMBuildGEP2(g->b, g->ptr, calls, &idx[2], 1, ""));
-  }
-  LLVMBuildRet(g->b, LLVMConstInt(g->i64, (uint64_t)-1, 1));
-  return fn;
+  return finish(&e, calls, idx);
 }
 
 kiln_status kiln_cpu_while_code(const kiln_cpu_while_body *body, const kiln_cpu_while_cond *cond, kiln_cpu_code **out_code,
