@@ -251,13 +251,13 @@ static bool find_direct_cond(kiln_cpu_control *c, const kiln_op *f) {
   return true;
 }
 
-/* The direct condition on the loop's arguments (carried, then the condition's captured). */
 /* The address of side i of the direct condition (NULL: a constant). */
 static const void *cond_side(const kiln_cpu_control *c, int i, kiln_cpu_tensor *const *carried, kiln_cpu_tensor *const *captured) {
   int32_t a = c->cond.arg[i];
   return a < 0 ? NULL : (a < c->num_carried ? carried[a] : captured[a - c->num_carried])->data;
 }
 
+/* The direct condition on the loop's arguments (carried, then the condition's captured). */
 static bool direct_cond(const kiln_cpu_control *c, kiln_cpu_tensor *const *carried, kiln_cpu_tensor *const *captured) {
   kiln_scalar v[2];
   for (int i = 0; i < 2; i++) {
