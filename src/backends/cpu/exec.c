@@ -742,7 +742,7 @@ kiln_status kiln_cpu_run_into(kiln_cpu_executable *x, kiln_cpu_tensor *const *in
  * most; a longer one is prepared without a run (prepare_memory). A run on zeros pays a
  * long program's compute again for little: what its first run pays once is mostly memory
  * and oneDNN's gemm kernels, both prepared without it (the zoo's large models, 2026-12-07:
- * compiles 10-120 ms shorter, first runs 1.0-2.2x their medians against 1.0-1.5x warmed
+ * compiles 10-80 ms shorter, first runs 1.0-2.2x their medians against 1.0-1.5x warmed
  * up). The estimate counts every byte a step reads or writes at NS_PER_BYTE, and each
  * multiply-add of a oneDNN step at NS_PER_MAC per 4 bytes of its source's elements (f32;
  * half that for 16-bit ones): the zoo's estimates are 0.5x to 3x their medians on 2
