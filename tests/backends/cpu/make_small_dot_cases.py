@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Writes small_dot_cases.mlir: small contractions on the cpu device (few lhs rows as
-generated loops, contractions over one point fused), with NumPy's values. Inputs are small
+generated loops, contractions over one point fused, long column folds in bands), with
+NumPy's values. Inputs are small
 integers made in the program (iota, remainder), so every expected value is exact.
 usage: python3 make_small_dot_cases.py (writes next to itself)"""
 import os
@@ -114,10 +115,42 @@ for (bt, m, k, n, e, rt) in [(160, 3, 3, 3, 'f32', 'f32'), (100, 4, 5, 2, 'bf16'
                       f'  check.expect_eq_const %r, {dense(r, "f" if rt[0] == "f" else "i")} : {ty((bt,m,n),rt)}']
     case('t', f'tiny_batched_{m}x{k}x{n}_{e}', body, f'{bt} products of {m}x{k} by {k}x{n} ({e}): a generated loop folding each result in one lane.')
     out.append('// -----')
+# long folds in bands (loopnest.c, band_points): a fold of more than 128 points runs in
+# bands of 64, its partial sums kept in the output between them; a last band short, results
+# in groups of four vectors, one vector and single lanes, chunks of the columns on two
+# threads (the 300x1000 product), a fold over two dims, an init that is not the identity,
+# a minimum, integers and booleans
+for (m, k, n, e) in [(1, 300, 1000, 'f32'), (1, 129, 200, 'f32'), (2, 257, 75, 'f32')]:
+    la, a = gen_input('a', (m, k), 7, 3, e)
+    lb, b = gen_input('b', (k, n), 5, 2, e)
+    r = a.astype(np.float64) @ b.astype(np.float64)
+    body = la + lb + [f'  %r = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : ({ty((m,k),e)}, {ty((k,n),e)}) -> {ty((m,n),e)}',
+                      f'  check.expect_eq_const %r, {dense(r, "f")} : {ty((m,n),e)}']
+    case('band', f'band_rows{m}_{k}x{n}', body, f'{m} row(s) by a {k}x{n} matrix: the fold of {k} points in bands.')
+    out.append('// -----')
+# (the minimum's values rise row by row, so its results are in the first band; the and's
+# one false is in the first band of column 50)
+folds = {'add': np.add.reduce, 'minimum': np.minimum.reduce, 'and': np.logical_and.reduce}
+for (shape, dims, comb, init, e, mod, off) in [((300, 70), [0], 'add', '10.0', 'f32', 11, 9), ((20, 15, 83), [0, 1], 'add', '-4.0', 'f32', 11, 9),
+                                                ((200, 130), [0], 'minimum', '100.0', 'f32', 100003, 9), ((260, 70), [0], 'add', '7', 'i32', 11, 9),
+                                                ((300, 100), [0], 'and', 'true', 'i1', 100003, 150)]:
+    la, a = gen_input('a', shape, mod, off, e)
+    a = a != 0 if e == 'i1' else a
+    rs = tuple(shape[len(dims):])
+    start = np.full((1,) + rs, init == 'true' if e == 'i1' else float(init))
+    r = folds[comb](np.concatenate([start, a.reshape((-1,) + rs)]), axis=0)
+    want = 'dense<[' + ', '.join('true' if v else 'false' for v in r) + ']>' if e == 'i1' else dense(r, e[0])
+    body = la + [f'  %c = stablehlo.constant dense<{init}> : tensor<{e}>',
+                 f'  %r = stablehlo.reduce(%a init: %c) applies stablehlo.{comb} across dimensions = {dims} : ({ty(shape, e)}, tensor<{e}>) -> {ty(rs, e)}',
+                 f'  check.expect_eq_const %r, {want} : {ty(rs, e)}']
+    case('bandr', f'band_reduce_{comb}_{"x".join(map(str, shape))}_{e}', body,
+         f'A {comb} of {"x".join(map(str, shape))} {e} over dims {dims} from {init}: the fold in bands.')
+    out.append('// -----')
 out.pop()
 hdr = '''// Small contractions on the cpu device (compile.c, loopnest.c), against NumPy's values
 // (exact: small integers), on the cpu device and the interpreter: products with few lhs rows
-// run as generated loops rather than oneDNN, and contractions over one point are
-// elementwise, fused with their neighbours.
+// run as generated loops rather than oneDNN, contractions over one point are
+// elementwise, fused with their neighbours, and long folds of columns (these products and
+// reductions over leading dims) run in bands.
 '''
 open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'small_dot_cases.mlir'), 'w').write(hdr + '\n' + '\n\n'.join(out) + '\n')
