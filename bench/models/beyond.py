@@ -522,6 +522,8 @@ def programs():
         "atan2_hypot": (lambda x, y: jnp.arctan2(y, x) + jnp.hypot(x, y), [f32(1024, 1024), f32(1024, 1024)]),
         "gru_scan": (gru_scan, [f32(32, 256, scale=0.1), f32(100, 32, 128)] + [f32(128, 256, scale=0.05), f32(256, 256, scale=0.05)] * 3),
         "resblock_grad": (resblock_grad, [f32(3,3,32,32, scale=0.1), f32(3,3,32,32, scale=0.1), f32(8,32,32,32)]),
+        "gemv_decode": (lambda x, w1, w2: jax.nn.gelu(x @ w1) @ w2, [f32(1, 4096), f32(4096, 4096, scale=0.02), f32(4096, 4096, scale=0.02)]),
+        "col_sum_large": (lambda x: (jnp.sum(x, axis=0), jnp.max(x, axis=0)), [f32(8192, 2048)]),
         "kv_decode": (kv_decode, [f32(8,1024,64), f32(8,1024,64), f32(8,64), f32(8,1,64), f32(8,1,64), np.int32(500)]),
         "bf16_attn": (bf16_attn, [f32(8,256,64), f32(8,256,64), f32(8,256,64)]),
         "blur_nchw": (lambda x, w: lax.conv_general_dilated(x, w, (1,1), "SAME", dimension_numbers=("NCHW","OIHW","NCHW"), feature_group_count=3), [f32(8,3,256,256), f32(3,1,5,5, scale=0.2)]),
@@ -790,6 +792,9 @@ def check_kiln(kiln, args, ref):
 
 
 def time_xla(f, inputs):
+    """Median us of f's calls on inputs already on the device (as `kiln bench` has them: a
+    call on NumPy arrays would also copy them in)."""
+    inputs = jax.device_put(inputs)
     jax.block_until_ready(f(*inputs))
     times, end = [], time.perf_counter() + 1.0
     while time.perf_counter() < end or len(times) < 20:
