@@ -20,8 +20,10 @@
  * block (an inner run along the part dim clipped to it). Each element is thus updated by
  * one thread in the updates' order, so duplicate and unsorted indices give the serial
  * result bit for bit. With unique_indices no two updates meet, and the outer points are
- * split over the pool instead (after the copy, split the same way); runs too short for
- * parts to share out are applied by the caller alone after the split copy. */
+ * split over the pool instead (after the copy, split the same way); so are the points of a
+ * segment sum's form whose indices are found in order at run time, split where the index
+ * changes. Other runs too short for parts to share out are applied by the caller alone
+ * after the split copy. */
 #include <pthread.h>
 #include <stdlib.h>
 
@@ -368,7 +370,22 @@ typedef struct scatter_job {
   uint8_t *res;
   int32_t chunks;
   bool copy, owned; /* copy the operand's part; apply the updates to the part (else: nothing more) */
+  bool sorted;      /* points_chunk: the rows form's indices in order (rows_sorted) */
 } scatter_job;
+
+/* Whether the rows form's indices never decrease from point to point, so that the points
+ * of one row are consecutive (a segment sum with sorted segment ids). Stops at the first
+ * decrease: unsorted indices are found out within a few points. */
+static bool rows_sorted(const kiln_cpu_scatter *s, const uint8_t *ix) {
+  size_t step = (size_t)s->oistr[0] * s->index_bytes;
+  int64_t prev = INT64_MIN;
+  for (int64_t p = 0; p < s->outer; p++, ix += step) {
+    int64_t v = kiln_cpu_load_index(s->index_elem, ix);
+    if (v < prev) return false;
+    prev = v;
+  }
+  return true;
+}
 
 /* The part dim's coordinates [*lo, *hi) of chunk c. */
 static void part_range(const scatter_job *j, int32_t c, int64_t *lo, int64_t *hi) {
@@ -390,13 +407,25 @@ static void part_chunk(void *ctx, int32_t c, int32_t thread) {
   if (j->owned) scatter_points(s, j->ix, j->up, j->res, 0, s->outer, lo, hi);
 }
 
-/* Chunk c of the outer points (unique indices). */
+/* The first outer point of chunk c. With sorted indices a chunk that would start inside a
+ * row's points starts after them: every row's points are one chunk's, applied in order. */
+static int64_t chunk_start(const scatter_job *j, int32_t c) {
+  const kiln_cpu_scatter *s = j->s;
+  int64_t p = s->outer * c / j->chunks;
+  if (!j->sorted || p == 0) return p;
+  size_t step = (size_t)s->oistr[0] * s->index_bytes;
+  int64_t before = kiln_cpu_load_index(s->index_elem, j->ix + (size_t)(p - 1) * step);
+  while (p < s->outer && kiln_cpu_load_index(s->index_elem, j->ix + (size_t)p * step) == before) p++;
+  return p;
+}
+
+/* Chunk c of the outer points (unique indices, or the rows form's sorted ones). */
 static void points_chunk(void *ctx, int32_t c, int32_t thread) {
   (void)thread;
   const scatter_job *j = ctx;
   const kiln_cpu_scatter *s = j->s;
-  int64_t n = s->outer, all = s->part_dim >= 0 ? s->xdims[s->part_dim] : 1;
-  scatter_points(s, j->ix, j->up, j->res, n * c / j->chunks, n * (c + 1) / j->chunks, 0, all);
+  int64_t all = s->part_dim >= 0 ? s->xdims[s->part_dim] : 1;
+  scatter_points(s, j->ix, j->up, j->res, chunk_start(j, c), chunk_start(j, c + 1), 0, all);
 }
 
 /* Points [first, last) of chunk c applied into a private copy of the result that starts at
@@ -448,7 +477,7 @@ void kiln_cpu_scatter_run(const kiln_cpu_scatter *s, const void *operand, const 
   if (copy_parts > all) copy_parts = all;
   int64_t parts = !s->unique && copy_parts > runs ? runs : copy_parts;
   bool serial_points = !s->unique && (size_t)s->inner * s->eb < SHARED_RUN_BYTES;
-  scatter_job j = {s, operand, indices, updates, out, 1, copy, false};
+  scatter_job j = {s, operand, indices, updates, out, 1, copy, false, false};
   if (s->unique || serial_points) { /* the copy split by parts, then the points (split if unique) */
     bool private_points = !s->unique && s->comb.order_free && s->work >= PRIVATE_MIN_RATIO * (int64_t)(s->operand_bytes / s->eb);
     bool local = !s->unique && !private_points && s->operand_bytes <= LOCAL_COPY_BYTES && s->work * LOCAL_COPY_RATIO >= copied;
@@ -463,7 +492,11 @@ void kiln_cpu_scatter_run(const kiln_cpu_scatter *s, const void *operand, const 
       pthread_mutex_destroy(&pj.lock);
       if (pj.chunks >= 2) return;
     }
-    j.chunks = s->unique ? kiln_cpu_pool_chunks(pool, s->work, s->outer) : 1;
+    /* sorted rows (a segment sum's ids in order): split where the id changes, each row's
+     * updates still applied in order by one thread (the serial result bit for bit) */
+    int32_t split = s->unique || s->rows ? kiln_cpu_pool_chunks(pool, s->work, s->outer) : 1;
+    j.sorted = !s->unique && split >= 2 && rows_sorted(s, indices);
+    j.chunks = s->unique || j.sorted ? split : 1;
     if (j.chunks < 2) scatter_points(s, indices, updates, out, 0, s->outer, 0, all);
     else kiln_cpu_pool_run(pool, j.chunks, s->work, points_chunk, &j);
     return;
