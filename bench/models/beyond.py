@@ -10,8 +10,10 @@ run with jax_enable_x64: f64, i64 and complex128 as scientific code uses them) i
 to StableHLO text, its inputs saved as .npy, into bench/models/beyond/. Per round:
   Kiln      `kiln bench PROGRAM --input ...` (its default settings; the compile cache off),
             its median.
-  XLA:CPU   the jitted function in this process, called until a second has passed (at least
-            20 calls) after one warm-up call; the median.
+  XLA:CPU   the jitted function in this process, its inputs put on the device once (as
+            `kiln bench` has them), called until a second has passed (at least 20 calls)
+            after one warm-up call; the median. (Before 2026-12-07's twelfth session the
+            calls took NumPy arrays and so also timed copying the inputs in.)
 The table gives the medians of --rounds rounds (default 3), Kiln / XLA:CPU, how many ops
 Kiln interpreted, and Kiln's results (`kiln run`) against XLA:CPU's: floats within 1e-3 of
 the largest magnitude with NaNs in the same places, integers exactly. XLA:CPU's own time
