@@ -16,6 +16,7 @@ typedef struct kiln_cpu_gen {
   bool f16c;        /* the target has F16C but not AVX512-FP16: f16 vectors round through vcvtps2ph (loopgen.c) */
   bool f16_native;  /* the target has AVX512-FP16: f16 ops may run on half vectors */
   bool quick;       /* quick code (tier.h): forms LLVM compiles quickly where a faster one is slow to */
+  int32_t threads;  /* the pool's threads when the code is made (0: unknown), for chunk sizes */
 } kiln_cpu_gen;
 
 /* Gives fn the target attributes of the loops (CPU, features, vector widths): a function

@@ -726,13 +726,54 @@ static int block_rows(const nest *n, int w) {
   return 1;
 }
 
+/* The folded points of a band (emit_column_reduce), or 0 for no bands. A column
+ * reduction's vectors of results each walk the whole fold: UNROLL vectors of one row of a
+ * [K, N] operand, then the same of the next row, N elements on. Where the operand comes
+ * from memory rather than a cache, each row's few lines are a new page to the hardware
+ * prefetchers and the loop waits on every line: a [1,4096] x [4096,4096] f32 product (64
+ * MB of weights) took 1.8-1.9 ms a run, against oneDNN's 1.57 and XLA:CPU's 1.54 (2-core
+ * Xeon, AVX-512). In bands of BAND folded points, all the result vectors of a row segment
+ * fold one band, then the next, from their partial sums kept in the output, so that each
+ * band reads its rows' lines one after another: 1.35-1.39 ms. Every sum is folded in the
+ * same order (the same bits). Bands of 64 against 16 and 128 (us, none / 16 / 64 / 128):
+ * [1,1024] x [1024,1024] 67 / 108 / 67 / 68, [1,2048] x [2048,2048] 317 / 401 / 295 / 300,
+ * [1,512] x [512,512] 6.8 / 7.0 / 6.7 / 6.8. The partial sums need the output's element
+ * type to be the accumulator's (no complex numbers); a fold of at most 2 * BAND points
+ * has no bands. */
+enum { BAND = 64 };
+static int64_t band_points(const nest *n) {
+  const kiln_cpu_loop *L = n->L;
+  if (L->root->elem != L->out_elem || kiln_elem_is_complex(L->out_elem)) return 0;
+  int64_t folded = 1;
+  for (int32_t d = L->num_out_dims; d < L->rank; d++) {
+    if (param(n, KILN_CPU_FIELD_DIM(d))) return 0;
+    folded *= L->dims[d];
+  }
+  return folded > 2 * BAND ? BAND : 0;
+}
+
 /* The points a column reduction's chunks are multiples of: whole row blocks, else UNROLL
  * vectors (a vector-matrix product's columns shared out). One block is one chunk: [4,256] x
  * [256,256] f32 ran in 5.6 us on one thread as a block, 6.2 on two threads row by row
- * (Intel host with AVX-512). */
+ * (Intel host with AVX-512). A fold in bands over more than WIDE_MIN_BYTES (past a core's
+ * L2) gets chunks of up to WIDE_BYTES of each row, as many as the threads at least, so that
+ * a band reads whole runs of lines: logsumexp over axis 0 of f32[8192,512] in chunks of 64
+ * columns took 1.57 ms, in two of 256 1.20 (128: 1.54; 2-core Xeon, AVX-512). */
+enum { WIDE_MIN_BYTES = 4 << 20, WIDE_BYTES = 1024 };
 static int64_t column_grain(const nest *n, int w) {
+  const kiln_cpu_loop *L = n->L;
+  int32_t ro = L->num_out_dims;
   int rows = block_rows(n, w);
-  return rows > 1 ? rows * n->L->dims[n->L->num_out_dims - 1] : UNROLL * w;
+  int64_t unit = UNROLL * w, folded = band_points(n) ? 1 : 0, columns = L->dims[ro - 1];
+  if (rows > 1) return rows * columns;
+  for (int32_t d = ro; folded && d < L->rank; d++) folded *= L->dims[d];
+  size_t bytes = lane_bytes(L->out_elem);
+  if (!folded || n->g->threads < 1 || param(n, KILN_CPU_FIELD_DIM(ro - 1)) ||
+      (double)folded * (double)columns * (double)bytes < WIDE_MIN_BYTES)
+    return unit;
+  int64_t g = columns / n->g->threads, most = WIDE_BYTES / (int64_t)bytes;
+  g = (g < most ? g : most) / unit * unit;
+  return g > unit ? g : unit;
 }
 
 /* rows whole rows from the segment's first (its col 0): UNROLL vectors of each at a time,
@@ -779,32 +820,6 @@ static bool emit_column_block(nest *n, const row_segments *seg, int rows, int w,
   loop_close(n, &j, i64c(n, UNROLL * w));
   free(off);
   return true;
-}
-
-/* The folded points of a band (emit_column_reduce), or 0 for no bands. A column
- * reduction's vectors of results each walk the whole fold: UNROLL vectors of one row of a
- * [K, N] operand, then the same of the next row, N elements on. Where the operand comes
- * from memory rather than a cache, each row's few lines are a new page to the hardware
- * prefetchers and the loop waits on every line: a [1,4096] x [4096,4096] f32 product (64
- * MB of weights) took 1.8-1.9 ms a run, against oneDNN's 1.57 and XLA:CPU's 1.54 (2-core
- * Xeon, AVX-512). In bands of BAND folded points, all the result vectors of a row segment
- * fold one band, then the next, from their partial sums kept in the output, so that each
- * band reads its rows' lines one after another: 1.35-1.39 ms. Every sum is folded in the
- * same order (the same bits). Bands of 64 against 16 and 128 (us, none / 16 / 64 / 128):
- * [1,1024] x [1024,1024] 67 / 108 / 67 / 68, [1,2048] x [2048,2048] 317 / 401 / 295 / 300,
- * [1,512] x [512,512] 6.8 / 7.0 / 6.7 / 6.8. The partial sums need the output's element
- * type to be the accumulator's (no complex numbers); a fold of at most 2 * BAND points
- * has no bands. */
-enum { BAND = 64 };
-static int64_t band_points(const nest *n) {
-  const kiln_cpu_loop *L = n->L;
-  if (L->root->elem != L->out_elem || kiln_elem_is_complex(L->out_elem)) return 0;
-  int64_t folded = 1;
-  for (int32_t d = L->num_out_dims; d < L->rank; d++) {
-    if (param(n, KILN_CPU_FIELD_DIM(d))) return 0;
-    folded *= L->dims[d];
-  }
-  return folded > 2 * BAND ? BAND : 0;
 }
 
 /* Per row segment: UNROLL vectors of results at once (independent accumulators, so the

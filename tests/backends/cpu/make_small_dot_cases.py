@@ -129,11 +129,12 @@ for (m, k, n, e) in [(1, 300, 1000, 'f32'), (1, 129, 200, 'f32'), (2, 257, 75, '
     case('band', f'band_rows{m}_{k}x{n}', body, f'{m} row(s) by a {k}x{n} matrix: the fold of {k} points in bands.')
     out.append('// -----')
 # (the minimum's values rise row by row, so its results are in the first band; the and's
-# one false is in the first band of column 50)
+# one false is in the first band of column 50; the 4096x300 sum, 4.9 MB, in chunks of
+# whole lines of each row: column_grain)
 folds = {'add': np.add.reduce, 'minimum': np.minimum.reduce, 'and': np.logical_and.reduce}
 for (shape, dims, comb, init, e, mod, off) in [((300, 70), [0], 'add', '10.0', 'f32', 11, 9), ((20, 15, 83), [0, 1], 'add', '-4.0', 'f32', 11, 9),
                                                 ((200, 130), [0], 'minimum', '100.0', 'f32', 100003, 9), ((260, 70), [0], 'add', '7', 'i32', 11, 9),
-                                                ((300, 100), [0], 'and', 'true', 'i1', 100003, 150)]:
+                                                ((300, 100), [0], 'and', 'true', 'i1', 100003, 150), ((4096, 300), [0], 'add', '1.0', 'f32', 11, 9)]:
     la, a = gen_input('a', shape, mod, off, e)
     a = a != 0 if e == 'i1' else a
     rs = tuple(shape[len(dims):])
