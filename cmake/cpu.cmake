@@ -14,7 +14,7 @@ set(KILN_HAVE_CPU ON)
 
 # Passes over the IR that the cpu compiler runs (src/passes/; the inliner is in the base,
 # which the partitioner uses too).
-add_library(kiln_passes_objects OBJECT src/passes/canonicalize.c src/passes/combine_collectives.c src/passes/fusion.c
+add_library(kiln_passes_objects OBJECT src/passes/canonicalize.c src/passes/combine_collectives.c src/passes/cse.c src/passes/fusion.c
             src/passes/buffer_plan.c src/passes/refine_shapes.c src/passes/rewrite.c src/passes/loop_products.c
             src/passes/unroll_loops.c src/passes/select_branches.c)
 target_include_directories(kiln_passes_objects PUBLIC include PRIVATE src)

@@ -385,21 +385,8 @@ static kiln_status drop_identity(kiln_op *op, kiln_rewrite_walk *walk) {
  * control flow and composite calls (kept as they are), test and interpreter ops, or ops
  * whose regions hold any of these. */
 static bool removable(const kiln_op *op) {
-  if (op->num_results == 0) return false;
-  switch (op->kind) {
-    case KILN_OP_ALL_GATHER: case KILN_OP_ALL_REDUCE: case KILN_OP_ALL_TO_ALL: case KILN_OP_COLLECTIVE_BROADCAST:
-    case KILN_OP_COLLECTIVE_PERMUTE: case KILN_OP_REDUCE_SCATTER: case KILN_OP_COLLECTIVE_REDUCE:
-    case KILN_OP_CROSS_REPLICA_SUM: case KILN_OP_INFEED: case KILN_OP_OUTFEED: case KILN_OP_SEND: case KILN_OP_RECV:
-    case KILN_OP_ASYNC_START: case KILN_OP_ASYNC_DONE: case KILN_OP_WHILE: case KILN_OP_IF: case KILN_OP_CASE:
-    case KILN_OP_CALL: case KILN_OP_COMPOSITE: case KILN_OP_OPTIMIZATION_BARRIER: case KILN_OP_CHECK_EQ:
-    case KILN_OP_CHECK_EXPECT_ALMOST_EQ: case KILN_OP_CHECK_EXPECT_ALMOST_EQ_CONST: case KILN_OP_CHECK_EXPECT_CLOSE:
-    case KILN_OP_CHECK_EXPECT_EQ: case KILN_OP_CHECK_EXPECT_EQ_CONST: case KILN_OP_CHECK_EXPECT_SERIALIZED_EQ:
-    case KILN_OP_INTERPRETER_PRINT: case KILN_OP_INTERPRETER_PROBE: case KILN_OP_INTERPRETER_RUN_PARALLEL:
-    case KILN_OP_SDY_MANUAL_COMPUTATION: case KILN_OP_SDY_SHARDING_CONSTRAINT: case KILN_OP_SCF_FOR:
-    case KILN_OP_TENSOR_INSERT:
-    case KILN_OP_CUSTOM_CALL: return false; /* its target decides: effects, and errors to report */
-    default: break;
-  }
+  if (op->num_results == 0 || kiln_rewrite_kept_kind(op->kind)) return false;
+  if (op->kind == KILN_OP_CUSTOM_CALL) return false; /* its target decides: effects, and errors to report */
   for (int32_t r = 0; r < op->num_regions; r++) /* a reducer's or comparator's body */
     for (const kiln_block *b = op->regions[r].first; b; b = b->next)
       for (const kiln_op *inner = b->first; inner; inner = inner->next)

@@ -129,3 +129,19 @@ kiln_status kiln_rewrite_each_op(kiln_module *m, kiln_op *func, kiln_rewrite_op_
   *out_count = walk.count;
   return st;
 }
+
+bool kiln_rewrite_kept_kind(kiln_op_kind kind) {
+  switch (kind) {
+    case KILN_OP_ALL_GATHER: case KILN_OP_ALL_REDUCE: case KILN_OP_ALL_TO_ALL: case KILN_OP_COLLECTIVE_BROADCAST:
+    case KILN_OP_COLLECTIVE_PERMUTE: case KILN_OP_REDUCE_SCATTER: case KILN_OP_COLLECTIVE_REDUCE:
+    case KILN_OP_CROSS_REPLICA_SUM: case KILN_OP_INFEED: case KILN_OP_OUTFEED: case KILN_OP_SEND: case KILN_OP_RECV:
+    case KILN_OP_ASYNC_START: case KILN_OP_ASYNC_DONE: case KILN_OP_WHILE: case KILN_OP_IF: case KILN_OP_CASE:
+    case KILN_OP_CALL: case KILN_OP_COMPOSITE: case KILN_OP_OPTIMIZATION_BARRIER: case KILN_OP_CHECK_EQ:
+    case KILN_OP_CHECK_EXPECT_ALMOST_EQ: case KILN_OP_CHECK_EXPECT_ALMOST_EQ_CONST: case KILN_OP_CHECK_EXPECT_CLOSE:
+    case KILN_OP_CHECK_EXPECT_EQ: case KILN_OP_CHECK_EXPECT_EQ_CONST: case KILN_OP_CHECK_EXPECT_SERIALIZED_EQ:
+    case KILN_OP_INTERPRETER_PRINT: case KILN_OP_INTERPRETER_PROBE: case KILN_OP_INTERPRETER_RUN_PARALLEL:
+    case KILN_OP_SDY_MANUAL_COMPUTATION: case KILN_OP_SDY_SHARDING_CONSTRAINT: case KILN_OP_SCF_FOR:
+    case KILN_OP_TENSOR_INSERT: return true;
+    default: return false;
+  }
+}

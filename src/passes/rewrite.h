@@ -41,5 +41,10 @@ typedef kiln_status (*kiln_rewrite_op_fn)(kiln_op *op, kiln_rewrite_walk *walk);
 /* Numbers func's values (copies are made by value id; earlier passes may have left new
  * ones unnumbered), walks it with fn and sets *out_count; stops at fn's first error. */
 kiln_status kiln_rewrite_each_op(kiln_module *m, kiln_op *func, kiln_rewrite_op_fn fn, int32_t *out_count);
+/* Whether ops of this kind are left as they are by the passes that drop or merge ops:
+ * collectives, feeds, sends and receives (other devices and processes take part), control
+ * flow, calls and composites (kept as they are), optimization_barrier, sharding ops, test
+ * and interpreter ops. Custom calls are each pass's own question. */
+bool kiln_rewrite_kept_kind(kiln_op_kind kind);
 
 #endif

@@ -1,11 +1,12 @@
 /* The rewriting passes of the cpu backend on each case of the files given: `canonicalize
- * FILE...` the algebraic rewrites (src/passes/canonicalize.c), `hoist FILE...` the
+ * FILE...` the algebraic rewrites (src/passes/canonicalize.c), `cse FILE...` common
+ * subexpressions merged (src/passes/cse.c), `hoist FILE...` the
  * loop-invariant products (src/passes/loop_products.c), `unroll FILE...` the
  * unrolling of short counted loops (src/passes/unroll_loops.c), `select FILE...` small
  * conditionals made selects (src/passes/select_branches.c). The case's function, inlined
  * (calls in regions too, as the cpu backend plans it), must have as many products hoisted
  * (rewrites made, loops unrolled, conditionals selected) as its `// hoisted: N`
- * (`// rewritten: N`, `// unrolled: N`, `// selected: N`) line says, and the rewritten function
+ * (`// rewritten: N`, `// merged: N`, `// unrolled: N`, `// selected: N`) line says, and the rewritten function
  * must verify (types and shapes of the ops the pass made). The results of the same cases
  * are checked on cpu and on the interpreter by `kiln check`. */
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "ir/ir.h"
 #include "parse/parse.h"
 #include "passes/canonicalize.h"
+#include "passes/cse.h"
 #include "passes/inline.h"
 #include "passes/loop_products.h"
 #include "passes/select_branches.h"
@@ -29,6 +31,7 @@ typedef struct loop_pass {
 
 static const loop_pass kPasses[] = {
     {"canonicalize", "// rewritten: ", "rewrites made", kiln_canonicalize},
+    {"cse", "// merged: ", "ops merged", kiln_cse},
     {"hoist", "// hoisted: ", "products hoisted", kiln_hoist_loop_products},
     {"unroll", "// unrolled: ", "loops unrolled", kiln_unroll_loops},
     {"select", "// selected: ", "conditionals made selects", kiln_select_branches},
@@ -74,7 +77,7 @@ int main(int argc, char **argv) {
   for (size_t i = 0; argc > 1 && i < sizeof kPasses / sizeof kPasses[0]; i++)
     if (!strcmp(argv[1], kPasses[i].name)) pass = &kPasses[i];
   if (!pass) {
-    fprintf(stderr, "usage: test_loop_passes canonicalize|hoist|unroll|select FILE...\n");
+    fprintf(stderr, "usage: test_loop_passes canonicalize|cse|hoist|unroll|select FILE...\n");
     return 2;
   }
   g_failed += test_split_files(argv + 2, argc - 2, check_case, (void *)pass);

@@ -12,6 +12,7 @@
 #include "backends/lapack/lapack.h"
 #include "passes/buffer_plan.h"
 #include "passes/canonicalize.h"
+#include "passes/cse.h"
 #include "passes/combine_collectives.h"
 #include "passes/loop_products.h"
 #include "passes/select_branches.h"
@@ -1911,14 +1912,15 @@ static kiln_status compile(const kiln_module *m, const kiln_source *src, const k
   x->whole_interp = !plannable(function, entry);
   if (!st && !parent && kiln_cpu_is_polymorphic(function)) st = kiln_cpu_specs_create(m, src, function, &x->specs);
   if (!st && !x->whole_interp) st = kiln_inline_calls_everywhere(m, function, x->scratch, &planned, &inlined);
-  int32_t rewrites = 0, hoisted = 0, combined = 0, unrolled = 0, selected = 0;
+  int32_t rewrites = 0, merged = 0, hoisted = 0, combined = 0, unrolled = 0, selected = 0;
+  if (!st && planned) st = kiln_cse(x->scratch, planned, &merged);
   if (!st && planned) st = kiln_canonicalize(x->scratch, planned, &rewrites);
   if (!st && planned) st = kiln_combine_all_reduces(x->scratch, planned, &combined);
   if (!st && planned) st = kiln_hoist_loop_products(x->scratch, planned, &hoisted);
   /* after the hoist: a short scan's products then still go out of it as one */
   if (!st && planned) st = kiln_unroll_loops(x->scratch, planned, &unrolled);
   if (!st && planned) st = kiln_select_branches(x->scratch, planned, &selected);
-  rewrites += hoisted + combined + unrolled + selected;
+  rewrites += merged + hoisted + combined + unrolled + selected;
   if (!st && rewrites) kiln_func_number_values(planned); /* ops went: dense ids again */
   const kiln_block *body = planned ? kiln_op_block(planned, 0) : NULL;
   if (!st && !x->whole_interp) x->whole_interp = !plannable(planned, body);
