@@ -82,11 +82,38 @@ static bool same_op(const kiln_op *a, const kiln_op *b) {
   return same_regions(a, b);
 }
 
+static uint64_t mix(uint64_t h, uint64_t v) { return (h ^ v) * 1099511628211ull; }
+
+static uint64_t mix_bytes(uint64_t h, const void *p, size_t n) {
+  const unsigned char *b = p;
+  for (size_t i = 0; i < n; i++) h = mix(h, b[i]);
+  return h;
+}
+
+/* Some of an attribute's value (a constant's first and last bytes, a number, an enum's
+ * keyword), so that ops with no operands (constants, iotas) spread over the table rather
+ * than each being compared with all the others before it. */
+static uint64_t hash_attr(uint64_t h, const kiln_attr *a) {
+  h = mix(h, (uint64_t)a->kind);
+  switch (a->kind) {
+    case KILN_ATTR_INT: return mix(h, a->i.magnitude);
+    case KILN_ATTR_FLOAT: return mix_bytes(h, &a->f, sizeof a->f);
+    case KILN_ATTR_DENSE: {
+      size_t n = a->dense.nbytes, k = n < 64 ? n : 64;
+      h = mix_bytes(mix(mix(h, a->dense.splat), n), a->dense.data, k);
+      return mix_bytes(h, a->dense.data + n - k, k);
+    }
+    case KILN_ATTR_DENSE_ARRAY: return mix(h, (uint64_t)a->dense_array.count);
+    case KILN_ATTR_ENUM: return a->enumv.value ? mix_bytes(h, a->enumv.value, strlen(a->enumv.value)) : h;
+    default: return h;
+  }
+}
+
 static uint64_t hash_op(const kiln_op *op) {
   uint64_t h = 1469598103934665603ull;
-  uint64_t parts[4] = {(uint64_t)op->kind, (uint64_t)op->num_results, (uint64_t)op->num_attrs, (uint64_t)op->num_regions};
-  for (int i = 0; i < 4; i++) h = (h ^ parts[i]) * 1099511628211ull;
-  for (int32_t k = 0; k < op->num_operands; k++) h = (h ^ (uint64_t)(uintptr_t)op->operands[k]) * 1099511628211ull;
+  h = mix(mix(mix(mix(h, (uint64_t)op->kind), (uint64_t)op->num_results), (uint64_t)op->num_attrs), (uint64_t)op->num_regions);
+  for (int32_t k = 0; k < op->num_operands; k++) h = mix(h, (uint64_t)(uintptr_t)op->operands[k]);
+  for (int32_t i = 0; i < op->num_attrs; i++) h = hash_attr(h, op->attrs[i].value);
   return h ^ (h >> 29);
 }
 
