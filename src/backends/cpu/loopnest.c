@@ -741,15 +741,20 @@ static int block_rows(const nest *n, int w) {
  * type to be the accumulator's (no complex numbers); a fold of at most 2 * BAND points
  * has no bands. */
 enum { BAND = 64 };
-static int64_t band_points(const nest *n) {
+/* The points a reduction folds per result, or 0 when a folded dim is read at run time. */
+static int64_t folded_points(const nest *n) {
   const kiln_cpu_loop *L = n->L;
-  if (L->root->elem != L->out_elem || kiln_elem_is_complex(L->out_elem)) return 0;
   int64_t folded = 1;
   for (int32_t d = L->num_out_dims; d < L->rank; d++) {
     if (param(n, KILN_CPU_FIELD_DIM(d))) return 0;
     folded *= L->dims[d];
   }
-  return folded > 2 * BAND ? BAND : 0;
+  return folded;
+}
+static int64_t band_points(const nest *n) {
+  const kiln_cpu_loop *L = n->L;
+  if (L->root->elem != L->out_elem || kiln_elem_is_complex(L->out_elem)) return 0;
+  return folded_points(n) > 2 * BAND ? BAND : 0;
 }
 
 /* The points a column reduction's chunks are multiples of: whole row blocks, else UNROLL
@@ -764,9 +769,8 @@ static int64_t column_grain(const nest *n, int w) {
   const kiln_cpu_loop *L = n->L;
   int32_t ro = L->num_out_dims;
   int rows = block_rows(n, w);
-  int64_t unit = UNROLL * w, folded = band_points(n) ? 1 : 0, columns = L->dims[ro - 1];
+  int64_t unit = UNROLL * w, folded = band_points(n) ? folded_points(n) : 0, columns = L->dims[ro - 1];
   if (rows > 1) return rows * columns;
-  for (int32_t d = ro; folded && d < L->rank; d++) folded *= L->dims[d];
   size_t bytes = lane_bytes(L->out_elem);
   if (!folded || n->g->threads < 1 || param(n, KILN_CPU_FIELD_DIM(ro - 1)) ||
       (double)folded * (double)columns * (double)bytes < WIDE_MIN_BYTES)

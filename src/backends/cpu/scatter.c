@@ -408,14 +408,19 @@ static void part_chunk(void *ctx, int32_t c, int32_t thread) {
 }
 
 /* The first outer point of chunk c. With sorted indices a chunk that would start inside a
- * row's points starts after them: every row's points are one chunk's, applied in order. */
+ * row's points starts after them (found by bisection: a row of a million points is not
+ * walked): every row's points are one chunk's, applied in order. */
 static int64_t chunk_start(const scatter_job *j, int32_t c) {
   const kiln_cpu_scatter *s = j->s;
-  int64_t p = s->outer * c / j->chunks;
+  int64_t p = s->outer * c / j->chunks, hi = s->outer;
   if (!j->sorted || p == 0) return p;
   size_t step = (size_t)s->oistr[0] * s->index_bytes;
   int64_t before = kiln_cpu_load_index(s->index_elem, j->ix + (size_t)(p - 1) * step);
-  while (p < s->outer && kiln_cpu_load_index(s->index_elem, j->ix + (size_t)p * step) == before) p++;
+  while (p < hi) { /* the first point past `before`'s row */
+    int64_t mid = p + (hi - p) / 2;
+    if (kiln_cpu_load_index(s->index_elem, j->ix + (size_t)mid * step) == before) p = mid + 1;
+    else hi = mid;
+  }
   return p;
 }
 
