@@ -86,7 +86,11 @@ struct kiln_cpu_combiner {
    * afterwards) with the same result bit for bit, but for which NaN's payload a float
    * maximum or minimum keeps when two NaNs meet */
   bool order_free;
-  uint64_t identity; /* order_free: the identity's bits, in the low elem_bytes */
+  /* float (f32, f64, bf16) add and multiply: associative and commutative but for rounding,
+   * so updates may be applied in a grouping fixed by the shapes alone (scatter.c's
+   * REGROUP_CHUNKS), the same on every run and thread count, not the serial one's bits */
+  bool regroup;
+  uint64_t identity; /* order_free or regroup: the identity's bits, in the low elem_bytes */
 };
 
 /* The update computation of a one-input scatter op on elements of type elem, when its
@@ -95,7 +99,8 @@ struct kiln_cpu_combiner {
  * f32, f64, bf16 and the 8 to 64-bit integers (and, or, xor, maximum, minimum on i1),
  * any binary op the interpreter's scalar kernels define (subtract, divide, f16, f8,
  * complex, sub-byte integers) through those kernels element by element; order_free and
- * identity set for the native integer and i1 ops and float maximum and minimum. False for
+ * identity set for the native integer and i1 ops and float maximum and minimum, regroup and
+ * identity for float add and multiply. False for
  * anything else (several ops, other argument or result types): the interpreter runs it. */
 bool kiln_cpu_combiner_prepare(const kiln_op *op, kiln_elem elem, kiln_cpu_combiner *out);
 

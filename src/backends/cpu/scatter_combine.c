@@ -7,6 +7,7 @@
  * current value wins ties, as `pick` does). Other types and ops go through the
  * interpreter's scalar kernel, element by element. A replacing update has typed by-index
  * loops too (replace_by). */
+#include <immintrin.h>
 #include <math.h>
 
 #include "backends/cpu/gather_scatter.h"
@@ -193,6 +194,39 @@ static inline uint16_t f32_to_bf16(float f) {
   DEFINE_COMBINE(N##_xor, U, U, SAME, SAME, a ^ b)
 INT_TYPES(DEFINE_INT)
 
+/* AVX2 maximum and minimum of f32 and f64, as FMAX and FMIN compute them: the vector
+ * instruction, which gives its second operand (the current value) on ties and NaN, wherever
+ * no lane of the vector is equal to its update or unordered with it; such a vector (a tie
+ * of zeros or of equal values, a NaN) is done lane by lane by `pick`. The compiled FMAX
+ * loop took twice the time of a sum's (jax.ops.segment_max, rows of 16 f32: 6.5 ns a row
+ * against 3.4; this loop 3.4). */
+#define DEFINE_VECTOR_MAX_MIN(NAME, S, PICK_MAX, V, LANES, LOAD, STOREV, OP, CMP, MASK)                           \
+  __attribute__((target("avx2"))) static void NAME(const kiln_cpu_combiner *c, uint8_t *dst, int64_t ds,          \
+                                                   const uint8_t *src, int64_t n) {                              \
+    (void)c;                                                                                                    \
+    S *restrict d = (S *)dst;                                                                                   \
+    const S *restrict u = (const S *)src;                                                                       \
+    int64_t w = 0;                                                                                              \
+    for (; ds == 1 && w + LANES <= n; w += LANES) {                                                             \
+      V a = LOAD(d + w), b = LOAD(u + w);                                                                       \
+      if (MASK(CMP(a, b, _CMP_EQ_UQ)) == 0) {                                                                   \
+        STOREV(d + w, OP(b, a));                                                                                \
+        continue;                                                                                               \
+      }                                                                                                         \
+      for (int k = 0; k < LANES; k++) d[w + k] = PICK_MAX(d[w + k], u[w + k]);                                   \
+    }                                                                                                           \
+    for (; w < n; w++) d[w * ds] = PICK_MAX(d[w * ds], u[w]);                                                   \
+  }                                                                                                             \
+  DEFINE_COMBINE_ROWS_FOR(NAME##_rows, NAME, __attribute__((target("avx2"))), S)
+DEFINE_VECTOR_MAX_MIN(F32_max_vector, float, FMAX, __m256, 8, _mm256_loadu_ps, _mm256_storeu_ps, _mm256_max_ps,
+                      _mm256_cmp_ps, _mm256_movemask_ps)
+DEFINE_VECTOR_MAX_MIN(F32_min_vector, float, FMIN, __m256, 8, _mm256_loadu_ps, _mm256_storeu_ps, _mm256_min_ps,
+                      _mm256_cmp_ps, _mm256_movemask_ps)
+DEFINE_VECTOR_MAX_MIN(F64_max_vector, double, FMAX, __m256d, 4, _mm256_loadu_pd, _mm256_storeu_pd, _mm256_max_pd,
+                      _mm256_cmp_pd, _mm256_movemask_pd)
+DEFINE_VECTOR_MAX_MIN(F64_min_vector, double, FMIN, __m256d, 4, _mm256_loadu_pd, _mm256_storeu_pd, _mm256_min_pd,
+                      _mm256_cmp_pd, _mm256_movemask_pd)
+
 #define FLOAT_TYPES(X)                                 \
   X(F32, float, float, SAME, SAME)                     \
   X(F64, double, double, SAME, SAME)                   \
@@ -284,6 +318,20 @@ static bool native(kiln_elem e, kiln_op_kind k, bool avx2, kiln_cpu_combiner *ou
 #undef ARITH_CASES
 }
 
+/* The AVX2 run and rows loops of f32 and f64 maximum and minimum (DEFINE_VECTOR_MAX_MIN)
+ * into out, for op k on elements e; other ops keep native's. */
+static void vector_max_min(kiln_elem e, kiln_op_kind k, kiln_cpu_combiner *out) {
+  bool max = k == KILN_OP_MAXIMUM;
+  if (!max && k != KILN_OP_MINIMUM) return;
+  if (e == KILN_ELEM_F32) {
+    out->fn = max ? F32_max_vector : F32_min_vector;
+    out->rows = max ? F32_max_vector_rows : F32_min_vector_rows;
+  } else if (e == KILN_ELEM_F64) {
+    out->fn = max ? F64_max_vector : F64_min_vector;
+    out->rows = max ? F64_max_vector_rows : F64_min_vector_rows;
+  }
+}
+
 /* Whether op k on elements e (natively combined) is order-free (kiln_cpu_combiner), and its
  * identity's bits: integers wrap, so their add, multiply, and, or, xor, maximum and minimum
  * are associative and commutative; float sums and products round, but FMAX and FMIN are
@@ -314,6 +362,20 @@ static bool order_free(kiln_elem e, kiln_op_kind k, uint64_t *identity) {
     case KILN_OP_AND: *identity = ones; return true;
     case KILN_OP_MAXIMUM: *identity = is_signed ? top : 0; return true;    /* the type's least value */
     case KILN_OP_MINIMUM: *identity = is_signed ? top - 1 : ones; return true; /* its greatest */
+    default: return false;
+  }
+}
+
+/* Whether op k on float elements e (natively combined) regroups (kiln_cpu_combiner), and
+ * its identity's bits: a sum's is -0 (-0 + x is x for every x, +0 and -0 included), a
+ * product's 1. */
+static bool regroup(kiln_elem e, kiln_op_kind k, uint64_t *identity) {
+  bool add = k == KILN_OP_ADD;
+  if (!add && k != KILN_OP_MULTIPLY) return false;
+  switch (e) {
+    case KILN_ELEM_F32: *identity = add ? 0x80000000u : 0x3f800000u; return true;
+    case KILN_ELEM_F64: *identity = add ? 0x8000000000000000ull : 0x3ff0000000000000ull; return true;
+    case KILN_ELEM_BF16: *identity = add ? 0x8000u : 0x3f80u; return true;
     default: return false;
   }
 }
@@ -352,8 +414,11 @@ bool kiln_cpu_combiner_prepare(const kiln_op *op, kiln_elem elem, kiln_cpu_combi
   if (!straight && !crossed) return false;
   out->swapped = crossed;
   out->how = "native";
-  if (native(elem, f->kind, __builtin_cpu_supports("avx2"), out)) { /* no KILN_CPU_ISA cap is below AVX2 */
+  bool avx2 = __builtin_cpu_supports("avx2"); /* no KILN_CPU_ISA cap is below AVX2 */
+  if (native(elem, f->kind, avx2, out)) {
+    if (avx2) vector_max_min(elem, f->kind, out);
     out->order_free = order_free(elem, f->kind, &out->identity);
+    out->regroup = !out->order_free && regroup(elem, f->kind, &out->identity);
     return true;
   }
   out->scalar = kiln_ew_binary_fn(f, elem, &out->ew);
