@@ -470,22 +470,28 @@ static void private_chunk(void *ctx, int32_t c, int32_t thread) {
   scatter_points(s, j->ix, j->up, into, n * c / j->chunks, n * (c + 1) / j->chunks, 0, all);
 }
 
-/* Whether s's points went into private copies (private_chunk): an order-free combiner's
- * when the pool splits them, a regrouping one's when its shapes allow (REGROUP_MIN_WORK,
- * REGROUP_MIN_RATIO), whatever the pool; false without memory for the copies (the caller
- * applies the points in order). */
-static bool private_points(const kiln_cpu_scatter *s, kiln_cpu_pool *pool, const void *ix, const void *up, void *out) {
+/* How many chunks s's points go to private copies in (private_chunk): an order-free
+ * combiner's as the pool splits them, a regrouping one's REGROUP_CHUNKS where its shapes
+ * allow (REGROUP_MIN_WORK, REGROUP_MIN_RATIO), whatever the pool; 1 for none. */
+static int32_t private_chunks(const kiln_cpu_scatter *s, kiln_cpu_pool *pool) {
   int64_t elems = (int64_t)(s->operand_bytes / s->eb);
-  int32_t chunks = 1;
+  if (s->unique) return 1;
   if (s->comb.order_free && s->work >= PRIVATE_MIN_RATIO * elems)
-    chunks = kiln_cpu_pool_chunks(pool, s->work, kiln_cpu_pool_threads(pool));
-  else if (s->comb.regroup && s->work >= REGROUP_MIN_WORK && s->work >= REGROUP_MIN_RATIO * elems)
-    chunks = REGROUP_CHUNKS;
+    return kiln_cpu_pool_chunks(pool, s->work, kiln_cpu_pool_threads(pool));
+  if (s->comb.regroup && s->work >= REGROUP_MIN_WORK && s->work >= REGROUP_MIN_RATIO * elems) return REGROUP_CHUNKS;
+  return 1;
+}
+
+/* s's points in `chunks` chunks over private copies; false (nothing done) without memory
+ * for the copies: the caller applies the points in order. */
+static bool private_points(const kiln_cpu_scatter *s, kiln_cpu_pool *pool, int32_t chunks, const void *ix, const void *up,
+                           void *out) {
   size_t bytes;
-  if (chunks < 2 || !kiln_mul_size((size_t)(chunks - 1), (size_t)s->operand_bytes, &bytes)) return false;
+  if (!kiln_mul_size((size_t)(chunks - 1), (size_t)s->operand_bytes, &bytes)) return false;
   private_job j = {s, ix, up, out, kiln_fault_malloc(bytes), chunks};
   if (!j.copies) return false;
   kiln_cpu_pool_run(pool, chunks, s->work, private_chunk, &j);
+  int64_t elems = (int64_t)(s->operand_bytes / s->eb);
   for (int32_t c = 1; c < chunks; c++) s->comb.fn(&s->comb, out, 1, j.copies + (size_t)(c - 1) * s->operand_bytes, elems);
   free(j.copies);
   return true;
@@ -508,8 +514,8 @@ void kiln_cpu_scatter_run(const kiln_cpu_scatter *s, const void *operand, const 
   bool serial_points = !s->unique && (size_t)s->inner * s->eb < SHARED_RUN_BYTES;
   scatter_job j = {s, operand, indices, updates, out, 1, copy, false, false};
   if (s->unique || serial_points) { /* the copy split by parts, then the points (split if unique) */
-    bool private = !s->unique && (s->comb.order_free || s->comb.regroup);
-    bool local = !s->unique && !private && s->operand_bytes <= LOCAL_COPY_BYTES && s->work * LOCAL_COPY_RATIO >= copied;
+    int32_t private = private_chunks(s, pool);
+    bool local = !s->unique && private < 2 && s->operand_bytes <= LOCAL_COPY_BYTES && s->work * LOCAL_COPY_RATIO >= copied;
     j.chunks = local ? 1 : kiln_cpu_pool_chunks(pool, copied, copy_parts);
     if (copy && j.chunks < 2) start_bytes(s, out, operand, 0, s->operand_bytes);
     else if (copy) kiln_cpu_pool_run(pool, j.chunks, copied, part_chunk, &j);
@@ -518,7 +524,7 @@ void kiln_cpu_scatter_run(const kiln_cpu_scatter *s, const void *operand, const 
      * updates still applied in order by one thread (the serial result bit for bit, on any
      * pool: so sorted ids are looked for before a regrouping combiner's private copies) */
     j.sorted = !s->unique && s->rows && rows_sorted(s, indices);
-    if (!j.sorted && private && private_points(s, pool, indices, updates, out)) return;
+    if (!j.sorted && private >= 2 && private_points(s, pool, private, indices, updates, out)) return;
     j.chunks = s->unique || j.sorted ? kiln_cpu_pool_chunks(pool, s->work, s->outer) : 1;
     if (j.chunks < 2) scatter_points(s, indices, updates, out, 0, s->outer, 0, all);
     else kiln_cpu_pool_run(pool, j.chunks, s->work, points_chunk, &j);
