@@ -202,9 +202,10 @@ static const double kSpecials[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, 1.0, -1.
                                     * hardest Payne-Hanek case), and where f64 sin/cos/tan switch
                                     * from Cody-Waite to it */
                                    0x1.6ac5b262ca1ffp+849, 0x1p26, 0x1.fffffffffffffp+25, 1e22,
-                                   /* the floats nearest a multiple of pi/2 below 4096 (4.2e-9
-                                    * from 161 pi/2: f32 sin/cos/tan's short reduction), and
-                                    * 2, 4 and 3/161 as far along */
+                                   /* for f32 sin/cos/tan's short reduction, floats that lie
+                                    * nearest a multiple of pi/2 below 4096: 4.2e-9 from 161
+                                    * pi/2 (the nearest), its doubles (322 and 644 pi/2), and
+                                    * 1.2e-8 from 3 pi/2 */
                                    0x1.f9cbe2p+7, 0x1.f9cbe2p+8, 0x1.f9cbe2p+9, 0x1.2d97c8p+2};
 enum { kNumSpecials = sizeof kSpecials / sizeof kSpecials[0] };
 
