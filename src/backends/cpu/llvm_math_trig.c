@@ -36,12 +36,13 @@ static const double kTwoOverPi28[] = {0x1.45f306cp-1,  0x1.c9c882ap-29, 0x1.4fe1
                                       0x1.f47d4d0p-86, 0x1.bb81b6cp-113, 0x1.4acc9e0p-143,
                                       0x1.0e4107cp-170};
 
-/* Reduction of a float value x (held in double) by the first `chunks` chunks of 2/pi:
- * returns r in radians and the quadrant q (integer, only q mod 4 matters). All 7 make it
- * exact for every float; the chunks past the k-th add at most |x| 2^(-28k-2) quarter turns. */
-static kiln_mv reduce_float_chunks(const kiln_mb *e, kiln_mv x, int chunks, kiln_mv *out_q) {
+/* Exact reduction of a float value x (held in double) by the 7 chunks of 2/pi: returns r
+ * in radians and the quadrant q (integer, only q mod 4 matters) in out[1]. A
+ * kiln_mb_where_any branch: ctx is x. */
+static void reduce_float_long(const kiln_mb *e, const void *ctx, kiln_mv *out) {
+  kiln_mv x = *(const kiln_mv *)ctx;
   kiln_mv hi = NULL, lo = kiln_mb_c(e, 0.0), q = kiln_mb_c(e, 0.0);
-  for (int i = 0; i < chunks; i++) {
+  for (size_t i = 0; i < sizeof kTwoOverPi28 / sizeof kTwoOverPi28[0]; i++) {
     kiln_mv p = kiln_mb_mulc(e, x, kTwoOverPi28[i]);
     kiln_mv ip = kiln_mb_rint(e, p);
     kiln_mv t = kiln_mb_sub(e, p, ip);
@@ -60,8 +61,8 @@ static kiln_mv reduce_float_chunks(const kiln_mb *e, kiln_mv x, int chunks, kiln
   }
   kiln_mv k = kiln_mb_rint(e, hi);
   hi = kiln_mb_sub(e, hi, k);
-  *out_q = kiln_mb_add(e, q, k);
-  return kiln_mb_mulc(e, kiln_mb_add(e, hi, lo), 1.5707963267948966);
+  out[1] = kiln_mb_add(e, q, k);
+  out[0] = kiln_mb_mulc(e, kiln_mb_add(e, hi, lo), 1.5707963267948966);
 }
 
 /* Floats below SHORT_REDUCTION_LIMIT in magnitude reduce as x - q pi/2 with pi/2 as two
@@ -77,10 +78,6 @@ static kiln_mv reduce_float_chunks(const kiln_mb *e, kiln_mv x, int chunks, kiln
 #define SHORT_REDUCTION_LIMIT 4096.0
 #define PIO2_HI 0x1.921fb54442d18p+0
 #define PIO2_LO 0x1.1a62633145c07p-54
-
-static void reduce_float_long(const kiln_mb *e, const void *ctx, kiln_mv *out) {
-  out[0] = reduce_float_chunks(e, *(const kiln_mv *)ctx, 7, &out[1]);
-}
 
 /* x - q pi/2 for q the integer nearest x 2/pi (SHORT_REDUCTION_LIMIT). */
 static kiln_mv reduce_float_short(const kiln_mb *e, kiln_mv x, kiln_mv *out_q) {

@@ -193,6 +193,14 @@ bool kiln_cpu_scatter_fill(kiln_cpu_scatter *s, const void *value, size_t bytes)
   return true;
 }
 
+/* bytes (whole elements of eb bytes) at d, each element's bits `elem` (little-endian):
+ * one element copied, then the filled part doubled. */
+static void fill_elements(uint8_t *d, size_t bytes, const void *elem, size_t eb) {
+  size_t done = bytes < eb ? bytes : eb;
+  memcpy(d, elem, done);
+  for (; done < bytes; done *= 2) memcpy(d + done, d, bytes - done < done ? bytes - done : done);
+}
+
 /* Bytes [from, from + bytes) of the result as they start: the operand's, or the fill
  * value's (from and bytes whole elements). */
 static void start_bytes(const kiln_cpu_scatter *s, uint8_t *res, const uint8_t *operand, size_t from, size_t bytes) {
@@ -206,10 +214,7 @@ static void start_bytes(const kiln_cpu_scatter *s, uint8_t *res, const uint8_t *
     memset(res + from, 0, bytes);
     return;
   }
-  uint8_t *d = res + from;
-  size_t done = bytes < s->eb ? bytes : s->eb;
-  memcpy(d, s->fill_value, done);
-  for (; done < bytes; done *= 2) memcpy(d + done, d, bytes - done < done ? bytes - done : done);
+  fill_elements(res + from, bytes, s->fill_value, s->eb);
 }
 
 /* PRIVATE_MIN_RATIO: an order-free scatter of short runs splits its points over the pool,
@@ -460,11 +465,11 @@ static void private_chunk(void *ctx, int32_t c, int32_t thread) {
   (void)thread;
   const private_job *j = ctx;
   const kiln_cpu_scatter *s = j->s;
-  int64_t n = s->outer, elems = (int64_t)(s->operand_bytes / s->eb), all = s->part_dim >= 0 ? s->xdims[s->part_dim] : 1;
+  int64_t n = s->outer, all = s->part_dim >= 0 ? s->xdims[s->part_dim] : 1;
   uint8_t *into = j->res;
   if (c > 0) {
     into = j->copies + (size_t)(c - 1) * s->operand_bytes;
-    for (int64_t e = 0; e < elems; e++) memcpy(into + (size_t)e * s->eb, &s->comb.identity, s->eb); /* little-endian */
+    fill_elements(into, s->operand_bytes, &s->comb.identity, s->eb);
   }
   scatter_points(s, j->ix, j->up, into, n * c / j->chunks, n * (c + 1) / j->chunks, 0, all);
 }
