@@ -80,6 +80,11 @@ bool kiln_cpu_isa_has_vnni(void) {
   return g_vnni;
 }
 
+bool kiln_cpu_host_is_amd(void) {
+  __builtin_cpu_init();
+  return __builtin_cpu_is("amd");
+}
+
 const char *kiln_cpu_isa_describe(void) {
   pthread_once(&g_once, setup);
   return g_text;

@@ -39,4 +39,8 @@ const char *kiln_cpu_isa_describe(void);
  * i8 x i8 -> i32 matmuls are exact. false when the setup failed. Thread-safe. */
 bool kiln_cpu_isa_has_vnni(void);
 
+/* Whether the host's CPU is AMD's (CPUID's vendor), whose hardware prefetchers want
+ * another shape of streaming loop than Intel's (loopnest.c: column reductions). Thread-safe. */
+bool kiln_cpu_host_is_amd(void);
+
 #endif

@@ -322,6 +322,7 @@ static void compile_part(const code_job *job, code_part *pt) {
   g.f16c = strstr(job->features, "+f16c") != NULL && !g.f16_native;
   g.quick = job->quick;
   g.threads = kiln_cpu_pool_threads(kiln_cpu_pool_shared());
+  g.amd = kiln_cpu_host_is_amd();
   kiln_status st = NULL;
   for (int32_t i = pt->first; i < pt->last && !st; i++) {
     int64_t grain, *into = job->driver ? &grain : &job->loops[i]->grain; /* a driver's loops are compiled already */

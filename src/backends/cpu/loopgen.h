@@ -17,6 +17,7 @@ typedef struct kiln_cpu_gen {
   bool f16_native;  /* the target has AVX512-FP16: f16 ops may run on half vectors */
   bool quick;       /* quick code (tier.h): forms LLVM compiles quickly where a faster one is slow to */
   int32_t threads;  /* the pool's threads when the code is made (0: unknown), for chunk sizes */
+  bool amd;         /* the host is AMD's: column reductions stream in short bands (loopnest.c) */
 } kiln_cpu_gen;
 
 /* Gives fn the target attributes of the loops (CPU, features, vector widths): a function

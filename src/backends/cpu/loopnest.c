@@ -739,8 +739,17 @@ static int block_rows(const nest *n, int w) {
  * [1,1024] x [1024,1024] 67 / 108 / 67 / 68, [1,2048] x [2048,2048] 317 / 401 / 295 / 300,
  * [1,512] x [512,512] 6.8 / 7.0 / 6.7 / 6.8. The partial sums need the output's element
  * type to be the accumulator's (no complex numbers); a fold of at most 2 * BAND points
- * has no bands. */
-enum { BAND = 64 };
+ * has no bands.
+ * AMD's prefetchers want short bands instead: on Zen 4 (2 cores, AVX-512), bands of 64
+ * read [1,4096] x [4096,4096] at 17 GB/s, of 8 (over chunks of a page of each row:
+ * column_grain) at 44-50, the two threads' plain streaming read reaching 37; through Kiln
+ * (ms, bands of 64 / 8): that product 3.5-4.0 / 1.5-1.6, a sum over axis 0 of
+ * f32[8192,2048] 3.2 / 1.7, [1,2048] x [2048,2048] 0.33 / 0.13, mean and variance over
+ * axis 0 of f32[4096,1024] 0.44 / 0.30, a sum over axis 0 of f32[256,2048] 0.021 /
+ * 0.012; the same capped to AVX2 (4.3-4.7 / 1.7-2.4 ms for the first two). Where the fold
+ * is in a core's L2, the short bands' partial sums cost more than they save ([1,512] x
+ * [512,512] 7 / 14 us), hence AMD_BAND only from AMD_BAND_MIN_BYTES. (2026-12-07) */
+enum { BAND = 64, AMD_BAND = 8, AMD_BAND_MIN_BYTES = 2 << 20 };
 /* The points a reduction folds per result, or 0 when a folded dim is read at run time. */
 static int64_t folded_points(const nest *n) {
   const kiln_cpu_loop *L = n->L;
@@ -751,10 +760,19 @@ static int64_t folded_points(const nest *n) {
   }
   return folded;
 }
+/* The bytes of results times folded points (what the fold reads, at the results' width),
+ * or 0 when a dim is read at run time. */
+static double fold_bytes(const nest *n) {
+  const kiln_cpu_loop *L = n->L;
+  int32_t ro = L->num_out_dims;
+  if (param(n, KILN_CPU_FIELD_DIM(ro - 1))) return 0;
+  return (double)folded_points(n) * (double)L->dims[ro - 1] * (double)lane_bytes(L->out_elem);
+}
 static int64_t band_points(const nest *n) {
   const kiln_cpu_loop *L = n->L;
   if (L->root->elem != L->out_elem || kiln_elem_is_complex(L->out_elem)) return 0;
-  return folded_points(n) > 2 * BAND ? BAND : 0;
+  int64_t band = n->g->amd && fold_bytes(n) >= AMD_BAND_MIN_BYTES ? AMD_BAND : BAND;
+  return folded_points(n) > 2 * band ? band : 0;
 }
 
 /* The points a column reduction's chunks are multiples of: whole row blocks, else UNROLL
@@ -763,8 +781,13 @@ static int64_t band_points(const nest *n) {
  * (Intel host with AVX-512). A fold in bands over more than WIDE_MIN_BYTES (past a core's
  * L2) gets chunks of up to WIDE_BYTES of each row, as many as the threads at least, so that
  * a band reads whole runs of lines: logsumexp over axis 0 of f32[8192,512] in chunks of 64
- * columns took 1.57 ms, in two of 256 1.20 (128: 1.54; 2-core Xeon, AVX-512). */
-enum { WIDE_MIN_BYTES = 4 << 20, WIDE_BYTES = 1024 };
+ * columns took 1.57 ms, in two of 256 1.20 (128: 1.54; 2-core Xeon, AVX-512). On AMD's
+ * hosts a chunk is up to a page of each row (AMD_WIDE_BYTES), with its short bands
+ * (band_points): in chunks of 4 / 2 / 1 KB, [1,4096] x [4096,4096] took 2.2-2.5 / 3.4-3.7 /
+ * 3.6-3.8 ms, a sum over axis 0 of f32[8192,2048] 2.4-2.7 / 2.9-3.4 / 4.2-4.4, [1,2048] x
+ * [2048,2048] 0.13 / 0.15-0.16 / 0.18-0.20 (Zen 4, one noisy moment: 1.5-1.6 ms for the
+ * first at another). */
+enum { WIDE_MIN_BYTES = 4 << 20, WIDE_BYTES = 1024, AMD_WIDE_BYTES = 4096 };
 static int64_t column_grain(const nest *n, int w) {
   const kiln_cpu_loop *L = n->L;
   int32_t ro = L->num_out_dims;
@@ -772,10 +795,9 @@ static int64_t column_grain(const nest *n, int w) {
   int64_t unit = UNROLL * w, folded = band_points(n) ? folded_points(n) : 0, columns = L->dims[ro - 1];
   if (rows > 1) return rows * columns;
   size_t bytes = lane_bytes(L->out_elem);
-  if (!folded || n->g->threads < 1 || param(n, KILN_CPU_FIELD_DIM(ro - 1)) ||
-      (double)folded * (double)columns * (double)bytes < WIDE_MIN_BYTES)
+  if (!folded || n->g->threads < 1 || param(n, KILN_CPU_FIELD_DIM(ro - 1)) || fold_bytes(n) < WIDE_MIN_BYTES)
     return unit;
-  int64_t g = columns / n->g->threads, most = WIDE_BYTES / (int64_t)bytes;
+  int64_t g = columns / n->g->threads, most = (n->g->amd ? AMD_WIDE_BYTES : WIDE_BYTES) / (int64_t)bytes;
   g = (g < most ? g : most) / unit * unit;
   return g > unit ? g : unit;
 }
