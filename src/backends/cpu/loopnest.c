@@ -594,17 +594,24 @@ static bool emit_reduce(nest *n, LLVMValueRef begin, LLVMValueRef end) {
   bool scalar = !param(n, KILN_CPU_FIELD_DIM(r - 1)) && L->dims[r - 1] < w, one_row = true;
   for (int32_t d = ro; d < r - 1; d++) one_row = one_row && L->dims[d] == 1 && !param(n, KILN_CPU_FIELD_DIM(d));
   n->inner = r - 1;
-  LLVMValueRef *point = calloc((size_t)L->num_nodes + 1, sizeof *point);
+  LLVMValueRef *point = calloc(2 * ((size_t)L->num_nodes + 1), sizeof *point);
   if (!point) return false;
+  LLVMValueRef *row = point + L->num_nodes + 1;
   kiln_elem acc = L->root->elem;
   LLVMTypeRef vt = kiln_cpu_compute_type(g, acc, w), st = kiln_cpu_compute_type(g, acc, 1);
   /* UNROLL vector accumulators: one would wait on the add's latency every step */
   LLVMValueRef vacc[UNROLL], sacc = new_var(n, st);
   for (int u = 0; u < UNROLL && !scalar; u++) vacc[u] = new_var(n, vt);
+  /* the points a row of the last kept dim at a time: its offsets found once (a point's own
+   * division into its indices cost as much as a 3-long fold) */
+  row_segments seg = {.f = begin, .col = i64c(n, 0)};
+  if (ro > 0) rows_open(n, &seg, begin, end, dim(n, ro - 1));
+  start_offsets(n, row);
+  if (ro > 0) add_offsets(n, row, 0, ro - 1, seg.row);
   loop_var pts;
-  loop_open(n, &pts, begin, end);
-  start_offsets(n, point);
-  add_offsets(n, point, 0, ro, pts.i);
+  loop_open(n, &pts, i64c(n, 0), ro > 0 ? seg.cnt : LLVMBuildSub(b, end, begin, ""));
+  memcpy(point, row, sizeof *point * (size_t)L->num_nodes);
+  if (ro > 0) add_offsets(n, point, ro - 1, ro, LLVMBuildAdd(b, seg.col, pts.i, ""));
   for (int u = 0; u < UNROLL && !scalar; u++) LLVMBuildStore(b, identity(n, w), vacc[u]);
   LLVMBuildStore(b, identity(n, 1), sacc);
   loop_var rr = {.i = i64c(n, 0)};
@@ -654,8 +661,9 @@ static bool emit_reduce(nest *n, LLVMValueRef begin, LLVMValueRef end) {
   }
   LLVMValueRef result = combine(n, init, total);
   if (acc != L->out_elem) result = kiln_cpu_convert(g, acc, L->out_elem, result);
-  kiln_cpu_store(g, n->out, L->out_elem, pts.i, result);
+  kiln_cpu_store(g, n->out, L->out_elem, LLVMBuildAdd(b, seg.f, pts.i, ""), result);
   loop_close(n, &pts, i64c(n, 1));
+  if (ro > 0) rows_close(n, &seg);
   free(point);
   return true;
 }

@@ -107,7 +107,10 @@ case('i', 'no_contraction_integers', body, 'No contracting dims at all, integers
 out.append('// -----')
 # batches of tiny products: loops rather than oneDNN's batched matmul (TINY_DOT_MACS), each
 # result folded in one lane (a fold shorter than a vector)
-for (bt, m, k, n, e, rt) in [(160, 3, 3, 3, 'f32', 'f32'), (100, 4, 5, 2, 'bf16', 'f32'), (90, 2, 7, 4, 'i32', 'i32')]:
+# (the last: enough work to be shared out, in chunks that begin inside a row of 3 results:
+# loopnest.c's emit_reduce finds a row's offsets once, from its first point on)
+for (bt, m, k, n, e, rt) in [(160, 3, 3, 3, 'f32', 'f32'), (100, 4, 5, 2, 'bf16', 'f32'), (90, 2, 7, 4, 'i32', 'i32'),
+                             (1601, 2, 7, 3, 'f32', 'f32')]:
     la, a = gen_input('a', (bt, m, k), 7, 3, e)
     lb, b = gen_input('b', (bt, k, n), 5, 2, e)
     r = np.einsum('bik,bkj->bij', a.astype(np.float64), b.astype(np.float64))
