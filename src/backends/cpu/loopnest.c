@@ -748,13 +748,13 @@ static int block_rows(const nest *n, int w) {
  * [1,512] x [512,512] 6.8 / 7.0 / 6.7 / 6.8. The partial sums need the output's element
  * type to be the accumulator's (no complex numbers); a fold of at most 2 * BAND points
  * has no bands.
- * AMD's prefetchers want short bands instead: on Zen 4 (2 cores, AVX-512), bands of 64
- * read [1,4096] x [4096,4096] at 17 GB/s, of 8 (over chunks of a page of each row:
- * column_grain) at 44-50, the two threads' plain streaming read reaching 37; through Kiln
- * (ms, bands of 64 / 8): that product 3.5-4.0 / 1.5-1.6, a sum over axis 0 of
+ * AMD's prefetchers want short bands instead: on Zen 4 (2 cores, AVX-512), a C model of
+ * this loop read [1,4096] x [4096,4096] at 16-20 GB/s in bands of 64, in bands of 8 over
+ * chunks of a page of each row (column_grain) at 44-50, the two threads' plain streaming
+ * read reaching 37; through Kiln (ms, bands of 64 / 8): that product 3.5-4.0 / 1.5-1.6, a sum over axis 0 of
  * f32[8192,2048] 3.2 / 1.7, [1,2048] x [2048,2048] 0.33 / 0.13, mean and variance over
  * axis 0 of f32[4096,1024] 0.44 / 0.30, a sum over axis 0 of f32[256,2048] 0.021 /
- * 0.012; the same capped to AVX2 (4.3-4.7 / 1.7-2.4 ms for the first two). Where the fold
+ * 0.012; the same capped to AVX2 (4.3-4.7 / 1.7-2.5 ms for the first two). Where the fold
  * is in a core's L2, the short bands' partial sums cost more than they save ([1,512] x
  * [512,512] 7 / 14 us), hence AMD_BAND only from AMD_BAND_MIN_BYTES. (2026-12-07) */
 enum { BAND = 64, AMD_BAND = 8, AMD_BAND_MIN_BYTES = 2 << 20 };
