@@ -80,8 +80,9 @@ bool kiln_cpu_isa_has_vnni(void) {
   return g_vnni;
 }
 
-/* The runtime library's CPU model is filled by its own constructor before main, so this
- * only reads it (no __builtin_cpu_init, which would write it from every thread). */
+/* The runtime library's CPU model (this library's own copy) is filled by its constructor
+ * when the library is loaded, so this only reads it (no __builtin_cpu_init, which would
+ * write it from every compile thread). */
 bool kiln_cpu_host_is_amd(void) { return __builtin_cpu_is("amd"); }
 
 const char *kiln_cpu_isa_describe(void) {
