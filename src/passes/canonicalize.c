@@ -378,6 +378,78 @@ static kiln_status drop_identity(kiln_op *op, kiln_rewrite_walk *walk) {
   return NULL;
 }
 
+/* Integer list `name` of struct dn into v (absent: empty); false when malformed or longer
+ * than MAX_RANK. */
+static bool read_dims(const kiln_attr *dn, const char *name, int64_t *v, int64_t *n) {
+  const kiln_attr *a = kiln_attr_get(dn, name);
+  *n = a ? kiln_attr_count(a) : 0;
+  if (*n < 0 || *n > MAX_RANK) return false;
+  for (int64_t i = 0; i < *n; i++)
+    if (!kiln_attr_i64_at(a, i, &v[i])) return false;
+  return true;
+}
+
+/* dot_general(transpose(a, perm), b), either side or both: the product reads a itself,
+ * its batching and contracting dims mapped through perm, where the transposed operand's
+ * free dims keep their order in a (the result's dims, free dims in operand order, are then
+ * the same). `x @ w.T` comes out of JAX so, and PyTorch-style linear layers and their
+ * gradients are full of it: the transpose was a loop of its own reading the matrix column
+ * by column (a 512x512 one cost half of a 256x512x512 product), where the product's
+ * library reads the transposed operand as it stands. The transpose goes when nothing else
+ * reads it. */
+static kiln_status fold_transposed_operands(kiln_op *op, kiln_rewrite_walk *walk) {
+  if (op->kind != KILN_OP_DOT_GENERAL || op->num_operands != 2 || op->num_results != 1) return NULL;
+  const kiln_attr *dn = kiln_op_attr(op, "dot_dimension_numbers");
+  if (!dn || dn->kind != KILN_ATTR_STRUCT) return NULL;
+  for (int side = 0; side < 2; side++) {
+    kiln_op *t = op->operands[side]->def;
+    const kiln_type *xt = op->operands[side]->type;
+    if (!t || t->kind != KILN_OP_TRANSPOSE || t->num_operands != 1 || !kiln_type_is_tensor(xt) ||
+        !kiln_type_is_static(xt) || xt->tensor.rank > MAX_RANK)
+      continue;
+    const char *names[2] = {side ? "rhs_batching_dimensions" : "lhs_batching_dimensions",
+                            side ? "rhs_contracting_dimensions" : "lhs_contracting_dimensions"};
+    int64_t rank = xt->tensor.rank, perm[MAX_RANK], dims[2][MAX_RANK], n[2];
+    bool role[MAX_RANK] = {false}, ok = kiln_attr_count(kiln_op_attr(t, "permutation")) == rank;
+    for (int64_t d = 0; ok && d < rank; d++)
+      ok = kiln_attr_i64_at(kiln_op_attr(t, "permutation"), d, &perm[d]) && perm[d] >= 0 && perm[d] < rank;
+    for (int k = 0; ok && k < 2; k++) {
+      ok = read_dims(dn, names[k], dims[k], &n[k]);
+      for (int64_t i = 0; ok && i < n[k]; i++) {
+        ok = dims[k][i] >= 0 && dims[k][i] < rank && !role[dims[k][i]];
+        if (ok) role[dims[k][i]] = true;
+      }
+    }
+    for (int64_t d = 0, last = -1; ok && d < rank; d++) /* the free dims in a's order too */
+      if (!role[d]) {
+        ok = perm[d] > last;
+        last = perm[d];
+      }
+    if (!ok) continue;
+    const kiln_attr *vals[2];
+    for (int k = 0; k < 2; k++) {
+      for (int64_t i = 0; i < n[k]; i++) dims[k][i] = perm[dims[k][i]];
+      vals[k] = kiln_attr_make_i64_array(walk->m, dims[k], n[k]);
+    }
+    const kiln_attr *nd = vals[0] && vals[1] ? kiln_rewrite_struct_with(walk->m, dn, names, vals, 2) : NULL;
+    kiln_named_attr *attrs = kiln_arena_alloc_array(walk->m->arena, (size_t)op->num_attrs + 1, sizeof *attrs);
+    kiln_value **operands = kiln_arena_alloc_array(walk->m->arena, 2, sizeof *operands);
+    if (!nd || !attrs || !operands) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory canonicalising");
+    for (int32_t i = 0; i < op->num_attrs; i++) {
+      attrs[i] = op->attrs[i];
+      if (!strcmp(attrs[i].name, "dot_dimension_numbers")) attrs[i].value = nd;
+    }
+    operands[side] = t->operands[0];
+    operands[1 - side] = op->operands[1 - side];
+    op->attrs = attrs;
+    op->operands = operands;
+    dn = nd;
+    walk->count++;
+    if (kiln_rewrite_uses(t->parent, &t->results[0]) == 0) kiln_block_remove(t->parent, t);
+  }
+  return NULL;
+}
+
 /* Whether op may go when nothing reads its results: it makes results and has no effect
  * beyond them. Not collectives, feeds, sends and receives (other devices and processes
  * take part), custom calls (what a target does, and whether a malformed one is an error
@@ -432,7 +504,10 @@ static kiln_status drop_dead(kiln_op *func, int32_t *count) {
 }
 
 kiln_status kiln_canonicalize(kiln_module *m, kiln_op *func, int32_t *out_rewrites) {
+  int32_t folded = 0;
   KILN_RETURN_IF_ERROR(kiln_rewrite_each_op(m, func, drop_identity, out_rewrites));
+  KILN_RETURN_IF_ERROR(kiln_rewrite_each_op(m, func, fold_transposed_operands, &folded));
+  *out_rewrites += folded;
   KILN_RETURN_IF_ERROR(drop_dead(func, out_rewrites));
   kiln_block *body = kiln_op_block(func, 0);
   for (kiln_op *t = body ? body->first : NULL; t; t = t->next) {

@@ -5,6 +5,9 @@
  * layer comes out
  * of JAX that way; a transposed read of a large matrix costs a gather per element, a
  * product with its operands swapped costs nothing). The dot it replaces is removed when
+ * nothing else reads it. A dot_general reading a transpose (`x @ w.T`), either side, reads
+ * the transpose's operand instead, its dims mapped through the permutation, where the
+ * operand's free dims keep their order (in nested regions too); the transpose goes when
  * nothing else reads it. A dot_general of rows gathered from a matrix, more rows than the
  * matrix has, becomes the gather of the product's rows (each row's product made once). A
  * transposed sum over devices of such a product (all_reduce between them) becomes the sum

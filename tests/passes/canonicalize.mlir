@@ -141,3 +141,73 @@ func.func @slices_of_concatenate() {
   check.expect_eq_const %s5, dense<[[3.0, 7.0], [6.0, 9.0]]> : tensor<2x2xf32>
   func.return
 }
+
+// -----
+
+// A transposed operand of a product is read as it stands, its dims mapped through the
+// permutation: x @ w.T (rhs), a.T @ b (lhs), both sides of one product (two rewrites),
+// a batch of products with the rhs's last two dims swapped; the transposes go.
+// rewritten: 5
+func.func @transposed_operands() {
+  %x0 = stablehlo.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
+  %w0 = stablehlo.constant dense<[[1.0, 0.0, 1.0], [2.0, 1.0, 0.0]]> : tensor<2x3xf32>
+  %x = stablehlo.optimization_barrier %x0 : tensor<2x3xf32>
+  %w = stablehlo.optimization_barrier %w0 : tensor<2x3xf32>
+  %wt = stablehlo.transpose %w, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  %p = stablehlo.dot_general %x, %wt, contracting_dims = [1] x [0] : (tensor<2x3xf32>, tensor<3x2xf32>) -> tensor<2x2xf32>
+  check.expect_almost_eq_const %p, dense<[[4.0, 4.0], [10.0, 13.0]]> : tensor<2x2xf32>
+  %a0 = stablehlo.constant dense<[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]> : tensor<3x2xf32>
+  %b0 = stablehlo.constant dense<[[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]> : tensor<3x2xf32>
+  %a = stablehlo.optimization_barrier %a0 : tensor<3x2xf32>
+  %b = stablehlo.optimization_barrier %b0 : tensor<3x2xf32>
+  %at = stablehlo.transpose %a, dims = [1, 0] : (tensor<3x2xf32>) -> tensor<2x3xf32>
+  %q = stablehlo.dot_general %at, %b, contracting_dims = [1] x [0] : (tensor<2x3xf32>, tensor<3x2xf32>) -> tensor<2x2xf32>
+  check.expect_almost_eq_const %q, dense<[[6.0, 8.0], [8.0, 10.0]]> : tensor<2x2xf32>
+  %at2 = stablehlo.transpose %a, dims = [1, 0] : (tensor<3x2xf32>) -> tensor<2x3xf32>
+  %bt = stablehlo.transpose %b, dims = [1, 0] : (tensor<3x2xf32>) -> tensor<2x3xf32>
+  %r = stablehlo.dot_general %at2, %bt, contracting_dims = [1] x [1] : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x2xf32>
+  check.expect_almost_eq_const %r, dense<[[6.0, 8.0], [8.0, 10.0]]> : tensor<2x2xf32>
+  %l0 = stablehlo.constant dense<[[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], [[1.0, 1.0, 1.0], [0.0, 0.0, 0.0]]]> : tensor<2x2x3xf32>
+  %m0 = stablehlo.constant dense<[[[1.0, 0.0, 1.0], [2.0, 1.0, 0.0]], [[1.0, 2.0, 3.0], [3.0, 2.0, 1.0]]]> : tensor<2x2x3xf32>
+  %l = stablehlo.optimization_barrier %l0 : tensor<2x2x3xf32>
+  %m = stablehlo.optimization_barrier %m0 : tensor<2x2x3xf32>
+  %mt = stablehlo.transpose %m, dims = [0, 2, 1] : (tensor<2x2x3xf32>) -> tensor<2x3x2xf32>
+  %s = stablehlo.dot_general %l, %mt, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<2x2x3xf32>, tensor<2x3x2xf32>) -> tensor<2x2x2xf32>
+  check.expect_almost_eq_const %s, dense<[[[4.0, 4.0], [10.0, 13.0]], [[6.0, 6.0], [0.0, 0.0]]]> : tensor<2x2x2xf32>
+  func.return
+}
+
+// -----
+
+// Not folded: a transpose that swaps the rhs's two free dims (read in place, the result's
+// dims would come out swapped). Folded but kept: a transpose something else reads too;
+// one in a branch of a case, reading a value from outside it.
+// rewritten: 2
+func.func @transposed_operands_kept() {
+  %x0 = stablehlo.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
+  %x = stablehlo.optimization_barrier %x0 : tensor<2x3xf32>
+  %q0 = stablehlo.constant dense<[[[0.0, 1.0], [2.0, 3.0]], [[4.0, 5.0], [6.0, 7.0]], [[8.0, 9.0], [10.0, 11.0]]]> : tensor<3x2x2xf32>
+  %q = stablehlo.optimization_barrier %q0 : tensor<3x2x2xf32>
+  %qt = stablehlo.transpose %q, dims = [0, 2, 1] : (tensor<3x2x2xf32>) -> tensor<3x2x2xf32>
+  %p = stablehlo.dot_general %x, %qt, contracting_dims = [1] x [0] : (tensor<2x3xf32>, tensor<3x2x2xf32>) -> tensor<2x2x2xf32>
+  check.expect_almost_eq_const %p, dense<[[[32.0, 44.0], [38.0, 50.0]], [[68.0, 98.0], [83.0, 113.0]]]> : tensor<2x2x2xf32>
+  %w0 = stablehlo.constant dense<[[1.0, 0.0, 1.0], [2.0, 1.0, 0.0]]> : tensor<2x3xf32>
+  %w = stablehlo.optimization_barrier %w0 : tensor<2x3xf32>
+  %wt = stablehlo.transpose %w, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  %d = stablehlo.dot_general %x, %wt, contracting_dims = [1] x [0] : (tensor<2x3xf32>, tensor<3x2xf32>) -> tensor<2x2xf32>
+  %e = stablehlo.add %wt, %wt : tensor<3x2xf32>
+  check.expect_almost_eq_const %d, dense<[[4.0, 4.0], [10.0, 13.0]]> : tensor<2x2xf32>
+  check.expect_almost_eq_const %e, dense<[[2.0, 4.0], [0.0, 2.0], [2.0, 0.0]]> : tensor<3x2xf32>
+  %i0 = stablehlo.constant dense<1> : tensor<i32>
+  %i = stablehlo.optimization_barrier %i0 : tensor<i32>
+  %c = "stablehlo.case"(%i) ({
+    stablehlo.return %x : tensor<2x3xf32>
+  }, {
+    %t = stablehlo.transpose %w, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>
+    %f = stablehlo.dot_general %t, %x, contracting_dims = [1] x [0] : (tensor<3x2xf32>, tensor<2x3xf32>) -> tensor<3x3xf32>
+    %g = stablehlo.slice %f [0:2, 0:3] : (tensor<3x3xf32>) -> tensor<2x3xf32>
+    stablehlo.return %g : tensor<2x3xf32>
+  }) : (tensor<i32>) -> tensor<2x3xf32>
+  check.expect_almost_eq_const %c, dense<[[9.0, 12.0, 15.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
+  func.return
+}
