@@ -49,6 +49,7 @@ set(KILN_CPU_SOURCES
   src/backends/cpu/native_reduce_precision.c
   src/backends/cpu/native_rng.c
   src/backends/cpu/native_top_k.c
+  src/backends/cpu/native_transpose.c
   src/backends/cpu/parallel.c
   src/backends/cpu/scatter.c
   src/backends/cpu/scatter_combine.c
@@ -95,7 +96,8 @@ set_source_files_properties(src/backends/cpu/fft_kernels_avx512.c PROPERTIES COM
 
 # The f32 product for AVX2 and FMA hosts (sgemm.h) and the i8 one for AVX2 hosts (igemm.h),
 # used when the host has them.
-add_library(kiln_gemm_objects OBJECT src/backends/cpu/sgemm_avx2.c src/backends/cpu/igemm_avx2.c)
+add_library(kiln_gemm_objects OBJECT src/backends/cpu/sgemm_avx2.c src/backends/cpu/igemm_avx2.c
+            src/backends/cpu/transpose_avx2.c)
 target_include_directories(kiln_gemm_objects PRIVATE include src)
 set_target_properties(kiln_gemm_objects PROPERTIES POSITION_INDEPENDENT_CODE ON C_VISIBILITY_PRESET hidden)
 target_compile_options(kiln_gemm_objects PRIVATE -mavx2 -mfma)

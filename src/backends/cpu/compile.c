@@ -1455,6 +1455,19 @@ static kiln_status native_step(kiln_cpu_executable *x, const kiln_op *op, kiln_c
     }                                                         \
   }
 
+/* Whether op's first operand is computed in its loop group g; alone_in_group: whether op,
+ * the group's root, reads its one operand from memory (stored, not computed in the group:
+ * op is all the group computes). */
+static bool operand_in_group(const kiln_fusion *fu, int32_t g, const kiln_op *op) {
+  const kiln_op *def = op->operands[0]->def;
+  return def && def->parent == op->parent && fu->group[kiln_fusion_index(fu, def)] == g;
+}
+
+static bool alone_in_group(const kiln_cpu_executable *x, const kiln_fusion *fu, int32_t g, const kiln_op *op) {
+  return op->num_operands == 1 && x->slots[op->operands[0]->id].store != KILN_CPU_STORE_NONE &&
+         !operand_in_group(fu, g, op);
+}
+
 /* Whether op, alone in its loop group, keeps its operand's bytes in order (a reshape, a
  * broadcast_in_dim or transpose that only adds or moves dims of size 1): its value is a
  * view of the operand. */
@@ -1462,8 +1475,7 @@ static bool view_of_operand(const kiln_fusion *fu, int32_t g, const kiln_op *op)
   if (op->num_operands != 1 || !all_static(op)) return false;
   const kiln_type *t = op->operands[0]->type, *r = op->results[0].type;
   if (t->tensor.num_elements != r->tensor.num_elements) return false;
-  const kiln_op *def = op->operands[0]->def;
-  if (def && def->parent == op->parent && fu->group[kiln_fusion_index(fu, def)] == g) return false;
+  if (operand_in_group(fu, g, op)) return false;
   switch (op->kind) {
     case KILN_OP_RESHAPE: return unit_reshape(op);
     case KILN_OP_BROADCAST_IN_DIM: /* equal sizes: every dim the operand lacks has size 1 */
@@ -1630,6 +1642,9 @@ static kiln_status schedule(kiln_cpu_executable *x, const kiln_block *body, cons
       bool stored;
       KILN_RETURN_IF_ERROR(store_without_loop(x, fu, g, op, &stored));
       if (stored) continue;
+      /* a transpose alone in its group, of a stored value: a blocked copy (native_transpose.c) */
+      TRY_NATIVE(op->kind == KILN_OP_TRANSPOSE && alone_in_group(x, fu, g, op), kiln_cpu_native_prepare, native,
+                 KILN_CPU_STEP_NATIVE);
       KILN_RETURN_IF_ERROR(build_loop(x, fu, g, op, step));
       x->slots[op->results[0].id].store = KILN_CPU_STORE_TEMP;
       x->num_steps++;

@@ -13,6 +13,7 @@ kiln_status kiln_cpu_native_prepare(const kiln_op *op, kiln_cpu_native **out) {
     case KILN_OP_REDUCE_PRECISION: return kiln_cpu_reduce_precision_prepare(op, out);
     case KILN_OP_CONVERT: return kiln_cpu_convert_prepare(op, out);
     case KILN_OP_DOT_GENERAL: return kiln_cpu_dgemm_prepare(op, out);
+    case KILN_OP_TRANSPOSE: return kiln_cpu_transpose_prepare(op, out);
     default: return NULL;
   }
 }

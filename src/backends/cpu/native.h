@@ -2,7 +2,8 @@
  * results (KILN_CPU_STEP_NATIVE): replica_id and partition_id (native_ids.c),
  * rng_bit_generator (native_rng.c), chlo.top_k (native_top_k.c), reduce_precision
  * (native_reduce_precision.c), converts to and from the float formats the loop generator
- * lacks (native_convert.c) and f64 matrix products (native_dgemm.c). Each family's prepare reads an op and makes its kernel: a
+ * lacks (native_convert.c), f64 matrix products (native_dgemm.c) and transposes that move
+ * the innermost dim (native_transpose.c). Each family's prepare reads an op and makes its kernel: a
  * struct that begins with a kiln_cpu_native, allocated with malloc/calloc as one block
  * (freed by kiln_cpu_native_destroy), or leaves *out NULL for what it does not do (dynamic
  * or quantized types, attributes the interpreter rejects: the interpreter runs those and
@@ -40,6 +41,7 @@ kiln_status kiln_cpu_convert_prepare(const kiln_op *op, kiln_cpu_native **out);
  * (the plugin's unload). */
 void kiln_cpu_convert_release(void);
 kiln_status kiln_cpu_dgemm_prepare(const kiln_op *op, kiln_cpu_native **out);
+kiln_status kiln_cpu_transpose_prepare(const kiln_op *op, kiln_cpu_native **out);
 
 /* Shared by the families: whether t is a tensor of static shape and unquantized elements. */
 static inline bool kiln_cpu_native_static_dense(const kiln_type *t) {

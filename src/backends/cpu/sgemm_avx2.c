@@ -92,26 +92,6 @@ static void row_tiles(int64_t m, int64_t k, const float *a, int64_t ar, int64_t 
   }
 }
 
-/* The 8x8 block at s (rows ld apart) transposed into d (rows NR apart). */
-static inline void transpose8(const float *s, int64_t ld, float *d) {
-  __m256 r[8], t[8];
-  for (int i = 0; i < 8; i++) r[i] = _mm256_loadu_ps(s + i * ld);
-  for (int i = 0; i < 8; i += 2) {
-    t[i] = _mm256_unpacklo_ps(r[i], r[i + 1]);
-    t[i + 1] = _mm256_unpackhi_ps(r[i], r[i + 1]);
-  }
-  for (int i = 0; i < 8; i += 4) {
-    r[i] = _mm256_shuffle_ps(t[i], t[i + 2], 0x44);
-    r[i + 1] = _mm256_shuffle_ps(t[i], t[i + 2], 0xee);
-    r[i + 2] = _mm256_shuffle_ps(t[i + 1], t[i + 3], 0x44);
-    r[i + 3] = _mm256_shuffle_ps(t[i + 1], t[i + 3], 0xee);
-  }
-  for (int i = 0; i < 4; i++) {
-    _mm256_storeu_ps(d + i * NR, _mm256_permute2f128_ps(r[i], r[i + 4], 0x20));
-    _mm256_storeu_ps(d + (i + 4) * NR, _mm256_permute2f128_ps(r[i], r[i + 4], 0x31));
-  }
-}
-
 /* Rows [0, kc) and columns [j, j + nc) of op(B) (its element (p, q) at b[p * ldb + q] for
  * 'N', b[q * ldb + p] for 'T') as a kc x NR panel, zeros past nc. */
 static void pack_panel(char tb, int64_t kc, const float *b, int64_t ldb, int64_t j, int nc, float *panel) {
@@ -134,7 +114,7 @@ static void pack_panel(char tb, int64_t kc, const float *b, int64_t ldb, int64_t
   int64_t p8 = kc / 8 * 8;
   int q8 = nc / 8 * 8;
   for (int q = 0; q < q8; q += 8)
-    for (int64_t p = 0; p < p8; p += 8) transpose8(b + (j + q) * ldb + p, ldb, panel + p * NR + q);
+    for (int64_t p = 0; p < p8; p += 8) kiln_avx2_transpose8(b + (j + q) * ldb + p, ldb, panel + p * NR + q, NR);
   for (int64_t p = 0; p < kc; p++)
     for (int q = p < p8 ? q8 : 0; q < NR; q++) panel[p * NR + q] = q < nc ? b[(j + q) * ldb + p] : 0.0f;
 }

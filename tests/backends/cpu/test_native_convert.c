@@ -12,7 +12,7 @@
 
 #include "backends/cpu/native.h"
 #include "expect.h"
-#include "parse/parse.h"
+#include "one_op.h"
 
 /* The kernel of `convert : tensor<NxFROM> -> tensor<NxTO>` (NULL: none), its module kept in *m. */
 static kiln_cpu_native *prepare(const char *from, const char *to, int64_t n, kiln_module **m) {
@@ -22,16 +22,10 @@ static kiln_cpu_native *prepare(const char *from, const char *to, int64_t n, kil
            "  %%0 = stablehlo.convert %%a : (tensor<%lldx%s>) -> tensor<%lldx%s>\n"
            "  return %%0 : tensor<%lldx%s>\n}\n",
            (long long)n, from, (long long)n, to, (long long)n, from, (long long)n, to, (long long)n, to);
-  kiln_source src = kiln_source_view("convert.mlir", text, strlen(text), 1);
-  *m = NULL;
-  kiln_status st = kiln_parse_module(&src, m);
-  if (!st) st = kiln_verify_module(*m, &src);
+  const kiln_op *op;
   kiln_cpu_native *k = NULL;
-  if (!st) {
-    kiln_module_number_values(*m);
-    const kiln_op *f = kiln_module_lookup_func(*m, "main");
-    st = f ? kiln_cpu_convert_prepare(kiln_op_block(f, 0)->first, &k) : KILN_STATUS(KILN_STATUS_INTERNAL, "no @main");
-  }
+  kiln_status st = kiln_test_first_op("convert.mlir", text, m, &op);
+  if (!st) st = kiln_cpu_convert_prepare(op, &k);
   EXPECT(!st, "%s -> %s: %s", from, to, st ? kiln_status_message(st) : "");
   kiln_status_free(st);
   return k;
