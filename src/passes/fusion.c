@@ -8,6 +8,11 @@
  * reader would compute it again for every point. Fewer recomputations cost less than the
  * loop of its own it would take. */
 #define KILN_FUSION_RECOMPUTE_MAX 4096
+/* A cheap loop op read by several loop nests, none of which reads it more than once per
+ * element, is recomputed in each when it and the loop ops it would take in (counted as a
+ * tree) are at most this many; more, and it is stored (a hash's rounds shared by two
+ * outputs: random_large 2.9 -> 3.9 ms recomputed whole). */
+#define KILN_FUSION_DUPLICATE_MAX_OPS 8
 
 typedef struct kiln_fusion_pos {
   const kiln_op *op;
@@ -110,11 +115,14 @@ kiln_status kiln_fusion_run(const kiln_block *b, kiln_fuse_classify_fn classify,
   out->sorted = calloc(m, sizeof *out->sorted);
   int32_t *user_group = calloc(m, sizeof *user_group); /* the one group reading an op: -1 none yet, -2 several */
   bool *escapes = calloc(m, sizeof *escapes);
-  /* costly[i]: op i, with the loop ops before it that it may take in, computes an expensive op */
+  /* costly[i]: op i, with the loop ops before it that it may take in, computes an expensive op;
+   * tree[i]: how many ops that is, shared ones counted once per use (saturating) */
   bool *costly = calloc(m, sizeof *costly);
+  int32_t *tree = calloc(m, sizeof *tree);
+  bool *reread = calloc(m, sizeof *reread); /* read more than once per element (rereads) by a user */
   if (!out->ops || !out->cls || !out->group || !out->root || !out->materialized || !out->sorted || !user_group ||
-      !escapes || !costly) {
-    free(user_group), free(escapes), free(costly);
+      !escapes || !costly || !tree || !reread) {
+    free(user_group), free(escapes), free(costly), free(tree), free(reread);
     kiln_fusion_free(out);
     return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   }
@@ -130,9 +138,11 @@ kiln_status kiln_fusion_run(const kiln_block *b, kiln_fuse_classify_fn classify,
     const kiln_op *op = out->ops[i];
     if (out->cls[i] != KILN_FUSE_LOOP && out->cls[i] != KILN_FUSE_GATHER) continue;
     costly[i] = expensive(op) || out->cls[i] == KILN_FUSE_GATHER; /* a load from anywhere */
-    for (int32_t k = 0; k < op->num_operands && !costly[i]; k++) {
+    tree[i] = 1;
+    for (int32_t k = 0; k < op->num_operands; k++) {
       int32_t p = op->operands[k]->def ? kiln_fusion_index(out, op->operands[k]->def) : -1;
-      costly[i] = p >= 0 && costly[p];
+      costly[i] |= p >= 0 && costly[p];
+      if (p >= 0 && tree[i] <= KILN_FUSION_DUPLICATE_MAX_OPS) tree[i] += tree[p];
     }
   }
   for (i = 0; i < n; i++) mark_region_uses(out, out->ops[i], escapes);
@@ -150,6 +160,12 @@ kiln_status kiln_fusion_run(const kiln_block *b, kiln_fuse_classify_fn classify,
         if (escapes[i]) out->group[i] = new_group(out, i);
         break;
       case KILN_FUSE_LOOP:
+        if (user_group[i] == -2 && !escapes[i] && !costly[i] && !reread[i] && tree[i] <= KILN_FUSION_DUPLICATE_MAX_OPS) {
+          /* cheap, read by several groups */
+          out->cls[i] = c = KILN_FUSE_DUPLICATE;
+          break;
+        }
+        /* fall through */
       case KILN_FUSE_GATHER:
         out->materialized[i] = escapes[i] || user_group[i] < 0;
         out->group[i] = out->materialized[i] ? new_group(out, i) : user_group[i];
@@ -164,11 +180,14 @@ kiln_status kiln_fusion_run(const kiln_block *b, kiln_fuse_classify_fn classify,
       int32_t p = def ? kiln_fusion_index(out, def) : -1;
       if (p < 0) continue;
       bool in_loop = out->group[i] >= 0 && (c == KILN_FUSE_LOOP || c == KILN_FUSE_GATHER || c == KILN_FUSE_REDUCE);
+      reread[p] |= rereads(op, k);
       if (c == KILN_FUSE_GATHER && k == 0) {
         escapes[p] = true; /* read at computed positions: stored */
       } else if (out->cls[p] == KILN_FUSE_DUPLICATE) {
         /* recomputed by whoever reads it inside a loop (or by another DUPLICATE op) */
         if (!in_loop && c != KILN_FUSE_DUPLICATE) escapes[p] = true;
+      } else if (c == KILN_FUSE_DUPLICATE) {
+        user_group[p] = -2; /* read wherever the duplicated op is: duplicated too, or stored */
       } else if (!in_loop) {
         escapes[p] = true;
       } else if (costly[p] && rereads(op, k) &&
@@ -185,6 +204,8 @@ kiln_status kiln_fusion_run(const kiln_block *b, kiln_fuse_classify_fn classify,
   free(user_group);
   free(escapes);
   free(costly);
+  free(tree);
+  free(reread);
   return NULL;
 }
 

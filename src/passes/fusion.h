@@ -15,7 +15,10 @@
  * a GATHER's loads from anywhere)
  * that its user would read more than once per element (a broadcast, an outer product,
  * overlapping windows) over at least 4,096 more points than it has; otherwise it roots a
- * group of its own, and its value is materialized.
+ * group of its own, and its value is materialized. A cheap LOOP op (no expensive op among
+ * it and the loop ops it takes in, at most 8 of them counted as a tree) whose users are in
+ * several groups and read it once per element is instead recomputed by each (its class
+ * becomes DUPLICATE; its operands are then read by several groups in turn).
  *
  * Everything is allocated in the result (kiln_fusion_free releases it). Pure: only
  * reads the block; thread-safe for concurrent calls. */

@@ -102,3 +102,50 @@ func.func @window_of_exp() {
   check.expect_almost_eq %r, %want, tolerance = 0.095 : tensor<62xf32>
   func.return
 }
+
+// -----
+
+// A cheap op read by two loop nests: recomputed by both, not stored.
+// stored: reduce reduce reduce add
+func.func @cheap_read_twice() {
+  %i = stablehlo.iota dim = 0 : tensor<1024xf32>
+  %s = stablehlo.constant dense<1.0e-03> : tensor<1024xf32>
+  %v = stablehlo.multiply %i, %s : tensor<1024xf32>
+  %x = stablehlo.reshape %v : (tensor<1024xf32>) -> tensor<16x64xf32>
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %m = stablehlo.reduce(%x init: %ninf) applies stablehlo.maximum across dimensions = [1] : (tensor<16x64xf32>, tensor<f32>) -> tensor<16xf32>
+  %mb = stablehlo.broadcast_in_dim %m, dims = [0] : (tensor<16xf32>) -> tensor<16x64xf32>
+  %d = stablehlo.subtract %x, %mb : tensor<16x64xf32>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %e = stablehlo.exponential %d : tensor<16x64xf32>
+  %a = stablehlo.reduce(%e init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<16x64xf32>, tensor<f32>) -> tensor<16xf32>
+  %b = stablehlo.reduce(%d init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<16x64xf32>, tensor<f32>) -> tensor<16xf32>
+  %r = stablehlo.add %a, %b : tensor<16xf32>
+  %want = stablehlo.constant dense<[6.001000214e+01, 6.001000214e+01, 6.001000214e+01, 6.001000214e+01, 6.001000214e+01, 6.001000214e+01, 6.001000214e+01, 6.001000214e+01, 6.001000214e+01, 6.001000214e+01, 6.001000214e+01, 6.001000214e+01, 6.001000214e+01, 6.001000214e+01, 6.001000214e+01, 6.001000214e+01]> : tensor<16xf32>
+  check.expect_almost_eq %r, %want, tolerance = 0.006 : tensor<16xf32>
+  func.return
+}
+
+// -----
+
+// An expensive op read by two loop nests: stored once, its cheap operand fused into it.
+// stored: reduce exponential reduce reduce add
+func.func @expensive_read_twice() {
+  %i = stablehlo.iota dim = 0 : tensor<1024xf32>
+  %s = stablehlo.constant dense<1.0e-03> : tensor<1024xf32>
+  %v = stablehlo.multiply %i, %s : tensor<1024xf32>
+  %x = stablehlo.reshape %v : (tensor<1024xf32>) -> tensor<16x64xf32>
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %m = stablehlo.reduce(%x init: %ninf) applies stablehlo.maximum across dimensions = [1] : (tensor<16x64xf32>, tensor<f32>) -> tensor<16xf32>
+  %mb = stablehlo.broadcast_in_dim %m, dims = [0] : (tensor<16xf32>) -> tensor<16x64xf32>
+  %d = stablehlo.subtract %x, %mb : tensor<16x64xf32>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %e = stablehlo.exponential %d : tensor<16x64xf32>
+  %a = stablehlo.reduce(%e init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<16x64xf32>, tensor<f32>) -> tensor<16xf32>
+  %ninf2 = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %b = stablehlo.reduce(%e init: %ninf2) applies stablehlo.maximum across dimensions = [1] : (tensor<16x64xf32>, tensor<f32>) -> tensor<16xf32>
+  %r = stablehlo.add %a, %b : tensor<16xf32>
+  %want = stablehlo.constant dense<[6.302600479e+01, 6.302600479e+01, 6.302600479e+01, 6.302600479e+01, 6.302600479e+01, 6.302600479e+01, 6.302600479e+01, 6.302600479e+01, 6.302600479e+01, 6.302600479e+01, 6.302600479e+01, 6.302600479e+01, 6.302600479e+01, 6.302600479e+01, 6.302600479e+01, 6.302600479e+01]> : tensor<16xf32>
+  check.expect_almost_eq %r, %want, tolerance = 0.0063 : tensor<16xf32>
+  func.return
+}

@@ -104,4 +104,38 @@ out.append(case(["An expensive op read by overlapping windows: stored."], "expon
     "  %r = stablehlo.reduce(%p init: %zero) applies stablehlo.add across dimensions = [0] : (tensor<62x62xf32>, tensor<f32>) -> tensor<62xf32>",
 ], pool.sum(axis=0), [62]))
 
+# A row's max taken from each element (cheap) read by two reductions: recomputed in both
+# (a log-softmax's x - max, read by its sum of exponentials and by its result), nothing
+# between stored, the operand it reads (cheap too) recomputed as well; an exponential
+# read by two reductions is stored once instead.
+x = f32(np.arange(16 * 64).reshape(16, 64)) * f32(1e-3)
+d = x - x.max(axis=1, keepdims=True)
+e = np.exp(d)
+head = [
+    "  %i = stablehlo.iota dim = 0 : tensor<1024xf32>",
+    "  %s = stablehlo.constant dense<1.0e-03> : tensor<1024xf32>",
+    "  %v = stablehlo.multiply %i, %s : tensor<1024xf32>",
+    "  %x = stablehlo.reshape %v : (tensor<1024xf32>) -> tensor<16x64xf32>",
+    "  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>",
+    "  %m = stablehlo.reduce(%x init: %ninf) applies stablehlo.maximum across dimensions = [1] : (tensor<16x64xf32>, tensor<f32>) -> tensor<16xf32>",
+    "  %mb = stablehlo.broadcast_in_dim %m, dims = [0] : (tensor<16xf32>) -> tensor<16x64xf32>",
+    "  %d = stablehlo.subtract %x, %mb : tensor<16x64xf32>",
+    "  %zero = stablehlo.constant dense<0.0> : tensor<f32>",
+]
+out.append(case(["A cheap op read by two loop nests: recomputed by both, not stored."], "reduce reduce reduce add",
+                "cheap_read_twice", head + [
+    "  %e = stablehlo.exponential %d : tensor<16x64xf32>",
+    "  %a = stablehlo.reduce(%e init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<16x64xf32>, tensor<f32>) -> tensor<16xf32>",
+    "  %b = stablehlo.reduce(%d init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<16x64xf32>, tensor<f32>) -> tensor<16xf32>",
+    "  %r = stablehlo.add %a, %b : tensor<16xf32>",
+], e.sum(axis=1) + d.sum(axis=1), [16]))
+out.append(case(["An expensive op read by two loop nests: stored once, its cheap operand fused into it."],
+                "reduce exponential reduce reduce add", "expensive_read_twice", head + [
+    "  %e = stablehlo.exponential %d : tensor<16x64xf32>",
+    "  %a = stablehlo.reduce(%e init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<16x64xf32>, tensor<f32>) -> tensor<16xf32>",
+    "  %ninf2 = stablehlo.constant dense<0xFF800000> : tensor<f32>",
+    "  %b = stablehlo.reduce(%e init: %ninf2) applies stablehlo.maximum across dimensions = [1] : (tensor<16x64xf32>, tensor<f32>) -> tensor<16xf32>",
+    "  %r = stablehlo.add %a, %b : tensor<16xf32>",
+], e.sum(axis=1) + e.max(axis=1), [16]))
+
 print("\n\n// -----\n\n".join(out))
