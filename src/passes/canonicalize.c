@@ -378,6 +378,49 @@ static kiln_status drop_identity(kiln_op *op, kiln_rewrite_walk *walk) {
   return NULL;
 }
 
+/* Operand k of concatenate op (along dim) when it is a concatenate along the same dim in
+ * op's block that nothing else reads; else NULL. */
+static kiln_op *joined_concat(const kiln_op *op, int32_t k, int64_t dim) {
+  kiln_op *d = op->operands[k]->def;
+  int64_t inner;
+  return d && d != op && d->kind == KILN_OP_CONCATENATE && d->parent == op->parent &&
+                 kiln_attr_i64_at(kiln_op_attr(d, "dimension"), 0, &inner) && inner == dim &&
+                 kiln_rewrite_uses(op->parent, op->operands[k]) == 1
+             ? d
+             : NULL;
+}
+
+/* A concatenate's operand that is itself a concatenate along the same dim, read by
+ * nothing else, gives its operands in its place (`jnp.pad(mode="reflect")` joins a flipped
+ * edge to the array, then the other edge to that: each join copied all of it again); the
+ * inner one goes. */
+static kiln_status flatten_concat(kiln_op *op, kiln_rewrite_walk *walk) {
+  int64_t dim;
+  if (op->kind != KILN_OP_CONCATENATE || !kiln_attr_i64_at(kiln_op_attr(op, "dimension"), 0, &dim)) return NULL;
+  int32_t n = 0;
+  for (int32_t k = 0; k < op->num_operands; k++) {
+    const kiln_op *d = joined_concat(op, k, dim);
+    n += d ? d->num_operands : 1;
+  }
+  if (n == op->num_operands) return NULL;
+  kiln_value **operands = kiln_arena_alloc_array(walk->m->arena, (size_t)n, sizeof *operands);
+  if (!operands) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory canonicalising");
+  int32_t at = 0;
+  for (int32_t k = 0; k < op->num_operands; k++) {
+    kiln_op *d = joined_concat(op, k, dim);
+    if (!d) {
+      operands[at++] = op->operands[k];
+      continue;
+    }
+    for (int32_t j = 0; j < d->num_operands; j++) operands[at++] = d->operands[j];
+    kiln_block_remove(d->parent, d);
+    walk->count++;
+  }
+  op->operands = operands;
+  op->num_operands = n;
+  return NULL;
+}
+
 /* Integer list `name` of struct dn into v (absent: empty); false when malformed or longer
  * than MAX_RANK. */
 static bool read_dims(const kiln_attr *dn, const char *name, int64_t *v, int64_t *n) {
@@ -507,6 +550,8 @@ kiln_status kiln_canonicalize(kiln_module *m, kiln_op *func, int32_t *out_rewrit
   int32_t folded = 0;
   KILN_RETURN_IF_ERROR(kiln_rewrite_each_op(m, func, drop_identity, out_rewrites));
   KILN_RETURN_IF_ERROR(kiln_rewrite_each_op(m, func, fold_transposed_operands, &folded));
+  *out_rewrites += folded;
+  KILN_RETURN_IF_ERROR(kiln_rewrite_each_op(m, func, flatten_concat, &folded));
   *out_rewrites += folded;
   KILN_RETURN_IF_ERROR(drop_dead(func, out_rewrites));
   kiln_block *body = kiln_op_block(func, 0);

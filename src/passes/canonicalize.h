@@ -8,7 +8,8 @@
  * nothing else reads it. A dot_general reading a transpose (`x @ w.T`), either side, reads
  * the transpose's operand instead, its dims mapped through the permutation, where the
  * operand's free dims keep their order (in nested regions too); the transpose goes when
- * nothing else reads it. A dot_general of rows gathered from a matrix, more rows than the
+ * nothing else reads it. A concatenate's operand that is a concatenate along the same dim,
+ * read by nothing else, gives its operands in its place (in nested regions too). A dot_general of rows gathered from a matrix, more rows than the
  * matrix has, becomes the gather of the product's rows (each row's product made once). A
  * transposed sum over devices of such a product (all_reduce between them) becomes the sum
  * of the swapped product. A product of complex tensors becomes four real products of their

@@ -211,3 +211,31 @@ func.func @transposed_operands_kept() {
   check.expect_almost_eq_const %c, dense<[[9.0, 12.0, 15.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
   func.return
 }
+
+// -----
+
+// A concatenate of a concatenate along the same dim, read by nothing else, joins its
+// operands at once (twice here: a chain of three joins becomes one). Kept: one along
+// another dim, and one something else reads too.
+// rewritten: 2
+func.func @concatenates_flattened() {
+  %a0 = stablehlo.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
+  %b0 = stablehlo.constant dense<[[5.0, 6.0]]> : tensor<1x2xf32>
+  %a = stablehlo.optimization_barrier %a0 : tensor<2x2xf32>
+  %b = stablehlo.optimization_barrier %b0 : tensor<1x2xf32>
+  %c1 = stablehlo.concatenate %b, %a, dim = 0 : (tensor<1x2xf32>, tensor<2x2xf32>) -> tensor<3x2xf32>
+  %c2 = stablehlo.concatenate %c1, %b, dim = 0 : (tensor<3x2xf32>, tensor<1x2xf32>) -> tensor<4x2xf32>
+  %c3 = stablehlo.concatenate %a, %c2, dim = 0 : (tensor<2x2xf32>, tensor<4x2xf32>) -> tensor<6x2xf32>
+  check.expect_eq_const %c3, dense<[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0], [1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]> : tensor<6x2xf32>
+  %d1 = stablehlo.concatenate %a, %a, dim = 1 : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x4xf32>
+  %z0 = stablehlo.constant dense<[[7.0, 8.0, 9.0, 10.0]]> : tensor<1x4xf32>
+  %z = stablehlo.optimization_barrier %z0 : tensor<1x4xf32>
+  %d2 = stablehlo.concatenate %d1, %z, dim = 0 : (tensor<2x4xf32>, tensor<1x4xf32>) -> tensor<3x4xf32>
+  check.expect_eq_const %d2, dense<[[1.0, 2.0, 1.0, 2.0], [3.0, 4.0, 3.0, 4.0], [7.0, 8.0, 9.0, 10.0]]> : tensor<3x4xf32>
+  %e1 = stablehlo.concatenate %b, %b, dim = 0 : (tensor<1x2xf32>, tensor<1x2xf32>) -> tensor<2x2xf32>
+  %e2 = stablehlo.concatenate %e1, %a, dim = 0 : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<4x2xf32>
+  %e3 = stablehlo.add %e1, %a : tensor<2x2xf32>
+  check.expect_eq_const %e2, dense<[[5.0, 6.0], [5.0, 6.0], [1.0, 2.0], [3.0, 4.0]]> : tensor<4x2xf32>
+  check.expect_eq_const %e3, dense<[[6.0, 8.0], [8.0, 10.0]]> : tensor<2x2xf32>
+  func.return
+}
