@@ -146,8 +146,13 @@ static void rescue(kiln_cpu_pool *p) {
     worker *w = &p->workers[i];
     pid_t tid = atomic_load(&w->tid);
     if (!tid || !atomic_load_explicit(&w->holding, memory_order_relaxed)) continue;
+    /* moved only once the move is made: set before it, a worker settling in between
+     * would put its affinity back first and then keep the one CPU for good; set after
+     * it, the worker's next settle (after its chunk, or when it joins the next call)
+     * puts it back */
+    if (sched_setaffinity(tid, sizeof one, &one) != 0) continue;
     atomic_store(&w->moved, true);
-    if (sched_setaffinity(tid, sizeof one, &one) == 0) atomic_fetch_add(&p->rescues, 1);
+    atomic_fetch_add(&p->rescues, 1);
   }
 }
 
