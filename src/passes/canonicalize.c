@@ -396,7 +396,7 @@ static kiln_op *joined_concat(const kiln_op *op, int32_t k, int64_t dim) {
  * inner one goes. */
 static kiln_status flatten_concat(kiln_op *op, kiln_rewrite_walk *walk) {
   int64_t dim;
-  if (op->kind != KILN_OP_CONCATENATE || !kiln_attr_i64_at(kiln_op_attr(op, "dimension"), 0, &dim)) return NULL;
+  if (!kiln_attr_i64_at(kiln_op_attr(op, "dimension"), 0, &dim)) return NULL;
   int32_t n = 0;
   for (int32_t k = 0; k < op->num_operands; k++) {
     const kiln_op *d = joined_concat(op, k, dim);
@@ -441,7 +441,7 @@ static bool read_dims(const kiln_attr *dn, const char *name, int64_t *v, int64_t
  * library reads the transposed operand as it stands. The transpose goes when nothing else
  * reads it. */
 static kiln_status fold_transposed_operands(kiln_op *op, kiln_rewrite_walk *walk) {
-  if (op->kind != KILN_OP_DOT_GENERAL || op->num_operands != 2 || op->num_results != 1) return NULL;
+  if (op->num_operands != 2 || op->num_results != 1) return NULL;
   const kiln_attr *dn = kiln_op_attr(op, "dot_dimension_numbers");
   if (!dn || dn->kind != KILN_ATTR_STRUCT) return NULL;
   for (int side = 0; side < 2; side++) {
@@ -546,13 +546,15 @@ static kiln_status drop_dead(kiln_op *func, int32_t *count) {
   return NULL;
 }
 
+/* One walk's rewrites of op, whose operands' defining ops were seen before it. */
+static kiln_status rewrite_op(kiln_op *op, kiln_rewrite_walk *walk) {
+  if (op->kind == KILN_OP_DOT_GENERAL) return fold_transposed_operands(op, walk);
+  if (op->kind == KILN_OP_CONCATENATE) return flatten_concat(op, walk);
+  return drop_identity(op, walk);
+}
+
 kiln_status kiln_canonicalize(kiln_module *m, kiln_op *func, int32_t *out_rewrites) {
-  int32_t folded = 0;
-  KILN_RETURN_IF_ERROR(kiln_rewrite_each_op(m, func, drop_identity, out_rewrites));
-  KILN_RETURN_IF_ERROR(kiln_rewrite_each_op(m, func, fold_transposed_operands, &folded));
-  *out_rewrites += folded;
-  KILN_RETURN_IF_ERROR(kiln_rewrite_each_op(m, func, flatten_concat, &folded));
-  *out_rewrites += folded;
+  KILN_RETURN_IF_ERROR(kiln_rewrite_each_op(m, func, rewrite_op, out_rewrites));
   KILN_RETURN_IF_ERROR(drop_dead(func, out_rewrites));
   kiln_block *body = kiln_op_block(func, 0);
   for (kiln_op *t = body ? body->first : NULL; t; t = t->next) {

@@ -180,7 +180,8 @@ kiln_status kiln_fusion_run(const kiln_block *b, kiln_fuse_classify_fn classify,
       int32_t p = def ? kiln_fusion_index(out, def) : -1;
       if (p < 0) continue;
       bool in_loop = out->group[i] >= 0 && (c == KILN_FUSE_LOOP || c == KILN_FUSE_GATHER || c == KILN_FUSE_REDUCE);
-      reread[p] |= rereads(op, k);
+      bool again = rereads(op, k);
+      reread[p] |= again;
       if (c == KILN_FUSE_GATHER && k == 0) {
         escapes[p] = true; /* read at computed positions: stored */
       } else if (out->cls[p] == KILN_FUSE_DUPLICATE) {
@@ -190,7 +191,7 @@ kiln_status kiln_fusion_run(const kiln_block *b, kiln_fuse_classify_fn classify,
         user_group[p] = -2; /* read wherever the duplicated op is: duplicated too, or stored */
       } else if (!in_loop) {
         escapes[p] = true;
-      } else if (costly[p] && rereads(op, k) &&
+      } else if (costly[p] && again &&
                  loop_points(out->ops[out->root[out->group[i]]]) - elements(op->operands[k]->type) >=
                      KILN_FUSION_RECOMPUTE_MAX) {
         escapes[p] = true; /* stored once rather than computed again for every reader */
