@@ -1773,6 +1773,11 @@ static kiln_status schedule(kiln_cpu_executable *x, const kiln_block *body, cons
 }
 
 /* Liveness of the arena's values and their offsets. */
+/* Whether v is the LOCAL value that holds its run's scratch (tiling.c). */
+static bool holds_scratch(const kiln_cpu_executable *x, int32_t v) {
+  return x->slots[v].store == KILN_CPU_STORE_LOCAL && x->slots[v].index == v;
+}
+
 static kiln_status plan(kiln_cpu_executable *x) {
   kiln_buffer_request *req = calloc((size_t)x->num_slots + 1, sizeof *req);
   uint64_t *off = calloc((size_t)x->num_slots + 1, sizeof *off);
@@ -1786,6 +1791,7 @@ static kiln_status plan(kiln_cpu_executable *x) {
     const kiln_type *t = x->slots[v].type;
     if (x->slots[v].store == KILN_CPU_STORE_TEMP && t && kiln_type_is_tensor(t) && t->tensor.num_elements >= 0)
       req[v].bytes = (uint64_t)t->tensor.num_elements * kiln_elem_storage_bytes(kiln_type_elem(t));
+    if (holds_scratch(x, v)) req[v].bytes = x->slots[v].bytes; /* a row-block run's LOCAL values */
     /* a page or more: a colour more, varied by value, so that temporaries whose sizes are
      * multiples of 4096 do not all start at one offset modulo 4096 (4K aliasing between a
      * loop's loads and stores: base/host_memory.c) */
@@ -1812,12 +1818,15 @@ static kiln_status plan(kiln_cpu_executable *x) {
     int32_t v = kiln_cpu_alias_base(x, x->result_values[k]);
     if (req[v].first >= 0) req[v].last = x->num_steps;
   }
-  /* only TEMP values are planned: the others get an empty interval */
+  /* only TEMP values and LOCAL scratches are planned: the others get an empty interval */
   for (int32_t v = 0; v < x->num_slots; v++)
-    if (x->slots[v].store != KILN_CPU_STORE_TEMP || req[v].first < 0) req[v] = (kiln_buffer_request){0, -2, -2};
+    if ((x->slots[v].store != KILN_CPU_STORE_TEMP && !holds_scratch(x, v)) || req[v].first < 0)
+      req[v] = (kiln_buffer_request){0, -2, -2};
   kiln_status st = kiln_buffer_plan(req, x->num_slots, ARENA_ALIGN, off, &x->arena_bytes);
-  for (int32_t v = 0; !st && v < x->num_slots; v++)
+  for (int32_t v = 0; !st && v < x->num_slots; v++) {
     if (x->slots[v].store == KILN_CPU_STORE_TEMP) x->slots[v].offset = off[v];
+    if (x->slots[v].store == KILN_CPU_STORE_LOCAL) x->slots[v].offset += off[x->slots[v].index];
+  }
   free(req);
   free(off);
   return st;
@@ -1964,6 +1973,7 @@ static kiln_status compile(const kiln_module *m, const kiln_source *src, const k
     kiln_cpu_conv_fuse_bias_release(x);
     if (!st) kiln_cpu_find_row_runs(x);
     if (!st) kiln_cpu_plan_in_place(x);
+    if (!st) kiln_cpu_plan_block_locals(x);
     if (!st) st = plan(x);
     if (!st) st = kiln_cpu_plan_reuse(x);
     if (!st) st = generate(x);

@@ -24,6 +24,9 @@ typedef enum kiln_cpu_store {
   KILN_CPU_STORE_ALIAS,    /* the same bytes as value `index` (a reshape) */
   KILN_CPU_STORE_INTERP,   /* an interpreter value made by a step the interpreter runs */
   KILN_CPU_STORE_HELD,     /* a tensor of the run state, made by a control-flow step */
+  KILN_CPU_STORE_LOCAL,    /* made and read only inside one row-block run (tiling.c), a block of
+                            * rows at a time: in that run's per-thread scratch, thread 0's
+                            * block at arena + offset; value `index` holds the scratch */
 } kiln_cpu_store;
 
 typedef struct kiln_cpu_slot {
@@ -32,7 +35,7 @@ typedef struct kiln_cpu_slot {
   uint64_t offset;
   const void *data;     /* CONST */
   const kiln_type *type;
-  uint64_t bytes;
+  uint64_t bytes;       /* LOCAL holding its run's scratch: the scratch's bytes, every thread's */
   bool needs_rtv;       /* read by an interpreted step (or returned while INTERP) */
 } kiln_cpu_slot;
 
@@ -57,6 +60,13 @@ struct kiln_fft_plan;
 struct kiln_lapack_plan;
 #define KILN_CPU_MAX_LAPACK_VALUES 16 /* operands and results of a LAPACK step, at most */
 
+/* An argument of a step of a row-block run that is a LOCAL value: entry `arg` of the step's
+ * argument array (exec.c), whose rows are row_bytes apart. */
+typedef struct kiln_cpu_block_arg {
+  int32_t arg;
+  int64_t row_bytes;
+} kiln_cpu_block_arg;
+
 typedef struct kiln_cpu_step {
   kiln_cpu_step_kind kind;
   const kiln_op *op;
@@ -71,6 +81,14 @@ typedef struct kiln_cpu_step {
    * block_rows rows go through all of the run's steps while they are in cache. */
   int32_t run_length;
   int64_t rows, row_points, block_rows;
+  /* The step's arguments that point into its run's per-thread scratch (LOCAL values): each
+   * is moved to the running thread's block of rows before a block goes through the step.
+   * The run's first step has the scratch's bytes per thread (0: no LOCAL value in the run)
+   * and the threads it has room for (a pool of more runs the run on its caller). */
+  int32_t num_block_args;
+  kiln_cpu_block_arg *block_args;
+  uint64_t block_stride;
+  int32_t block_threads;
   struct kiln_cpu_dnnl_op *dnnl;
   struct kiln_cpu_control *control; /* CONTROL (control.c) */
   struct kiln_cpu_sort *sort;       /* SORT: values are the operands then the results */
@@ -505,5 +523,10 @@ void kiln_cpu_parallel_rows(const kiln_cpu_step *steps, int32_t n, void *const *
  * steps of the run made only from the same rows) and marks them (before code generation:
  * it reads the loops' spaces as built). */
 void kiln_cpu_find_row_runs(kiln_cpu_executable *x);
+/* Makes the temporaries that a row-block run makes and only its own steps read LOCAL:
+ * a block of rows at a time in a small per-thread scratch that stays in cache, instead of
+ * whole in the arena, written to memory and read back (after kiln_cpu_plan_in_place, before
+ * the buffer plan). Nothing changes when the run's arrays cannot be made. */
+void kiln_cpu_plan_block_locals(kiln_cpu_executable *x);
 
 #endif

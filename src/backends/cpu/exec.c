@@ -134,7 +134,7 @@ static kiln_cpu_run_state *state_take(kiln_cpu_executable *x, bool *made) {
   for (int32_t v = 0; v < x->num_slots; v++) { /* what no run changes */
     const kiln_cpu_slot *sl = &x->slots[v];
     if (sl->store == KILN_CPU_STORE_CONST) s->ptr[v] = (void *)sl->data;
-    else if (sl->store == KILN_CPU_STORE_TEMP) s->ptr[v] = s->arena + sl->offset;
+    else if (sl->store == KILN_CPU_STORE_TEMP || sl->store == KILN_CPU_STORE_LOCAL) s->ptr[v] = s->arena + sl->offset;
   }
   return s;
 }

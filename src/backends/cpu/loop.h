@@ -26,6 +26,7 @@
 #define KILN_CPU_MAX_RANK 16
 #define KILN_CPU_MAX_SORT_OPERANDS 16 /* sorts with more operands are interpreted */
 #define KILN_CPU_MAX_RUN 32 /* LOOP steps run row block by row block together */
+#define KILN_CPU_MAX_RUN_ARGS 512 /* argument entries of a run with LOCAL values (copied per thread) */
 
 typedef void (*kiln_cpu_loop_fn)(void *const *bufs, int64_t begin, int64_t end);
 

@@ -54,12 +54,30 @@ static int64_t gcd(int64_t a, int64_t b) {
   return a;
 }
 
-/* Rows [first, last) of a run through all its steps, block_rows at a time. */
-static void run_blocks(const kiln_cpu_step *steps, int32_t n, void *const *const *bufs, int64_t first, int64_t last) {
+/* Rows [first, last) of a run through all its steps, block_rows at a time, on thread
+ * `thread` of the pool: the run's LOCAL values (tiling.c) in that thread's scratch, each
+ * argument pointing at it moved so that the block's first row lands at its start. */
+static void run_blocks(const kiln_cpu_step *steps, int32_t n, void *const *const *bufs, int64_t first, int64_t last,
+                       int32_t thread) {
   int64_t block = steps[0].block_rows;
+  void *copy[KILN_CPU_MAX_RUN_ARGS];
+  void *const *args[KILN_CPU_MAX_RUN];
+  uintptr_t mine = (uintptr_t)thread * (uintptr_t)steps[0].block_stride;
+  for (int32_t j = 0, at = 0; j < n; at += steps[j].num_values + 1, j++) {
+    args[j] = bufs[j];
+    if (!steps[0].block_stride) continue;
+    for (int32_t k = 0; k <= steps[j].num_values; k++) copy[at + k] = bufs[j][k];
+    args[j] = &copy[at];
+  }
   for (int64_t r0 = first; r0 < last; r0 += block) {
     int64_t r1 = r0 + block < last ? r0 + block : last;
-    for (int32_t j = 0; j < n; j++) steps[j].fn(bufs[j], r0 * steps[j].row_points, r1 * steps[j].row_points);
+    for (int32_t j = 0; j < n; j++) {
+      for (int32_t e = 0; e < steps[j].num_block_args; e++) { /* integer arithmetic: the pointer is out of its block */
+        const kiln_cpu_block_arg *a = &steps[j].block_args[e];
+        ((void **)args[j])[a->arg] = (void *)((uintptr_t)bufs[j][a->arg] + mine - (uintptr_t)(r0 * a->row_bytes));
+      }
+      steps[j].fn(args[j], r0 * steps[j].row_points, r1 * steps[j].row_points);
+    }
   }
 }
 
@@ -67,7 +85,7 @@ static void run_rows(void *ctx, int32_t c, int32_t thread) {
   const rows_job *j = ctx;
   int64_t rows = j->steps[0].rows, first = j->units * c / j->chunks * j->unit_rows,
           last = j->units * (c + 1) / j->chunks * j->unit_rows;
-  run_blocks(j->steps, j->n, j->bufs, first, last < rows ? last : rows);
+  run_blocks(j->steps, j->n, j->bufs, first, last < rows ? last : rows, thread);
 }
 
 /* The threads split the rows, not the blocks: a run whose rows all fit one block (the
@@ -84,8 +102,9 @@ void kiln_cpu_parallel_rows(const kiln_cpu_step *steps, int32_t n, void *const *
   int64_t units = (rows + unit_rows - 1) / unit_rows;
   kiln_cpu_pool *pool = kiln_cpu_pool_shared();
   int32_t chunks = kiln_cpu_pool_chunks(pool, work, units);
-  if (chunks < 2) {
-    run_blocks(steps, n, bufs, 0, rows);
+  /* a pool of more threads than the run's LOCAL scratch has room for runs it on the caller */
+  if (chunks < 2 || (steps[0].block_stride && kiln_cpu_pool_threads(pool) > steps[0].block_threads)) {
+    run_blocks(steps, n, bufs, 0, rows, 0);
     return;
   }
   rows_job j = {steps, n, bufs, units, unit_rows, chunks};

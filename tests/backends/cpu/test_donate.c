@@ -12,21 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kiln/kiln.h"
-#include "support/expect.h"
+#include "support/api.h"
 
 static kiln_device *g_device;
 
-static kiln_executable *compile(const char *text) {
-  kiln_program *p = NULL;
-  kiln_executable *x = NULL;
-  kiln_status st = kiln_program_create(text, strlen(text), NULL, &p);
-  if (!st) st = kiln_program_compile(p, g_device, NULL, &x);
-  EXPECT(!st, "compile: %s", kiln_status_message(st));
-  kiln_status_free(st);
-  kiln_program_release(p);
-  return x;
-}
+static kiln_executable *compile(const char *text) { return kiln_test_compile(g_device, text); }
 
 static kiln_buffer *make(kiln_element_type type, int32_t rank, const int64_t *dims, const void *data, size_t bytes) {
   kiln_buffer_args a = {sizeof a, type, rank, dims, data, bytes};
@@ -72,14 +62,6 @@ static bool values(kiln_buffer *b, int64_t n, float (*f)(int64_t)) {
   kiln_status_free(st);
   free(got);
   return ok;
-}
-
-static kiln_executable_stats_info stats(const kiln_executable *x) {
-  kiln_executable_stats_info s = {.struct_size = sizeof s};
-  kiln_status st = kiln_executable_stats(x, &s);
-  EXPECT(!st && s.reported, "stats: %s", kiln_status_message(st));
-  kiln_status_free(st);
-  return s;
 }
 
 enum { N = 1000 }; /* elements: larger than a vector, with a tail */
@@ -189,7 +171,7 @@ static void test_move_copy_attrs(void) {
   bool first[2] = {true, false};
   if (run(x, in, 2, first, r, 1))
     EXPECT(address(r[0]) == pa && values(r[0], N, hundred) && values(in[1], N, hundred), "b copied into donated a");
-  kiln_executable_stats_info s = stats(x);
+  kiln_executable_stats_info s = kiln_test_stats(x);
   EXPECT(s.copies == 1 && s.copy_bytes == 4 * N, "that copy counted (%llu)", (unsigned long long)s.copies);
   for (int i = 0; i < 2; i++) kiln_buffer_release(in[i]);
   kiln_buffer_release(r[0]);
@@ -226,13 +208,13 @@ static void test_update_slice(void) {
                         make(KILN_ELEMENT_TYPE_S32, 0, NULL, &at, sizeof at)}, *r = NULL;
   bool donate[3] = {true, false, false};
   if (run(x, in, 3, NULL, &r, 1)) EXPECT(values(r, N, updated), "undonated update");
-  kiln_executable_stats_info s = stats(x);
+  kiln_executable_stats_info s = kiln_test_stats(x);
   EXPECT(s.copies == 1 && s.copy_bytes == 4 * N, "undonated: the operand copied once (%llu copies, %llu bytes)",
          (unsigned long long)s.copies, (unsigned long long)s.copy_bytes);
   kiln_buffer_release(r);
   const void *pa = address(in[0]);
   if (run(x, in, 3, donate, &r, 1)) EXPECT(address(r) == pa && values(r, N, updated), "donated: updated in place");
-  s = stats(x);
+  s = kiln_test_stats(x);
   EXPECT(s.copies == 1, "no copy for the donated run (%llu in all)", (unsigned long long)s.copies);
   for (int i = 0; i < 3; i++) kiln_buffer_release(in[i]);
   kiln_buffer_release(r);
@@ -302,7 +284,7 @@ static void test_temporaries(void) {
       kiln_buffer_release(r);
       r = NULL;
     }
-    kiln_executable_stats_info s = stats(x);
+    kiln_executable_stats_info s = kiln_test_stats(x);
     bool shared = s.temporary_bytes < 2 * 4 * N;
     EXPECT(shared == cases[c].shared && s.copies == 2 * cases[c].copies,
            "%s: temporaries %llu bytes (%s), %llu copies in two runs", cases[c].what,
@@ -347,7 +329,7 @@ static void test_reshaped_results(void) {
       }
       for (int32_t i = 0; i < 2; i++) kiln_buffer_release(r[i]), r[i] = NULL;
     }
-    kiln_executable_stats_info s = stats(x);
+    kiln_executable_stats_info s = kiln_test_stats(x);
     EXPECT(s.copies == 2 * cases[c].copies && s.temporary_bytes == cases[c].temporaries,
            "%s: %llu copies in two runs (%llu expected), temporaries %llu bytes", cases[c].what,
            (unsigned long long)s.copies, (unsigned long long)(2 * cases[c].copies), (unsigned long long)s.temporary_bytes);
@@ -422,7 +404,7 @@ static void test_loop_copies(void) {
     kiln_buffer *in[3] = {vec(N, 0), make(KILN_ELEMENT_TYPE_F32, 2, dims, rows, 8 * N * sizeof *rows),
                           make(KILN_ELEMENT_TYPE_S32, 0, NULL, &g_trips, sizeof g_trips)}, *r = NULL;
     if (run(x, in, 3, NULL, &r, 1)) EXPECT(values(r, N, carried_sum), "%d trips: the carried sum", (int)g_trips);
-    kiln_executable_stats_info s = stats(x);
+    kiln_executable_stats_info s = kiln_test_stats(x);
     /* no iteration: the result is the operand's tensor, copied out once */
     uint64_t want = g_trips == 0 ? 1 : 0;
     EXPECT(s.copies == want, "%d trips: %llu copies counted for the carried values, %llu expected", (int)g_trips,
@@ -442,7 +424,7 @@ static void test_loop_copies(void) {
     if (run(x, in, 2, NULL, r, 2))
       EXPECT(values(r[0], N, carried_count) && values(r[1], 8 * N, scanned), "scan of %d trips", (int)g_trips);
     runs++;
-    kiln_executable_stats_info s = stats(x);
+    kiln_executable_stats_info s = kiln_test_stats(x);
     EXPECT(s.copies == runs && s.copy_bytes == runs * 8 * N * 4,
            "scan: one copy of the output buffer per run (%llu copies, %llu bytes after %llu runs)",
            (unsigned long long)s.copies, (unsigned long long)s.copy_bytes, (unsigned long long)runs);
@@ -470,14 +452,8 @@ static void test_results_kept(void) {
 }
 
 int main(void) {
-  kiln_client_options o = {sizeof o, "cpu", NULL, 0, NULL, KILN_CLIENT_IGNORE_ENV, 0};
-  kiln_client *client = NULL;
-  kiln_status st = kiln_client_create(&o, &client);
-  if (st) {
-    printf("no cpu client: %s\n0 passed, 1 failed\n", kiln_status_message(st));
-    kiln_status_free(st);
-    return 1;
-  }
+  kiln_client *client = kiln_test_cpu_client();
+  if (!client) return 1;
   g_device = kiln_client_device(client, 0);
   test_in_place();
   test_not_in_place();
