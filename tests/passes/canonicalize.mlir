@@ -239,3 +239,62 @@ func.func @concatenates_flattened() {
   check.expect_eq_const %e3, dense<[[6.0, 8.0], [8.0, 10.0]]> : tensor<2x2xf32>
   func.return
 }
+
+// -----
+
+// A division by a broadcast value multiplies by the broadcast reciprocal: f32 rows by
+// their sums, f64 by a broadcast scalar, and inside a case branch. Kept: f16 (its
+// reciprocal would round to 11 bits), a broadcast that adds no element, a complex
+// quotient, and the broadcast divided by a tensor. The f64 scalar's broadcast, read by
+// nothing then, goes too (the row sums' is still read).
+// rewritten: 4
+func.func @divided_by_broadcast() {
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %x0 = stablehlo.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
+  %x = stablehlo.optimization_barrier %x0 : tensor<2x3xf32>
+  %s = stablehlo.reduce(%x init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<2x3xf32>, tensor<f32>) -> tensor<2xf32>
+  %sb = stablehlo.broadcast_in_dim %s, dims = [0] : (tensor<2xf32>) -> tensor<2x3xf32>
+  %q = stablehlo.divide %x, %sb : tensor<2x3xf32>
+  check.expect_almost_eq_const %q, dense<[[0.16666667, 0.33333334, 0.5], [0.26666668, 0.33333334, 0.4]]> : tensor<2x3xf32>
+  %y0 = stablehlo.constant dense<[1.0, -2.0, 6.0, 0.5]> : tensor<4xf64>
+  %y = stablehlo.optimization_barrier %y0 : tensor<4xf64>
+  %three0 = stablehlo.constant dense<3.0> : tensor<f64>
+  %three = stablehlo.optimization_barrier %three0 : tensor<f64>
+  %tb = stablehlo.broadcast_in_dim %three, dims = [] : (tensor<f64>) -> tensor<4xf64>
+  %r = stablehlo.divide %y, %tb : tensor<4xf64>
+  check.expect_almost_eq_const %r, dense<[0.33333333333333331, -0.66666666666666663, 2.0, 0.16666666666666666]> : tensor<4xf64>
+  %h0 = stablehlo.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf16>
+  %h = stablehlo.optimization_barrier %h0 : tensor<2x2xf16>
+  %hs0 = stablehlo.constant dense<[2.0, 4.0]> : tensor<2xf16>
+  %hs = stablehlo.optimization_barrier %hs0 : tensor<2xf16>
+  %hb = stablehlo.broadcast_in_dim %hs, dims = [1] : (tensor<2xf16>) -> tensor<2x2xf16>
+  %hq = stablehlo.divide %h, %hb : tensor<2x2xf16>
+  check.expect_almost_eq_const %hq, dense<[[0.5, 0.5], [1.5, 1.0]]> : tensor<2x2xf16>
+  %row = stablehlo.reshape %s : (tensor<2xf32>) -> tensor<1x2xf32>
+  %same = stablehlo.broadcast_in_dim %row, dims = [1, 0] : (tensor<1x2xf32>) -> tensor<2x1xf32>
+  %col0 = stablehlo.constant dense<[[12.0], [30.0]]> : tensor<2x1xf32>
+  %col = stablehlo.optimization_barrier %col0 : tensor<2x1xf32>
+  %qs = stablehlo.divide %col, %same : tensor<2x1xf32>
+  check.expect_almost_eq_const %qs, dense<[[2.0], [2.0]]> : tensor<2x1xf32>
+  %inv = stablehlo.divide %sb, %x : tensor<2x3xf32>
+  check.expect_almost_eq_const %inv, dense<[[6.0, 3.0, 2.0], [3.75, 3.0, 2.5]]> : tensor<2x3xf32>
+  %z0 = stablehlo.constant dense<[(1.0, 2.0), (3.0, -1.0)]> : tensor<2xcomplex<f32>>
+  %z = stablehlo.optimization_barrier %z0 : tensor<2xcomplex<f32>>
+  %d0 = stablehlo.constant dense<(0.0, 1.0)> : tensor<complex<f32>>
+  %d = stablehlo.optimization_barrier %d0 : tensor<complex<f32>>
+  %db = stablehlo.broadcast_in_dim %d, dims = [] : (tensor<complex<f32>>) -> tensor<2xcomplex<f32>>
+  %zq = stablehlo.divide %z, %db : tensor<2xcomplex<f32>>
+  check.expect_almost_eq_const %zq, dense<[(2.0, -1.0), (-1.0, -3.0)]> : tensor<2xcomplex<f32>>
+  %i0 = stablehlo.constant dense<1> : tensor<i32>
+  %i = stablehlo.optimization_barrier %i0 : tensor<i32>
+  %c = "stablehlo.case"(%i) ({
+    stablehlo.return %x : tensor<2x3xf32>
+  }, {
+    %two = stablehlo.constant dense<2.0> : tensor<f32>
+    %two_b = stablehlo.broadcast_in_dim %two, dims = [] : (tensor<f32>) -> tensor<2x3xf32>
+    %g = stablehlo.divide %x, %two_b : tensor<2x3xf32>
+    stablehlo.return %g : tensor<2x3xf32>
+  }) : (tensor<i32>) -> tensor<2x3xf32>
+  check.expect_almost_eq_const %c, dense<[[0.5, 1.0, 1.5], [2.0, 2.5, 3.0]]> : tensor<2x3xf32>
+  func.return
+}
