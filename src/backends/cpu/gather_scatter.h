@@ -57,16 +57,18 @@ typedef void (*kiln_cpu_combine_rows_fn)(const kiln_cpu_combiner *c, uint8_t *ds
                                          const uint8_t *src, const int64_t *src_row, int64_t m, int64_t inner);
 /* The same by an index array: for w in [0, n), with v = index[w * index_stride] (an si32
  * or si64 array, strides in elements), when lo <= v < hi: dst[v * dst_step] =
- * f(dst[v * dst_step], src[w]), in w's order. */
+ * f(dst[v * dst_step], src[w]), in w's order. With `ahead`, the element point w + ahead
+ * will combine into is prefetched (worth it where dst is larger than the L2 cache). */
 typedef void (*kiln_cpu_combine_by_fn)(const kiln_cpu_combiner *c, uint8_t *dst, int64_t dst_step, int64_t lo,
                                        int64_t hi, const uint8_t *index, int64_t index_stride, const uint8_t *src,
-                                       int64_t n);
+                                       int64_t n, int64_t ahead);
 /* The same by index pairs (x.at[i, j]): for w in [0, n), with v0 = index[w * index_stride]
  * and v1 = index[w * index_stride + pair_stride], when lo[k] <= vk < hi[k] for both:
- * dst[v0 * step[0] + v1 * step[1]] combined with src[w], in w's order. */
+ * dst[v0 * step[0] + v1 * step[1]] combined with src[w], in w's order; `ahead` as above. */
 typedef void (*kiln_cpu_combine_by2_fn)(const kiln_cpu_combiner *c, uint8_t *dst, const int64_t *step,
                                         const int64_t *lo, const int64_t *hi, const uint8_t *index,
-                                        int64_t index_stride, int64_t pair_stride, const uint8_t *src, int64_t n);
+                                        int64_t index_stride, int64_t pair_stride, const uint8_t *src, int64_t n,
+                                        int64_t ahead);
 struct kiln_cpu_combiner {
   kiln_cpu_combine_fn fn;
   kiln_cpu_combine_at_fn at;

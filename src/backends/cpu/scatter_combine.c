@@ -12,6 +12,7 @@
 
 #include "backends/cpu/gather_scatter.h"
 
+
 static void combine_keep(const kiln_cpu_combiner *c, uint8_t *dst, int64_t ds, const uint8_t *src, int64_t n) {
   (void)c, (void)dst, (void)ds, (void)src, (void)n;
 }
@@ -55,23 +56,23 @@ static void combine_each_at(const kiln_cpu_combiner *c, uint8_t *dst, const int6
 }
 
 /* NaN first (a's, then b's), then -0 < +0 with the current value (a) kept on ties. Without
- * branches (a scatter's random updates mispredict half of them): the bits as integers
- * ordered like the floats (negative ones' magnitude bits flipped), compared, and selected. */
-#define ORDERED_MAX_MIN(N, F, U, I, MAG, EXP)                                                         \
-  static inline F N##_pick(F a, F b, bool max) {                                               \
-    U ua, ub;                                                                                   \
-    memcpy(&ua, &a, sizeof a), memcpy(&ub, &b, sizeof b);                                       \
-    I ka = (I)(ua ^ ((U)((I)ua >> (8 * sizeof(U) - 1)) & MAG)), kb = (I)(ub ^ ((U)((I)ub >> (8 * sizeof(U) - 1)) & MAG)); \
-    bool nan_a = (ua & MAG) > EXP, nan_b = (ub & MAG) > EXP;                                    \
-    /* bitwise, not || and ?: (which GCC compiles to branches) */                              \
-    U keep = (U)nan_a | ((U)!nan_b & (U)(max ? ka >= kb : ka <= kb));                           \
-    U r = ub ^ ((ua ^ ub) & ((U)0 - keep));                                                     \
-    F out;                                                                                      \
-    memcpy(&out, &r, sizeof out);                                                               \
-    return out;                                                                                 \
+ * branches (a scatter's random updates mispredict half of them), in SSE registers: the
+ * hardware's maximum or minimum (b where the two are unordered or both zero), ties made
+ * a & b (maximum: +0 over -0) or a | b (minimum), then a where a is NaN. The integer form
+ * this replaces (the bits ordered as integers, compared, selected) put a dozen dependent
+ * operations between a scatter's load and its store: a C model of x.at[i, j].max(v), 100,000
+ * points into f32[512, 512], 475 -> 182 us (AMD Zen 4). */
+#define ORDERED_MAX_MIN(N, F, V, SFX, P, SET, GET)                                            \
+  static inline F N##_pick(F a, F b, bool max) {                                              \
+    V va = SET(a), vb = SET(b);                                                               \
+    V m = max ? _mm_max_##SFX(va, vb) : _mm_min_##SFX(va, vb);                                \
+    V eq = _mm_cmpeq_##SFX(va, vb), na = _mm_cmpunord_##SFX(va, va);                          \
+    V tie = max ? _mm_and_##P(va, vb) : _mm_or_##P(va, vb);                                   \
+    m = _mm_or_##P(_mm_andnot_##P(eq, m), _mm_and_##P(eq, tie));                              \
+    return GET(_mm_or_##P(_mm_andnot_##P(na, m), _mm_and_##P(na, va)));                       \
   }
-ORDERED_MAX_MIN(f32, float, uint32_t, int32_t, 0x7fffffffu, 0x7f800000u)
-ORDERED_MAX_MIN(f64, double, uint64_t, int64_t, UINT64_C(0x7fffffffffffffff), UINT64_C(0x7ff0000000000000))
+ORDERED_MAX_MIN(f32, float, __m128, ss, ps, _mm_set_ss, _mm_cvtss_f32)
+ORDERED_MAX_MIN(f64, double, __m128d, sd, pd, _mm_set_sd, _mm_cvtsd_f64)
 #define FMAX(a, b) _Generic((a), float: f32_pick, double: f64_pick)(a, b, true)
 #define FMIN(a, b) _Generic((a), float: f32_pick, double: f64_pick)(a, b, false)
 
@@ -117,16 +118,21 @@ static inline uint16_t f32_to_bf16(float f) {
     size_t row = (size_t)inner * sizeof(S);                                                                   \
     for (int64_t j = 0; j < m; j++) RUN(c, dst + (size_t)dr[j] * row, 1, src + (size_t)sr[j] * row, inner);   \
   }
+/* Element `at` of d prefetched for writing, at is any integer (an index not checked yet:
+ * the address is formed as an integer, and a prefetch never faults). */
+#define PREFETCH_AT(d, at) __builtin_prefetch((const void *)((uintptr_t)(d) + (uintptr_t)(at) * sizeof *(d)), 1)
 /* The same by an index array of C type I (kiln_cpu_combine_by_fn): one pass, no offsets
- * stored between reading an index and combining its element. */
+ * stored between reading an index and combining its element; with `ahead`, the element
+ * that many points on prefetched. */
 #define DEFINE_COMBINE_BY(NAME, S, T, LOAD, STORE, EXPR, I)                                                  \
   static void NAME(const kiln_cpu_combiner *c, uint8_t *dst, int64_t step, int64_t lo, int64_t hi,            \
-                   const uint8_t *index, int64_t istride, const uint8_t *src, int64_t n) {                    \
+                   const uint8_t *index, int64_t istride, const uint8_t *src, int64_t n, int64_t ahead) {     \
     (void)c;                                                                                                  \
     S *d = (S *)dst;                                                                                          \
     const S *u = (const S *)src;                                                                              \
     const I *x = (const I *)index;                                                                            \
     for (int64_t w = 0; w < n; w++) {                                                                         \
+      if (ahead && w + ahead < n) PREFETCH_AT(d, x[(w + ahead) * istride] * step);                           \
       int64_t v = x[w * istride];                                                                             \
       if (v < lo || v >= hi) continue;                                                                        \
       T a = LOAD(d[v * step]), b = LOAD(u[w]);                                                                \
@@ -137,12 +143,14 @@ static inline uint16_t f32_to_bf16(float f) {
 #define DEFINE_COMBINE_BY2(NAME, S, T, LOAD, STORE, EXPR, I)                                                 \
   static void NAME(const kiln_cpu_combiner *c, uint8_t *dst, const int64_t *step, const int64_t *lo,          \
                    const int64_t *hi, const uint8_t *index, int64_t istride, int64_t pstride, const uint8_t *src, \
-                   int64_t n) {                                                                               \
+                   int64_t n, int64_t ahead) {                                                                \
     (void)c;                                                                                                  \
     S *d = (S *)dst;                                                                                          \
     const S *u = (const S *)src;                                                                              \
     const I *x = (const I *)index;                                                                            \
     for (int64_t w = 0; w < n; w++) {                                                                         \
+      if (ahead && w + ahead < n)                                                                             \
+        PREFETCH_AT(d, x[(w + ahead) * istride] * step[0] + x[(w + ahead) * istride + pstride] * step[1]);    \
       int64_t v0 = x[w * istride], v1 = x[w * istride + pstride];                                             \
       if (v0 < lo[0] || v0 >= hi[0] || v1 < lo[1] || v1 >= hi[1]) continue;                                  \
       int64_t at = v0 * step[0] + v1 * step[1];                                                               \
