@@ -1,7 +1,6 @@
 /* Algebraic rewrites of one function (see canonicalize.h). */
 #include "passes/canonicalize.h"
 #include "passes/rewrite.h"
-#include "ir/scalar.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -547,54 +546,10 @@ static kiln_status drop_dead(kiln_op *func, int32_t *count) {
   return NULL;
 }
 
-/* A division by a broadcast value, a / broadcast_in_dim(b), multiplies by the broadcast
- * reciprocal instead: a / b's division made once per element of b, a's a multiplication
- * (a softmax's quotient by its row sums: a division costs 5 to 16 times a multiplication
- * on x86-64 hosts). XLA:CPU's algebraic simplifier makes the same rewrite; the quotient is
- * within about 1.5 ULP of the divided one instead of 0.5. f32 and f64 alone: a narrower
- * type would round the reciprocal to its few bits. */
-static kiln_status divide_by_reciprocal(kiln_op *op, kiln_rewrite_walk *walk) {
-  kiln_op *bc = op->operands[1]->def;
-  if (!bc || bc->kind != KILN_OP_BROADCAST_IN_DIM || bc->num_operands != 1) return NULL;
-  kiln_value *b = bc->operands[0];
-  const kiln_type *bt = b->type, *ot = op->results[0].type;
-  kiln_elem e = kiln_type_is_tensor(ot) ? kiln_type_elem(ot) : KILN_ELEM_I1;
-  if ((e != KILN_ELEM_F32 && e != KILN_ELEM_F64) || !kiln_type_is_tensor(bt) || !kiln_type_is_static(bt) ||
-      !kiln_type_is_static(ot) || kiln_type_is_quant_tensor(ot) || bt->tensor.num_elements >= ot->tensor.num_elements)
-    return NULL;
-  kiln_module *m = walk->m;
-  kiln_attr *one = kiln_attr_new(m, KILN_ATTR_DENSE);
-  kiln_named_attr *attrs = kiln_arena_alloc(m->arena, sizeof *attrs);
-  uint8_t *data = kiln_arena_alloc(m->arena, 8);
-  kiln_op *c = kiln_op_new(m, KILN_OP_CONSTANT, 0, 1, 0, 0);
-  if (!one || !attrs || !data || !c) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory canonicalising");
-  kiln_scalar_store(e, data, (kiln_scalar){.f = 1.0});
-  one->type = bt;
-  one->dense.splat = true;
-  one->dense.nbytes = kiln_elem_storage_bytes(e);
-  one->dense.data = data;
-  attrs[0] = (kiln_named_attr){"value", one};
-  c->attrs = attrs;
-  c->num_attrs = 1;
-  c->results[0].type = bt;
-  c->loc = op->loc;
-  kiln_block_insert_before(op, c);
-  kiln_op *r = op_before(m, op, KILN_OP_DIVIDE, &c->results[0], b, bt);
-  kiln_op *rb = r ? op_before(m, op, KILN_OP_BROADCAST_IN_DIM, &r->results[0], NULL, bc->results[0].type) : NULL;
-  if (!rb) return KILN_STATUS(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory canonicalising");
-  rb->attrs = bc->attrs; /* immutable: shared */
-  rb->num_attrs = bc->num_attrs;
-  op->kind = KILN_OP_MULTIPLY;
-  op->operands[1] = &rb->results[0];
-  walk->count++;
-  return NULL;
-}
-
 /* One walk's rewrites of op, whose operands' defining ops were seen before it. */
 static kiln_status rewrite_op(kiln_op *op, kiln_rewrite_walk *walk) {
   if (op->kind == KILN_OP_DOT_GENERAL) return fold_transposed_operands(op, walk);
   if (op->kind == KILN_OP_CONCATENATE) return flatten_concat(op, walk);
-  if (op->kind == KILN_OP_DIVIDE) return divide_by_reciprocal(op, walk);
   return drop_identity(op, walk);
 }
 

@@ -16,10 +16,7 @@
  * real and imaginary parts and the complex of their difference and sum. An op that computes
  * its operand unchanged (a pad by nothing, a whole slice, an identity transpose, broadcast,
  * reverse, reshape or convert; in nested regions too) goes, its readers reading the operand;
- * a slice of a concatenate that lies inside one of its operands slices that operand. An
- * f32 or f64 division by a broadcast that adds elements, a / broadcast_in_dim(b), becomes
- * a * broadcast_in_dim(1 / b) (in nested regions too), as XLA:CPU does: within about
- * 1.5 ULP of the quotient.
+ * a slice of a concatenate that lies inside one of its operands slices that operand.
  * Ops of the body that nothing reads go (last first), but those with effects or errors of
  * their own (collectives, feeds, sends, receives, custom calls, control flow, composites,
  * barriers, test ops).
