@@ -239,3 +239,21 @@ func.func @concatenates_flattened() {
   check.expect_eq_const %e3, dense<[[6.0, 8.0], [8.0, 10.0]]> : tensor<2x2xf32>
   func.return
 }
+
+// -----
+
+// A division by a broadcast value stays a division: an int8 quantisation's round(x / s)
+// is a whole step off where x * (1 / s) rounds across a half instead (s = 0.02: x = -19.93
+// gives -997 divided, -996 through the reciprocal).
+// rewritten: 0
+func.func @divided_by_broadcast() {
+  %x0 = stablehlo.constant dense<[0xC19F70A4, 0xC19ECCCD, 0x419F70A4]> : tensor<3xf32>
+  %x = stablehlo.optimization_barrier %x0 : tensor<3xf32>
+  %s0 = stablehlo.constant dense<0x3CA3D70A> : tensor<f32>
+  %s = stablehlo.optimization_barrier %s0 : tensor<f32>
+  %sb = stablehlo.broadcast_in_dim %s, dims = [] : (tensor<f32>) -> tensor<3xf32>
+  %q = stablehlo.divide %x, %sb : tensor<3xf32>
+  %r = stablehlo.round_nearest_even %q : tensor<3xf32>
+  check.expect_eq_const %r, dense<[-997.0, -993.0, 997.0]> : tensor<3xf32>
+  func.return
+}
