@@ -1772,12 +1772,12 @@ static kiln_status schedule(kiln_cpu_executable *x, const kiln_block *body, cons
   return NULL;
 }
 
-/* Liveness of the arena's values and their offsets. */
 /* Whether v is the LOCAL value that holds its run's scratch (tiling.c). */
 static bool holds_scratch(const kiln_cpu_executable *x, int32_t v) {
   return x->slots[v].store == KILN_CPU_STORE_LOCAL && x->slots[v].index == v;
 }
 
+/* Liveness of the arena's values and their offsets. */
 static kiln_status plan(kiln_cpu_executable *x) {
   kiln_buffer_request *req = calloc((size_t)x->num_slots + 1, sizeof *req);
   uint64_t *off = calloc((size_t)x->num_slots + 1, sizeof *off);

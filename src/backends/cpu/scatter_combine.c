@@ -12,7 +12,6 @@
 
 #include "backends/cpu/gather_scatter.h"
 
-
 static void combine_keep(const kiln_cpu_combiner *c, uint8_t *dst, int64_t ds, const uint8_t *src, int64_t n) {
   (void)c, (void)dst, (void)ds, (void)src, (void)n;
 }
