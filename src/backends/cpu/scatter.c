@@ -244,15 +244,21 @@ enum { LOCAL_COPY_BYTES = 4 << 20, LOCAL_COPY_RATIO = 16 };
 /* scatter_points for the rows form: point p's index picks the operand row its update row
  * combines into, when the row is inside [own_lo, own_hi); the same blocks and prefetches
  * with none of the general form's coordinate walk (which took twice the combining's time in
- * jax.ops.segment_sum of f32[65536,32] into 512 rows). */
+ * jax.ops.segment_sum of f32[65536,32] into 512 rows). A block's indices are read in one
+ * typed loop, and a result under PREFETCH_MIN_BYTES is not prefetched (it stays in the
+ * cache): segment_min and segment_prod of f32[65536,8] into 256 rows 243 -> 226 us on 2
+ * threads, 480 -> 445 on one (least of 8 medians; AMD Zen 4). */
 static void scatter_rows(const kiln_cpu_scatter *s, const uint8_t *ix, const uint8_t *up, uint8_t *res, int64_t first,
                          int64_t last, int64_t own_lo, int64_t own_hi) {
   size_t row = (size_t)s->inner * s->eb, ahead = row < PREFETCH_BYTES ? row : PREFETCH_BYTES;
-  int64_t dst[BLOCK], src[BLOCK];
+  if (s->operand_bytes < PREFETCH_MIN_BYTES) ahead = 0;
+  size_t istep = (size_t)s->oistr[0] * s->index_bytes;
+  int64_t dst[BLOCK], src[BLOCK], at[BLOCK];
   for (int64_t p = first; p < last;) {
     int64_t n = last - p < BLOCK ? last - p : BLOCK, m = 0;
+    kiln_cpu_load_indices(s->index_elem, ix + (size_t)p * istep, istep, n, at);
     for (int64_t j = 0; j < n; j++, p++) {
-      int64_t v = kiln_cpu_load_index(s->index_elem, ix + (size_t)(p * s->oistr[0]) * s->index_bytes);
+      int64_t v = at[j];
       if (v < own_lo || v >= own_hi) continue;
       dst[m] = v, src[m++] = p;
       for (size_t b = 0; b < ahead; b += 64) __builtin_prefetch(res + (size_t)v * row + b, 1);

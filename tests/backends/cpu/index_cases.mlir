@@ -105,6 +105,27 @@ func.func @scatters_into_splats() {
 
 // -----
 
+// More points than one block of the rows form's loop (64), i64 indices: -1, 0, 1, 2, 3
+// repeated 26 times (-1 and 3 skipped).
+func.func @row_scatter_add_i64_blocks() {
+  %x = stablehlo.constant dense<0.0> : tensor<3x2xf32>
+  %n = stablehlo.iota dim = 0 : tensor<130x1xi64>
+  %five = stablehlo.constant dense<5> : tensor<130x1xi64>
+  %one = stablehlo.constant dense<1> : tensor<130x1xi64>
+  %m = stablehlo.remainder %n, %five : tensor<130x1xi64>
+  %i = stablehlo.subtract %m, %one : tensor<130x1xi64>
+  %u = stablehlo.constant dense<1.0> : tensor<130x2xf32>
+  %r = "stablehlo.scatter"(%x, %i, %u) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<3x2xf32>, tensor<130x1xi64>, tensor<130x2xf32>) -> tensor<3x2xf32>
+  check.expect_eq_const %r, dense<[[26.0, 26.0], [26.0, 26.0], [26.0, 26.0]]> : tensor<3x2xf32>
+  func.return
+}
+
+// -----
+
 func.func @row_scatter_replace_i64() {
   %x = stablehlo.constant dense<[[1, 1], [2, 2]]> : tensor<2x2xi64>
   %i = stablehlo.constant dense<[1, 0, 1]> : tensor<3xui32>
