@@ -84,14 +84,31 @@ static void add_attr(LLVMContextRef ctx, LLVMValueRef fn, const char *name) {
   if (id) LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, id, 0));
 }
 
+/* Whether fn's target has AVX-512 with 128 and 256-bit forms (vscalef for kiln_mb_scale):
+ * its "target-features", which the ISA cap (isa.h) has trimmed. */
+static bool has_scalef(LLVMValueRef fn) {
+  LLVMAttributeRef a = fn ? LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, "target-features", 15) : NULL;
+  unsigned len = 0;
+  const char *v = a ? LLVMGetStringAttributeValue(a, &len) : NULL;
+  int found = 0;
+  for (unsigned i = 0; v && i < len;) { /* "+name,-name,..." */
+    unsigned j = i;
+    while (j < len && v[j] != ',') j++;
+    found += (j - i == 8 && !memcmp(v + i, "+avx512f", 8)) + (j - i == 9 && !memcmp(v + i, "+avx512vl", 9));
+    i = j + 1;
+  }
+  return found == 2;
+}
+
 /* Builds the body of the helper for entry en on type ft. */
 static void build_body(const kiln_math_entry *en, LLVMModuleRef m, LLVMValueRef fn,
-                       LLVMTypeRef ft, bool dbl, unsigned lanes) {
+                       LLVMTypeRef ft, bool dbl, unsigned lanes, bool scalef) {
   LLVMContextRef ctx = LLVMGetModuleContext(m);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
   LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, fn, "entry"));
   kiln_mb e;
   kiln_mb_init(&e, m, b, ft, dbl, lanes);
+  e.scalef = scalef;
   kiln_mv x = LLVMGetParam(fn, 0);
   kiln_mv y = en->binary ? LLVMGetParam(fn, 1) : NULL;
   kiln_mv r;
@@ -116,11 +133,12 @@ static LLVMValueRef emit(LLVMModuleRef m, LLVMBuilderRef b, const kiln_math_entr
   unsigned lanes;
   if (!classify(ft, &dbl, &lanes)) return NULL;
   if (y && LLVMTypeOf(y) != ft) return NULL;
+  bool scalef = has_scalef(LLVMGetBasicBlockParent(LLVMGetInsertBlock(b)));
   char name[64];
   if (lanes)
-    snprintf(name, sizeof name, "kiln.math.%s.v%u%s", en->name, lanes, dbl ? "f64" : "f32");
+    snprintf(name, sizeof name, "kiln.math.%s.v%u%s%s", en->name, lanes, dbl ? "f64" : "f32", scalef ? ".s" : "");
   else
-    snprintf(name, sizeof name, "kiln.math.%s.%s", en->name, dbl ? "f64" : "f32");
+    snprintf(name, sizeof name, "kiln.math.%s.%s%s", en->name, dbl ? "f64" : "f32", scalef ? ".s" : "");
   LLVMTypeRef params[2] = {ft, ft};
   LLVMTypeRef fty = LLVMFunctionType(ft, params, y ? 2 : 1, 0);
   LLVMValueRef fn = LLVMGetNamedFunction(m, name);
@@ -132,7 +150,7 @@ static LLVMValueRef emit(LLVMModuleRef m, LLVMBuilderRef b, const kiln_math_entr
     add_attr(ctx, fn, "nounwind");
     add_attr(ctx, fn, "readnone");
     add_attr(ctx, fn, "willreturn");
-    build_body(en, m, fn, ft, dbl, lanes);
+    build_body(en, m, fn, ft, dbl, lanes, scalef);
   }
   LLVMValueRef args[2] = {x, y};
   return LLVMBuildCall2(b, fty, fn, args, y ? 2 : 1, "");

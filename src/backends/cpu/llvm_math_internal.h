@@ -27,9 +27,10 @@ typedef struct kiln_mb {
   unsigned lanes;  /* 0 for a scalar */
   bool dbl;        /* element is double */
   bool narrow;     /* computing in double for float inputs (values are exact floats) */
+  bool scalef;     /* the target has AVX-512 (F and VL): kiln_mb_scale is one vscalef */
 } kiln_mb;
 
-/* Fills e for the float type ft (already validated). */
+/* Fills e for the float type ft (already validated), without vscalef. */
 void kiln_mb_init(kiln_mb *e, LLVMModuleRef m, LLVMBuilderRef b, LLVMTypeRef ft, bool dbl,
                   unsigned lanes);
 /* The same shape with double elements (for f32 kernels that compute in f64). */
@@ -99,8 +100,12 @@ kiln_mv kiln_mb_itof(const kiln_mb *e, kiln_mv i);
 int kiln_mb_mant_bits(const kiln_mb *e); /* 23 or 52 */
 /* 2^n for integer n within the normal exponent range. */
 kiln_mv kiln_mb_pow2i(const kiln_mb *e, kiln_mv n);
-/* x * 2^n for |n| up to about twice the exponent range (two exact scalings). */
+/* x * 2^n for |n| up to about twice the exponent range (two exact scalings, or one
+ * vscalef, which rounds once: the same bits wherever the first scaling is exact, as every
+ * caller has it). */
 kiln_mv kiln_mb_scale(const kiln_mb *e, kiln_mv x, kiln_mv n);
+/* The same with n a float holding an integer (no conversion where vscalef takes it). */
+kiln_mv kiln_mb_scale_f(const kiln_mb *e, kiln_mv x, kiln_mv nf);
 /* The same, rounded once, for x zero or at least 2^x_exp_min and below 2 in magnitude,
  * where the result may be subnormal or underflow: such lanes, when a vector has one, are
  * rounded as integers instead (the result's bits are its significand there). A multiply

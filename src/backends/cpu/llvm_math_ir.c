@@ -1,5 +1,6 @@
 /* IR-building vocabulary for the math kernels (see llvm_math_internal.h). */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "backends/cpu/llvm_math.h"
@@ -14,6 +15,7 @@ void kiln_mb_init(kiln_mb *e, LLVMModuleRef m, LLVMBuilderRef b, LLVMTypeRef ft,
   e->dbl = dbl;
   e->lanes = lanes;
   e->narrow = false;
+  e->scalef = false;
   LLVMTypeRef is = LLVMIntTypeInContext(e->ctx, dbl ? 64 : 32);
   LLVMTypeRef bs = LLVMInt1TypeInContext(e->ctx);
   e->it = lanes ? LLVMVectorType(is, lanes) : is;
@@ -25,6 +27,7 @@ kiln_mb kiln_mb_widened(const kiln_mb *e) {
   LLVMTypeRef d = LLVMDoubleTypeInContext(e->ctx);
   kiln_mb_init(&w, e->m, e->b, e->lanes ? LLVMVectorType(d, e->lanes) : d, true, e->lanes);
   w.narrow = !e->dbl;
+  w.scalef = e->scalef;
   return w;
 }
 
@@ -135,7 +138,42 @@ kiln_mv kiln_mb_pow2i(const kiln_mb *e, kiln_mv n) {
   return kiln_mb_from_bits(e, kiln_mb_shl(e, biased, kiln_mb_mant_bits(e)));
 }
 
+/* vscalef of x by n (float, integral) where the target and the shape have one (AVX-512
+ * with VL: 128, 256 and 512-bit vectors and scalars), else NULL. */
+static kiln_mv vscalef(const kiln_mb *e, kiln_mv x, kiln_mv n) {
+  unsigned bits = e->lanes * (e->dbl ? 64u : 32u);
+  if (!e->scalef || (e->lanes && bits != 128 && bits != 256 && bits != 512)) return NULL;
+  char name[48];
+  const char *kind = e->dbl ? "pd" : "ps";
+  if (e->lanes) snprintf(name, sizeof name, "llvm.x86.avx512.mask.scalef.%s.%u", kind, bits);
+  else snprintf(name, sizeof name, "llvm.x86.avx512.mask.scalef.%s", e->dbl ? "sd" : "ss");
+  unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+  if (!id) return NULL;
+  LLVMTypeRef i8 = LLVMInt8TypeInContext(e->ctx), i32 = LLVMInt32TypeInContext(e->ctx);
+  /* a scalar goes in lane 0 of a 128-bit vector; the mask's width is the lanes' */
+  LLVMTypeRef vt = e->lanes ? e->ft : LLVMVectorType(e->ft, e->dbl ? 2 : 4);
+  LLVMTypeRef mt = e->lanes == 16 ? LLVMInt16TypeInContext(e->ctx) : i8;
+  kiln_mv zero = LLVMConstInt(i32, 0, 0), args[5];
+  args[0] = e->lanes ? x : LLVMBuildInsertElement(e->b, LLVMGetUndef(vt), x, zero, "");
+  args[1] = e->lanes ? n : LLVMBuildInsertElement(e->b, LLVMGetUndef(vt), n, zero, "");
+  args[2] = LLVMGetUndef(vt);
+  args[3] = LLVMConstAllOnes(mt);
+  args[4] = LLVMConstInt(i32, 4, 0); /* the current rounding (to nearest) */
+  unsigned nargs = !e->lanes || bits == 512 ? 5 : 4; /* the 128/256-bit forms take no rounding */
+  kiln_mv fn = LLVMGetIntrinsicDeclaration(e->m, id, NULL, 0);
+  LLVMTypeRef fty = LLVMIntrinsicGetType(e->ctx, id, NULL, 0);
+  kiln_mv y = LLVMBuildCall2(e->b, fty, fn, args, nargs, "");
+  return e->lanes ? y : LLVMBuildExtractElement(e->b, y, zero, "");
+}
+
+kiln_mv kiln_mb_scale_f(const kiln_mb *e, kiln_mv x, kiln_mv nf) {
+  kiln_mv y = vscalef(e, x, nf);
+  return y ? y : kiln_mb_scale(e, x, kiln_mb_ftoi(e, nf));
+}
+
 kiln_mv kiln_mb_scale(const kiln_mb *e, kiln_mv x, kiln_mv n) {
+  kiln_mv y1 = vscalef(e, x, kiln_mb_itof(e, n));
+  if (y1) return y1;
   kiln_mv h = kiln_mb_ashr(e, n, 1);
   kiln_mv y = kiln_mb_mul(e, x, kiln_mb_pow2i(e, h));
   return kiln_mb_mul(e, y, kiln_mb_pow2i(e, kiln_mb_isub(e, n, h)));

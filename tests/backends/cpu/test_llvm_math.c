@@ -1,7 +1,9 @@
 /* Accuracy test of the vectorised math kernels (src/backends/cpu/llvm_math*.c).
  *
- * Builds one function per (op, type, width) -- f32 at widths 1 and 16, f64 at 1 and 8 --
- * that maps the kernel over an array, JIT-compiles them with ORC LLJIT for the host CPU,
+ * Builds one function per (op, type, width, target) -- f32 at widths 1 and 16, f64 at 1
+ * and 8; each as a function with no target features of its own and as one with the host's
+ * (where the host has AVX-512, the kernels' scalings are then vscalef) -- that maps the
+ * kernel over an array, JIT-compiles them with ORC LLJIT for the host CPU,
  * runs each over about two million inputs (special values, a sweep over every exponent,
  * random bit patterns, a dense interval) and compares with long double libm. Prints the
  * largest error in ULP per function and fails when one exceeds its bound; and checks that
@@ -267,7 +269,7 @@ static long double reflection_scale(kiln_op_kind kind, long double x) {
 /* ---------------------------------------------------------------- IR + JIT */
 
 /* void name(const T *x, const T *y, T *out, i64 nvec) */
-static bool build_loop(LLVMModuleRef m, const test_op *op, bool dbl, unsigned width,
+static bool build_loop(LLVMModuleRef m, const test_op *op, bool dbl, unsigned width, const char *features,
                        const char *name) {
   LLVMContextRef ctx = LLVMGetModuleContext(m);
   LLVMTypeRef et = dbl ? LLVMDoubleTypeInContext(ctx) : LLVMFloatTypeInContext(ctx);
@@ -276,6 +278,9 @@ static bool build_loop(LLVMModuleRef m, const test_op *op, bool dbl, unsigned wi
   LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx);
   LLVMTypeRef params[4] = {pt, pt, pt, i64};
   LLVMValueRef fn = LLVMAddFunction(m, name, LLVMFunctionType(LLVMVoidTypeInContext(ctx), params, 4, 0));
+  if (features)
+    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                            LLVMCreateStringAttribute(ctx, "target-features", 15, features, (unsigned)strlen(features)));
   LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
   LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(ctx, fn, "entry");
   LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(ctx, fn, "loop");
@@ -321,10 +326,13 @@ static int check_err(LLVMErrorRef err, const char *what) {
   return 1;
 }
 
+/* Variant v: width kWidths[v % 2], the host's features as the function's when v >= 2. */
+enum { NUM_VARIANTS = 4 };
 static const unsigned kWidths32[2] = {1, 16}, kWidths64[2] = {1, 8};
 
-static void fn_name(char *buf, size_t n, const test_op *op, bool dbl, unsigned w) {
-  snprintf(buf, n, "t_%s_%s_w%u", op->name, dbl ? "f64" : "f32", w);
+static void fn_name(char *buf, size_t n, const test_op *op, bool dbl, int v) {
+  snprintf(buf, n, "t_%s_%s_w%u%s", op->name, dbl ? "f64" : "f32", dbl ? kWidths64[v % 2] : kWidths32[v % 2],
+           v >= 2 ? "_host" : "");
 }
 
 typedef void (*loop_fn)(const void *, const void *, void *, int64_t);
@@ -338,14 +346,15 @@ int main(int argc, char **argv) {
   LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
   LLVMContextRef ctx = LLVMOrcThreadSafeContextGetContext(tsc);
   LLVMModuleRef m = LLVMModuleCreateWithNameInContext("test_llvm_math", ctx);
+  char *features = LLVMGetHostCPUFeatures();
   char name[96];
   static bool missing[kNumOps][2];
   for (int o = 0; o < kNumOps; o++)
     for (int t = 0; t < 2; t++)
-      for (int w = 0; w < 2; w++) {
-        unsigned width = t ? kWidths64[w] : kWidths32[w];
-        fn_name(name, sizeof name, &kOps[o], t, width);
-        if (!build_loop(m, &kOps[o], t, width, name)) missing[o][t] = true;
+      for (int v = 0; v < NUM_VARIANTS; v++) {
+        fn_name(name, sizeof name, &kOps[o], t, v);
+        if (!build_loop(m, &kOps[o], t, t ? kWidths64[v % 2] : kWidths32[v % 2], v >= 2 ? features : NULL, name))
+          missing[o][t] = true;
       }
   char *verr = NULL;
   if (LLVMVerifyModule(m, LLVMReturnStatusAction, &verr)) {
@@ -356,7 +365,6 @@ int main(int argc, char **argv) {
 
   char *triple = LLVMGetDefaultTargetTriple();
   char *cpu = LLVMGetHostCPUName();
-  char *features = LLVMGetHostCPUFeatures();
   LLVMTargetRef target;
   char *terr = NULL;
   if (LLVMGetTargetFromTriple(triple, &target, &terr)) {
@@ -440,9 +448,9 @@ int main(int argc, char **argv) {
           ((float *)bx)[i] = (float)x[i], ((float *)by)[i] = (float)y[i];
         }
       }
-      for (int w = 0; w < 2; w++) {
-        unsigned width = dbl ? kWidths64[w] : kWidths32[w];
-        fn_name(name, sizeof name, op, dbl, width);
+      for (int v = 0; v < NUM_VARIANTS; v++) {
+        unsigned width = dbl ? kWidths64[v % 2] : kWidths32[v % 2];
+        fn_name(name, sizeof name, op, dbl, v);
         LLVMOrcExecutorAddress addr = 0;
         if (check_err(LLVMOrcLLJITLookup(jit, &addr, name), name)) return 1;
         ((loop_fn)(uintptr_t)addr)(bx, by, bo, (int64_t)(n_in / width));
@@ -472,9 +480,11 @@ int main(int argc, char **argv) {
             sub_worst = ulp_error(ref[i], got_i, dbl);
         }
         bool ok = worst <= bound && sub_worst <= 0.9;
-        if (sub_worst > 0.9) printf("%-8s %s w%-2u subnormal results %.3f ulp off\n", op->name, dbl ? "f64" : "f32", width, sub_worst);
+        const char *host = v >= 2 ? " host" : "";
+        if (sub_worst > 0.9)
+          printf("%-8s %s w%-2u%s subnormal results %.3f ulp off\n", op->name, dbl ? "f64" : "f32", width, host, sub_worst);
         double got = dbl ? ((double *)bo)[at] : ((float *)bo)[at];
-        printf("%-8s %s w%-2u max %8.3f ulp  %s", op->name, dbl ? "f64" : "f32", width, worst,
+        printf("%-8s %s w%-2u%s max %8.3f ulp  %s", op->name, dbl ? "f64" : "f32", width, host, worst,
                ok ? "ok" : "FAIL");
         if (worst > 0.5)
           printf("  (at x=%a y=%a: got %a want %La)", x[at], op->ref2 ? y[at] : 0.0, got,
