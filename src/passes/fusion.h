@@ -18,7 +18,11 @@
  * group of its own, and its value is materialized. A cheap LOOP op (no expensive op among
  * it and the loop ops it takes in, at most 8 of them counted as a tree) whose users are in
  * several groups and read it once per element is instead recomputed by each (its class
- * becomes DUPLICATE; its operands are then read by several groups in turn).
+ * becomes DUPLICATE; its operands are then read by several groups in turn); so is a light
+ * expensive op (exponential, logarithm, logistic, division, roots) taking in only cheap or
+ * light ones, when one of its readers is a reduction that keeps the innermost dim
+ * (which streams it whole: no block of rows keeps it in the cache) and it is 1 MiB or more
+ * (a column softmax's exponentials).
  *
  * Everything is allocated in the result (kiln_fusion_free releases it). Pure: only
  * reads the block; thread-safe for concurrent calls. */

@@ -138,4 +138,45 @@ out.append(case(["An expensive op read by two loop nests: stored once, its cheap
     "  %r = stablehlo.add %a, %b : tensor<16xf32>",
 ], e.sum(axis=1) + e.max(axis=1), [16]))
 
+
+# A softmax's quotients summed along the same axis (1 in every row or column), its
+# exponentials read by two reductions of that axis. Along the columns of 1 MiB (a reduction
+# that keeps the innermost dim streams its operand whole) they are recomputed by both; below
+# 1 MiB, along the rows (a row-block run keeps them in the cache), or for a heavy op (tanh)
+# they are stored.
+def streamed(comment, stored, name, op, fn, rows, cols, axis):
+    n = rows * cols
+    x = (f32(np.arange(n)) * f32(1e-5)).reshape(rows, cols)
+    e = fn(x - x.max(axis=axis, keepdims=True))
+    q = e / e.sum(axis=axis, keepdims=True)
+    m = cols if axis == 0 else rows
+    t, v, r = f"tensor<{rows}x{cols}xf32>", f"tensor<{n}xf32>", f"tensor<{m}xf32>"
+    keep = 1 - axis
+    return case(comment, stored, name, [
+        f"  %i = stablehlo.iota dim = 0 : {v}",
+        f"  %s = stablehlo.constant dense<1.0e-05> : {v}",
+        f"  %v = stablehlo.multiply %i, %s : {v}",
+        f"  %x = stablehlo.reshape %v : ({v}) -> {t}",
+        "  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>",
+        f"  %m = stablehlo.reduce(%x init: %ninf) applies stablehlo.maximum across dimensions = [{axis}] : ({t}, tensor<f32>) -> {r}",
+        f"  %mb = stablehlo.broadcast_in_dim %m, dims = [{keep}] : ({r}) -> {t}",
+        f"  %d = stablehlo.subtract %x, %mb : {t}",
+        f"  %e = stablehlo.{op} %d : {t}",
+        "  %zero = stablehlo.constant dense<0.0> : tensor<f32>",
+        f"  %u = stablehlo.reduce(%e init: %zero) applies stablehlo.add across dimensions = [{axis}] : ({t}, tensor<f32>) -> {r}",
+        f"  %ub = stablehlo.broadcast_in_dim %u, dims = [{keep}] : ({r}) -> {t}",
+        f"  %q = stablehlo.divide %e, %ub : {t}",
+        f"  %r = stablehlo.reduce(%q init: %zero) applies stablehlo.add across dimensions = [{axis}] : ({t}, tensor<f32>) -> {r}",
+    ], q.sum(axis=axis), [m])
+
+
+out.append(streamed(["A column softmax of 1 MiB: its exponentials recomputed by both column reductions."],
+                    "reduce reduce reduce", "streamed_exp", "exponential", np.exp, 512, 512, 0))
+out.append(streamed(["The same below 1 MiB: stored."], "reduce exponential reduce reduce", "streamed_small",
+                    "exponential", np.exp, 16, 64, 0))
+out.append(streamed(["A heavy expensive op (tanh) read by two column reductions: stored."], "reduce tanh reduce reduce",
+                    "streamed_heavy", "tanh", np.tanh, 512, 512, 0))
+out.append(streamed(["A row softmax of 1 MiB: its exponentials stored (a row-block run keeps them in the cache)."],
+                    "reduce exponential reduce reduce", "rows_exp", "exponential", np.exp, 512, 512, 1))
+
 print("\n\n// -----\n\n".join(out))
