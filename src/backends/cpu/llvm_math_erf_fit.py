@@ -19,9 +19,9 @@ added once, unrounded; relative 4e-9), power basis:
 the f32 erf's and erfc's, computed in f32 (error in its ULP, not a double's): power-basis
 coefficients in v = x - c with c such that x - c is exact over the piece (Sterbenz), the
 fewest terms under the given error:
-  small  erf(x)/x as a function of u = x^2 on [0, 0.875^2]   relative 1.5e-8
-  mid    erf(x) in v = x - 1.5 on [0.875, 2]                  absolute 4e-9
-  high   erf(x) in v = x - 3 on [2, 4]                         absolute 4e-9
+  small  erf(x)/x as a function of u = x^2 on [0, 0.875^2]   relative 1.5e-8 (erfc's)
+  erf    erf(x)/x in v = x - c_k on [k/2, (k + 1)/2], k = 0..7, c_0 = 0, c_k = k/2 + 1/4
+         (exact for k >= 1), seven terms each: one table, its coefficients picked per lane
   erfc   erfc(x) exp(x^2) in v = x - c on [0.47, 1] (c 0.75), [1, 2] (1.5), [2, 4] (3),
          relative 4e-9, padded with zeros to one length (one table, rows selected per
          lane); and x erfc(x) exp(x^2) as a function of u = 1/x^2 on [0, 1/16] (x >= 4)
@@ -72,18 +72,17 @@ for name, f, a, b, *tol in PIECES:
 
 PIECES32 = [
     ("kErf32Small", "u = x^2", PIECES[0][1], mp.mpf(0), mp.mpf("0.875") ** 2, 0, mp.mpf("1.5e-8"), True),
-    ("kErf32Mid", "v = x - 1.5", mp.erf, mp.mpf("0.875"), mp.mpf(2), mp.mpf("1.5"), mp.mpf("4e-9"), False),
-    ("kErf32High", "v = x - 3", mp.erf, mp.mpf(2), mp.mpf(4), mp.mpf(3), mp.mpf("4e-9"), False),
 ]
 
 
-def fit_shifted(f, a, b, c, tol, relative):
-    """Coefficients (lowest first) of a polynomial in v = x - c fitting f on [a, b]."""
+def fit_shifted(f, a, b, c, tol, relative, terms=None):
+    """Coefficients (lowest first) of a polynomial in v = x - c fitting f on [a, b]: the
+    fewest terms under tol, or exactly `terms`."""
     mid, half = (a + b) / 2 - c, (b - a) / 2
     scale = min(abs(f(a)), abs(f(b))) if relative else 1
-    for n in range(3, 30):
+    for n in [terms] if terms else range(3, 30):
         poly, err = mp.chebyfit(lambda t: f(c + mid + half * t), [-1, 1], n, error=True)
-        if err / scale < tol:
+        if terms or err / scale < tol:
             break
     else:
         raise ValueError("no fit")
@@ -111,6 +110,17 @@ for name, var, f, a, b, c, tol, relative in PIECES32:
     print("    " + ",\n    ".join(f"{float(x)!r}" for x in coef) + "};")
 
 
+ERF_OVER_X = PIECES[0][1]
+erf_rows = []
+for k in range(8):
+    a, b = mp.mpf(k) / 2, mp.mpf(k + 1) / 2
+    c = a + mp.mpf(1) / 4 if k else mp.mpf(0)
+    erf_rows.append((c, *fit_shifted(lambda x: ERF_OVER_X(x * x), a, b, c, 0, True, terms=7)))
+print("/* kErf32Table[j][k]: coefficient j of erf(x)/x in v = x - kErf32Center[k] on [k/2, (k + 1)/2];")
+print(f" * relative errors {', '.join(mp.nstr(err, 2) for _, _, err in erf_rows)} */")
+print("static const double kErf32Table[7][8] = {")
+print(",\n".join("    {" + ", ".join(f"{float(coef[j])!r}" for _, coef, _ in erf_rows) + "}" for j in range(7)) + "};")
+print("static const double kErf32Center[8] = {" + ", ".join(f"{float(c)!r}" for c, _, _ in erf_rows) + "};")
 G = PIECES[1][1]
 ERFC32_MID = [(mp.mpf("0.47"), mp.mpf(1), mp.mpf("0.75")), (mp.mpf(1), mp.mpf(2), mp.mpf("1.5")),
               (mp.mpf(2), mp.mpf(4), mp.mpf(3))]

@@ -27,10 +27,12 @@ typedef struct kiln_mb {
   unsigned lanes;  /* 0 for a scalar */
   bool dbl;        /* element is double */
   bool narrow;     /* computing in double for float inputs (values are exact floats) */
-  bool scalef;     /* the target has AVX-512 (F and VL): kiln_mb_scale is one vscalef */
+  bool avx512;     /* the target has AVX-512 F and VL: kiln_mb_scale is one vscalef, a lookup
+                      of 16 f32 or 8 f64 lanes one permute */
+  bool avx2;       /* a lookup of 8 f32 lanes is one permute */
 } kiln_mb;
 
-/* Fills e for the float type ft (already validated), without vscalef. */
+/* Fills e for the float type ft (already validated), for a target without AVX2. */
 void kiln_mb_init(kiln_mb *e, LLVMModuleRef m, LLVMBuilderRef b, LLVMTypeRef ft, bool dbl,
                   unsigned lanes);
 /* The same shape with double elements (for f32 kernels that compute in f64). */
@@ -63,6 +65,9 @@ kiln_mv kiln_mb_sqrt(const kiln_mb *e, kiln_mv a);
 kiln_mv kiln_mb_copysign(const kiln_mb *e, kiln_mv mag, kiln_mv sgn);
 /* c[0] + x*(c[1] + x*(... c[n-1])) with fma. */
 kiln_mv kiln_mb_poly(const kiln_mb *e, kiln_mv x, const double *c, int n);
+/* table[k] in each lane, k (of the integer type e->it) in [0, 8): one permute of a vector
+ * of the table where the target has one for the shape, else a load per lane. */
+kiln_mv kiln_mb_lookup8(const kiln_mb *e, kiln_mv k, const double table[8]);
 
 /* Ordered comparisons (false on NaN) and isnan. */
 kiln_mv kiln_mb_lt(const kiln_mb *e, kiln_mv a, kiln_mv b);

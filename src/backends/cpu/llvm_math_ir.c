@@ -15,7 +15,7 @@ void kiln_mb_init(kiln_mb *e, LLVMModuleRef m, LLVMBuilderRef b, LLVMTypeRef ft,
   e->dbl = dbl;
   e->lanes = lanes;
   e->narrow = false;
-  e->scalef = false;
+  e->avx512 = e->avx2 = false;
   LLVMTypeRef is = LLVMIntTypeInContext(e->ctx, dbl ? 64 : 32);
   LLVMTypeRef bs = LLVMInt1TypeInContext(e->ctx);
   e->it = lanes ? LLVMVectorType(is, lanes) : is;
@@ -27,7 +27,8 @@ kiln_mb kiln_mb_widened(const kiln_mb *e) {
   LLVMTypeRef d = LLVMDoubleTypeInContext(e->ctx);
   kiln_mb_init(&w, e->m, e->b, e->lanes ? LLVMVectorType(d, e->lanes) : d, true, e->lanes);
   w.narrow = !e->dbl;
-  w.scalef = e->scalef;
+  w.avx512 = e->avx512;
+  w.avx2 = e->avx2;
   return w;
 }
 
@@ -97,6 +98,43 @@ kiln_mv kiln_mb_poly(const kiln_mb *e, kiln_mv x, const double *c, int n) {
   return acc;
 }
 
+kiln_mv kiln_mb_lookup8(const kiln_mb *e, kiln_mv k, const double table[8]) {
+  LLVMTypeRef et = e->dbl ? LLVMDoubleTypeInContext(e->ctx) : LLVMFloatTypeInContext(e->ctx);
+  const char *perm = !e->dbl && e->lanes == 16 && e->avx512 ? "llvm.x86.avx512.permvar.sf.512"
+                     : e->dbl && e->lanes == 8 && e->avx512 ? "llvm.x86.avx512.permvar.df.512"
+                     : !e->dbl && e->lanes == 8 && e->avx2  ? "llvm.x86.avx2.permps"
+                                                            : NULL;
+  if (perm) { /* the table in every lane, twice over 16 lanes (the index's low 3 bits pick) */
+    LLVMValueRef lanes[16];
+    for (unsigned i = 0; i < e->lanes; i++) lanes[i] = LLVMConstReal(et, table[i % 8]);
+    unsigned id = LLVMLookupIntrinsicID(perm, strlen(perm));
+    kiln_mv args[2] = {LLVMConstVector(lanes, e->lanes), k};
+    return LLVMBuildCall2(e->b, LLVMIntrinsicGetType(e->ctx, id, NULL, 0), LLVMGetIntrinsicDeclaration(e->m, id, NULL, 0),
+                          args, 2, "");
+  }
+  LLVMValueRef vals[8];
+  for (int i = 0; i < 8; i++) vals[i] = LLVMConstReal(et, table[i]);
+  LLVMTypeRef at = LLVMArrayType(et, 8);
+  LLVMValueRef g = LLVMAddGlobal(e->m, at, "kiln.math.table");
+  LLVMSetInitializer(g, LLVMConstArray(et, vals, 8));
+  LLVMSetGlobalConstant(g, 1);
+  LLVMSetLinkage(g, LLVMPrivateLinkage);
+  LLVMSetUnnamedAddress(g, LLVMGlobalUnnamedAddr);
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(e->ctx);
+  if (!e->lanes) {
+    LLVMValueRef at_k[2] = {LLVMConstInt(i32, 0, 0), k};
+    return LLVMBuildLoad2(e->b, et, LLVMBuildInBoundsGEP2(e->b, at, g, at_k, 2, ""), "");
+  }
+  kiln_mv r = LLVMGetUndef(e->ft);
+  for (unsigned i = 0; i < e->lanes; i++) {
+    LLVMValueRef lane = LLVMConstInt(i32, i, 0);
+    LLVMValueRef at_k[2] = {LLVMConstInt(i32, 0, 0), LLVMBuildExtractElement(e->b, k, lane, "")};
+    r = LLVMBuildInsertElement(e->b, r, LLVMBuildLoad2(e->b, et, LLVMBuildInBoundsGEP2(e->b, at, g, at_k, 2, ""), ""),
+                               lane, "");
+  }
+  return r;
+}
+
 static kiln_mv fcmp(const kiln_mb *e, LLVMRealPredicate p, kiln_mv a, kiln_mv b) {
   return LLVMBuildFCmp(e->b, p, a, b, "");
 }
@@ -142,7 +180,7 @@ kiln_mv kiln_mb_pow2i(const kiln_mb *e, kiln_mv n) {
  * with VL: 128, 256 and 512-bit vectors and scalars), else NULL. */
 static kiln_mv vscalef(const kiln_mb *e, kiln_mv x, kiln_mv n) {
   unsigned bits = e->lanes * (e->dbl ? 64u : 32u);
-  if (!e->scalef || (e->lanes && bits != 128 && bits != 256 && bits != 512)) return NULL;
+  if (!e->avx512 || (e->lanes && bits != 128 && bits != 256 && bits != 512)) return NULL;
   char name[48];
   const char *kind = e->dbl ? "pd" : "ps";
   if (e->lanes) snprintf(name, sizeof name, "llvm.x86.avx512.mask.scalef.%s.%u", kind, bits);

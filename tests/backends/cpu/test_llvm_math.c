@@ -1,9 +1,10 @@
 /* Accuracy test of the vectorised math kernels (src/backends/cpu/llvm_math*.c).
  *
  * Builds one function per (op, type, width, target) -- f32 at widths 1 and 16, f64 at 1
- * and 8; each as a function with no target features of its own and as one with the host's
- * (where the host has AVX-512, the kernels' scalings are then vscalef) -- that maps the
- * kernel over an array, JIT-compiles them with ORC LLJIT for the host CPU,
+ * and 8, each as a function with no target features of its own and as one with the host's
+ * (where the host has AVX-512, the kernels' scalings are then vscalef and their table
+ * lookups 16-lane permutes); and f32 at 8, f64 at 4 with the host's features less AVX-512
+ * (8-lane lookups: AVX2's permute) -- that maps the kernel over an array, JIT-compiles them with ORC LLJIT for the host CPU,
  * runs each over about two million inputs (special values, a sweep over every exponent,
  * random bit patterns, a dense interval) and compares with long double libm. Prints the
  * largest error in ULP per function and fails when one exceeds its bound; and checks that
@@ -326,13 +327,16 @@ static int check_err(LLVMErrorRef err, const char *what) {
   return 1;
 }
 
-/* Variant v: width kWidths[v % 2], the host's features as the function's when v >= 2. */
-enum { NUM_VARIANTS = 4 };
-static const unsigned kWidths32[2] = {1, 16}, kWidths64[2] = {1, 8};
+/* Variant v: its widths and features (none of the function's own, the host's, the host's
+ * without AVX-512). */
+enum { NUM_VARIANTS = 5 };
+static const unsigned kWidths32[NUM_VARIANTS] = {1, 16, 1, 16, 8}, kWidths64[NUM_VARIANTS] = {1, 8, 1, 8, 4};
+static const char *const kVariantName[NUM_VARIANTS] = {"", "", " host", " host", " avx2"};
+
+static unsigned width_of(bool dbl, int v) { return dbl ? kWidths64[v] : kWidths32[v]; }
 
 static void fn_name(char *buf, size_t n, const test_op *op, bool dbl, int v) {
-  snprintf(buf, n, "t_%s_%s_w%u%s", op->name, dbl ? "f64" : "f32", dbl ? kWidths64[v % 2] : kWidths32[v % 2],
-           v >= 2 ? "_host" : "");
+  snprintf(buf, n, "t_%s_%s_w%u_v%d", op->name, dbl ? "f64" : "f32", width_of(dbl, v), v);
 }
 
 typedef void (*loop_fn)(const void *, const void *, void *, int64_t);
@@ -347,14 +351,16 @@ int main(int argc, char **argv) {
   LLVMContextRef ctx = LLVMOrcThreadSafeContextGetContext(tsc);
   LLVMModuleRef m = LLVMModuleCreateWithNameInContext("test_llvm_math", ctx);
   char *features = LLVMGetHostCPUFeatures();
+  char *no512 = strdup(features); /* "+avx512..." turned off */
+  for (char *f = no512; no512 && (f = strstr(f, "+avx512")); f++) *f = '-';
+  const char *variant_features[NUM_VARIANTS] = {NULL, NULL, features, features, no512};
   char name[96];
   static bool missing[kNumOps][2];
   for (int o = 0; o < kNumOps; o++)
     for (int t = 0; t < 2; t++)
       for (int v = 0; v < NUM_VARIANTS; v++) {
         fn_name(name, sizeof name, &kOps[o], t, v);
-        if (!build_loop(m, &kOps[o], t, t ? kWidths64[v % 2] : kWidths32[v % 2], v >= 2 ? features : NULL, name))
-          missing[o][t] = true;
+        if (!build_loop(m, &kOps[o], t, width_of(t, v), variant_features[v], name)) missing[o][t] = true;
       }
   char *verr = NULL;
   if (LLVMVerifyModule(m, LLVMReturnStatusAction, &verr)) {
@@ -449,7 +455,7 @@ int main(int argc, char **argv) {
         }
       }
       for (int v = 0; v < NUM_VARIANTS; v++) {
-        unsigned width = dbl ? kWidths64[v % 2] : kWidths32[v % 2];
+        unsigned width = width_of(dbl, v);
         fn_name(name, sizeof name, op, dbl, v);
         LLVMOrcExecutorAddress addr = 0;
         if (check_err(LLVMOrcLLJITLookup(jit, &addr, name), name)) return 1;
@@ -480,7 +486,7 @@ int main(int argc, char **argv) {
             sub_worst = ulp_error(ref[i], got_i, dbl);
         }
         bool ok = worst <= bound && sub_worst <= 0.9;
-        const char *host = v >= 2 ? " host" : "";
+        const char *host = kVariantName[v];
         if (sub_worst > 0.9)
           printf("%-8s %s w%-2u%s subnormal results %.3f ulp off\n", op->name, dbl ? "f64" : "f32", width, host, sub_worst);
         double got = dbl ? ((double *)bo)[at] : ((float *)bo)[at];
@@ -501,5 +507,6 @@ int main(int argc, char **argv) {
   LLVMDisposeMessage(triple);
   LLVMDisposeMessage(cpu);
   LLVMDisposeMessage(features);
+  free(no512);
   return failed ? 1 : 0;
 }
