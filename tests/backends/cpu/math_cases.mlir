@@ -1,6 +1,6 @@
 // Elementwise ops the loops compute on bits or with series of their own (llvm_math_gamma.c,
-// llvm_math_zeta.c, llvm_math_next_after.c, loopgen.c's reduce_precision): the cases random
-// values seldom reach. Each input passes an optimization_barrier, so that nothing folds it
+// llvm_math_zeta.c, llvm_math_next_after.c, loopgen.c's reduce_precision, loopgen_complex.c's
+// hypot): the cases random values seldom reach. Each input passes an optimization_barrier, so that nothing folds it
 // away.
 
 // Ties of the rounded mantissa go to even; beyond the exponent's range: infinity or zero.
@@ -107,5 +107,23 @@ func.func @sine_cosine_reductions() {
   %k = stablehlo.cosine %x : tensor<18xf32>
   check.expect_eq_const %s, dense<[0x3EF57744, 0xBE1081C3, 0xBEB33259, 0xBF6844E2, 0x3F13520E, 0x3F4A89B0, 0x3F800000, 0xBF01A12E, 0x3F74C7C4, 0x3F7CAC5A, 0x3F68C7B7, 0xBE7D5777, 0xBF52CF32, 0xBF095CD8, 0x3E610D87, 0x00000000, 0x1E3CE508, 0x343BBD2E]> : tensor<18xf32>
   check.expect_eq_const %k, dense<[0x3F60A940, 0xBF7D7026, 0x3F6FCEFD, 0x3ED7495D, 0x3F515CCE, 0xBF1C9222, 0xB33BBD2E, 0x3F5CC0EE, 0x3E95EA1F, 0xBE248BFC, 0xBED51133, 0x3F780AA5, 0x3F113E1C, 0x3F5806D0, 0xBF79BDA3, 0x3F800000, 0x3F800000, 0x3F800000]> : tensor<18xf32>
+  func.return
+}
+
+// -----
+
+// complex abs (glibc's hypot, the interpreter's bits) in vectors of 8 lanes: one unusual
+// lane (an infinity, a NaN, parts scaled against overflow or underflow, a negligible part,
+// a signed zero) among seven ordinary ones, so that a vector's fast path (loopgen_complex.c:
+// hypot_) meets each kind alone.
+func.func @complex_abs_lanes() {
+  %cf64 = stablehlo.constant dense<[(0x7FF0000000000000, 1.0), (1.0, 2.0), (3.0, -4.0), (-5.0, 12.0), (0.1, 0.7), (2.5, 1.5), (-8.0, 9.0), (6.0, 7.0), (1.0, 0xFFF0000000000000), (1.0, 2.0), (3.0, -4.0), (-5.0, 12.0), (0.1, 0.7), (2.5, 1.5), (-8.0, 9.0), (6.0, 7.0), (0x7FF8000000000000, 1.0), (1.0, 2.0), (3.0, -4.0), (-5.0, 12.0), (0.1, 0.7), (2.5, 1.5), (-8.0, 9.0), (6.0, 7.0), (0x7FF0000000000000, 0x7FF8000000000000), (1.0, 2.0), (3.0, -4.0), (-5.0, 12.0), (0.1, 0.7), (2.5, 1.5), (-8.0, 9.0), (6.0, 7.0), (1.0e300, 1.0e300), (1.0, 2.0), (3.0, -4.0), (-5.0, 12.0), (0.1, 0.7), (2.5, 1.5), (-8.0, 9.0), (6.0, 7.0), (1.0e-300, 1.0e-300), (1.0, 2.0), (3.0, -4.0), (-5.0, 12.0), (0.1, 0.7), (2.5, 1.5), (-8.0, 9.0), (6.0, 7.0), (1.0, 1.0e-20), (1.0, 2.0), (3.0, -4.0), (-5.0, 12.0), (0.1, 0.7), (2.5, 1.5), (-8.0, 9.0), (6.0, 7.0), (-0.0, 5.0), (1.0, 2.0), (3.0, -4.0), (-5.0, 12.0), (0.1, 0.7), (2.5, 1.5), (-8.0, 9.0), (6.0, 7.0)]> : tensor<64xcomplex<f64>>
+  %x = stablehlo.optimization_barrier %cf64 : tensor<64xcomplex<f64>>
+  %rf64 = stablehlo.abs %x : (tensor<64xcomplex<f64>>) -> tensor<64xf64>
+  check.expect_eq_const %rf64, dense<[0x7FF0000000000000, 0x4001E3779B97F4A8, 0x4014000000000000, 0x402A000000000000, 0x3FE6A09E667F3BCC, 0x400752E50DB3A3A2, 0x4028154BE2773526, 0x4022706821902E9A, 0x7FF0000000000000, 0x4001E3779B97F4A8, 0x4014000000000000, 0x402A000000000000, 0x3FE6A09E667F3BCC, 0x400752E50DB3A3A2, 0x4028154BE2773526, 0x4022706821902E9A, 0x7FF8000000000000, 0x4001E3779B97F4A8, 0x4014000000000000, 0x402A000000000000, 0x3FE6A09E667F3BCC, 0x400752E50DB3A3A2, 0x4028154BE2773526, 0x4022706821902E9A, 0x7FF0000000000000, 0x4001E3779B97F4A8, 0x4014000000000000, 0x402A000000000000, 0x3FE6A09E667F3BCC, 0x400752E50DB3A3A2, 0x4028154BE2773526, 0x4022706821902E9A, 0x7E40E4D50F99B211, 0x4001E3779B97F4A8, 0x4014000000000000, 0x402A000000000000, 0x3FE6A09E667F3BCC, 0x400752E50DB3A3A2, 0x4028154BE2773526, 0x4022706821902E9A, 0x01AE4E8D12762225, 0x4001E3779B97F4A8, 0x4014000000000000, 0x402A000000000000, 0x3FE6A09E667F3BCC, 0x400752E50DB3A3A2, 0x4028154BE2773526, 0x4022706821902E9A, 0x3FF0000000000000, 0x4001E3779B97F4A8, 0x4014000000000000, 0x402A000000000000, 0x3FE6A09E667F3BCC, 0x400752E50DB3A3A2, 0x4028154BE2773526, 0x4022706821902E9A, 0x4014000000000000, 0x4001E3779B97F4A8, 0x4014000000000000, 0x402A000000000000, 0x3FE6A09E667F3BCC, 0x400752E50DB3A3A2, 0x4028154BE2773526, 0x4022706821902E9A]> : tensor<64xf64>
+  %cf32 = stablehlo.constant dense<[(0x7F800000, 1.0), (1.0, 2.0), (3.0, -4.0), (-5.0, 12.0), (0.1, 0.7), (2.5, 1.5), (-8.0, 9.0), (6.0, 7.0), (1.0, 0xFF800000), (1.0, 2.0), (3.0, -4.0), (-5.0, 12.0), (0.1, 0.7), (2.5, 1.5), (-8.0, 9.0), (6.0, 7.0), (0x7FC00000, 1.0), (1.0, 2.0), (3.0, -4.0), (-5.0, 12.0), (0.1, 0.7), (2.5, 1.5), (-8.0, 9.0), (6.0, 7.0), (0x7F800000, 0x7FC00000), (1.0, 2.0), (3.0, -4.0), (-5.0, 12.0), (0.1, 0.7), (2.5, 1.5), (-8.0, 9.0), (6.0, 7.0), (1.0e30, 1.0e30), (1.0, 2.0), (3.0, -4.0), (-5.0, 12.0), (0.1, 0.7), (2.5, 1.5), (-8.0, 9.0), (6.0, 7.0), (1.0e-30, 1.0e-30), (1.0, 2.0), (3.0, -4.0), (-5.0, 12.0), (0.1, 0.7), (2.5, 1.5), (-8.0, 9.0), (6.0, 7.0), (1.0, 1.0e-10), (1.0, 2.0), (3.0, -4.0), (-5.0, 12.0), (0.1, 0.7), (2.5, 1.5), (-8.0, 9.0), (6.0, 7.0), (-0.0, 5.0), (1.0, 2.0), (3.0, -4.0), (-5.0, 12.0), (0.1, 0.7), (2.5, 1.5), (-8.0, 9.0), (6.0, 7.0)]> : tensor<64xcomplex<f32>>
+  %y = stablehlo.optimization_barrier %cf32 : tensor<64xcomplex<f32>>
+  %rf32 = stablehlo.abs %y : (tensor<64xcomplex<f32>>) -> tensor<64xf32>
+  check.expect_eq_const %rf32, dense<[0x7F800000, 0x400F1BBD, 0x40A00000, 0x41500000, 0x3F3504F3, 0x403A9728, 0x4140AA5F, 0x41138341, 0x7F800000, 0x400F1BBD, 0x40A00000, 0x41500000, 0x3F3504F3, 0x403A9728, 0x4140AA5F, 0x41138341, 0x7FC00000, 0x400F1BBD, 0x40A00000, 0x41500000, 0x3F3504F3, 0x403A9728, 0x4140AA5F, 0x41138341, 0x7F800000, 0x400F1BBD, 0x40A00000, 0x41500000, 0x3F3504F3, 0x403A9728, 0x4140AA5F, 0x41138341, 0x718ECC90, 0x400F1BBD, 0x40A00000, 0x41500000, 0x3F3504F3, 0x403A9728, 0x4140AA5F, 0x41138341, 0x0DE57822, 0x400F1BBD, 0x40A00000, 0x41500000, 0x3F3504F3, 0x403A9728, 0x4140AA5F, 0x41138341, 0x3F800000, 0x400F1BBD, 0x40A00000, 0x41500000, 0x3F3504F3, 0x403A9728, 0x4140AA5F, 0x41138341, 0x40A00000, 0x400F1BBD, 0x40A00000, 0x41500000, 0x3F3504F3, 0x403A9728, 0x4140AA5F, 0x41138341]> : tensor<64xf32>
   func.return
 }
