@@ -60,9 +60,7 @@ static void mark_region_uses(const kiln_fusion *f, const kiln_op *op, bool *esca
       }
 }
 
-/* Elementwise ops whose computation costs well above a load and a store (XLA's "expensive"
- * ops): transcendental functions, roots, divisions. */
-static bool expensive(const kiln_op *op) {
+bool kiln_fusion_expensive(const kiln_op *op) {
   switch (op->kind) {
     case KILN_OP_ATAN2: case KILN_OP_CBRT: case KILN_OP_COSINE: case KILN_OP_DIVIDE: case KILN_OP_EXPONENTIAL:
     case KILN_OP_EXPONENTIAL_MINUS_ONE: case KILN_OP_LOG: case KILN_OP_LOG_PLUS_ONE: case KILN_OP_LOGISTIC:
@@ -180,7 +178,7 @@ kiln_status kiln_fusion_run(const kiln_block *b, kiln_fuse_classify_fn classify,
   for (i = 0; i < n; i++) {
     const kiln_op *op = out->ops[i];
     if (out->cls[i] != KILN_FUSE_LOOP && out->cls[i] != KILN_FUSE_GATHER) continue;
-    costly[i] = expensive(op) || out->cls[i] == KILN_FUSE_GATHER; /* a load from anywhere */
+    costly[i] = kiln_fusion_expensive(op) || out->cls[i] == KILN_FUSE_GATHER; /* a load from anywhere */
     heavy[i] = costly[i] && !light(op);
     tree[i] = 1;
     for (int32_t k = 0; k < op->num_operands; k++) {

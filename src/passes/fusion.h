@@ -53,6 +53,10 @@ typedef struct kiln_fusion {
   struct kiln_fusion_pos *sorted; /* the ops by address, for kiln_fusion_index */
 } kiln_fusion;
 
+/* Whether op is an elementwise op whose computation costs well above a load and a store
+ * (XLA's "expensive" ops): transcendental functions, roots, divisions. */
+bool kiln_fusion_expensive(const kiln_op *op);
+
 /* Groups the ops of block b. */
 kiln_status kiln_fusion_run(const kiln_block *b, kiln_fuse_classify_fn classify, void *user, kiln_fusion *out);
 void kiln_fusion_free(kiln_fusion *f);
