@@ -193,7 +193,8 @@ static V multiply_recover(kiln_cpu_gen *g, V a, V b, V c, V d, V x, V y) {
   return make(g, sel(g, use, rx, x), sel(g, use, ry, y));
 }
 
-/* What a rare lane needs, computed from args (every lane's: the caller selects). */
+/* Every lane's result computed from args, right for the usual lanes too (unless_rare takes
+ * it whole for a vector with a rare lane). */
 typedef V (*rare_fn)(kiln_cpu_gen *g, const V *args);
 
 /* plain, or where some lane is `rare`, what fn computes from args: in a block of its own,
