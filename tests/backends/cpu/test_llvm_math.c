@@ -4,9 +4,10 @@
  * and 8, each as a function with no target features of its own and as one with the host's
  * (where the host has AVX-512, the kernels' scalings are then vscalef and their table
  * lookups 16-lane permutes); and f32 at 8, f64 at 4 with the host's features less AVX-512
- * (8-lane lookups: AVX2's permute) -- that maps the kernel over an array, JIT-compiles them with ORC LLJIT for the host CPU,
- * runs each over about two million inputs (special values, a sweep over every exponent,
- * random bit patterns, a dense interval) and compares with long double libm. Prints the
+ * (8-lane lookups: AVX2's permute) -- that maps the kernel over an array, JIT-compiles
+ * them with ORC LLJIT for the host CPU, runs each over about two million inputs (special
+ * values, a sweep over every exponent, random bit patterns, a dense interval) and
+ * compares with long double libm. Prints the
  * largest error in ULP per function and fails when one exceeds its bound; and checks that
  * every kernel has its measured cost (kiln_cpu_math_cost). Single-threaded. */
 #define _DEFAULT_SOURCE /* lgammal_r */
